@@ -1,0 +1,39 @@
+/**
+ * The solver's public contract (RULES.md R18, R19). The solver knows nothing of SQLite or the CLI.
+ */
+
+/** Outcome of a bounded search (R19). */
+export type SolveStatus = 'won' | 'lost' | 'undecided';
+
+/** Options of one search. */
+export interface SolveOptions {
+  /** Position budget: the search stops as undecided once this many distinct positions are stored. Default 1,000,000. */
+  readonly maxPositions?: number;
+}
+
+/** Result of one search. A `won` line has always been replayed through the rules engine to a win. */
+export interface SolveResult {
+  readonly status: SolveStatus;
+  /** Distinct positions stored in the transposition table (each counted once, when first stored). */
+  readonly positions: number;
+  /** Wall time of the search, milliseconds. */
+  readonly elapsedMs: number;
+  /** Winning line in the project's move notation (empty unless won). */
+  readonly line: readonly string[];
+  /** Moves in the line, deals included (R16); null unless won. */
+  readonly moveCount: number | null;
+  /** Classic score of the winning line (R16); null unless won. */
+  readonly classicScore: number | null;
+  /** Reveal score of the winning line (R17); null unless won. */
+  readonly revealScore: number | null;
+  /** Bytes held by the transposition table and search structures at their peak. */
+  readonly peakBytes: number;
+  /** Version of the solver that produced this result; results of different versions are not mixed. */
+  readonly solverVersion: string;
+}
+
+/** Default position budget (issue: 1,000,000 positions). */
+export const DEFAULT_MAX_POSITIONS = 1_000_000;
+
+/** Version string stored with every result; bump when the search changes what it finds or counts. */
+export const SOLVER_VERSION = '1.0.0';
