@@ -3,16 +3,19 @@
  *
  * Accepted forms, tried in this order:
  * - `pysol:<kind>:<N>` with kind `spider` (4 suits), `spider2`, `spider1` or `spiderette`
- *   (case-insensitive): PySolFC's deal N, mapped onto this project's layout (pysol.ts).
+ *   (case-insensitive): PySolFC's deal N, mapped onto this project's layout (pysol.ts); its `code` is
+ *   the explicit code of the mapped deal.
  * - a deal code, seeded `SP2-1007` or explicit `SP4X-…` (code.ts);
  * - otherwise a path to a position file: `.json` → the JSON form, anything else → the text form
- *   (positionFile.ts).
+ *   (positionFile.ts). A file holding a start position (every column as dealt, full stock, nothing
+ *   removed) gets the explicit code of that deal; any other position gets `code: null`.
  */
-import type { Position } from './position.js';
-import { parseDealCode } from './code.js';
-import { makeDealCode } from './code.js';
-import { positionFromDeal } from './position.js';
+import { readFileSync } from 'node:fs';
+import { makeDealCode, parseDealCode } from './code.js';
 import { err, ok, type Result } from './errors.js';
+import { dealCardsOf, positionFromDeal, type Position } from './position.js';
+import { parsePositionJson, parsePositionText } from './positionFile.js';
+import { isPysolKind, parsePysolNumber, pysolDeal } from './pysol.js';
 
 /** Where a loaded deal came from. */
 export type DealSource =
@@ -41,7 +44,27 @@ export interface LoadedDeal {
 export function loadDeal(ref: string): Result<LoadedDeal> {
   const label = ref;
   const t = ref.trim();
-  if (/^(SP|SE)\d*X?-/i.test(t)) {
+  if (t === '') return err('bad-reference', `deal "": empty; give a deal code (SP2-1007), pysol:spider:N or a position file`);
+  const pm = /^pysol:(.*)$/i.exec(t);
+  if (pm) {
+    const parts = pm[1]!.split(':');
+    const kind = (parts[0] ?? '').toLowerCase();
+    if (parts.length !== 2 || !isPysolKind(kind)) {
+      return err('bad-reference', `deal "${ref}": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette`);
+    }
+    const n = parsePysolNumber(parts[1]!, `deal "${ref}"`);
+    if (!n.ok) return n;
+    const d = pysolDeal(kind, n.value);
+    if (!d.ok) return d;
+    const cards = dealCardsOf(d.value.position)!;
+    return ok({
+      position: d.value.position,
+      code: makeDealCode(d.value.position.variant, cards),
+      source: { kind: 'pysol', game: kind, number: n.value },
+      label,
+    });
+  }
+  if (/^(SP|SE)\d*X?-[0-9A-Z]*$/i.test(t)) {
     const r = parseDealCode(t);
     if (!r.ok) return r;
     const { variant, seed, cards } = r.value;
@@ -52,5 +75,16 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
       label,
     });
   }
-  return err('bad-reference', `deal "${ref}": not a deal code, pysol:GAME:N reference or position file`);
+  let text: string;
+  try {
+    text = readFileSync(ref, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file (and not a deal code or pysol:GAME:N)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? (e as Error).message})`;
+    return err('bad-file', `position file ${ref}: ${why}`);
+  }
+  const r = /\.json$/i.test(ref) ? parsePositionJson(text, ref) : parsePositionText(text, ref);
+  if (!r.ok) return r;
+  const cards = dealCardsOf(r.value);
+  return ok({ position: r.value, code: cards ? makeDealCode(r.value.variant, cards) : null, source: { kind: 'file', path: ref }, label });
 }
