@@ -1,0 +1,200 @@
+/**
+ * The game commands: `deal`, `show`, `moves`, `play`. Every `<deal>` goes through loadDeal (ref.ts);
+ * every fault in the input is thrown as an InputError and reported by main.ts (exit 2).
+ *
+ * JSON output (`--json`) is one object with stable field names: `code` the deal code (null for a
+ * mid-game position), `moves` a list of moves in the project's notation, `won` whether the game is won.
+ */
+import type { Command } from 'commander';
+import { makeCard } from '../game/cards.js';
+import { makeDealCode } from '../game/code.js';
+import { dealCards, MAX_SEED } from '../game/deal.js';
+import { InputError } from '../game/errors.js';
+import type { Move } from '../game/move.js';
+import { isWon, type Position } from '../game/position.js';
+import { positionToJson } from '../game/positionFile.js';
+import { pysolDeal, type PysolKind } from '../game/pysol.js';
+import type { LoadedDeal } from '../game/ref.js';
+import { legalMoves, moveText } from '../game/rules.js';
+import { playLine } from '../game/score.js';
+import { getVariant } from '../game/variant.js';
+import {
+  formatPosition,
+  loadDealOrThrow,
+  parseGameOption,
+  parseIntOption,
+  parseSuitsOption,
+  printJson,
+  printLines,
+  variantLabel,
+} from './common.js';
+
+const DEAL_HELP =
+  '<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N, pysol:spider1:N, ' +
+  'pysol:spiderette:N (PySolFC deal N, mapped onto this project\'s columns), or a position file ' +
+  '(.json → JSON form, anything else → text form).';
+
+/** Header lines naming what was loaded: code or file, variant, and the PySolFC mapping when imported. */
+function describeLoaded(d: LoadedDeal): string[] {
+  const pos = d.position;
+  const lines: string[] = [];
+  if (d.source.kind === 'file') lines.push(`position file ${d.source.path} (${variantLabel(pos)})${d.code ? '' : ', mid-game: no deal code'}`);
+  else if (d.source.kind === 'pysol') lines.push(`PySolFC ${d.source.game} game ${d.source.number} (${variantLabel(pos)})`);
+  else lines.push(`deal ${d.code} (${variantLabel(pos)})`);
+  if (d.source.kind === 'pysol') {
+    const p = pysolDeal(d.source.game as PysolKind, d.source.number);
+    if (p.ok) lines.push(`mapping: ${p.value.mapping}`);
+  }
+  if (d.code && d.source.kind !== 'seed' && d.source.kind !== 'code') lines.push(`code: ${d.code}`);
+  return lines;
+}
+
+/** Columns of the JSON `show` form: faceDown a count unless `reveal`. */
+function showJson(d: LoadedDeal, reveal: boolean): Record<string, unknown> {
+  const pos = d.position;
+  const pj = positionToJson(pos);
+  const o: Record<string, unknown> = {
+    code: d.code,
+    label: d.label,
+    source: d.source,
+    game: pos.variant.game,
+    suits: pos.variant.suits,
+    columns: pj.columns.map((c) => ({ faceDown: reveal ? c.faceDown : c.faceDown.length, faceUp: c.faceUp })),
+    stock: reveal ? pj.stockDeals : pj.stockDeals.map((deal) => deal.length),
+    removed: pj.removed,
+    won: isWon(pos),
+  };
+  if (d.source.kind === 'pysol') {
+    const p = pysolDeal(d.source.game as PysolKind, d.source.number);
+    if (p.ok) {
+      o.pysolGameId = p.value.gameId;
+      o.pysolColumns = p.value.columnMap;
+      o.mapping = p.value.mapping;
+    }
+  }
+  return o;
+}
+
+/** One line describing a legal move for people. */
+export function describeMove(pos: Position, move: Move): string {
+  const card = (c: number) => makeCard(c, true);
+  if (move.kind === 'deal') {
+    const d = pos.stock[0]!;
+    return `deal ${d.length} cards from the stock onto columns 1-${d.length} (${pos.stock.length} deal${pos.stock.length === 1 ? '' : 's'} left)`;
+  }
+  const src = pos.columns[move.from]!.up;
+  const group = src.slice(src.length - move.count);
+  const what = move.count === 1 ? card(group[0]!) : `${move.count} cards ${card(group[0]!)}..${card(group[group.length - 1]!)}`;
+  const dst = pos.columns[move.to]!;
+  const onto = dst.up.length === 0 ? `into empty column ${move.to + 1}` : `onto ${card(dst.up[dst.up.length - 1]!)} in column ${move.to + 1}`;
+  const left = src.length - move.count;
+  const after = left === 0 && pos.columns[move.from]!.down.length > 0 ? ', turns up a card' : left === 0 ? `, empties column ${move.from + 1}` : '';
+  return `move ${what} from column ${move.from + 1} ${onto}${after}`;
+}
+
+/** Registers `deal`, `show`, `moves` and `play` on the program. */
+export function registerGameCommands(program: Command): void {
+  program
+    .command('deal')
+    .description('print deal codes of seeded deals (the project\'s own numbering; a code names a whole deal)')
+    .option('--game <game>', 'spider or spiderette', 'spider')
+    .option('--suits <n>', '1, 2 or 4', '4')
+    .option('--seed <n>', `seed of the one deal to print, 0..${MAX_SEED} (default 1)`)
+    .option('--count <k>', 'print K consecutive deals instead (seeds --from, --from+1, …)')
+    .option('--from <n>', 'first seed with --count (default 1)')
+    .option('--json', 'print one JSON object { game, suits, codes, code (when one) }')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  spidersolve deal --game spider --suits 2 --seed 1007      → SP2-1007\n' +
+        '  spidersolve deal --game spiderette --suits 4 --count 3 --from 10   → SE4-10 SE4-11 SE4-12',
+    )
+    .action((opts: { game: string; suits: string; seed?: string; count?: string; from?: string; json?: boolean }) => {
+      const game = parseGameOption(opts.game);
+      const suits = parseSuitsOption(opts.suits);
+      const variant = getVariant(game, suits);
+      if (opts.seed !== undefined && (opts.count !== undefined || opts.from !== undefined)) {
+        throw new InputError('bad-option', 'option --seed: give either --seed or --count/--from, not both');
+      }
+      let seeds: number[];
+      if (opts.count !== undefined || opts.from !== undefined) {
+        const count = opts.count === undefined ? 1 : parseIntOption('count', opts.count, 1, 1_000_000);
+        const from = opts.from === undefined ? 1 : parseIntOption('from', opts.from, 0, MAX_SEED);
+        if (from + count - 1 > MAX_SEED) throw new InputError('bad-option', `option --count "${opts.count}": seeds would pass ${MAX_SEED}`);
+        seeds = Array.from({ length: count }, (_, i) => from + i);
+      } else {
+        seeds = [opts.seed === undefined ? 1 : parseIntOption('seed', opts.seed, 0, MAX_SEED)];
+      }
+      const codes = seeds.map((s) => makeDealCode(variant, dealCards(variant, s), s));
+      if (opts.json) printJson(codes.length === 1 ? { game, suits, codes, code: codes[0] } : { game, suits, codes });
+      else printLines(codes);
+    });
+
+  program
+    .command('show')
+    .description('show a deal or position: columns (face-down cards as ## unless --reveal), stock, removed suits, deal code')
+    .argument('<deal>', DEAL_HELP)
+    .option('--reveal', 'show the face-down cards and the stock\'s cards (the solver\'s view, R18)')
+    .option('--format <format>', 'text or json', 'text')
+    .option('--json', 'same as --format json: { code, label, source, game, suits, columns: [{ faceDown (count, or cards with --reveal), faceUp }], stock (deal sizes, or cards with --reveal), removed, won }')
+    .addHelpText('after', '\nExamples:\n  spidersolve show SP2-1007\n  spidersolve show pysol:spider:14934 --reveal\n  spidersolve show board.txt --json')
+    .action((ref: string, opts: { reveal?: boolean; format: string; json?: boolean }) => {
+      const format = opts.json ? 'json' : String(opts.format).toLowerCase();
+      if (format !== 'text' && format !== 'json') throw new InputError('bad-option', `option --format "${opts.format}": use text or json`);
+      const d = loadDealOrThrow(ref);
+      if (format === 'json') return printJson(showJson(d, !!opts.reveal));
+      printLines([...describeLoaded(d), ...formatPosition(d.position, !!opts.reveal)]);
+    });
+
+  program
+    .command('moves')
+    .description('list the legal moves of a deal or position, in the project\'s move notation (d = deal, 3-7, 3-7x2 into an empty column)')
+    .argument('<deal>', DEAL_HELP)
+    .option('--json', 'print one JSON object { code, moves, won }')
+    .addHelpText('after', '\nExample:\n  spidersolve moves SE4-7')
+    .action((ref: string, opts: { json?: boolean }) => {
+      const d = loadDealOrThrow(ref);
+      const pos = d.position;
+      const moves = legalMoves(pos);
+      if (opts.json) return printJson({ code: d.code, moves: moves.map((m) => moveText(pos, m)), won: isWon(pos) });
+      if (moves.length === 0) return printLines([isWon(pos) ? 'no legal moves: the game is won' : 'no legal moves']);
+      const texts = moves.map((m) => moveText(pos, m));
+      const w = Math.max(...texts.map((t) => t.length));
+      printLines(moves.map((m, i) => `${texts[i]!.padEnd(w)}  ${describeMove(pos, m)}`));
+    });
+
+  program
+    .command('play')
+    .description('play a line of moves from a deal or position and print the result, moves played, scores (classic R16, reveal R17) and whether won')
+    .argument('<deal>', DEAL_HELP)
+    .argument('<move...>', 'moves in the project\'s notation: d (deal), 3-7 (column 3 onto column 7), 3-7x2 (2 cards into empty column 7); may also be one quoted, space-separated line')
+    .option('--reveal', 'show the face-down cards and the stock of the resulting position')
+    .option('--json', 'print one JSON object { code, moves, movesPlayed, classicScore, revealScore, won, position }')
+    .addHelpText('after', '\nExamples:\n  spidersolve play SE4-7 d 3-1\n  spidersolve play SP2-1007 "d 4-2 10-3" --json')
+    .action((ref: string, moveArgs: string[], opts: { reveal?: boolean; json?: boolean }) => {
+      const d = loadDealOrThrow(ref);
+      const line = moveArgs.flatMap((a) => a.split(/[\s,]+/)).filter(Boolean);
+      const r = playLine(d.position, line);
+      if (!r.ok) throw r.error;
+      const p = r.value;
+      if (opts.json) {
+        return printJson({
+          code: d.code,
+          moves: p.moves,
+          movesPlayed: p.moves.length,
+          classicScore: p.classic,
+          revealScore: p.reveal,
+          won: p.won,
+          flips: p.flips,
+          completed: p.completed,
+          position: positionToJson(p.position),
+        });
+      }
+      printLines([
+        ...describeLoaded(d),
+        `played ${p.moves.length} move${p.moves.length === 1 ? '' : 's'}: ${p.moves.join(' ')}`,
+        `classic score ${p.classic} (R16), reveal score ${p.reveal} (R17); ${p.flips} card${p.flips === 1 ? '' : 's'} turned up, ${p.completed} suit${p.completed === 1 ? '' : 's'} completed`,
+        p.won ? 'won' : 'not won',
+        ...formatPosition(p.position, !!opts.reveal),
+      ]);
+    });
+}

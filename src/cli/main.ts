@@ -1,0 +1,111 @@
+/**
+ * The `spidersolve` command-line program: builds the commander program and reports every error in one
+ * place. Run from source with `node --import tsx src/cli/main.ts …`, from the build with
+ * `bin/spidersolve.js`.
+ *
+ * Exit codes: 0 success (or the status a command set in `process.exitCode`, e.g. batch's 130); 2 a fault in the input (an InputError: bad deal code, bad move, missing file,
+ * bad option value; or a commander usage error), reported on stderr as one line
+ * `spidersolve: <message>`; 1 anything else, reported as `spidersolve: internal error: <message>`.
+ */
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { InputError } from '../game/errors.js';
+import { registerBatchCommands } from './batch.js';
+import { registerGameCommands } from './game.js';
+import { registerSolveCommands } from './solve.js';
+
+/** The version in package.json (found by walking up from this file; works from src/ and dist/src/). */
+export function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'spidersolve' && pkg.version) return pkg.version;
+    } catch {
+      // keep looking
+    }
+    dir = dirname(dir);
+  }
+  return '0.0.0';
+}
+
+/** Applies exit-override and silent error output to a command and all its subcommands. */
+function quietErrors(cmd: Command): void {
+  cmd.exitOverride();
+  cmd.configureOutput({ outputError: () => {} });
+  for (const sub of cmd.commands) quietErrors(sub);
+}
+
+/** Builds the `spidersolve` program with every command registered. */
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('spidersolve')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .description(
+      'Spider and Spiderette solitaire research tool: seeded deals and deal codes, PySolFC import, ' +
+        'position files, a rules engine, a bounded perfect-information solver and batch studies.\n' +
+        'A <deal> is a deal code (SP2-1007, SE4-7, SP4X-…), pysol:spider:N / pysol:spider2:N / ' +
+        'pysol:spider1:N / pysol:spiderette:N, or a position file (.json, or the text form).',
+    )
+    .showHelpAfterError(false);
+  quietErrors(program);
+  registerGameCommands(program);
+  registerSolveCommands(program);
+  registerBatchCommands(program);
+  quietErrors(program);
+  return program;
+}
+
+/** Last line of defence: a message on one line. */
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/**
+ * Runs the program on the user's arguments (`process.argv.slice(2)`), reporting errors as the module
+ * comment says. Returns the exit code and also sets `process.exitCode`.
+ */
+export async function main(args: readonly string[] = process.argv.slice(2)): Promise<number> {
+  let code = 0;
+  process.exitCode = undefined;
+  try {
+    await buildProgram().parseAsync([...args], { from: 'user' });
+    // A command may set its own status (batch: 130 when interrupted); keep it.
+    const set = process.exitCode;
+    code = typeof set === 'number' ? set : set ? Number(set) || 0 : 0;
+  } catch (e) {
+    if (e instanceof InputError) {
+      process.stderr.write(`spidersolve: ${oneLine(e.message)}\n`);
+      code = 2;
+    } else if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') code = 0;
+      else if (e.code === 'commander.help' || e.code === 'commander.executeSubCommandAsync') code = e.exitCode === 0 ? 0 : 2;
+      else {
+        process.stderr.write(`spidersolve: ${oneLine(e.message.replace(/^error:\s*/, ''))}\n`);
+        code = 2;
+      }
+    } else {
+      const msg = e instanceof Error ? e.message : String(e);
+      process.stderr.write(`spidersolve: internal error: ${oneLine(msg)}\n`);
+      if (process.env.SPIDERSOLVE_DEBUG) process.stderr.write(`${(e as Error)?.stack ?? ''}\n`);
+      code = 1;
+    }
+  }
+  process.exitCode = code;
+  return code;
+}
+
+function isDirectRun(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isDirectRun()) await main();
