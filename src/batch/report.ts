@@ -1,0 +1,267 @@
+/**
+ * Pure aggregation of batch results into report rows: grouping by game × suits × budget × solver
+ * version, counts per status, the win-rate floor with its Wilson score interval, the ceiling, and
+ * percentiles of the search effort of won deals. No I/O here; the store feeds rows in, the CLI prints.
+ *
+ * Reading a row (RULES.md R19): `floor` counts only won deals, so it is a lower bound on the true
+ * win rate of the sample; `ceiling` also counts every deal whose outcome is unknown (undecided, and
+ * errors, which are unknown too), so it is an upper bound. With no errors the ceiling is
+ * (won + undecided) / deals.
+ */
+import { stringify } from 'csv-stringify/sync';
+
+/** Outcome stored for one deal: the three solver outcomes (R19) or `error` (the worker failed). */
+export type ResultStatus = 'won' | 'lost' | 'undecided' | 'error';
+
+/** The fields of one stored result that the report needs. */
+export interface ReportInput {
+  readonly game: string;
+  readonly suits: number;
+  /** Position budget (max_positions) the deal was searched with. */
+  readonly budget: number;
+  readonly solverVersion: string;
+  readonly status: ResultStatus;
+  /** Distinct positions stored by the search; null for errors. */
+  readonly positions: number | null;
+  /** In-worker search time, milliseconds; null for errors. */
+  readonly elapsedMs: number | null;
+}
+
+/**
+ * One report row (one group). Rates are fractions in [0, 1], or null when the group has no deals;
+ * percentiles are null when the group has no won deal. Positions are counts, times milliseconds.
+ */
+export interface ReportRow {
+  game: string;
+  suits: number;
+  budget: number;
+  /** All stored deals of the group, errors included. */
+  deals: number;
+  won: number;
+  lost: number;
+  undecided: number;
+  errors: number;
+  /** won / deals. */
+  floor: number | null;
+  /** Lower end of the 95% Wilson score interval of won / deals. */
+  ciLow: number | null;
+  /** Upper end of the 95% Wilson score interval of won / deals. */
+  ciHigh: number | null;
+  /** (won + undecided + errors) / deals: every deal not proven lost may be winnable. */
+  ceiling: number | null;
+  /** Median positions of won deals (linear interpolation, see `percentile`). */
+  medianPositions: number | null;
+  /** 95th percentile positions of won deals. */
+  p95Positions: number | null;
+  /** Median search time of won deals, milliseconds. */
+  medianMs: number | null;
+  /** 95th percentile search time of won deals, milliseconds. */
+  p95Ms: number | null;
+  solverVersion: string;
+}
+
+/** Two-sided 95% normal quantile, z = Φ⁻¹(0.975). */
+export const Z95 = 1.959963984540054;
+
+/**
+ * Wilson score interval for a binomial proportion (E. B. Wilson, "Probable inference, the law of
+ * succession, and statistical inference", JASA 22, 1927; method 3 of R. G. Newcombe, Statistics in
+ * Medicine 17, 1998, without continuity correction):
+ *
+ *   centre = (p + z²/2n) / (1 + z²/n),  half = z / (1 + z²/n) · √(p(1−p)/n + z²/4n²),  p = k/n.
+ *
+ * Returns `[low, high]`, clamped to [0, 1] against rounding, or null when n = 0.
+ * Throws RangeError unless 0 ≤ k ≤ n are integers. Example: k = 8, n = 10 → [0.4902, 0.9433].
+ */
+export function wilsonInterval(k: number, n: number, z: number = Z95): [number, number] | null {
+  if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 0 || k > n) {
+    throw new RangeError(`wilsonInterval needs integers 0 <= k <= n, got k=${k}, n=${n}`);
+  }
+  if (n === 0) return null;
+  const p = k / n;
+  const z2 = z * z;
+  const denom = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / denom;
+  const half = (z / denom) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  // At k = 0 (or k = n) the exact bound is 0 (or 1); floating point may miss it by an ulp.
+  const low = k === 0 ? 0 : Math.max(0, centre - half);
+  const high = k === n ? 1 : Math.min(1, centre + half);
+  return [low, high];
+}
+
+/**
+ * The q-quantile (0 ≤ q ≤ 1) of numbers already sorted ascending, by linear interpolation between
+ * the closest ranks: h = (n − 1)·q, value = x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]) (Hyndman & Fan
+ * 1996, definition 7; the default of R and NumPy). The median of an even count is the mean of the
+ * two middle values. Returns null for an empty list; throws RangeError for q outside [0, 1].
+ */
+export function percentile(sorted: readonly number[], q: number): number | null {
+  if (!(q >= 0 && q <= 1)) throw new RangeError(`percentile needs 0 <= q <= 1, got ${q}`);
+  const n = sorted.length;
+  if (n === 0) return null;
+  const h = (n - 1) * q;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, n - 1);
+  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
+}
+
+interface Group {
+  game: string;
+  suits: number;
+  budget: number;
+  solverVersion: string;
+  won: number;
+  lost: number;
+  undecided: number;
+  errors: number;
+  wonPositions: number[];
+  wonMs: number[];
+}
+
+/**
+ * Streaming aggregator: `add` rows one at a time (so a large table need not be held in memory; only
+ * the positions and times of won deals are kept), then `rows()`. Order of the output: game, suits,
+ * budget ascending, then solver version (string order).
+ */
+export class ReportAccumulator {
+  readonly #groups = new Map<string, Group>();
+
+  /** Counts one stored result into its group. */
+  add(r: ReportInput): void {
+    const key = `${r.game}\u0000${r.suits}\u0000${r.budget}\u0000${r.solverVersion}`;
+    let g = this.#groups.get(key);
+    if (!g) {
+      g = {
+        game: r.game, suits: r.suits, budget: r.budget, solverVersion: r.solverVersion,
+        won: 0, lost: 0, undecided: 0, errors: 0, wonPositions: [], wonMs: [],
+      };
+      this.#groups.set(key, g);
+    }
+    switch (r.status) {
+      case 'won':
+        g.won++;
+        if (r.positions !== null) g.wonPositions.push(r.positions);
+        if (r.elapsedMs !== null) g.wonMs.push(r.elapsedMs);
+        break;
+      case 'lost': g.lost++; break;
+      case 'undecided': g.undecided++; break;
+      case 'error': g.errors++; break;
+    }
+  }
+
+  /** The report rows of everything added so far (see `ReportRow`). */
+  rows(): ReportRow[] {
+    const out: ReportRow[] = [];
+    for (const g of this.#groups.values()) {
+      const deals = g.won + g.lost + g.undecided + g.errors;
+      const ci = wilsonInterval(g.won, deals);
+      const pos = [...g.wonPositions].sort((a, b) => a - b);
+      const ms = [...g.wonMs].sort((a, b) => a - b);
+      out.push({
+        game: g.game, suits: g.suits, budget: g.budget,
+        deals, won: g.won, lost: g.lost, undecided: g.undecided, errors: g.errors,
+        floor: deals ? g.won / deals : null,
+        ciLow: ci ? ci[0] : null,
+        ciHigh: ci ? ci[1] : null,
+        ceiling: deals ? (g.won + g.undecided + g.errors) / deals : null,
+        medianPositions: percentile(pos, 0.5),
+        p95Positions: percentile(pos, 0.95),
+        medianMs: percentile(ms, 0.5),
+        p95Ms: percentile(ms, 0.95),
+        solverVersion: g.solverVersion,
+      });
+    }
+    return out.sort(
+      (a, b) =>
+        a.game.localeCompare(b.game) || a.suits - b.suits || a.budget - b.budget ||
+        (a.solverVersion < b.solverVersion ? -1 : a.solverVersion > b.solverVersion ? 1 : 0),
+    );
+  }
+}
+
+/** Report rows of a list of results (see `ReportAccumulator`). */
+export function summarize(results: Iterable<ReportInput>): ReportRow[] {
+  const acc = new ReportAccumulator();
+  for (const r of results) acc.add(r);
+  return acc.rows();
+}
+
+/** Output formats of `spidersolve report`. */
+export type ReportFormat = 'table' | 'md' | 'csv' | 'json';
+
+/** Column order of every tabular format; also the JSON field order. */
+export const REPORT_COLUMNS: readonly (keyof ReportRow)[] = [
+  'game', 'suits', 'budget', 'deals', 'won', 'lost', 'undecided', 'errors', 'floor', 'ciLow', 'ciHigh',
+  'ceiling', 'medianPositions', 'p95Positions', 'medianMs', 'p95Ms', 'solverVersion',
+];
+
+/** Human-readable cell: rates as percentages with one decimal, positions whole, ms with one decimal. */
+function humanCell(row: ReportRow, col: keyof ReportRow): string {
+  const v = row[col];
+  if (v === null) return '-';
+  if (typeof v === 'string') return v;
+  switch (col) {
+    case 'floor': case 'ciLow': case 'ciHigh': case 'ceiling':
+      return `${(v * 100).toFixed(1)}%`;
+    case 'medianPositions': case 'p95Positions':
+      return String(Math.round(v));
+    case 'medianMs': case 'p95Ms':
+      return v.toFixed(1);
+    default:
+      return String(v);
+  }
+}
+
+const HUMAN_HEADERS: Record<keyof ReportRow, string> = {
+  game: 'game', suits: 'suits', budget: 'budget', deals: 'deals', won: 'won', lost: 'lost',
+  undecided: 'undecided', errors: 'errors', floor: 'floor', ciLow: 'CI low', ciHigh: 'CI high',
+  ceiling: 'ceiling', medianPositions: 'med pos', p95Positions: 'p95 pos', medianMs: 'med ms',
+  p95Ms: 'p95 ms', solverVersion: 'solver',
+};
+
+/** Plain-text table with aligned columns (text left, numbers right), one header line, `\n` ends. */
+export function formatTable(rows: readonly ReportRow[]): string {
+  if (rows.length === 0) return 'no results\n';
+  const cells = [REPORT_COLUMNS.map((c) => HUMAN_HEADERS[c]), ...rows.map((r) => REPORT_COLUMNS.map((c) => humanCell(r, c)))];
+  const widths = REPORT_COLUMNS.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
+  const left = new Set<keyof ReportRow>(['game', 'solverVersion']);
+  return cells
+    .map((line) => line.map((s, i) => (left.has(REPORT_COLUMNS[i]!) ? s.padEnd(widths[i]!) : s.padStart(widths[i]!))).join('  ').trimEnd())
+    .join('\n') + '\n';
+}
+
+/** GitHub-flavoured Markdown table, same cells as `formatTable`. */
+export function formatMarkdown(rows: readonly ReportRow[]): string {
+  const head = `| ${REPORT_COLUMNS.map((c) => HUMAN_HEADERS[c]).join(' | ')} |`;
+  const sep = `|${REPORT_COLUMNS.map((c) => (c === 'game' || c === 'solverVersion' ? ' --- ' : ' ---: ')).join('|')}|`;
+  const body = rows.map((r) => `| ${REPORT_COLUMNS.map((c) => humanCell(r, c)).join(' | ')} |`);
+  return [head, sep, ...body].join('\n') + '\n';
+}
+
+/** The rows as plain objects with the fields in `REPORT_COLUMNS` order (raw numbers, nulls kept). */
+export function rowsAsRecords(rows: readonly ReportRow[]): Record<string, string | number | null>[] {
+  return rows.map((r) => Object.fromEntries(REPORT_COLUMNS.map((c) => [c, r[c]])));
+}
+
+/**
+ * RFC 4180 CSV (csv-stringify): a header row of the field names in `REPORT_COLUMNS` order, raw
+ * numbers (fractions, not percentages), empty cells for nulls, CRLF line ends.
+ */
+export function formatCsv(rows: readonly ReportRow[]): string {
+  return stringify(rowsAsRecords(rows), { header: true, columns: [...REPORT_COLUMNS], record_delimiter: 'windows' });
+}
+
+/** Report rows in one of the `ReportFormat`s. */
+export function formatReport(rows: readonly ReportRow[], format: ReportFormat): string {
+  switch (format) {
+    case 'table': return formatTable(rows);
+    case 'md': return formatMarkdown(rows);
+    case 'csv': return formatCsv(rows);
+    case 'json': return formatJson(rows);
+  }
+}
+
+/** JSON: an array of row objects (raw fractions, not percentages), pretty-printed, `\n` ends. */
+export function formatJson(rows: readonly ReportRow[]): string {
+  return JSON.stringify(rowsAsRecords(rows), null, 2) + '\n';
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatCsv, formatJson, formatMarkdown, formatReport, formatTable, percentile, REPORT_COLUMNS,
+  ReportAccumulator, summarize, wilsonInterval, type ReportInput,
+} from '../src/batch/report.js';
+
+describe('wilsonInterval (Wilson 1927)', () => {
+  it('8/10 gives [0.4902, 0.9433]', () => {
+    const [lo, hi] = wilsonInterval(8, 10)!;
+    expect(lo).toBeCloseTo(0.4902, 4);
+    expect(hi).toBeCloseTo(0.9433, 4);
+  });
+
+  // Published values: R. G. Newcombe, "Two-sided confidence intervals for the single proportion:
+  // comparison of seven methods", Statistics in Medicine 17 (1998) 857–872, Table II, method 3
+  // (score interval without continuity correction).
+  it.each([
+    [81, 263, 0.2553, 0.3662],
+    [15, 148, 0.0624, 0.1605],
+    [0, 20, 0.0, 0.1611],
+    [1, 29, 0.0061, 0.1718],
+    [29, 29, 0.883, 1.0],
+  ])('%i/%i matches Newcombe 1998: [%f, %f]', (k, n, lo, hi) => {
+    const ci = wilsonInterval(k, n)!;
+    expect(ci[0]).toBeCloseTo(lo, 4);
+    expect(ci[1]).toBeCloseTo(hi, 4);
+  });
+
+  it('is exactly 0 at k = 0 and 1 at k = n, null for n = 0', () => {
+    expect(wilsonInterval(0, 7)![0]).toBe(0);
+    expect(wilsonInterval(7, 7)![1]).toBe(1);
+    expect(wilsonInterval(0, 0)).toBeNull();
+  });
+
+  it('refuses k > n, negatives and fractions', () => {
+    expect(() => wilsonInterval(3, 2)).toThrow(RangeError);
+    expect(() => wilsonInterval(-1, 2)).toThrow(RangeError);
+    expect(() => wilsonInterval(1.5, 2)).toThrow(RangeError);
+  });
+});
+
+describe('percentile (Hyndman & Fan type 7)', () => {
+  it('interpolates between closest ranks', () => {
+    expect(percentile([1, 2, 3, 4, 5], 0.5)).toBe(3);
+    expect(percentile([1, 2, 3, 4], 0.5)).toBe(2.5);
+    expect(percentile([100, 200, 300, 400, 1000], 0.95)).toBeCloseTo(880, 9); // h = 3.8: 400 + 0.8·600
+    expect(percentile([7], 0.95)).toBe(7);
+    expect(percentile([1, 2], 0)).toBe(1);
+    expect(percentile([1, 2], 1)).toBe(2);
+    // same as numpy.percentile([1..20], 95) = 19.05
+    expect(percentile(Array.from({ length: 20 }, (_, i) => i + 1), 0.95)).toBeCloseTo(19.05, 9);
+  });
+  it('is null on an empty list and refuses q outside [0, 1]', () => {
+    expect(percentile([], 0.5)).toBeNull();
+    expect(() => percentile([1], 1.5)).toThrow(RangeError);
+  });
+});
+
+/** Hand-counted fixture. */
+function fixture(): ReportInput[] {
+  const sp = (status: ReportInput['status'], positions: number | null, ms: number | null, solverVersion = '1.0.0'): ReportInput => ({
+    game: 'spider', suits: 2, budget: 1000, solverVersion, status, positions, elapsedMs: ms,
+  });
+  return [
+    // spider 2 suits, budget 1000: 5 won, 2 lost, 2 undecided, 1 error = 10 deals
+    sp('won', 400, 2), sp('won', 100, 5), sp('lost', 50, 0.1), sp('won', 1000, 4), sp('undecided', 1000, 9),
+    sp('error', null, null), sp('won', 300, 3), sp('lost', 60, 0.2), sp('undecided', 1000, 8), sp('won', 200, 1),
+    // the same group under another solver version is another row
+    sp('won', 5, 0.5, '2.0.0'),
+    // spiderette 1 suit, budget 1000: 2 lost
+    { game: 'spiderette', suits: 1, budget: 1000, solverVersion: '1.0.0', status: 'lost', positions: 9, elapsedMs: 1 },
+    { game: 'spiderette', suits: 1, budget: 1000, solverVersion: '1.0.0', status: 'lost', positions: 9, elapsedMs: 1 },
+    // spider 2 suits, budget 500 (sorts before 1000): 1 undecided
+    { game: 'spider', suits: 2, budget: 500, solverVersion: '1.0.0', status: 'undecided', positions: 500, elapsedMs: 2 },
+  ];
+}
+
+describe('summarize', () => {
+  it('groups by game × suits × budget × solver version, in order', () => {
+    const rows = summarize(fixture());
+    expect(rows.map((r) => [r.game, r.suits, r.budget, r.solverVersion])).toEqual([
+      ['spider', 2, 500, '1.0.0'],
+      ['spider', 2, 1000, '1.0.0'],
+      ['spider', 2, 1000, '2.0.0'],
+      ['spiderette', 1, 1000, '1.0.0'],
+    ]);
+  });
+
+  it('counts, floor, Wilson interval, ceiling and percentiles of a hand-counted group', () => {
+    const r = summarize(fixture())[1]!;
+    expect(r).toMatchObject({ deals: 10, won: 5, lost: 2, undecided: 2, errors: 1, floor: 0.5 });
+    // 5/10: centre 0.5, half 1.96/1.38415·√(0.025 + 0.0096) = 0.2634
+    expect(r.ciLow).toBeCloseTo(0.2366, 4);
+    expect(r.ciHigh).toBeCloseTo(0.7634, 4);
+    // errors are unknown outcomes: (5 won + 2 undecided + 1 error) / 10
+    expect(r.ceiling).toBeCloseTo(0.8, 12);
+    // won positions sorted 100 200 300 400 1000; won times 1 2 3 4 5
+    expect(r.medianPositions).toBe(300);
+    expect(r.p95Positions).toBeCloseTo(880, 9);
+    expect(r.medianMs).toBe(3);
+    expect(r.p95Ms).toBeCloseTo(4.8, 9);
+  });
+
+  it('a group with no won deal has floor 0, null percentiles, and ceiling from undecided only', () => {
+    const rows = summarize(fixture());
+    const lost = rows[3]!;
+    expect(lost).toMatchObject({ deals: 2, won: 0, lost: 2, floor: 0, ciLow: 0, ceiling: 0, medianPositions: null, p95Ms: null });
+    // 0/2: high = 2·(z²/2n)/(1 + z²/n) = 1.9207/2.9207
+    expect(lost.ciHigh).toBeCloseTo(0.6576, 4);
+    expect(rows[0]).toMatchObject({ deals: 1, undecided: 1, floor: 0, ceiling: 1 });
+  });
+
+  it('the accumulator gives the same rows as summarize, whatever the order of input', () => {
+    const acc = new ReportAccumulator();
+    for (const r of [...fixture()].reverse()) acc.add(r);
+    expect(acc.rows()).toEqual(summarize(fixture()));
+  });
+
+  it('an empty input gives no rows', () => {
+    expect(summarize([])).toEqual([]);
+    expect(formatTable([])).toBe('no results\n');
+  });
+});
+
+describe('formats', () => {
+  const rows = summarize(fixture());
+
+  it('json is an array of row objects with exactly the documented fields, raw fractions', () => {
+    const parsed = JSON.parse(formatJson(rows)) as Record<string, unknown>[];
+    expect(Array.isArray(parsed)).toBe(true);
+    expect(parsed).toHaveLength(4);
+    expect(Object.keys(parsed[1]!)).toEqual([
+      'game', 'suits', 'budget', 'deals', 'won', 'lost', 'undecided', 'errors', 'floor', 'ciLow', 'ciHigh',
+      'ceiling', 'medianPositions', 'p95Positions', 'medianMs', 'p95Ms', 'solverVersion',
+    ]);
+    expect(parsed[1]).toMatchObject({ game: 'spider', suits: 2, budget: 1000, deals: 10, floor: 0.5, medianPositions: 300 });
+    expect(parsed[3]!.medianPositions).toBeNull();
+    expect(formatReport(rows, 'json')).toBe(formatJson(rows));
+  });
+
+  it('csv has a header row, CRLF line ends, empty cells for nulls (RFC 4180)', () => {
+    const csv = formatCsv(rows);
+    const lines = csv.split('\r\n');
+    expect(lines[0]).toBe(REPORT_COLUMNS.join(','));
+    expect(lines).toHaveLength(rows.length + 2); // header, rows, '' after the last CRLF
+    expect(lines[2]!.startsWith('spider,2,1000,10,5,2,2,1,0.5,')).toBe(true);
+    expect(lines[4]!).toMatch(/^spiderette,1,1000,2,0,2,0,0,0,0,0\.65\d+,0,,,,,1\.0\.0$/);
+  });
+
+  it('table and markdown show percentages and one line per row', () => {
+    const t = formatTable(rows).trimEnd().split('\n');
+    expect(t).toHaveLength(5);
+    expect(t[2]).toMatch(/^spider\s+2\s+1000\s+10\s+5\s+2\s+2\s+1\s+50\.0%\s+23\.7%\s+76\.3%\s+80\.0%\s+300\s+880\s+3\.0\s+4\.8\s+1\.0\.0$/);
+    const md = formatMarkdown(rows).trimEnd().split('\n');
+    expect(md).toHaveLength(6);
+    expect(md[1]).toMatch(/^\| --- \| ---: \|/);
+    expect(md[3]).toContain('| 50.0% |');
+  });
+});
