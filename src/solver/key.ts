@@ -1,0 +1,222 @@
+/**
+ * Exact, compact position keys (bit-packed), and the search's evaluation of a position.
+ *
+ * A key holds only what can change: the stock deals left, each column's face-down COUNT (the hidden
+ * cards themselves are fixed by the deal, R18) and its face-up cards written as same-suit runs
+ * `(top card, length)`. Cards of equal rank and suit are the same value (R2). Removed suits are implied
+ * by the cards still present. Layout, bits in order:
+ *
+ *   stockLeft (3) | per column: down count (downBits), then runs: 1, card (cardBits), length-1 (4); 0
+ *
+ * Once the stock is empty the columns with no face-down card are interchangeable (SOLVER-NOTES.md),
+ * so the key is canonical: in column order each column writes its down count and, only if that is
+ * non-zero, its runs; then the runs of the columns with no face-down card follow, sorted. The code
+ * is self-delimiting (prefix-free), so two keys are equal exactly when their words are equal.
+ */
+import { CAP, RANK0, type SolverState } from './state.js';
+
+/** Longest key in 32-bit words (104 face-up cards each a run of its own, with room to spare). */
+export const MAX_KEY_WORDS = 96;
+
+/** Weights of the evaluation (smaller is better); see `KeyCodec.encode`. */
+export interface EvalWeights {
+  readonly down: number;
+  readonly rankBreak: number;
+  readonly suitBreak: number;
+  readonly stockCard: number;
+  readonly removed: number;
+  readonly empty: number;
+}
+
+/** Default evaluation weights, chosen on seeds outside the benchmark sets. */
+export const DEFAULT_WEIGHTS: EvalWeights = { down: 3, rankBreak: 3, suitBreak: 2, stockCard: 1, removed: 20, empty: 4 };
+
+/** Encodes and decodes keys for one deal, and evaluates positions. */
+export class KeyCodec {
+  readonly ncols: number;
+  readonly downBits: number;
+  readonly cardBits: number;
+  /** Scratch output of encode: the key, zero-padded to whole words. */
+  readonly buf = new Uint32Array(MAX_KEY_WORDS);
+  /** Evaluation of the last encoded position (lower is closer to a win), >= 0. */
+  score = 0;
+  private cur = 0;
+  private nbits = 0;
+  private nw = 0;
+  private readonly colRuns: Uint16Array;
+  private readonly colRunLen: Uint8Array;
+  private readonly order: number[] = [];
+  private readonly w: EvalWeights;
+  private readonly offset: number;
+
+  constructor(state: SolverState, suits: number, weights: EvalWeights = DEFAULT_WEIGHTS) {
+    this.ncols = state.ncols;
+    let maxDown = 1;
+    for (let c = 0; c < state.ncols; c++) maxDown = Math.max(maxDown, state.down[c]!);
+    this.downBits = Math.max(1, Math.ceil(Math.log2(maxDown + 1)));
+    this.cardBits = suits === 1 ? 4 : suits === 2 ? 5 : 6;
+    this.colRuns = new Uint16Array(state.ncols * CAP);
+    this.colRunLen = new Uint8Array(state.ncols);
+    this.w = weights;
+    this.offset = weights.removed * state.completeSuits + weights.empty * state.ncols;
+  }
+
+  private put(value: number, bits: number): void {
+    // value < 2^bits, bits <= 16
+    const free = 32 - this.nbits;
+    if (bits <= free) {
+      this.cur = (this.cur | (value << (free - bits))) >>> 0;
+      this.nbits += bits;
+      if (this.nbits === 32) {
+        this.buf[this.nw++] = this.cur;
+        this.cur = 0;
+        this.nbits = 0;
+      }
+    } else {
+      const rest = bits - free;
+      this.buf[this.nw++] = (this.cur | (value >>> rest)) >>> 0;
+      this.cur = (value << (32 - rest)) >>> 0;
+      this.nbits = rest;
+    }
+  }
+
+  /**
+   * Encodes the state into `buf`; returns the key length in words. Also sets `score`:
+   * down·faceDown + rankBreak·(adjacent face-up pairs out of rank order) + suitBreak·(in rank order
+   * but of two suits) + stockCard·(stock cards) − removed·(suits removed) − empty·(empty columns),
+   * shifted to be non-negative.
+   */
+  encode(s: SolverState): number {
+    this.cur = 0;
+    this.nbits = 0;
+    this.nw = 0;
+    const n = this.ncols;
+    const up = s.up;
+    const cb = this.cardBits;
+    let downTotal = 0;
+    let rankBreaks = 0;
+    let suitBreaks = 0;
+    let empties = 0;
+    // split every column into runs
+    for (let c = 0; c < n; c++) {
+      const len = s.upLen[c]!;
+      const base = c * CAP;
+      let r = 0;
+      let i = 0;
+      while (i < len) {
+        const top = up[base + i]!;
+        let j = i + 1;
+        while (j < len && up[base + j] === up[base + j - 1]! - 1 && RANK0[up[base + j - 1]!] !== 0) j++;
+        if (j < len) {
+          if (RANK0[up[base + j]!]! + 1 === RANK0[up[base + j - 1]!]) suitBreaks++;
+          else rankBreaks++;
+        }
+        this.colRuns[base + r++] = (top << 4) | (j - i - 1);
+        i = j;
+      }
+      this.colRunLen[c] = r;
+      downTotal += s.down[c]!;
+      if (len === 0) empties++;
+    }
+    const sym = s.stockLeft === 0;
+    this.put(s.stockLeft, 3);
+    const order = this.order;
+    order.length = 0;
+    for (let c = 0; c < n; c++) {
+      const d = s.down[c]!;
+      this.put(d, this.downBits);
+      if (sym && d === 0) {
+        order.push(c);
+        continue;
+      }
+      this.putRuns(c, cb);
+    }
+    if (sym && order.length > 0) {
+      if (order.length > 1) order.sort((a, b) => this.cmpCols(a, b));
+      for (const c of order) this.putRuns(c, cb);
+    }
+    if (this.nbits > 0) this.buf[this.nw++] = this.cur;
+    let stockCards = 0;
+    if (s.stockLeft > 0) stockCards = s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
+    const w = this.w;
+    this.score =
+      this.offset + w.down * downTotal + w.rankBreak * rankBreaks + w.suitBreak * suitBreaks + w.stockCard * stockCards -
+      w.removed * s.removed - w.empty * empties;
+    return this.nw;
+  }
+
+  private putRuns(c: number, cb: number): void {
+    const base = c * CAP;
+    const r = this.colRunLen[c]!;
+    const flag = 1 << (cb + 4);
+    const bits = cb + 5;
+    for (let i = 0; i < r; i++) this.put(flag | this.colRuns[base + i]!, bits);
+    this.put(0, 1);
+  }
+
+  private cmpCols(a: number, b: number): number {
+    const ra = this.colRunLen[a]!;
+    const rb = this.colRunLen[b]!;
+    const m = Math.min(ra, rb);
+    for (let i = 0; i < m; i++) {
+      const d = this.colRuns[a * CAP + i]! - this.colRuns[b * CAP + i]!;
+      if (d !== 0) return d;
+    }
+    return ra - rb || a - b;
+  }
+
+  /**
+   * Sets the state to the position of a key stored at `words[off…]` (inverse of encode, up to a
+   * permutation of the interchangeable columns once the stock is empty).
+   */
+  decode(words: Uint32Array, off: number, s: SolverState): void {
+    this.rw = words;
+    this.rpos = off * 32;
+    const n = this.ncols;
+    const cb = this.cardBits;
+    s.stockLeft = this.get(3);
+    const sym = s.stockLeft === 0;
+    const pending = this.order;
+    pending.length = 0;
+    for (let c = 0; c < n; c++) {
+      const d = this.get(this.downBits);
+      s.down[c] = d;
+      if (sym && d === 0) pending.push(c);
+      else this.readRuns(c, s, cb);
+    }
+    for (const c of pending) this.readRuns(c, s, cb);
+    let present = 0;
+    for (let c = 0; c < n; c++) present += s.down[c]! + s.upLen[c]!;
+    if (s.stockLeft > 0) present += s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
+    s.removed = s.completeSuits - present / 13;
+  }
+
+  private rw: Uint32Array = this.buf;
+  private rpos = 0;
+
+  private get(bits: number): number {
+    const pos = this.rpos;
+    const wi = pos >>> 5;
+    const bo = pos & 31;
+    this.rpos = pos + bits;
+    const avail = 32 - bo;
+    const w = this.rw[wi]!;
+    if (bits <= avail) return (w >>> (avail - bits)) & ((1 << bits) - 1);
+    const rest = bits - avail;
+    return (((w & ((1 << avail) - 1)) << rest) | (this.rw[wi + 1]! >>> (32 - rest))) >>> 0;
+  }
+
+  private readRuns(c: number, s: SolverState, cb: number): void {
+    let len = 0;
+    const base = c * CAP;
+    const up = s.up;
+    for (;;) {
+      const v = this.get(1) === 1 ? this.get(cb + 4) : -1;
+      if (v < 0) break;
+      const top = v >> 4;
+      const l = (v & 15) + 1;
+      for (let i = 0; i < l; i++) up[base + len++] = top - i;
+    }
+    s.upLen[c] = len;
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * The solver's mutable position: typed arrays with make/unmake moves, and its own fast move generator.
+ *
+ * It plays by the same rules as src/game/rules.ts (RULES.md R6–R15) and is tested against it on random
+ * positions of all six variants. Face-down cards never move (they are fixed by the deal, R18), so a
+ * column's face-down part is just a count into the column's fixed list of hidden cards.
+ */
+import type { Position } from '../game/position.js';
+
+/** Capacity of one column's face-up cards (the whole of a two-deck game fits). */
+export const CAP = 128;
+
+/** A solver move packed in an integer: `from | to << 5 | count << 10`; a deal is DEAL_MOVE. Columns 0-based. */
+export type PackedMove = number;
+/** The packed deal move. */
+export const DEAL_MOVE = 0x3fffff;
+
+/** Packs a card move. */
+export function packMove(from: number, to: number, count: number): PackedMove {
+  return from | (to << 5) | (count << 10);
+}
+/** Source column of a packed card move. */
+export const moveFrom = (m: PackedMove): number => m & 31;
+/** Target column of a packed card move. */
+export const moveTo = (m: PackedMove): number => (m >> 5) & 31;
+/** Card count of a packed card move. */
+export const moveCount = (m: PackedMove): number => m >> 10;
+
+/** Rank index 0 (Ace) … 12 (King) of each card value 0..51. */
+export const RANK0 = new Uint8Array(52).map((_, c) => c % 13);
+
+/**
+ * A position in typed arrays. Columns are indexed 0..ncols-1; column c's face-up cards are
+ * `up[c*CAP .. c*CAP+upLen[c])`, bottom first; its face-down cards are `hidden[c*CAP .. c*CAP+down[c])`.
+ */
+export class SolverState {
+  readonly ncols: number;
+  /** Face-down cards of each column as dealt (bottom first); only the first down[c] are still face down. */
+  readonly hidden: Uint8Array;
+  readonly down: Uint8Array;
+  readonly up: Uint8Array;
+  readonly upLen: Uint8Array;
+  /** Stock deals as dealt, flattened; deal d occupies stockCards[stockStart[d] .. stockStart[d+1]). */
+  readonly stockCards: Uint8Array;
+  readonly stockStart: Uint16Array;
+  /** Total stock deals of the start position. */
+  readonly totalDeals: number;
+  /** Deals still in the stock. */
+  stockLeft: number;
+  /** Completed suits removed so far (including those removed before the start). */
+  removed: number;
+  /** Suits to remove to win (R5). */
+  readonly completeSuits: number;
+  /** Undo records for the last deal: per column, bit0 completed, bit1 flipped, bits 2-3 suit. */
+  private readonly dealUndo: Uint8Array;
+
+  constructor(pos: Position) {
+    const n = pos.columns.length;
+    this.ncols = n;
+    this.hidden = new Uint8Array(n * CAP);
+    this.down = new Uint8Array(n);
+    this.up = new Uint8Array(n * CAP);
+    this.upLen = new Uint8Array(n);
+    pos.columns.forEach((col, c) => {
+      this.hidden.set(col.down, c * CAP);
+      this.down[c] = col.down.length;
+      this.up.set(col.up, c * CAP);
+      this.upLen[c] = col.up.length;
+    });
+    const flat = pos.stock.flat();
+    this.stockCards = Uint8Array.from(flat);
+    this.stockStart = new Uint16Array(pos.stock.length + 1);
+    let s = 0;
+    pos.stock.forEach((d, i) => {
+      this.stockStart[i] = s;
+      s += d.length;
+    });
+    this.stockStart[pos.stock.length] = s;
+    this.totalDeals = pos.stock.length;
+    this.stockLeft = pos.stock.length;
+    this.removed = pos.removed.length;
+    this.completeSuits = pos.variant.completeSuits;
+    this.dealUndo = new Uint8Array(n);
+  }
+
+  /** Has every suit been removed (R5)? */
+  isWon(): boolean {
+    return this.removed === this.completeSuits;
+  }
+
+  /** Length of the movable same-suit run at the end of column c (R7, R8). */
+  runLength(c: number): number {
+    const len = this.upLen[c]!;
+    if (len === 0) return 0;
+    const up = this.up;
+    let i = c * CAP + len - 1;
+    const base = c * CAP;
+    let k = 1;
+    while (i > base) {
+      const lower = up[i]!;
+      const upper = up[i - 1]!;
+      if (upper !== lower + 1 || RANK0[lower] === 12) break;
+      k++;
+      i--;
+    }
+    return k;
+  }
+
+  /** Is column c empty (no face-up card; then it has no face-down card either, R11)? */
+  isEmpty(c: number): boolean {
+    return this.upLen[c] === 0;
+  }
+
+  /** Removes a completed K..A run ending column c if there is one (R14); returns 1 + suit << 2, or 0. */
+  private complete(c: number): number {
+    const len = this.upLen[c]!;
+    if (len < 13) return 0;
+    const base = c * CAP + len - 1;
+    const up = this.up;
+    const ace = up[base]!;
+    if (RANK0[ace] !== 0) return 0;
+    for (let i = 1; i < 13; i++) if (up[base - i] !== ace + i) return 0;
+    this.upLen[c] = len - 13;
+    this.removed++;
+    return 1 | ((((ace / 13) | 0) & 3) << 2);
+  }
+
+  /** Turns up the top face-down card of column c if it has no face-up card (R11); returns 2 if it did. */
+  private flip(c: number): number {
+    if (this.upLen[c] === 0 && this.down[c]! > 0) {
+      const d = --this.down[c]!;
+      this.up[c * CAP] = this.hidden[c * CAP + d]!;
+      this.upLen[c] = 1;
+      return 2;
+    }
+    return 0;
+  }
+
+  /** Puts back the completed run of `suit` (K..A) on column c. */
+  private restoreRun(c: number, suit: number): void {
+    const len = this.upLen[c]!;
+    const base = c * CAP + len;
+    for (let i = 0; i < 13; i++) this.up[base + i] = suit * 13 + 12 - i;
+    this.upLen[c] = len + 13;
+    this.removed--;
+  }
+
+  /**
+   * Plays a legal packed move with its automatic flips and removals (R11–R15). Returns an undo token
+   * for `undo`. Does not check legality.
+   */
+  apply(m: PackedMove): number {
+    if (m === DEAL_MOVE) {
+      const d = this.totalDeals - this.stockLeft;
+      const s0 = this.stockStart[d]!;
+      const n = this.stockStart[d + 1]! - s0;
+      for (let c = 0; c < n; c++) {
+        this.up[c * CAP + this.upLen[c]!] = this.stockCards[s0 + c]!;
+        this.upLen[c]!++;
+        const r = this.complete(c);
+        this.dealUndo[c] = r | (r ? this.flip(c) : 0);
+      }
+      this.stockLeft--;
+      return 0;
+    }
+    const from = m & 31;
+    const to = (m >> 5) & 31;
+    const k = m >> 10;
+    const up = this.up;
+    const src = from * CAP + this.upLen[from]! - k;
+    const dst = to * CAP + this.upLen[to]!;
+    for (let i = 0; i < k; i++) up[dst + i] = up[src + i]!;
+    this.upLen[from]! -= k;
+    this.upLen[to]! += k;
+    const srcFlip = this.flip(from) ? 1 : 0;
+    const r = this.complete(to);
+    let tok = srcFlip;
+    if (r) tok |= 2 | ((r >> 2) << 3) | (this.flip(to) ? 4 : 0);
+    return tok;
+  }
+
+  /** Takes back a move played by `apply`, given its undo token. */
+  undo(m: PackedMove, tok: number): void {
+    if (m === DEAL_MOVE) {
+      this.stockLeft++;
+      const d = this.totalDeals - this.stockLeft;
+      const n = this.stockStart[d + 1]! - this.stockStart[d]!;
+      for (let c = n - 1; c >= 0; c--) {
+        const r = this.dealUndo[c]!;
+        if (r & 2) {
+          this.upLen[c] = 0;
+          this.down[c]!++;
+        }
+        if (r & 1) this.restoreRun(c, r >> 2);
+        this.upLen[c]!--;
+      }
+      return;
+    }
+    const from = m & 31;
+    const to = (m >> 5) & 31;
+    const k = m >> 10;
+    if (tok & 4) {
+      this.upLen[to] = 0;
+      this.down[to]!++;
+    }
+    if (tok & 2) this.restoreRun(to, tok >> 3);
+    if (tok & 1) {
+      this.upLen[from] = 0;
+      this.down[from]!++;
+    }
+    const up = this.up;
+    const src = to * CAP + this.upLen[to]! - k;
+    const dst = from * CAP + this.upLen[from]!;
+    for (let i = 0; i < k; i++) up[dst + i] = up[src + i]!;
+    this.upLen[to]! -= k;
+    this.upLen[from]! += k;
+  }
+
+  /**
+   * Writes every legal move into `out` (R6–R10, R12), returns how many. Order: card moves by source
+   * column, target column, count (largest first), then the deal. With `reduce`, and only once the
+   * stock is empty, moves into an empty column go to the first empty column only and a whole column
+   * with no face-down card is not moved into an empty one: both sound, since without a stock the
+   * columns are interchangeable (SOLVER-NOTES.md).
+   */
+  generate(out: Int32Array, reduce: boolean): number {
+    const n = this.ncols;
+    const up = this.up;
+    let cnt = 0;
+    let firstEmpty = -1;
+    for (let c = 0; c < n; c++) if (this.upLen[c] === 0) { firstEmpty = c; break; }
+    const sym = reduce && this.stockLeft === 0;
+    for (let from = 0; from < n; from++) {
+      const len = this.upLen[from]!;
+      if (len === 0) continue;
+      const run = this.runLength(from);
+      const topRank = RANK0[up[from * CAP + len - 1]!]!;
+      for (let to = 0; to < n; to++) {
+        if (to === from) continue;
+        const tl = this.upLen[to]!;
+        if (tl === 0) {
+          if (sym && to !== firstEmpty) continue;
+          const whole = sym && this.down[from] === 0 ? len : -1;
+          for (let k = run; k >= 1; k--) if (k !== whole) out[cnt++] = from | (to << 5) | (k << 10);
+        } else {
+          const k = RANK0[up[to * CAP + tl - 1]!]! - topRank;
+          if (k >= 1 && k <= run) out[cnt++] = from | (to << 5) | (k << 10);
+        }
+      }
+    }
+    if (this.stockLeft > 0 && firstEmpty < 0) out[cnt++] = DEAL_MOVE;
+    return cnt;
+  }
+}
