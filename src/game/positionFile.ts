@@ -3,7 +3,9 @@
  * or in a JSON form for programs (RULES.md R3–R5, R12, R14, R18). Both carry every card, face-down
  * ones included: a solver plays with perfect information (R18).
  *
- * Text form (one item a line; `#` starts a comment; blank lines and case do not matter):
+ * Text form (one item a line; blank lines and case do not matter; a line starting with `#` is a comment,
+ * and so is the rest of a line from a ` # ` (a `#` between spaces, or at the end); `##` is read as a
+ * hidden card and refused):
  *
  * ```
  * # spidersolve position
@@ -170,7 +172,7 @@ export function parsePositionText(text: string, name: string): Result<Position> 
   };
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
-    const line = lines[i]!.replace(/#.*$/, '').trim();
+    const line = lines[i]!.replace(/^\s*#.*$|\s#(\s.*)?$/, '').trim();
     if (!line) continue;
     const m = /^([^:]+):(.*)$/.exec(line);
     if (!m) return fail('bad-file', lineNo, `"${line}" is not "key: value"; expected game:, a column (1: …), stock: or removed:`);
