@@ -1,0 +1,91 @@
+/**
+ * The `<deal>` resolver (src/game/ref.ts): deal codes, pysol: references and position files.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeDealCode } from '../src/game/code.js';
+import { dealCards, dealPosition } from '../src/game/deal.js';
+import { samePosition } from '../src/game/position.js';
+import { makePositionJson, makePositionText } from '../src/game/positionFile.js';
+import { pysolDeal } from '../src/game/pysol.js';
+import { loadDeal } from '../src/game/ref.js';
+import { playLine } from '../src/game/score.js';
+import { getVariant } from '../src/game/variant.js';
+
+const SP2 = getVariant('spider', 2);
+const dir = mkdtempSync(join(tmpdir(), 'spidersolve-ref-'));
+
+function loaded(ref: string) {
+  const r = loadDeal(ref);
+  if (!r.ok) throw r.error;
+  return r.value;
+}
+
+describe('loadDeal', () => {
+  it('a seeded code', () => {
+    const d = loaded('sp2-1007');
+    expect(d.code).toBe('SP2-1007');
+    expect(d.source).toEqual({ kind: 'seed', seed: 1007 });
+    expect(d.label).toBe('sp2-1007');
+    expect(samePosition(d.position, dealPosition(SP2, 1007))).toBe(true);
+  });
+  it('an explicit code', () => {
+    const code = makeDealCode(SP2, dealCards(SP2, 3));
+    const d = loaded(code.toLowerCase());
+    expect(d.code).toBe(code);
+    expect(d.source).toEqual({ kind: 'code' });
+  });
+  it('pysol references, any case, with the explicit code of the mapped deal', () => {
+    const d = loaded('PYSOL:Spider2:1');
+    expect(d.source).toEqual({ kind: 'pysol', game: 'spider2', number: 1 });
+    const p = pysolDeal('spider2', 1);
+    expect(p.ok && samePosition(d.position, p.value.position)).toBe(true);
+    expect(d.code).toMatch(/^SP2X-/);
+    expect(samePosition(loaded(d.code!).position, d.position)).toBe(true);
+    expect(loaded('pysol:spiderette:32001').source).toEqual({ kind: 'pysol', game: 'spiderette', number: 32001 });
+  });
+  it('refuses bad pysol references', () => {
+    for (const [ref, msg] of [
+      ['pysol:klondike:1', 'deal "pysol:klondike:1": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette'],
+      ['pysol:spider', 'deal "pysol:spider": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette'],
+      ['pysol:spider:abc', 'deal "pysol:spider:abc": game number "abc" is not a whole number'],
+      ['pysol:spider:0', 'deal "pysol:spider:0": game number 0 is out of range 1..9007199254740991'],
+    ]) {
+      const r = loadDeal(ref!);
+      expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-reference', msg]);
+    }
+  });
+  it('a text position file holding a start position gets the explicit code; a mid-game one gets null', () => {
+    const start = dealPosition(SP2, 1007);
+    const f = join(dir, 'start.txt');
+    writeFileSync(f, makePositionText(start));
+    const d = loaded(f);
+    expect(d.source).toEqual({ kind: 'file', path: f });
+    expect(d.code).toBe(makeDealCode(SP2, dealCards(SP2, 1007)));
+    const played = playLine(start, ['d']);
+    if (!played.ok) throw played.error;
+    const g = join(dir, 'mid.json');
+    writeFileSync(g, makePositionJson(played.value.position));
+    const m = loaded(g);
+    expect(m.code).toBeNull();
+    expect(samePosition(m.position, played.value.position)).toBe(true);
+  });
+  it('a missing file, an empty argument and a bad code are one-line errors', () => {
+    const r = loadDeal(join(dir, 'nope.txt'));
+    expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-file', `position file ${join(dir, 'nope.txt')}: no such file (and not a deal code or pysol:GAME:N)`]);
+    const e = loadDeal('');
+    expect(e.ok ? 'ok' : e.error.code).toBe('bad-reference');
+    const c = loadDeal('SP3-1');
+    expect(c.ok ? 'ok' : c.error.code).toBe('bad-code');
+    const d = loadDeal(dir);
+    expect(d.ok ? 'ok' : d.error.message).toBe(`position file ${dir}: is a directory`);
+  });
+  it('file content errors come through with the file name', () => {
+    const f = join(dir, 'bad.txt');
+    writeFileSync(f, 'game: spider 2\nfoo: bar\n');
+    const r = loadDeal(f);
+    expect(r.ok ? 'ok' : r.error.message).toBe(`position file ${f} line 2: unknown key "foo"; expected game:, a column number (1: …), stock:, removed: or source:`);
+  });
+});
