@@ -1,116 +1,179 @@
 /**
- * Best-first search over exact, bit-packed positions (complete: exhaustive when the queue runs dry).
+ * Depth-first search with a transposition table and move ordering (complete: exhaustive when the
+ * search returns to the root with nothing left to try).
  *
- * Every child of an expanded position is stored once in the transposition table (a position counts
- * once, when first stored) and queued by its evaluation (KeyCodec.encode); the lowest evaluation is
- * expanded next, most recently queued first among equals. Expanding a position rebuilds it from its
- * key, so the queue holds only node ids. No move is ever left out except by the two sound reductions
- * of SolverState.generate, and positions are merged only when equal (or, once the stock is empty,
- * equal up to interchangeable columns), so an empty queue with no win proves the deal lost (R19).
- * The search is deterministic: integer evaluation, fixed move order, fixed tie-breaks.
+ * A position is stored in the table, and counted, when the search first enters it; a position met
+ * again by another line is not entered again. At each position every legal move is tried (except for
+ * the two sound reductions of SolverState.generate), best first by `moveOrder`, a cheap estimate of
+ * how much the move improves the position: turning up a face-down card, completing a suit, joining
+ * cards of one suit, emptying a column; deals last. Positions are merged only when equal (or, once the
+ * stock is empty, equal up to interchangeable columns), so a search that ends without a win proves the
+ * deal lost (R19). Deterministic: integer ordering, stable tie-breaks, no clocks, no randomness.
  */
-import { KeyCodec, type EvalWeights } from './key.js';
-import { SolverState } from './state.js';
+import { KeyCodec } from './key.js';
+import { CAP, DEAL_MOVE, RANK0, SolverState } from './state.js';
 import { PositionTable } from './table.js';
 import type { Position } from '../game/position.js';
 
-/** Bucketed priority queue of node ids by small integer priority; LIFO within a bucket. */
-class BucketQueue {
-  private buckets: Int32Array[] = [];
-  private lens: number[] = [];
-  private min = Infinity;
-  count = 0;
-  bytes = 0;
-
-  push(p: number, id: number): void {
-    while (this.buckets.length <= p) {
-      this.buckets.push(new Int32Array(64));
-      this.lens.push(0);
-      this.bytes += 256;
-    }
-    let b = this.buckets[p]!;
-    const l = this.lens[p]!;
-    if (l === b.length) {
-      const nb = new Int32Array(b.length * 2);
-      nb.set(b);
-      this.bytes += b.byteLength;
-      this.buckets[p] = b = nb;
-    }
-    b[l] = id;
-    this.lens[p] = l + 1;
-    this.count++;
-    if (p < this.min) this.min = p;
-  }
-
-  pop(): number {
-    if (this.count === 0) return -1;
-    let p = this.min;
-    while (this.lens[p] === 0) p++;
-    this.min = p;
-    this.count--;
-    const l = this.lens[p]! - 1;
-    this.lens[p] = l;
-    return this.buckets[p]![l]!;
-  }
-}
-
-/** Raw outcome of a search, before the line is rebuilt and checked. */
+/** Raw outcome of a search, before the line is written out and checked. */
 export interface SearchOutcome {
   readonly status: 'won' | 'lost' | 'undecided';
-  /** Positions stored. */
+  /** Positions stored (entered). */
   readonly positions: number;
-  /** Node ids from the root to the winning position (won only). */
-  readonly path: number[];
-  readonly table: PositionTable;
-  readonly codec: KeyCodec;
-  /** Peak bytes of the table and queue. */
+  /** The winning line as packed moves (won only). */
+  readonly moves: number[];
+  /** Peak bytes of the table and the search stack. */
   readonly peakBytes: number;
 }
 
+/** Ordering weights (lower plays first). */
+const FLIP = -12;
+const COMPLETE = -40;
+const JOIN_FROM_SUIT_BREAK = -2;
+const JOIN_FROM_RANK_BREAK = -3;
+const SPLIT_RUN = 4;
+const TO_SUIT_BREAK = 2;
+const EMPTY_COLUMN = -5;
+const FILL_EMPTY = 5;
+const DEAL = 30;
+/** moveOrder's answer for a move that the heuristic pass leaves out. */
+export const PRUNED = 1 << 20;
+
+/** Does the card move m complete a King-to-Ace run on its target? */
+function completes(s: SolverState, m: number): boolean {
+  const from = m & 31;
+  const to = (m >> 5) & 31;
+  const k = m >> 10;
+  const len = s.upLen[from]!;
+  const tl = s.upLen[to]!;
+  if (tl === 0 || RANK0[s.up[from * CAP + len - 1]!] !== 0) return false;
+  return s.up[to * CAP + tl - 1] === s.up[from * CAP + len - k]! + 1 && s.runLength(to) + k >= 13;
+}
+
 /**
- * Searches from `start` until a win, exhaustion or `maxPositions` stored positions.
- * `weights` override the evaluation (for tuning; results are only comparable at equal weights).
+ * Ordering score of a legal move in state `s` (lower is tried first). Looks only at the cards the
+ * move touches, so it costs a few array reads.
  */
-export function search(start: Position, maxPositions: number, weights?: EvalWeights): SearchOutcome {
-  const state = new SolverState(start);
-  const codec = new KeyCodec(state, start.variant.suits, weights);
-  const table = new PositionTable(Math.min(maxPositions, 1 << 16));
-  const queue = new BucketQueue();
-  const moves = new Int32Array(1024);
-  const done = (status: SearchOutcome['status'], goal: number): SearchOutcome => {
-    const path: number[] = [];
-    if (goal >= 0) {
-      for (let n = goal; ; n = table.parents[n]!) {
-        path.push(n);
-        if (n === 0) break;
-      }
-      path.reverse();
+export function moveOrder(s: SolverState, m: number, prune = false): number {
+  if (m === DEAL_MOVE) return DEAL;
+  const from = m & 31;
+  const to = (m >> 5) & 31;
+  const k = m >> 10;
+  const up = s.up;
+  const len = s.upLen[from]!;
+  const head = up[from * CAP + len - k]!;
+  let score = 0;
+  if (len > k) {
+    const below = up[from * CAP + len - k - 1]!;
+    if (below === head + 1 && RANK0[head] !== 12) {
+      score += SPLIT_RUN;
+      if (prune && s.upLen[to]! > 0 && !completes(s, m)) return PRUNED;
+    } else if (RANK0[below] === RANK0[head]! + 1) {
+      score += JOIN_FROM_SUIT_BREAK;
+      if (prune && s.upLen[to]! > 0 && up[to * CAP + s.upLen[to]! - 1] !== head + 1) return PRUNED;
+    } else score += JOIN_FROM_RANK_BREAK;
+  } else if (s.down[from]! > 0) score += FLIP;
+  else score += EMPTY_COLUMN;
+  const tl = s.upLen[to]!;
+  if (tl === 0) score += FILL_EMPTY;
+  else {
+    const top = up[to * CAP + tl - 1]!;
+    if (top !== head + 1) score += TO_SUIT_BREAK;
+    else if (RANK0[head] === 0 || RANK0[up[from * CAP + len - 1]!] === 0) {
+      // the group ends with an Ace: does it finish a King-to-Ace run on the target?
+      const tailAce = RANK0[up[from * CAP + len - 1]!] === 0;
+      if (tailAce && s.runLength(to) + k >= 13) score += COMPLETE;
     }
-    return { status, positions: table.size, path, table, codec, peakBytes: table.bytes + queue.bytes };
+  }
+  return score;
+}
+
+/**
+ * Searches from `start` until a win, exhaustion, or `maxPositions` stored positions (the start is one).
+ */
+export function search(start: Position, maxPositions: number, prune = false): SearchOutcome {
+  const state = new SolverState(start);
+  const codec = new KeyCodec(state, start.variant.suits);
+  const table = new PositionTable(Math.min(maxPositions, 1 << 16));
+  let moves = new Int32Array(1 << 14);
+  let frameEnd = new Int32Array(256);
+  let frameIdx = new Int32Array(256);
+  let toks = new Int32Array(256);
+  const order = new Float64Array(1024);
+  const scratch = new Int32Array(1024);
+  let depth = 0;
+  let peakStack = 0;
+
+  const stackBytes = () => moves.byteLength + frameEnd.byteLength * 3;
+  const line = (): number[] => {
+    const out: number[] = [];
+    for (let d = 0; d < depth; d++) out.push(moves[frameIdx[d]! - 1]!);
+    return out;
+  };
+  const done = (status: SearchOutcome['status']): SearchOutcome => ({
+    status,
+    positions: table.size,
+    moves: status === 'won' ? line() : [],
+    peakBytes: table.bytes + Math.max(peakStack, stackBytes()),
+  });
+
+  /** Lists the moves of the current position as frame `depth`, best first. */
+  const openFrame = (): void => {
+    const start = depth === 0 ? 0 : frameEnd[depth - 1]!;
+    if (start + 1024 > moves.length) {
+      const nm = new Int32Array(moves.length * 2);
+      nm.set(moves);
+      moves = nm;
+    }
+    if (depth + 1 >= frameEnd.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      frameEnd = grow(frameEnd);
+      frameIdx = grow(frameIdx);
+      toks = grow(toks);
+    }
+    const g = state.generate(scratch, true);
+    let n = 0;
+    for (let i = 0; i < g; i++) {
+      const o = moveOrder(state, scratch[i]!, prune);
+      if (o !== PRUNED) order[n++] = (o + 1000) * 2048 + i;
+    }
+    const o = order.subarray(0, n).sort();
+    for (let i = 0; i < n; i++) moves[start + i] = scratch[o[i]! % 2048]!;
+    frameIdx[depth] = start;
+    frameEnd[depth] = start + n;
+    const b = stackBytes();
+    if (b > peakStack) peakStack = b;
   };
 
-  const nw0 = codec.encode(state);
-  table.insert(codec.buf, nw0, 0);
-  if (state.isWon()) return done('won', 0);
-  queue.push(codec.score, 0);
-  if (maxPositions <= 1) return done('undecided', -1);
+  table.insert(codec.buf, codec.encode(state), 0);
+  if (state.isWon()) return done('won');
+  if (maxPositions <= 1) return done('undecided');
+  openFrame();
 
   for (;;) {
-    const node = queue.pop();
-    if (node < 0) return done('lost', -1);
-    codec.decode(table.arena, table.offsets[node]!, state);
-    const n = state.generate(moves, true);
-    for (let i = 0; i < n; i++) {
+    const i = frameIdx[depth]!;
+    if (i < frameEnd[depth]!) {
       const m = moves[i]!;
+      frameIdx[depth] = i + 1;
       const tok = state.apply(m);
       const nw = codec.encode(state);
-      const id = table.insert(codec.buf, nw, node);
-      if (id >= 0) {
-        if (state.isWon()) return done('won', id);
-        if (table.size >= maxPositions) return done('undecided', -1);
-        queue.push(codec.score, id);
+      if (table.insert(codec.buf, nw, 0) >= 0) {
+        toks[depth] = tok;
+        depth++;
+        if (state.isWon()) return done('won');
+        if (table.size >= maxPositions) return done('undecided');
+        openFrame();
+      } else {
+        state.undo(m, tok);
       }
-      state.undo(m, tok);
+    } else {
+      if (depth === 0) return done('lost');
+      depth--;
+      state.undo(moves[frameIdx[depth]! - 1]!, toks[depth]!);
     }
   }
 }

@@ -1,62 +1,65 @@
 /**
- * The solver's entry point: search, rebuild the winning line, replay it through the rules engine.
+ * The solver's entry point: two searches within one position budget, the winning line written in the
+ * project's notation and replayed through the rules engine before it is reported.
+ *
+ * 1. A heuristic pass (half the budget): depth-first search that leaves out moves a player would not
+ *    consider — splitting a run of one suit onto a card, moving a group from one card of the next rank
+ *    to another of a different suit (SOLVER-NOTES.md lists such rules as heuristics). It finds most
+ *    wins fast, but when it runs dry it proves nothing.
+ * 2. An exact pass (the rest of the budget): the same search with every legal move, and only sound
+ *    reductions. Only this pass may answer **lost** (RULES.md R19).
+ * `positions` is the sum over both passes; the answer never depends on time or on worker count.
  */
 import type { Position } from '../game/position.js';
 import { playLine } from '../game/score.js';
 import { search } from './search.js';
 import { DEAL_MOVE, SolverState } from './state.js';
-import { KeyCodec, type EvalWeights } from './key.js';
-import type { PositionTable } from './table.js';
 import { DEFAULT_MAX_POSITIONS, SOLVER_VERSION, type SolveOptions, type SolveResult } from './types.js';
 
 /**
- * Rebuilds a line of moves, in the project's notation, that follows the node path from the start:
- * at each step, the move whose resulting key equals the next node's key.
- * Throws Error when no move leads to the next node (a solver defect).
+ * Writes packed solver moves from `start` in the project's notation (`d`, `3-7`, `3-7x4` into an
+ * empty column). The moves must be legal in turn.
  */
-export function rebuildLine(start: Position, path: readonly number[], table: PositionTable, weights?: EvalWeights): string[] {
+export function lineText(start: Position, packed: readonly number[]): string[] {
   const state = new SolverState(start);
-  const codec = new KeyCodec(state, start.variant.suits, weights);
-  const moves = new Int32Array(1024);
-  const line: string[] = [];
-  for (let p = 1; p < path.length; p++) {
-    const off = table.offsets[path[p]!]!;
-    const n = state.generate(moves, true);
-    let found = false;
-    for (let i = 0; i < n && !found; i++) {
-      const m = moves[i]!;
+  return packed.map((m) => {
+    let text = 'd';
+    if (m !== DEAL_MOVE) {
       const to = (m >> 5) & 31;
-      const toEmpty = m !== DEAL_MOVE && state.upLen[to] === 0;
-      const tok = state.apply(m);
-      const nw = codec.encode(state);
-      let j = 0;
-      while (j < nw && table.arena[off + j] === codec.buf[j]) j++;
-      if (j === nw) {
-        found = true;
-        line.push(m === DEAL_MOVE ? 'd' : `${(m & 31) + 1}-${to + 1}${toEmpty ? `x${m >> 10}` : ''}`);
-      } else state.undo(m, tok);
+      text = `${(m & 31) + 1}-${to + 1}${state.upLen[to] === 0 ? `x${m >> 10}` : ''}`;
     }
-    if (!found) throw new Error(`solver defect: no move leads to step ${p} of the winning path`);
-  }
-  return line;
+    state.apply(m);
+    return text;
+  });
 }
 
 /**
- * Solves a position within a position budget (default 1,000,000 stored positions).
- * Returns won (with a line that has been replayed to a win through the rules engine), lost (the
- * whole reachable space was examined) or undecided (budget spent) — RULES.md R19.
+ * Solves a position within a position budget (default 1,000,000 stored positions, both passes
+ * together). Returns won (with a line replayed to a win through the rules engine), lost (the exact
+ * pass examined every reachable position) or undecided (budget spent) — RULES.md R19.
  * Throws Error only on a solver defect (a claimed win that does not replay).
  */
 export function solve(position: Position, opts: SolveOptions = {}): SolveResult {
-  const max = opts.maxPositions ?? DEFAULT_MAX_POSITIONS;
+  const max = Math.max(1, Math.floor(opts.maxPositions ?? DEFAULT_MAX_POSITIONS));
   const t0 = performance.now();
-  const out = search(position, max);
+  const heuristicBudget = Math.max(1, Math.floor(max / 2));
+  let out = search(position, heuristicBudget, true);
+  let positions = out.positions;
+  let peak = out.peakBytes;
+  if (out.status !== 'won') {
+    const rest = max - positions;
+    if (rest > 0) {
+      out = search(position, rest, false);
+      positions += out.positions;
+      peak = Math.max(peak, out.peakBytes);
+    } else out = { ...out, status: 'undecided' };
+  }
   let line: string[] = [];
   let moveCount: number | null = null;
   let classic: number | null = null;
   let reveal: number | null = null;
   if (out.status === 'won') {
-    line = rebuildLine(position, out.path, out.table);
+    line = lineText(position, out.moves);
     const played = playLine(position, line);
     if (!played.ok || !played.value.won) {
       throw new Error(`solver defect: the winning line does not replay to a win (${played.ok ? 'not won' : played.error.message})`);
@@ -67,13 +70,13 @@ export function solve(position: Position, opts: SolveOptions = {}): SolveResult 
   }
   return {
     status: out.status,
-    positions: out.positions,
+    positions,
     elapsedMs: Math.round((performance.now() - t0) * 10) / 10,
     line,
     moveCount,
     classicScore: classic,
     revealScore: reveal,
-    peakBytes: out.peakBytes,
+    peakBytes: peak,
     solverVersion: SOLVER_VERSION,
   };
 }
