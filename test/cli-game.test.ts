@@ -1,0 +1,219 @@
+/**
+ * The game commands end to end (src/cli/main.ts, src/cli/game.ts): `node --import tsx src/cli/main.ts …`
+ * spawned from the repository root; stdout, stderr and exit codes checked. Bad input exits 2 with one
+ * line on stderr and no stack trace.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { makeDealCode } from '../src/game/code.js';
+import { dealCards } from '../src/game/deal.js';
+import { getVariant } from '../src/game/variant.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'spidersolve-cli-'));
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+function json(...args: string[]) {
+  const r = cli(...args);
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  return JSON.parse(r.stdout);
+}
+/** Runs a command that must fail on its input: exit 2, exactly one stderr line, no stack, nothing on stdout. */
+function refused(...args: string[]): string {
+  const r = cli(...args);
+  expect(r.status).toBe(2);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.split('\n').filter(Boolean);
+  expect(lines).toHaveLength(1);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+  expect(lines[0]).toMatch(/^spidersolve: /);
+  return lines[0]!;
+}
+
+describe('spidersolve program', () => {
+  it('--help lists the game commands; --version prints the package version', () => {
+    const h = cli('--help');
+    expect(h.status).toBe(0);
+    for (const c of ['deal', 'show', 'moves', 'play']) expect(h.stdout).toContain(`${c} [options]`);
+    const v = cli('--version');
+    expect(v.stdout.trim()).toBe('0.1.0');
+    const sub = cli('play', '--help');
+    expect(sub.status).toBe(0);
+    expect(sub.stdout).toContain('Usage: spidersolve play [options] <deal> <move...>');
+  });
+  it('an unknown command or option is a usage error: exit 2, one line', () => {
+    expect(refused('bogus')).toBe("spidersolve: unknown command 'bogus'");
+    expect(refused('deal', '--colour', 'red')).toBe("spidersolve: unknown option '--colour'");
+    expect(refused('show')).toBe("spidersolve: missing required argument 'deal'");
+  });
+});
+
+describe('deal', () => {
+  it('prints seeded codes (default seed 1, spider 4 suits)', () => {
+    expect(cli('deal').stdout).toBe('SP4-1\n');
+    expect(cli('deal', '--game', 'spider', '--suits', '2', '--seed', '1007').stdout).toBe('SP2-1007\n');
+    expect(cli('deal', '--game', 'spiderette', '--suits', '1', '--count', '3', '--from', '10').stdout).toBe('SE1-10\nSE1-11\nSE1-12\n');
+  });
+  it('--json: one object { game, suits, codes, code when one }', () => {
+    expect(json('deal', '--game', 'Spiderette', '--suits', '4', '--seed', '7', '--json')).toEqual({ game: 'spiderette', suits: 4, codes: ['SE4-7'], code: 'SE4-7' });
+    expect(json('deal', '--suits', '2', '--count', '2', '--json')).toEqual({ game: 'spider', suits: 2, codes: ['SP2-1', 'SP2-2'] });
+  });
+  it('refuses bad options: --suits 3, bad game, bad seed, --seed with --count', () => {
+    expect(refused('deal', '--suits', '3')).toBe('spidersolve: option --suits "3": use 1, 2 or 4');
+    expect(refused('deal', '--game', 'klondike')).toBe('spidersolve: option --game "klondike": use spider or spiderette');
+    expect(refused('deal', '--seed', 'abc')).toBe('spidersolve: option --seed "abc": not an integer');
+    expect(refused('deal', '--seed', '4294967296')).toBe('spidersolve: option --seed "4294967296": must be 0..4294967295');
+    expect(refused('deal', '--seed', '1', '--count', '2')).toBe('spidersolve: option --seed: give either --seed or --count/--from, not both');
+  });
+});
+
+describe('show', () => {
+  it('text: header, hidden face-down cards, stock, removed', () => {
+    const r = cli('show', 'SE4-7');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'deal SE4-7 (spiderette, 4 suits)',
+        '1: | 8♠',
+        '2: ## | 6♣',
+        '3: ## ## | 6♠',
+        '4: ## ## ## | 6♦',
+        '5: ## ## ## ## | 5♦',
+        '6: ## ## ## ## ## | 6♥',
+        '7: ## ## ## ## ## ## | 8♥',
+        'stock: 4 deals left (7, 7, 7, 3 cards, 24 in all)',
+        'removed: none (0 of 4 suits)',
+        '',
+      ].join('\n'),
+    );
+  });
+  it('--reveal shows face-down cards and the stock', () => {
+    const r = cli('show', 'SE4-7', '--reveal');
+    expect(r.stdout).toContain('\n2: 2♣ | 6♣\n');
+    expect(r.stdout).toContain('\nstock 4/4: K♥ 10♣ 4♥\n');
+  });
+  it('--json and --format json: faceDown counts unless --reveal', () => {
+    const o = json('show', 'SE4-7', '--json');
+    expect(o.code).toBe('SE4-7');
+    expect(o.game).toBe('spiderette');
+    expect(o.suits).toBe(4);
+    expect(o.columns[1]).toEqual({ faceDown: 1, faceUp: ['6C'] });
+    expect(o.stock).toEqual([7, 7, 7, 3]);
+    expect(o.removed).toEqual([]);
+    expect(o.won).toBe(false);
+    const rv = json('show', 'SE4-7', '--format', 'json', '--reveal');
+    expect(rv.columns[1]).toEqual({ faceDown: ['2C'], faceUp: ['6C'] });
+    expect(rv.stock[3]).toEqual(['KH', '10C', '4H']);
+  });
+  it('a PySolFC deal prints the column mapping in one line and its explicit code', () => {
+    const r = cli('show', 'pysol:spider:14934');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('PySolFC spider game 14934 (spider, 4 suits)');
+    expect(lines[1]).toBe('mapping: PySolFC columns 1,4,7,10,2,3,5,6,8,9 are our columns 1-10 (stock deals relabelled alike)');
+    expect(lines[2]).toMatch(/^code: SP4X-[0-9A-Z]+$/);
+    expect(lines[3]).toBe(' 1: ## ## ## ## ## | 5♠');
+    const o = json('show', 'pysol:spider:14934', '--json');
+    expect(o.pysolGameId).toBe(11);
+    expect(o.pysolColumns).toEqual([1, 4, 7, 10, 2, 3, 5, 6, 8, 9]);
+    expect(o.source).toEqual({ kind: 'pysol', game: 'spider', number: 14934 });
+    // the code shown loads the same deal
+    expect(json('show', o.code, '--json', '--reveal').columns).toEqual(json('show', 'pysol:spider:14934', '--json', '--reveal').columns);
+  });
+  it('an explicit code is shown as given', () => {
+    const v = getVariant('spiderette', 2);
+    const code = makeDealCode(v, dealCards(v, 9));
+    expect(cli('show', code.toLowerCase()).stdout.split('\n')[0]).toBe(`deal ${code} (spiderette, 2 suits)`);
+  });
+  it('refuses a bad code, a mistyped code, a missing file, a bad --format', () => {
+    expect(refused('show', 'SP3-1')).toBe('spidersolve: deal code "SP3-1": 3 suits is not a variant; use 1, 2 or 4');
+    const v = getVariant('spider', 4);
+    const code = makeDealCode(v, dealCards(v, 1));
+    const typo = code.slice(0, 10) + (code[10] === '0' ? '1' : '0') + code.slice(11);
+    expect(refused('show', typo)).toBe(`spidersolve: deal code "${typo}": checksum does not match; the code is mistyped or damaged`);
+    const missing = join(dir, 'missing.txt');
+    expect(refused('show', missing)).toBe(`spidersolve: position file ${missing}: no such file (and not a deal code or pysol:GAME:N)`);
+    expect(refused('show', 'SE4-7', '--format', 'xml')).toBe('spidersolve: option --format "xml": use text or json');
+    expect(refused('show', 'pysol:spider:0')).toBe('spidersolve: deal "pysol:spider:0": game number 0 is out of range 1..9007199254740991');
+  });
+  it('reads a position file and names its faulty line', () => {
+    const f = join(dir, 'bad.txt');
+    writeFileSync(f, 'game: spider 2\n1: 5D | 7H\n');
+    expect(refused('show', f)).toBe(`spidersolve: position file ${f}: column 2 is missing (1 of 10 columns given; write "2: |" for an empty column)`);
+  });
+});
+
+describe('moves', () => {
+  it('text: one legal move a line with a description', () => {
+    const r = cli('moves', 'SE4-7');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        '5-2  move 5♦ from column 5 onto 6♣ in column 2, turns up a card',
+        '5-3  move 5♦ from column 5 onto 6♠ in column 3, turns up a card',
+        '5-4  move 5♦ from column 5 onto 6♦ in column 4, turns up a card',
+        '5-6  move 5♦ from column 5 onto 6♥ in column 6, turns up a card',
+        'd    deal 7 cards from the stock onto columns 1-7 (4 deals left)',
+        '',
+      ].join('\n'),
+    );
+  });
+  it('--json: { code, moves, won }', () => {
+    expect(json('moves', 'SE4-7', '--json')).toEqual({ code: 'SE4-7', moves: ['5-2', '5-3', '5-4', '5-6', 'd'], won: false });
+  });
+});
+
+describe('play', () => {
+  it('text: moves played, scores, won or not, the position', () => {
+    const r = cli('play', 'SE4-7', '5-2', 'd');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      'deal SE4-7 (spiderette, 4 suits)',
+      'played 2 moves: 5-2 d',
+      'classic score 498 (R16), reveal score 5 (R17); 1 card turned up, 0 suits completed',
+      'not won',
+    ]);
+    expect(lines[4]).toBe('1: | 8♠ 5♣');
+    expect(lines[5]).toBe('2: ## | 6♣ 5♦ 9♥');
+  });
+  it('--json: { code, moves, movesPlayed, classicScore, revealScore, won, position }; a quoted line works too', () => {
+    const o = json('play', 'SE4-7', '5-2 d', '--json');
+    expect(o.code).toBe('SE4-7');
+    expect(o.moves).toEqual(['5-2', 'd']);
+    expect(o.movesPlayed).toBe(2);
+    expect(o.classicScore).toBe(498);
+    expect(o.revealScore).toBe(5);
+    expect(o.won).toBe(false);
+    expect(o.position.game).toBe('spiderette');
+    expect(o.position.columns[1]).toEqual({ faceDown: ['2C'], faceUp: ['6C', '5D', '9H'] });
+    expect(o.position.stockDeals).toHaveLength(3);
+    expect(o.position.removed).toEqual([]);
+  });
+  it('R14, R16, R17: a won game from a position file', () => {
+    const f = join(dir, 'almost.txt');
+    writeFileSync(f, 'game: spiderette 1\n1: | KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S\n2: | AS\n3: |\n4: |\n5: |\n6: |\n7: |\nremoved: S S S\n');
+    const o = json('play', f, '2-1', '--json');
+    expect(o).toMatchObject({ code: null, moves: ['2-1'], movesPlayed: 1, classicScore: 899, revealScore: 400, won: true });
+    expect(o.position.removed).toEqual(['S', 'S', 'S', 'S']);
+    expect(cli('play', f, '2-1').stdout.split('\n')[3]).toBe('won');
+  });
+  it('the first illegal move is refused with the rule it breaks: exit 2, one line', () => {
+    expect(refused('play', 'SE4-7', '5-2', '1-2')).toBe(
+      'spidersolve: move "1-2": no movable group of column 1 starts one rank below the last card of column 2 (R6, R9) (move 2 of the line)',
+    );
+    expect(refused('play', 'SE4-7', 'x')).toBe('spidersolve: move "x": not a move; write d (deal), FROM-TO (3-7) or FROM-TOxCOUNT (3-7x4) (move 1 of the line)');
+    expect(refused('play', 'SE4-7', '5-9')).toBe('spidersolve: move "5-9": column 9 does not exist (columns are 1-7) (move 1 of the line)');
+  });
+  it('refuses a bad code', () => {
+    expect(refused('play', 'SP2-x', 'd')).toBe('spidersolve: deal code "SP2-x": the seed "X" is not a whole number');
+  });
+});
