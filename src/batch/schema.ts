@@ -1,0 +1,186 @@
+/**
+ * The results database: its schema as an ordered list of migrations, the marker that tells our files
+ * from foreign ones, and the checks made before a file is opened for writing.
+ *
+ * Versioning: `PRAGMA user_version` holds the schema version (the number of migrations applied);
+ * `PRAGMA application_id` holds `APPLICATION_ID`, our marker. Opening applies the missing migrations
+ * in order, all in one transaction. A file is refused, untouched, when it is not an SQLite database,
+ * when it is an SQLite database with tables but without our marker (someone else's), or when its
+ * schema version is newer than this program knows.
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { InputError } from '../game/errors.js';
+
+/** Our marker in `PRAGMA application_id`: the bytes "SpSo" (0x5370536F). */
+export const APPLICATION_ID = 0x5370536f;
+
+/** One step of the schema: applied when the file's `user_version` is below `version`. */
+export interface Migration {
+  /** Schema version after this step: 1, 2, … without gaps. */
+  readonly version: number;
+  /** One line for the README and for people reading the code. */
+  readonly description: string;
+  /** SQL run inside the migration transaction. */
+  readonly sql: string;
+}
+
+/** Every migration, oldest first. Append only: never edit a released step, add a new one. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'studies, runs and per-deal results',
+    sql: `
+      CREATE TABLE studies (
+        id            INTEGER PRIMARY KEY,
+        name          TEXT NOT NULL UNIQUE,
+        game          TEXT,                 -- 'spider' | 'spiderette'; NULL when a deals file mixes games
+        suits         TEXT,                 -- suit counts, e.g. '1,2,4'; NULL when not restricted
+        deals_spec    TEXT NOT NULL,        -- 'seeds:1-1000' or 'file:/absolute/path'
+        max_positions INTEGER NOT NULL,     -- position budget of every deal of the study
+        params        TEXT NOT NULL,        -- all of the above as canonical JSON (compared on re-run)
+        created_at    TEXT NOT NULL         -- ISO 8601 UTC
+      );
+      CREATE TABLE runs (
+        id             INTEGER PRIMARY KEY,
+        study_id       INTEGER NOT NULL REFERENCES studies(id),
+        started_at     TEXT NOT NULL,
+        finished_at    TEXT,                -- NULL while running, or if the process was killed
+        workers        INTEGER NOT NULL,
+        solver_version TEXT NOT NULL,
+        status         TEXT NOT NULL CHECK (status IN ('running', 'done', 'interrupted', 'failed')),
+        planned        INTEGER NOT NULL,    -- deals in the study's list
+        skipped        INTEGER NOT NULL,    -- of those, already settled when the run started
+        completed      INTEGER NOT NULL DEFAULT 0, -- results this run wrote (errors included)
+        errors         INTEGER NOT NULL DEFAULT 0  -- of those, errors
+      );
+      CREATE TABLE results (
+        id             INTEGER PRIMARY KEY,
+        code           TEXT NOT NULL,       -- deal code; 'POS:<tag><suits>:<hash>' for a mid-game position
+        game           TEXT NOT NULL CHECK (game IN ('spider', 'spiderette')),
+        suits          INTEGER NOT NULL CHECK (suits IN (1, 2, 4)),
+        source_kind    TEXT NOT NULL CHECK (source_kind IN ('seed', 'pysol', 'code', 'file')),
+        seed           INTEGER,             -- source_kind 'seed'
+        pysol_game     TEXT,                -- source_kind 'pysol': 'spider', 'spider2', 'spider1', 'spiderette'
+        pysol_number   INTEGER,             -- source_kind 'pysol'
+        file_path      TEXT,                -- source_kind 'file' (absolute)
+        max_positions  INTEGER NOT NULL,    -- the budget
+        status         TEXT NOT NULL CHECK (status IN ('won', 'lost', 'undecided', 'error')),
+        positions      INTEGER,             -- distinct positions stored; NULL for errors
+        elapsed_ms     REAL,                -- in-worker search time; NULL for errors
+        move_count     INTEGER,             -- won only: moves of the line, deals included (R16)
+        line           TEXT,                -- won only: the moves, space-separated
+        classic_score  INTEGER,             -- won only (R16)
+        reveal_score   INTEGER,             -- won only (R17)
+        peak_bytes     INTEGER,
+        error          TEXT,                -- status 'error' only: the message
+        solver_version TEXT NOT NULL,
+        run_id         INTEGER REFERENCES runs(id),
+        created_at     TEXT NOT NULL,       -- ISO 8601 UTC
+        UNIQUE (code, max_positions, solver_version)
+      );
+      CREATE INDEX results_by_group ON results (game, suits, max_positions, solver_version, status);
+    `,
+  },
+];
+
+/** Schema version this program writes and reads: the last migration's. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** What `inspectDatabaseFile` found. */
+export type DatabaseFileState =
+  /** No file at the path. */
+  | { kind: 'absent' }
+  /** An empty file or an SQLite database with no tables and no marker: ours to initialise. */
+  | { kind: 'fresh' }
+  /** One of ours, at `version` (≤ SCHEMA_VERSION). */
+  | { kind: 'ours'; version: number };
+
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+/**
+ * Looks at a database file without changing it (header bytes, then a read-only connection).
+ * Throws InputError `bad-file`, one line naming the file, when the path is a directory, the file is
+ * not an SQLite database, is someone else's database, has a schema newer than SCHEMA_VERSION, or
+ * cannot be read.
+ */
+export function inspectDatabaseFile(path: string): DatabaseFileState {
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) throw new InputError('bad-file', `database ${path}: is a directory`);
+    size = st.size;
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent' };
+    throw new InputError('bad-file', `database ${path}: cannot read it (${oneLine(e)})`);
+  }
+  if (size === 0) return { kind: 'fresh' };
+  const head = Buffer.alloc(16);
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, head, 0, 16, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    throw new InputError('bad-file', `database ${path}: cannot read it (${oneLine(e)})`);
+  }
+  if (head.toString('latin1') !== SQLITE_MAGIC) {
+    throw new InputError('bad-file', `database ${path}: not an SQLite database; left untouched (use another --db path)`);
+  }
+  let appId: number;
+  let version: number;
+  let tables: number;
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      appId = db.pragma('application_id', { simple: true }) as number;
+      version = db.pragma('user_version', { simple: true }) as number;
+      tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  } catch (e) {
+    const why = oneLine(e);
+    if (/readonly|read-only/i.test(why)) {
+      // a WAL-mode file (left by a killed batch) in a place where its -shm file cannot be created
+      throw new InputError('bad-file', `database ${path}: cannot open it read-only (${why}); it was left in WAL mode, so its directory must be writable`);
+    }
+    throw new InputError('bad-file', `database ${path}: cannot read it as SQLite (${why}); left untouched`);
+  }
+  if ((appId >>> 0) !== APPLICATION_ID) {
+    if (tables === 0 && version === 0 && appId === 0) return { kind: 'fresh' };
+    throw new InputError('bad-file', `database ${path}: an SQLite database that is not a spidersolve results database; left untouched (use another --db path)`);
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new InputError('bad-file', `database ${path}: schema version ${version} is newer than this spidersolve knows (${SCHEMA_VERSION}); upgrade spidersolve`);
+  }
+  return { kind: 'ours', version };
+}
+
+/**
+ * Applies the migrations the open database lacks, in order, in one transaction, and sets the marker.
+ * Returns the number of migrations applied. The caller has checked the file with inspectDatabaseFile.
+ */
+export function migrate(db: Database.Database): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const todo = MIGRATIONS.filter((m) => m.version > current);
+  if (todo.length === 0) return 0;
+  db.transaction(() => {
+    for (const m of todo) {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }
+    db.pragma(`application_id = ${APPLICATION_ID | 0}`);
+  }).immediate();
+  return todo.length;
+}
+
+/** An error's message on one line. */
+export function oneLine(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.replace(/\s*\n\s*/g, ' ').trim();
+}

@@ -1,0 +1,225 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InputError } from '../src/game/errors.js';
+import type { PlannedDeal } from '../src/batch/deals.js';
+import type { WorkerOutcome } from '../src/batch/protocol.js';
+import { APPLICATION_ID, inspectDatabaseFile, MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
+import { recordFromError, recordFromOutcome, ResultStore, type StudyParams } from '../src/batch/store.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-store-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const deal = (seed: number, suits: 1 | 2 | 4 = 1): PlannedDeal => ({
+  key: `SP${suits}-${seed}`, ref: `SP${suits}-${seed}`, game: 'spider', suits, source: { kind: 'seed', seed },
+});
+const outcome = (key: string, status: WorkerOutcome['status'], positions = 10): WorkerOutcome => ({
+  key, status, positions, elapsedMs: 1.5, line: status === 'won' ? 'a b c' : '', moveCount: status === 'won' ? 3 : null,
+  classicScore: status === 'won' ? 1297 : null, revealScore: status === 'won' ? 1020 : null, peakBytes: 99,
+  solverVersion: '1.0.0', workerMs: 2,
+});
+const params: StudyParams = { game: 'spider', suits: '1', dealsSpec: 'seeds:1-3', maxPositions: 100 };
+
+/** Asserts that f throws an InputError `bad-file` naming the file, and that the file is unchanged. */
+function expectRefusedUntouched(path: string, f: () => unknown, pattern: RegExp): void {
+  const before = readFileSync(path);
+  const mtime = statSync(path).mtimeMs;
+  let caught: unknown;
+  try {
+    f();
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught).toBeInstanceOf(InputError);
+  expect((caught as InputError).code).toBe('bad-file');
+  expect((caught as InputError).message).toContain(path);
+  expect((caught as InputError).message).toMatch(pattern);
+  expect((caught as InputError).message).not.toContain('\n');
+  expect(readFileSync(path).equals(before)).toBe(true);
+  expect(statSync(path).mtimeMs).toBe(mtime);
+}
+
+describe('schema', () => {
+  it('a new file gets every migration, the marker and WAL mode', () => {
+    const path = join(dir, 'sub', 'dir', 'r.sqlite');
+    expect(inspectDatabaseFile(path)).toEqual({ kind: 'absent' });
+    const store = ResultStore.openForWriting(path);
+    const peek = new Database(path, { readonly: true });
+    expect(peek.pragma('journal_mode', { simple: true })).toBe('wal'); // while a batch writes
+    peek.close();
+    store.close();
+    expect(inspectDatabaseFile(path)).toEqual({ kind: 'ours', version: SCHEMA_VERSION });
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+    // a clean close leaves WAL mode: one self-contained file
+    expect(db.pragma('journal_mode', { simple: true })).toBe('delete');
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+    expect(tables).toEqual(['results', 'runs', 'studies']);
+    db.close();
+  });
+
+  it('migrations are numbered 1, 2, … without gaps', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  it('re-opening applies nothing and keeps the data', () => {
+    const path = join(dir, 'r.sqlite');
+    const s = ResultStore.openForWriting(path);
+    s.writeResults(null, [recordFromOutcome(deal(1), 100, outcome('SP1-1', 'won'))]);
+    s.close();
+    const t = ResultStore.openForWriting(path);
+    expect([...t.settledKeys(100, '1.0.0')]).toEqual(['SP1-1']);
+    t.close();
+  });
+
+  it('an empty file and an empty SQLite database are adopted', () => {
+    const empty = join(dir, 'empty.sqlite');
+    writeFileSync(empty, '');
+    expect(inspectDatabaseFile(empty)).toEqual({ kind: 'fresh' });
+    ResultStore.openForWriting(empty).close();
+    expect(inspectDatabaseFile(empty).kind).toBe('ours');
+    const bare = join(dir, 'bare.sqlite');
+    new Database(bare).pragma('user_version = 0');
+    expect(inspectDatabaseFile(bare)).toEqual({ kind: 'fresh' });
+  });
+
+  it('a text file named .sqlite is refused, untouched', () => {
+    const path = join(dir, 'x.sqlite');
+    writeFileSync(path, 'hello, I am not a database\n');
+    expectRefusedUntouched(path, () => ResultStore.openForWriting(path), /not an SQLite database/);
+    expectRefusedUntouched(path, () => ResultStore.openForReading(path), /not an SQLite database/);
+  });
+
+  it('a foreign SQLite database (other tables, no marker) is refused, untouched', () => {
+    const path = join(dir, 'foreign.sqlite');
+    const db = new Database(path);
+    db.exec('CREATE TABLE results (x TEXT); INSERT INTO results VALUES (1)');
+    db.close();
+    expectRefusedUntouched(path, () => ResultStore.openForWriting(path), /not a spidersolve results database/);
+    expectRefusedUntouched(path, () => ResultStore.openForReading(path), /not a spidersolve results database/);
+  });
+
+  it('a newer schema version is refused, untouched', () => {
+    const path = join(dir, 'newer.sqlite');
+    ResultStore.openForWriting(path).close();
+    const db = new Database(path);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.pragma('journal_mode = DELETE');
+    db.close();
+    expectRefusedUntouched(path, () => ResultStore.openForWriting(path), /newer than this spidersolve knows/);
+  });
+
+  it('a directory, and a path under a file, give one-line bad-file errors', () => {
+    expect(() => ResultStore.openForWriting(dir)).toThrow(/is a directory/);
+    const file = join(dir, 'plain');
+    writeFileSync(file, 'x');
+    expect(() => ResultStore.openForWriting(join(file, 'r.sqlite'))).toThrow(InputError);
+    expect(() => ResultStore.openForReading(join(dir, 'none.sqlite'))).toThrow(/no such file/);
+  });
+});
+
+describe('results', () => {
+  it('stores every field; line and scores only for won deals', () => {
+    const s = ResultStore.openForWriting(join(dir, 'r.sqlite'));
+    const pysolDeal: PlannedDeal = { key: 'SP4X-ABC', ref: 'SP4X-ABC', game: 'spider', suits: 4, source: { kind: 'pysol', game: 'spider', number: 7 } };
+    const fileDeal: PlannedDeal = { key: 'POS:SE1:0123', ref: '/x/p.json', game: 'spiderette', suits: 1, source: { kind: 'file', path: '/x/p.json' } };
+    s.writeResults(null, [
+      recordFromOutcome(deal(1), 100, outcome('SP1-1', 'won')),
+      recordFromOutcome(pysolDeal, 100, { ...outcome('SP4X-ABC', 'undecided'), line: 'junk', moveCount: 5 }),
+      recordFromError(fileDeal, 100, 'boom', '1.0.0'),
+    ]);
+    const rows = [...s.rows()];
+    expect(rows.map((r) => r.code)).toEqual(['SP1-1', 'SP4X-ABC', 'POS:SE1:0123']);
+    expect(rows[0]).toMatchObject({
+      game: 'spider', suits: 1, sourceKind: 'seed', seed: 1, pysolGame: null, maxPositions: 100, status: 'won',
+      positions: 10, elapsedMs: 1.5, moveCount: 3, line: 'a b c', classicScore: 1297, revealScore: 1020, peakBytes: 99,
+      error: null, solverVersion: '1.0.0', runId: null,
+    });
+    expect(rows[1]).toMatchObject({ sourceKind: 'pysol', pysolGame: 'spider', pysolNumber: 7, line: null, moveCount: null });
+    expect(rows[2]).toMatchObject({ sourceKind: 'file', filePath: '/x/p.json', status: 'error', error: 'boom', positions: null });
+    expect(rows[0]!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    s.close();
+  });
+
+  it('an error is replaced by a later result; a settled result is never overwritten', () => {
+    const s = ResultStore.openForWriting(join(dir, 'r.sqlite'));
+    expect(s.writeResults(null, [recordFromError(deal(1), 100, 'first failure', '1.0.0'), recordFromOutcome(deal(2), 100, outcome('SP1-2', 'lost'))])).toBe(2);
+    expect([...s.settledKeys(100, '1.0.0')]).toEqual(['SP1-2']);
+    // retry: the error becomes a result, the settled deal is kept as it was
+    expect(s.writeResults(null, [recordFromOutcome(deal(1), 100, outcome('SP1-1', 'won')), recordFromOutcome(deal(2), 100, outcome('SP1-2', 'won'))])).toBe(1);
+    const rows = [...s.rows()];
+    expect(rows.map((r) => [r.code, r.status, r.error])).toEqual([['SP1-1', 'won', null], ['SP1-2', 'lost', null]]);
+    // an error never replaces a settled result either
+    expect(s.writeResults(null, [recordFromError(deal(2), 100, 'late', '1.0.0')])).toBe(0);
+    s.close();
+  });
+
+  it('the key is (code, budget, solver version)', () => {
+    const s = ResultStore.openForWriting(join(dir, 'r.sqlite'));
+    s.writeResults(null, [
+      recordFromOutcome(deal(1), 100, outcome('SP1-1', 'won')),
+      recordFromOutcome(deal(1), 200, outcome('SP1-1', 'won')),
+      recordFromOutcome(deal(1), 100, { ...outcome('SP1-1', 'won'), solverVersion: '2.0.0' }),
+    ]);
+    expect([...s.rows()]).toHaveLength(3);
+    expect([...s.settledKeys(100, '1.0.0')]).toEqual(['SP1-1']);
+    expect([...s.settledKeys(300, '1.0.0')]).toEqual([]);
+    expect(s.report().map((r) => [r.budget, r.solverVersion, r.deals])).toEqual([[100, '1.0.0', 1], [100, '2.0.0', 1], [200, '1.0.0', 1]]);
+    s.close();
+  });
+
+  it('runs count what they wrote; studies refuse a name with other parameters', () => {
+    const path = join(dir, 'r.sqlite');
+    const s = ResultStore.openForWriting(path);
+    const id = s.ensureStudy('st', params);
+    expect(s.ensureStudy('st', params)).toBe(id);
+    expect(() => s.ensureStudy('st', { ...params, maxPositions: 200 })).toThrow(/study "st" exists .* other parameters/);
+    const run = s.startRun(id, { workers: 2, solverVersion: '1.0.0', planned: 3, skipped: 0 });
+    s.writeResults(run, [recordFromOutcome(deal(1), 100, outcome('SP1-1', 'won')), recordFromError(deal(2), 100, 'x', '1.0.0')]);
+    s.finishRun(run, 'interrupted');
+    s.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare('SELECT status, planned, completed, errors, workers, finished_at IS NOT NULL AS fin FROM runs').get()).toEqual({
+      status: 'interrupted', planned: 3, completed: 2, errors: 1, workers: 2, fin: 1,
+    });
+    db.close();
+  });
+
+  it('report, filters and reportInputsFor read what was written', () => {
+    const s = ResultStore.openForWriting(join(dir, 'r.sqlite'));
+    s.writeResults(null, [
+      recordFromOutcome(deal(1, 1), 100, outcome('SP1-1', 'won', 40)),
+      recordFromOutcome(deal(2, 1), 100, outcome('SP1-2', 'lost')),
+      recordFromOutcome(deal(1, 2), 100, outcome('SP2-1', 'undecided')),
+      recordFromOutcome({ ...deal(1, 1), key: 'SE1-1', game: 'spiderette' }, 100, outcome('SE1-1', 'won')),
+    ]);
+    expect(s.report().map((r) => `${r.game}/${r.suits}:${r.deals}`)).toEqual(['spider/1:2', 'spider/2:1', 'spiderette/1:1']);
+    expect(s.report({ game: 'spider', suits: [2] }).map((r) => r.deals)).toEqual([1]);
+    expect([...s.rows({ suits: [1], game: 'spider' })].map((r) => r.code)).toEqual(['SP1-1', 'SP1-2']);
+    const inputs = s.reportInputsFor(['SP1-1', 'SP1-9', 'SP2-1'], 100, '1.0.0');
+    expect(inputs.map((r) => r.status)).toEqual(['won', 'undecided']);
+    expect(inputs[0]).toEqual({ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 40, elapsedMs: 1.5 });
+    s.close();
+    const r = ResultStore.openForReading(join(dir, 'r.sqlite'));
+    expect(r.report()[0]!.won).toBe(1);
+    r.close();
+  });
+
+  it('an empty file reads as no results', () => {
+    const path = join(dir, 'empty.sqlite');
+    writeFileSync(path, '');
+    const r = ResultStore.openForReading(path);
+    expect(r.report()).toEqual([]);
+    expect([...r.rows()]).toEqual([]);
+    r.close();
+    expect(statSync(path).size).toBe(0);
+  });
+});
