@@ -1,0 +1,182 @@
+/**
+ * The deal list of a batch: seeds ranges and deal files turned into planned deals, every entry
+ * checked before anything runs. Pure apart from reading the deals file; no database, no pool.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { seededCode } from '../game/code.js';
+import { isSeed, MAX_SEED } from '../game/deal.js';
+import { InputError, type Result } from '../game/errors.js';
+import type { Position } from '../game/position.js';
+import type { DealSource, LoadedDeal } from '../game/ref.js';
+import { getVariant, isSuitCount, type GameName, type SuitCount } from '../game/variant.js';
+
+/** Most deals one batch may plan (keeps the plan in memory bounded: about 100 bytes a deal). */
+export const MAX_PLANNED_DEALS = 10_000_000;
+
+/** One deal of a batch, as the main thread plans it. */
+export interface PlannedDeal {
+  /**
+   * Key of the deal in the results table (`results.code`): its deal code, or for a position with no
+   * code (a mid-game position file) `POS:<tag><suits>:<first 16 hex of SHA-256 of the position>`.
+   */
+  readonly key: string;
+  /** What the worker passes to loadDeal: the deal code when there is one, else the absolute file path. */
+  readonly ref: string;
+  readonly game: GameName;
+  readonly suits: SuitCount;
+  /** Where it came from; a file path is absolute. */
+  readonly source: DealSource;
+}
+
+/** The loader the plan checks references with (src/game/ref.ts `loadDeal`, injectable for tests). */
+export type DealLoader = (ref: string) => Result<LoadedDeal>;
+
+/** Content key of a position with no deal code (see `PlannedDeal.key`). */
+export function positionKey(position: Position): string {
+  const v = position.variant;
+  const canon = JSON.stringify({ c: position.columns.map((c) => [c.down, c.up]), s: position.stock, r: position.removed });
+  return `POS:${v.tag}${v.suits}:${createHash('sha256').update(canon).digest('hex').slice(0, 16)}`;
+}
+
+/** The results key of a loaded deal (see `PlannedDeal.key`). */
+export function dealKey(loaded: LoadedDeal): string {
+  return loaded.code ?? positionKey(loaded.position);
+}
+
+/** A planned deal from a loaded one (file paths made absolute against `cwd`). */
+export function planFromLoaded(loaded: LoadedDeal, cwd: string = process.cwd()): PlannedDeal {
+  const v = loaded.position.variant;
+  const source: DealSource = loaded.source.kind === 'file' ? { kind: 'file', path: resolve(cwd, loaded.source.path) } : loaded.source;
+  return {
+    key: dealKey(loaded),
+    ref: loaded.code ?? (source.kind === 'file' ? source.path : loaded.label),
+    game: v.game,
+    suits: v.suits,
+    source,
+  };
+}
+
+/**
+ * Parses `--suits`: a comma list of 1, 2, 4 (`1,2,4`, `2`). Duplicates are dropped; the result is
+ * ascending. Throws InputError `bad-option` on anything else (e.g. `3`).
+ */
+export function parseSuitsList(text: string): SuitCount[] {
+  const parts = text.split(',').map((s) => s.trim());
+  const out = new Set<SuitCount>();
+  for (const p of parts) {
+    const n = /^\d+$/.test(p) ? Number(p) : NaN;
+    if (!isSuitCount(n)) throw new InputError('bad-option', `option --suits "${text}": "${p}" is not a suit count; use a comma list of 1, 2 and 4`);
+    out.add(n);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/** An inclusive range of seeds. */
+export interface SeedRange {
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * Parses `--seeds`: comma-separated single seeds or inclusive ranges, `1-1000`, `7`, `1-10,50-60`,
+ * each seed an integer 0..4294967295 (deal.ts MAX_SEED). Throws InputError `bad-option` on a bad
+ * number, an empty range (`10-1`) or more than MAX_PLANNED_DEALS seeds in all.
+ */
+export function parseSeeds(text: string): SeedRange[] {
+  const out: SeedRange[] = [];
+  let total = 0;
+  for (const part of text.split(',')) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!m) throw new InputError('bad-option', `option --seeds "${text}": "${part.trim()}" is not a seed or a range like 1-1000`);
+    const from = m[1]!.length > 12 ? Infinity : Number(m[1]);
+    const to = m[2] === undefined ? from : m[2].length > 12 ? Infinity : Number(m[2]);
+    if (!isSeed(from) || !isSeed(to)) throw new InputError('bad-option', `option --seeds "${text}": seeds are integers 0..${MAX_SEED}`);
+    if (from > to) throw new InputError('bad-option', `option --seeds "${text}": the range ${from}-${to} is empty (start after end)`);
+    total += to - from + 1;
+    if (total > MAX_PLANNED_DEALS) throw new InputError('bad-option', `option --seeds "${text}": more than ${MAX_PLANNED_DEALS} seeds; split the study`);
+    out.push({ from, to });
+  }
+  return out;
+}
+
+/**
+ * The deals of seeded codes `SP<s>-<seed>` / `SE<s>-<seed>`: seed by seed (ascending within each
+ * range, ranges in the order given), and for each seed every suit count of the list, so an
+ * interrupted study covers all suit counts evenly. Repeated seeds are planned once.
+ */
+export function planSeeds(game: GameName, suits: readonly SuitCount[], ranges: readonly SeedRange[]): PlannedDeal[] {
+  const seen = new Set<string>();
+  const out: PlannedDeal[] = [];
+  const variants = suits.map((s) => getVariant(game, s));
+  for (const { from, to } of ranges) {
+    for (let seed = from; seed <= to; seed++) {
+      for (const v of variants) {
+        const code = seededCode(v, seed);
+        if (seen.has(code)) continue;
+        seen.add(code);
+        out.push({ key: code, ref: code, game, suits: v.suits, source: { kind: 'seed', seed } });
+      }
+    }
+  }
+  if (out.length > MAX_PLANNED_DEALS) throw new InputError('bad-option', `more than ${MAX_PLANNED_DEALS} deals; split the study`);
+  return out;
+}
+
+/** Optional restrictions a deals file is checked against (`--game`, `--suits`). */
+export interface DealFilter {
+  readonly game?: GameName;
+  readonly suits?: readonly SuitCount[];
+}
+
+/**
+ * The deals of a deals file: one deal code, `pysol:GAME:N` reference or position-file path a line;
+ * blank lines and lines starting with `#` are skipped, and a ` #…` tail (space, then `#`) is a
+ * comment. Every line is checked with `load` before the plan is returned; a line whose deal is of
+ * another game or suit count than `filter` asks is a bad line too. Deals met twice are planned once.
+ * Throws InputError `bad-file` if the file cannot be read or holds no deal, and `bad-reference`
+ * listing every bad line (`line N: message`, at most 20 shown) if any line is bad.
+ */
+export function planDealsFile(path: string, load: DealLoader, filter: DealFilter = {}, cwd: string = process.cwd()): PlannedDeal[] {
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, path), 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError('bad-file', `--deals ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read it (${code ?? String(e)})`}`);
+  }
+  const bad: string[] = [];
+  const seen = new Set<string>();
+  const out: PlannedDeal[] = [];
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  lines.forEach((raw, i) => {
+    const ref = raw.replace(/\s+#.*$/, '').trim();
+    if (ref === '' || ref.startsWith('#')) return;
+    const r = load(ref);
+    if (!r.ok) {
+      bad.push(`line ${i + 1}: ${r.error.message}`);
+      return;
+    }
+    const p = planFromLoaded(r.value, cwd);
+    if (filter.game && p.game !== filter.game) {
+      bad.push(`line ${i + 1}: "${ref}" is a ${p.game} deal, not ${filter.game} (--game)`);
+      return;
+    }
+    if (filter.suits && !filter.suits.includes(p.suits)) {
+      bad.push(`line ${i + 1}: "${ref}" is a ${p.suits}-suit deal, not ${filter.suits.join(',')} (--suits)`);
+      return;
+    }
+    if (seen.has(p.key)) return;
+    seen.add(p.key);
+    out.push(p);
+  });
+  if (bad.length) {
+    const shown = bad.slice(0, 20).map((b) => `  ${b}`);
+    if (bad.length > 20) shown.push(`  … and ${bad.length - 20} more`);
+    throw new InputError('bad-reference', `--deals ${path}: ${bad.length} bad line${bad.length > 1 ? 's' : ''}, nothing was run:\n${shown.join('\n')}`);
+  }
+  if (out.length === 0) throw new InputError('bad-file', `--deals ${path}: no deal in the file`);
+  if (out.length > MAX_PLANNED_DEALS) throw new InputError('bad-file', `--deals ${path}: more than ${MAX_PLANNED_DEALS} deals; split the study`);
+  return out;
+}

@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dealPosition } from '../src/game/deal.js';
+import { InputError } from '../src/game/errors.js';
+import { makePositionText } from '../src/game/positionFile.js';
+import { loadDeal } from '../src/game/ref.js';
+import { applyMove, legalMoves } from '../src/game/rules.js';
+import { getVariant } from '../src/game/variant.js';
+import { dealKey, parseSeeds, parseSuitsList, planDealsFile, planSeeds, positionKey } from '../src/batch/deals.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-deals-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function inputError(f: () => unknown): InputError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof InputError) return e;
+    throw e;
+  }
+  throw new Error('no error thrown');
+}
+
+describe('option parsing', () => {
+  it('--suits takes a comma list of 1, 2, 4', () => {
+    expect(parseSuitsList('1,2,4')).toEqual([1, 2, 4]);
+    expect(parseSuitsList(' 4 , 1,4')).toEqual([1, 4]);
+    for (const bad of ['3', '1,3', '', '1,,2', 'two', '1.0']) {
+      expect(inputError(() => parseSuitsList(bad)).code).toBe('bad-option');
+    }
+  });
+
+  it('--seeds takes single seeds and inclusive ranges', () => {
+    expect(parseSeeds('1-1000')).toEqual([{ from: 1, to: 1000 }]);
+    expect(parseSeeds('7')).toEqual([{ from: 7, to: 7 }]);
+    expect(parseSeeds('1-3, 10-11')).toEqual([{ from: 1, to: 3 }, { from: 10, to: 11 }]);
+    expect(parseSeeds('0-4294967295'.replace('0-', '4294967290-'))).toEqual([{ from: 4294967290, to: 4294967295 }]);
+  });
+
+  it('--seeds refuses empty ranges, bad numbers and huge lists, one line each', () => {
+    expect(inputError(() => parseSeeds('10-1')).message).toMatch(/10-1 is empty/);
+    for (const bad of ['', 'a-b', '-5', '1-', '4294967296', '1-2-3', '0-99999999']) {
+      const e = inputError(() => parseSeeds(bad));
+      expect(e.code).toBe('bad-option');
+      expect(e.message).not.toContain('\n');
+    }
+  });
+
+  it('planSeeds goes seed by seed, every suit count for each, without repeats', () => {
+    const plan = planSeeds('spiderette', [1, 4], [{ from: 5, to: 6 }, { from: 6, to: 7 }]);
+    expect(plan.map((d) => d.key)).toEqual(['SE1-5', 'SE4-5', 'SE1-6', 'SE4-6', 'SE1-7', 'SE4-7']);
+    expect(plan[1]).toEqual({ key: 'SE4-5', ref: 'SE4-5', game: 'spiderette', suits: 4, source: { kind: 'seed', seed: 5 } });
+  });
+});
+
+describe('deals files', () => {
+  it('reads codes, pysol references and position files; skips comments and blank lines; plans repeats once', () => {
+    const start = join(dir, 'start.txt');
+    writeFileSync(start, makePositionText(dealPosition(getVariant('spiderette', 2), 3)));
+    const p0 = dealPosition(getVariant('spider', 1), 11);
+    const mid = applyMove(p0, legalMoves(p0)[0]!).position;
+    const midFile = join(dir, 'mid.txt');
+    writeFileSync(midFile, makePositionText(mid));
+    const file = join(dir, 'deals.txt');
+    writeFileSync(file, ['# a study', '', 'SP2-1007', '  se4-7   # trailing comment', 'pysol:spider:3', start, midFile, 'SP2-1007', '   '].join('\n'));
+    const plan = planDealsFile(file, loadDeal);
+    expect(plan.map((d) => d.source.kind)).toEqual(['seed', 'seed', 'pysol', 'file', 'file']);
+    expect(plan[0]).toMatchObject({ key: 'SP2-1007', ref: 'SP2-1007', game: 'spider', suits: 2, source: { kind: 'seed', seed: 1007 } });
+    expect(plan[1]!.key).toBe('SE4-7');
+    expect(plan[2]).toMatchObject({ game: 'spider', suits: 4, source: { kind: 'pysol', game: 'spider', number: 3 } });
+    expect(plan[2]!.key).toMatch(/^SP4X-/);
+    expect(plan[2]!.ref).toBe(plan[2]!.key); // the worker loads the code, not the pysol generator
+    // a start position from a file has a code; a mid-game one gets a content key and is loaded by path
+    expect(plan[3]).toMatchObject({ game: 'spiderette', suits: 2, source: { kind: 'file', path: start } });
+    expect(plan[3]!.key).toMatch(/^SE2X-/);
+    expect(plan[4]).toMatchObject({ key: positionKey(mid), ref: midFile, source: { kind: 'file', path: midFile } });
+    expect(plan[4]!.key).toMatch(/^POS:SP1:[0-9a-f]{16}$/);
+    const again = loadDeal(midFile);
+    expect(again.ok && dealKey(again.value)).toBe(plan[4]!.key);
+  });
+
+  it('lists every bad line with its number, and plans nothing', () => {
+    const file = join(dir, 'bad.txt');
+    writeFileSync(file, ['SP2-1', 'SP3-1', '# fine', 'pysol:freecell:1', 'SP2-2', join(dir, 'missing.txt'), 'SE1-99999999999'].join('\n'));
+    const e = inputError(() => planDealsFile(file, loadDeal));
+    expect(e.code).toBe('bad-reference');
+    expect(e.message).toMatch(/4 bad lines, nothing was run/);
+    expect(e.message).toMatch(/line 2: .*SP3-1/);
+    expect(e.message).toMatch(/line 4: .*pysol:freecell:1/);
+    expect(e.message).toMatch(/line 6: .*missing\.txt/);
+    expect(e.message).toMatch(/line 7: .*out of range/);
+    expect(e.message).not.toMatch(/line [135]:/);
+  });
+
+  it('checks --game and --suits against every line', () => {
+    const file = join(dir, 'mixed.txt');
+    writeFileSync(file, 'SP2-1\nSE2-1\nSP4-1\n');
+    expect(planDealsFile(file, loadDeal)).toHaveLength(3);
+    const e = inputError(() => planDealsFile(file, loadDeal, { game: 'spider', suits: [2] }));
+    expect(e.message).toMatch(/line 2: "SE2-1" is a spiderette deal/);
+    expect(e.message).toMatch(/line 3: "SP4-1" is a 4-suit deal/);
+    expect(e.message).not.toMatch(/line 1/);
+  });
+
+  it('a missing or empty deals file is a bad-file error', () => {
+    expect(inputError(() => planDealsFile(join(dir, 'none.txt'), loadDeal)).message).toMatch(/none\.txt: no such file/);
+    const empty = join(dir, 'empty.txt');
+    writeFileSync(empty, '# nothing\n\n');
+    expect(inputError(() => planDealsFile(empty, loadDeal)).message).toMatch(/no deal in the file/);
+  });
+});
