@@ -1,0 +1,242 @@
+/**
+ * A batch study: plans are dispatched to the solve pool with a bounded number in flight, results are
+ * written to the store in batched transactions as they arrive, progress goes to the sink. This is
+ * the only module that wires pool, store and progress together; the CLI parses and prints.
+ *
+ * Guarantees: deals already settled for (key, budget, solver version) are skipped (errors are run
+ * again); a worker that throws or dies gives an `error` row and the batch goes on; on abort
+ * (SIGINT/SIGTERM) nothing more is dispatched, in-flight tasks are cancelled and discarded, every
+ * finished result is written, and the run is marked `interrupted`; a killed process loses only the
+ * results not yet flushed (at most `flushEvery` plus the in-flight ones).
+ */
+import { performance } from 'node:perf_hooks';
+import { SOLVER_VERSION } from '../solver/types.js';
+import type { PlannedDeal } from './deals.js';
+import { createSolvePool } from './pool.js';
+import type { WorkerOutcome } from './protocol.js';
+import { NO_PROGRESS, type ProgressCounts, type ProgressSink } from './progress.js';
+import { summarize, type ReportRow } from './report.js';
+import { oneLine } from './schema.js';
+import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord, type StudyParams } from './store.js';
+
+/** Everything `runBatch` needs. */
+export interface BatchOptions {
+  /** The study's deals, already checked (deals.ts). */
+  readonly deals: readonly PlannedDeal[];
+  /** Position budget of every deal. */
+  readonly maxPositions: number;
+  /** Worker threads, ≥ 1. */
+  readonly workers: number;
+  /** Database file (created if absent). */
+  readonly dbPath: string;
+  /** Study name and the parameters that identify it (see ResultStore.ensureStudy). */
+  readonly study: string;
+  readonly studyParams: StudyParams;
+  /** Aborting stops the batch (see the module comment). */
+  readonly signal?: AbortSignal;
+  /** Progress display; default none. */
+  readonly progress?: ProgressSink;
+  /** Worker module override (tests, benchmarks); default workers/solve.worker.{ts,js}. */
+  readonly workerFile?: string;
+  /** Most tasks handed to the pool at once; default 2 × workers. */
+  readonly maxInFlight?: number;
+  /** Write after this many results have arrived…; default 64. */
+  readonly flushEvery?: number;
+  /** …or after this long, milliseconds; default 500. */
+  readonly flushMs?: number;
+  /** Heap limit of each worker, MiB (pool.ts); default Node's. */
+  readonly maxOldGenerationSizeMb?: number;
+}
+
+/** What a batch did. Counts are deals; times milliseconds. */
+export interface BatchSummary {
+  study: string;
+  studyId: number;
+  runId: number;
+  db: string;
+  game: string | null;
+  suits: string | null;
+  maxPositions: number;
+  workers: number;
+  solverVersion: string;
+  /** Deals in the study's list. */
+  planned: number;
+  /** Of those, already settled before this run. */
+  skipped: number;
+  /** Results this run stored (errors included). */
+  ran: number;
+  won: number;
+  lost: number;
+  undecided: number;
+  errors: number;
+  /** Deals of the list still without a settled result (to run on resume). */
+  remaining: number;
+  /** True when stopped by the signal. */
+  interrupted: boolean;
+  /** Wall time of the run. */
+  elapsedMs: number;
+  /** ran / wall seconds (0 when nothing ran). */
+  dealsPerSecond: number;
+  /** Sum of in-worker time (load + solve) of the deals that ran; with elapsedMs gives the overhead. */
+  workerMs: number;
+  /** The report of the study's whole deal list (stored rows, this budget and solver version). */
+  report: ReportRow[];
+}
+
+/**
+ * Runs (or resumes) a study; see the module comment. Opens and closes the store itself; destroys the
+ * pool in all cases. Throws InputError (bad database, study name clash) before anything runs, or the
+ * store's error if a write fails (the run is then marked `failed` when possible).
+ */
+export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
+  const t0 = performance.now();
+  const store = ResultStore.openForWriting(opts.dbPath);
+  const progress = opts.progress ?? NO_PROGRESS;
+  const counts: ProgressCounts = { won: 0, lost: 0, undecided: 0, errors: 0 };
+  let runId = -1;
+  let workerMs = 0;
+  let ran = 0;
+  let interrupted = opts.signal?.aborted ?? false;
+  let pool: ReturnType<typeof createSolvePool> | undefined;
+  try {
+    const studyId = store.ensureStudy(opts.study, opts.studyParams);
+    const settled = store.settledKeys(opts.maxPositions, SOLVER_VERSION);
+    const todo = opts.deals.filter((d) => !settled.has(d.key));
+    runId = store.startRun(studyId, { workers: opts.workers, solverVersion: SOLVER_VERSION, planned: opts.deals.length, skipped: opts.deals.length - todo.length });
+
+    if (todo.length > 0 && !opts.signal?.aborted) {
+      pool = createSolvePool({ workers: opts.workers, workerFile: opts.workerFile, maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb });
+      const maxInFlight = opts.maxInFlight ?? 2 * opts.workers;
+      const flushEvery = opts.flushEvery ?? 64;
+      const buffer: ResultRecord[] = [];
+      let fatal: unknown = null;
+      let stopping = false;
+      const cancel = new AbortController();
+      let wake!: () => void;
+      const stopped = new Promise<void>((r) => (wake = r));
+      const stop = () => {
+        if (stopping) return;
+        stopping = true;
+        cancel.abort();
+        wake();
+      };
+      const onAbort = () => {
+        interrupted = true;
+        stop();
+      };
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+      const flush = () => {
+        if (buffer.length === 0 || fatal) return;
+        try {
+          store.writeResults(runId, buffer.splice(0));
+        } catch (e) {
+          fatal = e;
+          stop();
+        }
+      };
+      const timer = setInterval(flush, opts.flushMs ?? 500);
+      timer.unref();
+
+      let done = 0;
+      const record = (r: ResultRecord, ms: number) => {
+        buffer.push(r);
+        done++;
+        workerMs += ms;
+        if (r.status === 'error') counts.errors++;
+        else counts[r.status]++;
+        progress.update(done, counts);
+        if (buffer.length >= flushEvery) flush();
+      };
+      const onOutcome = (deal: PlannedDeal, o: WorkerOutcome) => {
+        if (o.key !== deal.key) {
+          record(recordFromError(deal, opts.maxPositions, `the worker loaded ${o.key}, not ${deal.key} (did the file change?)`, SOLVER_VERSION), o.workerMs);
+        } else {
+          record(recordFromOutcome(deal, opts.maxPositions, o), o.workerMs);
+        }
+      };
+      const onFailure = (deal: PlannedDeal, e: unknown) => {
+        if (stopping) return; // cancelled by us: discarded, run again on resume
+        record(recordFromError(deal, opts.maxPositions, oneLine(e) || 'worker failed', SOLVER_VERSION), 0);
+      };
+
+      progress.start(todo.length);
+      const inflight = new Set<Promise<void>>();
+      try {
+        for (const deal of todo) {
+          while (inflight.size >= maxInFlight && !stopping) await Promise.race([...inflight, stopped]);
+          if (stopping) break;
+          const p: Promise<void> = pool
+            .run({ ref: deal.ref, maxPositions: opts.maxPositions }, { signal: cancel.signal })
+            .then((o) => onOutcome(deal, o), (e: unknown) => onFailure(deal, e))
+            .finally(() => inflight.delete(p));
+          inflight.add(p);
+        }
+        await Promise.allSettled([...inflight]);
+      } finally {
+        clearInterval(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+        flush();
+        progress.stop();
+      }
+      ran = done;
+      if (fatal) throw fatal;
+    }
+
+    store.finishRun(runId, interrupted ? 'interrupted' : 'done');
+    const after = store.reportInputsFor(opts.deals.map((d) => d.key), opts.maxPositions, SOLVER_VERSION);
+    const settledNow = after.filter((r) => r.status !== 'error').length;
+    const elapsedMs = performance.now() - t0;
+    return {
+      study: opts.study, studyId, runId, db: opts.dbPath,
+      game: opts.studyParams.game, suits: opts.studyParams.suits,
+      maxPositions: opts.maxPositions, workers: opts.workers, solverVersion: SOLVER_VERSION,
+      planned: opts.deals.length, skipped: opts.deals.length - todo.length, ran,
+      ...counts,
+      remaining: opts.deals.length - settledNow,
+      interrupted,
+      elapsedMs,
+      dealsPerSecond: ran > 0 ? ran / (elapsedMs / 1000) : 0,
+      workerMs,
+      report: summarize(after),
+    };
+  } catch (e) {
+    if (runId >= 0) {
+      try {
+        store.finishRun(runId, 'failed');
+      } catch {
+        // the store itself is failing; the error below says why
+      }
+    }
+    throw e;
+  } finally {
+    try {
+      await pool?.destroy();
+    } finally {
+      store.close();
+    }
+  }
+}
+
+/**
+ * An AbortSignal fired by the first SIGINT or SIGTERM (calling `onFirst` with the signal's name);
+ * a second one exits the process at once with status 130 (the database stays consistent: every
+ * write is a transaction). Call `dispose` to remove the handlers.
+ */
+export function abortOnSignals(onFirst?: (name: NodeJS.Signals) => void): { signal: AbortSignal; dispose(): void } {
+  const ctl = new AbortController();
+  const handler = (name: NodeJS.Signals) => {
+    if (ctl.signal.aborted) process.exit(130);
+    onFirst?.(name);
+    ctl.abort();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: ctl.signal,
+    dispose() {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planSeeds } from '../src/batch/deals.js';
+import type { ProgressSink } from '../src/batch/progress.js';
+import { runBatch, type BatchOptions } from '../src/batch/runner.js';
+import { ResultStore, type StoredRow } from '../src/batch/store.js';
+
+const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-runner-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function options(db: string, over: Partial<BatchOptions> & { seeds?: [number, number]; suits?: (1 | 2 | 4)[] } = {}): BatchOptions {
+  const [from, to] = over.seeds ?? [1, 6];
+  const suits = over.suits ?? [1, 2];
+  return {
+    deals: planSeeds('spider', suits, [{ from, to }]),
+    maxPositions: 2000,
+    workers: 2,
+    dbPath: db,
+    study: `t-${from}-${to}`,
+    studyParams: { game: 'spider', suits: suits.join(','), dealsSpec: `seeds:${from}-${to}`, maxPositions: over.maxPositions ?? 2000 },
+    ...over,
+  };
+}
+
+function rowsOf(db: string): StoredRow[] {
+  const s = ResultStore.openForReading(db);
+  try {
+    return [...s.rows()];
+  } finally {
+    s.close();
+  }
+}
+
+/** A row without the fields that may differ between runs: timing, run id, creation time. */
+function stable(r: StoredRow): Partial<StoredRow> {
+  const { elapsedMs, runId, createdAt, ...rest } = r;
+  void elapsedMs, runId, createdAt;
+  return rest;
+}
+
+/** Sets test-worker environment variables for the duration of f (workers copy env when created). */
+async function withEnv<T>(env: Record<string, string>, f: () => Promise<T>): Promise<T> {
+  const old = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    return await f();
+  } finally {
+    for (const [k, v] of Object.entries(old)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+describe('runBatch with the real solve worker', () => {
+  it('solves every deal, stores one row each, and re-running skips them all', async () => {
+    const db = join(dir, 'real.sqlite');
+    const s = await runBatch(options(db));
+    expect(s).toMatchObject({ planned: 12, skipped: 0, ran: 12, remaining: 0, interrupted: false, workers: 2 });
+    expect(s.won + s.lost + s.undecided + s.errors).toBe(12);
+    expect(s.errors).toBe(0);
+    const rows = rowsOf(db);
+    expect(rows).toHaveLength(12);
+    expect(new Set(rows.map((r) => r.code)).size).toBe(12);
+    for (const r of rows) {
+      expect(['won', 'lost', 'undecided']).toContain(r.status);
+      expect(r.maxPositions).toBe(2000);
+      expect(r.positions).toBeGreaterThan(0);
+      expect(r.sourceKind).toBe('seed');
+      expect(r.code).toBe(`SP${r.suits}-${r.seed}`);
+      if (r.status === 'won') expect(r.line!.split(' ').length).toBe(r.moveCount);
+      else expect(r.line).toBeNull();
+    }
+    expect(s.report.reduce((n, g) => n + g.deals, 0)).toBe(12);
+
+    const again = await runBatch(options(db));
+    expect(again).toMatchObject({ planned: 12, skipped: 12, ran: 0, remaining: 0 });
+    expect(again.report).toEqual(s.report.map((r) => ({ ...r })));
+    expect(rowsOf(db)).toEqual(rows);
+  });
+
+  it('gives the same rows with 1 and 2 workers, apart from timing', async () => {
+    const one = join(dir, 'w1.sqlite');
+    const two = join(dir, 'w2.sqlite');
+    await runBatch(options(one, { workers: 1, seeds: [20, 27], suits: [1] }));
+    await runBatch(options(two, { workers: 2, seeds: [20, 27], suits: [1] }));
+    const a = rowsOf(one).map(stable);
+    const b = rowsOf(two).map(stable);
+    expect(a).toHaveLength(8);
+    expect(b).toEqual(a);
+  });
+});
+
+describe('runBatch with injected outcomes', () => {
+  it('a worker that throws, exits or runs out of memory gives an error row; the batch goes on; errors are retried', async () => {
+    const db = join(dir, 'fail.sqlite');
+    const marker = join(dir, 'fail-now');
+    writeFileSync(marker, '');
+    const env = {
+      SPIDERSOLVE_TEST_FAKE: '1',
+      SPIDERSOLVE_TEST_FAIL: 'SP1-2:throw,SP1-4:exit,SP1-6:oom',
+      SPIDERSOLVE_TEST_FAIL_FILE: marker,
+    };
+    const opts = options(db, { seeds: [1, 8], suits: [1], workerFile: TEST_WORKER, maxOldGenerationSizeMb: 48 });
+    const first = await withEnv(env, () => runBatch(opts));
+    expect(first).toMatchObject({ planned: 8, ran: 8, errors: 3, remaining: 3 });
+    const rows = rowsOf(db);
+    const byCode = new Map(rows.map((r) => [r.code, r]));
+    expect(byCode.get('SP1-2')).toMatchObject({ status: 'error', error: 'injected failure for SP1-2', positions: null });
+    expect(byCode.get('SP1-4')!.status).toBe('error');
+    expect(byCode.get('SP1-4')!.error).toMatch(/exit/i);
+    expect(byCode.get('SP1-6')!.status).toBe('error');
+    expect(byCode.get('SP1-6')!.error).toMatch(/memory/i);
+    // the fake outcomes: seed % 4 = 0 won, 1 lost, 2 undecided, 3 won
+    expect(byCode.get('SP1-1')!.status).toBe('lost');
+    expect(byCode.get('SP1-3')).toMatchObject({ status: 'won', positions: 301, line: '1-2 3-4 d', moveCount: 3, classicScore: 1297 });
+    expect(byCode.get('SP1-8')!.status).toBe('won');
+
+    rmSync(marker);
+    const second = await withEnv(env, () => runBatch(opts));
+    expect(second).toMatchObject({ planned: 8, skipped: 5, ran: 3, errors: 0, remaining: 0 });
+    const after = rowsOf(db);
+    expect(after).toHaveLength(8);
+    expect(after.filter((r) => r.status === 'error')).toEqual([]);
+    expect(new Map(after.map((r) => [r.code, r.status])).get('SP1-6')).toBe('undecided');
+    // report of the study: seeds 1..8 → lost 1,5; undecided 2,6; won 3,4,7,8
+    expect(second.report).toHaveLength(1);
+    expect(second.report[0]).toMatchObject({ deals: 8, won: 4, lost: 2, undecided: 2, errors: 0, floor: 0.5, ceiling: 0.75 });
+  });
+
+  it('abort midway keeps every finished result; resuming completes with nothing lost or repeated', async () => {
+    const db = join(dir, 'abort.sqlite');
+    const env = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '15' };
+    const ctl = new AbortController();
+    const seen: number[] = [];
+    const progress: ProgressSink = {
+      start() {},
+      update(done) {
+        seen.push(done);
+        if (done === 10) ctl.abort();
+      },
+      stop() {},
+    };
+    const opts = options(db, { seeds: [1, 40], suits: [1, 4], workerFile: TEST_WORKER, flushEvery: 4 });
+    const first = await withEnv(env, () => runBatch({ ...opts, signal: ctl.signal, progress }));
+    expect(first.interrupted).toBe(true);
+    expect(first.ran).toBeGreaterThanOrEqual(10);
+    expect(first.ran).toBeLessThan(80);
+    const partial = rowsOf(db);
+    expect(partial).toHaveLength(first.ran);
+    expect(first.remaining).toBe(80 - first.ran);
+    const meta = new Database(db, { readonly: true });
+    expect(meta.prepare('SELECT status, completed FROM runs').get()).toEqual({ status: 'interrupted', completed: first.ran });
+    meta.close();
+
+    const second = await withEnv(env, () => runBatch(opts));
+    expect(second).toMatchObject({ interrupted: false, skipped: first.ran, ran: 80 - first.ran, remaining: 0 });
+    const all = rowsOf(db);
+    expect(all).toHaveLength(80);
+    expect(new Set(all.map((r) => r.code)).size).toBe(80);
+    // rows kept from the first run are unchanged
+    const firstCodes = new Map(partial.map((r) => [r.code, r]));
+    for (const r of all) if (firstCodes.has(r.code)) expect(r).toEqual(firstCodes.get(r.code));
+    // and the whole equals a clean run
+    const clean = join(dir, 'clean.sqlite');
+    await withEnv(env, () => runBatch({ ...opts, dbPath: clean }));
+    expect(rowsOf(clean).map(stable)).toEqual(all.map(stable));
+  });
+
+  it('an already aborted signal runs nothing', async () => {
+    const db = join(dir, 'pre.sqlite');
+    const ctl = new AbortController();
+    ctl.abort();
+    const s = await runBatch({ ...options(db, { workerFile: TEST_WORKER }), signal: ctl.signal });
+    expect(s).toMatchObject({ ran: 0, remaining: 12, interrupted: true });
+    expect(rowsOf(db)).toEqual([]);
+  });
+});
