@@ -1,0 +1,257 @@
+/**
+ * The `batch`, `report` and `export` commands: option parsing and printing only. The work is in
+ * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
+ * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
+ */
+import { createWriteStream, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Command } from 'commander';
+import { stringify } from 'csv-stringify';
+import { InputError } from '../game/errors.js';
+import { loadDeal } from '../game/ref.js';
+import type { GameName, SuitCount } from '../game/variant.js';
+import { parseSeeds, parseSuitsList, planDealsFile, planSeeds, type PlannedDeal } from '../batch/deals.js';
+import { defaultWorkerCount } from '../batch/pool.js';
+import { createProgress } from '../batch/progress.js';
+import { formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
+import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
+import { oneLine } from '../batch/schema.js';
+import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyParams } from '../batch/store.js';
+import { DEFAULT_MAX_POSITIONS } from '../solver/types.js';
+import { parseGameOption, parseIntOption } from './common.js';
+
+/** Exit status of a batch stopped by SIGINT/SIGTERM (128 + SIGINT). */
+export const EXIT_INTERRUPTED = 130;
+
+/** Largest `--workers` accepted. */
+const MAX_WORKERS = 256;
+
+/** Options of `batch` as commander hands them over. */
+interface BatchCliOptions {
+  game?: string;
+  suits?: string;
+  seeds?: string;
+  deals?: string;
+  maxPositions?: string;
+  workers?: string;
+  db: string;
+  study?: string;
+  json?: boolean;
+}
+
+/** A fully checked batch request (no file touched yet apart from reading the deals file). */
+export interface BatchRequest {
+  deals: PlannedDeal[];
+  maxPositions: number;
+  workers: number;
+  dbPath: string;
+  study: string;
+  studyParams: StudyParams;
+}
+
+/**
+ * Checks `batch` options and builds the deal list. Throws InputError (`bad-option`, `bad-file`,
+ * `bad-reference`) for: unknown game, bad suit list, bad or empty seed range, both or neither of
+ * --seeds/--deals, bad --max-positions/--workers, any bad line of the deals file.
+ */
+export function parseBatchOptions(o: BatchCliOptions): BatchRequest {
+  if ((o.seeds === undefined) === (o.deals === undefined)) {
+    throw new InputError('bad-option', 'batch: give exactly one of --seeds <range> or --deals <file>');
+  }
+  const game: GameName | undefined = o.game === undefined ? undefined : parseGameOption(o.game);
+  const suits: SuitCount[] | undefined = o.suits === undefined ? undefined : parseSuitsList(o.suits);
+  const maxPositions = o.maxPositions === undefined ? DEFAULT_MAX_POSITIONS : parseIntOption('max-positions', o.maxPositions, 1, Number.MAX_SAFE_INTEGER);
+  const workers = o.workers === undefined ? Math.min(defaultWorkerCount(), MAX_WORKERS) : parseIntOption('workers', o.workers, 1, MAX_WORKERS);
+  let deals: PlannedDeal[];
+  let dealsSpec: string;
+  let defaultName: string;
+  if (o.seeds !== undefined) {
+    if (!game) throw new InputError('bad-option', 'batch --seeds: --game spider|spiderette is required');
+    if (!suits) throw new InputError('bad-option', 'batch --seeds: --suits is required (a comma list of 1, 2, 4)');
+    const ranges = parseSeeds(o.seeds);
+    deals = planSeeds(game, suits, ranges);
+    const spec = ranges.map((r) => (r.from === r.to ? `${r.from}` : `${r.from}-${r.to}`)).join(',');
+    dealsSpec = `seeds:${spec}`;
+    defaultName = `${game}-s${suits.join(',')}-seeds${spec}-b${maxPositions}`;
+  } else {
+    const path = o.deals!;
+    deals = planDealsFile(path, loadDeal, { game, suits });
+    dealsSpec = `file:${resolve(path)}`;
+    defaultName = `${game ?? 'deals'}${suits ? `-s${suits.join(',')}` : ''}-file:${resolve(path)}-b${maxPositions}`;
+  }
+  const study = o.study === undefined ? defaultName : o.study.trim();
+  if (study === '') throw new InputError('bad-option', '--study: the name is empty');
+  return {
+    deals, maxPositions, workers, dbPath: o.db, study,
+    studyParams: { game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions },
+  };
+}
+
+/** A word safe to paste into a POSIX shell. */
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command line that resumes this run: the same arguments. */
+export function resumeCommand(argv: readonly string[] = process.argv.slice(2)): string {
+  return ['spidersolve', ...argv.map(shellQuote)].join(' ');
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The text summary of a batch (stdout). */
+export function formatBatchSummary(s: BatchSummary): string {
+  const lines = [
+    `study ${s.study}${s.interrupted ? ' (interrupted)' : ''}`,
+    `  deals ${s.planned}: ${s.skipped} already settled, ${s.ran} run now in ${seconds(s.elapsedMs)} ` +
+      `(${s.dealsPerSecond.toFixed(1)} deals/s, ${s.workers} worker${s.workers > 1 ? 's' : ''}), ${s.remaining} left`,
+    `  this run: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}`,
+    `  budget ${s.maxPositions} positions, solver ${s.solverVersion}, database ${s.db}`,
+    '',
+    formatTable(s.report).trimEnd(),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+async function batchAction(o: BatchCliOptions): Promise<void> {
+  const req = parseBatchOptions(o);
+  const sig = abortOnSignals(() => process.stderr.write('\nspidersolve: stopping; finished results are kept (press Ctrl-C again to quit at once)\n'));
+  let summary: BatchSummary;
+  try {
+    summary = await runBatch({
+      ...req,
+      signal: sig.signal,
+      progress: createProgress(process.stderr),
+      // test and benchmark hook: another worker module (e.g. a slowed-down one); not for users
+      workerFile: process.env.SPIDERSOLVE_BATCH_WORKER || undefined,
+    });
+  } finally {
+    sig.dispose();
+  }
+  if (o.json) {
+    const { report, ...rest } = summary;
+    process.stdout.write(JSON.stringify({ ...rest, report: rowsAsRecords(report) }) + '\n');
+  } else {
+    process.stdout.write(formatBatchSummary(summary));
+  }
+  if (summary.interrupted) {
+    process.stderr.write(`spidersolve: interrupted with ${summary.remaining} of ${summary.planned} deals left; resume with the same command:\n  ${resumeCommand()}\n`);
+    // main.ts sets exit status 0 after a command returns, so leave here (pool destroyed, database
+    // closed) once both streams have taken their last bytes.
+    await new Promise<void>((r) => process.stdout.write('', () => r()));
+    await new Promise<void>((r) => process.stderr.write('', () => r()));
+    process.exit(EXIT_INTERRUPTED);
+  }
+}
+
+const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'md', 'csv', 'json'];
+
+function parseFilter(o: { game?: string; suits?: string }): ResultFilter {
+  return {
+    ...(o.game !== undefined ? { game: parseGameOption(o.game) } : {}),
+    ...(o.suits !== undefined ? { suits: parseSuitsList(o.suits) } : {}),
+  };
+}
+
+function writeOut(out: string | undefined, text: string): void {
+  if (out === undefined) {
+    process.stdout.write(text);
+    return;
+  }
+  try {
+    writeFileSync(out, text);
+  } catch (e) {
+    throw new InputError('bad-file', `--out ${out}: cannot write it (${oneLine(e)})`);
+  }
+}
+
+async function reportAction(o: { db: string; game?: string; suits?: string; format: string; out?: string }): Promise<void> {
+  const format = o.format as ReportFormat;
+  if (!REPORT_FORMATS.includes(format)) throw new InputError('bad-option', `--format ${o.format}: use table, md, csv or json`);
+  const filter = parseFilter(o);
+  const store = ResultStore.openForReading(o.db);
+  try {
+    writeOut(o.out, formatReport(store.report(filter), format));
+  } finally {
+    store.close();
+  }
+}
+
+async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; out?: string; game?: string; suits?: string }): Promise<void> {
+  if (!o.csv) throw new InputError('bad-option', 'export: give --csv (the only export format)');
+  const filter = parseFilter(o);
+  const store = ResultStore.openForReading(o.db);
+  try {
+    if (o.summary) {
+      writeOut(o.out, formatCsv(store.report(filter)));
+      return;
+    }
+    const csv = stringify({
+      header: true,
+      columns: RESULT_COLUMNS.map(([col, field]) => ({ key: field, header: col })),
+      record_delimiter: 'windows',
+    });
+    const source = Readable.from(store.rows(filter));
+    if (o.out === undefined) {
+      try {
+        await pipeline(source, csv, process.stdout, { end: false });
+      } catch (e) {
+        // the reader of a pipe went away (`| head`): stop quietly, as Unix tools do
+        if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
+      }
+    } else {
+      let dest;
+      try {
+        dest = createWriteStream(o.out);
+        await pipeline(source, csv, dest);
+      } catch (e) {
+        throw new InputError('bad-file', `--out ${o.out}: cannot write it (${oneLine(e)})`);
+      }
+    }
+  } finally {
+    store.close();
+  }
+}
+
+/** Adds `batch`, `report` and `export` to the program (called by src/cli/main.ts). */
+export function registerBatchCommands(program: Command): void {
+  program
+    .command('batch')
+    .description('solve many deals in a worker pool and store the results in SQLite (resumable)')
+    .option('--game <game>', 'spider or spiderette (required with --seeds; a filter with --deals)')
+    .option('--suits <list>', 'comma list of suit counts, e.g. 1,2,4 (required with --seeds; a filter with --deals)')
+    .option('--seeds <range>', 'seeds to deal, e.g. 1-1000 or 1-10,50-60')
+    .option('--deals <file>', 'file of deal codes, pysol:GAME:N references or position files, one a line (# comments)')
+    .option('--max-positions <n>', `position budget per deal (default ${DEFAULT_MAX_POSITIONS})`)
+    .option('--workers <n>', 'worker threads (default: number of cores)')
+    .option('--db <file>', 'results database', DEFAULT_DB_PATH)
+    .option('--study <name>', 'study name (default: derived from game, suits, deals and budget)')
+    .option('--json', 'print one JSON object instead of the text summary')
+    .addHelpText('after', '\nExit status: 0 done, 2 bad input, 130 interrupted (run the same command again to resume).')
+    .action(batchAction);
+
+  program
+    .command('report')
+    .description('win-rate report per game, suits and budget: floor with 95% Wilson interval, ceiling, effort of won deals')
+    .option('--db <file>', 'results database', DEFAULT_DB_PATH)
+    .option('--game <game>', 'only this game')
+    .option('--suits <list>', 'only these suit counts, e.g. 1,2')
+    .option('--format <format>', 'table, md, csv or json (an array of row objects)', 'table')
+    .option('--out <file>', 'write to a file instead of stdout')
+    .action(reportAction);
+
+  program
+    .command('export')
+    .description('export stored results as RFC 4180 CSV (per deal, or the report rows with --summary)')
+    .option('--csv', 'CSV output (required)')
+    .option('--summary', 'export the report rows instead of one row per deal')
+    .option('--db <file>', 'results database', DEFAULT_DB_PATH)
+    .option('--game <game>', 'only this game')
+    .option('--suits <list>', 'only these suit counts, e.g. 1,2')
+    .option('--out <file>', 'write to a file instead of stdout')
+    .action(exportAction);
+}

@@ -1,0 +1,254 @@
+/**
+ * The batch, report and export commands as a user runs them: `node --import tsx src/cli/main.ts …`
+ * in a child process. Interrupt/kill tests use the test worker (SPIDERSOLVE_BATCH_WORKER) with fake
+ * outcomes and a small delay, so that a batch is reliably caught midway.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planSeeds } from '../src/batch/deals.js';
+import { SCHEMA_VERSION } from '../src/batch/schema.js';
+import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-cli-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts the CLI; `stop` (if given) is called with the child once, and may signal it. */
+function cli(args: string[], env: Record<string, string> = {}, poll?: (kill: (s: NodeJS.Signals) => void) => boolean): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    let timer: NodeJS.Timeout | undefined;
+    if (poll) {
+      timer = setInterval(() => {
+        if (poll((s) => child.kill(s))) clearInterval(timer);
+      }, 50);
+    }
+    child.on('error', reject);
+    child.on('close', (status, signal) => {
+      if (timer) clearInterval(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
+  });
+}
+
+function countRows(db: string): number {
+  try {
+    const d = new Database(db, { readonly: true, fileMustExist: true });
+    try {
+      return (d.prepare('SELECT count(*) AS n FROM results').get() as { n: number }).n;
+    } finally {
+      d.close();
+    }
+  } catch {
+    return 0;
+  }
+}
+
+function snapshot(path: string): { bytes: Buffer; mtime: number } {
+  return { bytes: readFileSync(path), mtime: statSync(path).mtimeMs };
+}
+
+function expectUnchanged(path: string, before: { bytes: Buffer; mtime: number }): void {
+  const now = snapshot(path);
+  expect(now.bytes.equals(before.bytes)).toBe(true);
+  expect(now.mtime).toBe(before.mtime);
+}
+
+function expectOneLineError(r: Run, pattern: RegExp): void {
+  expect(r.status).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toMatch(/^spidersolve: [^\n]*\n$/);
+  expect(r.stderr).toMatch(pattern);
+}
+
+describe('spidersolve batch: bad input', () => {
+  it('bad options and bad deals files exit 2 with one line, the database untouched', async () => {
+    const db = join(dir, 'keep.sqlite');
+    const s = ResultStore.openForWriting(db);
+    s.writeResults(null, planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
+      key: d.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null,
+      revealScore: null, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
+    })));
+    s.close();
+    const before = snapshot(db);
+    const deals = join(dir, 'deals.txt');
+    writeFileSync(deals, 'SP2-1\n# comment\nSP3-1\n\nnot-a-deal\nSE4-7\n');
+    const base = ['batch', '--db', db, '--max-positions', '100'];
+    const cases: [string[], RegExp][] = [
+      [['--game', 'klondike', '--suits', '1', '--seeds', '1-2'], /--game "klondike"/],
+      [['--game', 'spider', '--suits', '1,3', '--seeds', '1-2'], /--suits "1,3": "3" is not a suit count/],
+      [['--game', 'spider', '--suits', '1', '--seeds', '10-1'], /--seeds "10-1": the range 10-1 is empty/],
+      [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--workers', '0'], /--workers "0"/],
+      [['--game', 'spider', '--suits', '1'], /exactly one of --seeds/],
+      [['--deals', deals], /2 bad lines, nothing was run: line 3: .*SP3-1.* line 5: .*not-a-deal/],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => cli([...base, ...args])));
+    runs.forEach((r, i) => expectOneLineError(r, cases[i]![1]));
+    expectUnchanged(db, before);
+  });
+
+  it('a foreign, unreadable or newer database file exits 2 naming it, untouched', async () => {
+    const text = join(dir, 'x.sqlite');
+    writeFileSync(text, 'this is a text file\n');
+    const foreign = join(dir, 'foreign.sqlite');
+    const f = new Database(foreign);
+    f.exec('CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES (\'mine\')');
+    f.close();
+    const newer = join(dir, 'newer.sqlite');
+    ResultStore.openForWriting(newer).close();
+    const n = new Database(newer);
+    n.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
+    n.close();
+    const files: [string, RegExp][] = [[text, /not an SQLite database/], [foreign, /not a spidersolve results database/], [newer, /newer than this spidersolve/]];
+    const before = files.map(([p]) => snapshot(p));
+    const runs = await Promise.all([
+      ...files.map(([p]) => cli(['batch', '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--db', p])),
+      cli(['report', '--db', text]),
+    ]);
+    runs.slice(0, 3).forEach((r, i) => {
+      expectOneLineError(r, files[i]![1]);
+      expect(r.stderr).toContain(files[i]![0]);
+    });
+    expectOneLineError(runs[3]!, /not an SQLite database/);
+    files.forEach(([p], i) => expectUnchanged(p, before[i]!));
+  });
+
+  it('an unwritable database directory is a one-line error', async () => {
+    const plain = join(dir, 'plain-file');
+    writeFileSync(plain, 'x');
+    const runs = [cli(['batch', '--game', 'spider', '--suits', '1', '--seeds', '1', '--db', join(plain, 'data', 'r.sqlite')])];
+    const ro = join(dir, 'ro');
+    const rootUser = process.getuid?.() === 0; // root writes anywhere: the chmod case cannot be shown
+    if (!rootUser) {
+      mkdirSync(ro);
+      chmodSync(ro, 0o555);
+      runs.push(cli(['batch', '--game', 'spider', '--suits', '1', '--seeds', '1', '--db', join(ro, 'r.sqlite')]));
+    }
+    const done = await Promise.all(runs);
+    for (const r of done) expectOneLineError(r, /cannot create (directory|it, directory .* is not writable)/);
+    if (!rootUser) chmodSync(ro, 0o755);
+  });
+});
+
+describe('spidersolve batch: interrupt, kill and resume', () => {
+  const env = { SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '10' };
+  const args = (db: string) => ['batch', '--game', 'spider', '--suits', '1,2', '--seeds', '1-150', '--max-positions', '500', '--workers', '2', '--db', db];
+
+  it('SIGINT stops, keeps finished results, says how to resume and exits 130; the same command completes', async () => {
+    const db = join(dir, 'int.sqlite');
+    let sent = false;
+    const first = await cli(args(db), env, (kill) => {
+      if (!sent && countRows(db) >= 20) {
+        kill('SIGINT');
+        sent = true;
+      }
+      return sent;
+    });
+    expect(sent).toBe(true);
+    expect(first.status).toBe(130);
+    expect(first.stderr).toContain('resume with the same command');
+    expect(first.stderr).toContain(`spidersolve ${args(db).join(' ')}`);
+    expect(first.stdout).toMatch(/\(interrupted\)/);
+    const kept = countRows(db);
+    expect(kept).toBeGreaterThanOrEqual(20);
+    expect(kept).toBeLessThan(300);
+    const meta = new Database(db, { readonly: true });
+    expect(meta.prepare('SELECT status, completed FROM runs').get()).toEqual({ status: 'interrupted', completed: kept });
+    meta.close();
+
+    const second = await cli([...args(db), '--json'], env);
+    expect(second.status).toBe(0);
+    expect(second.stderr).toBe(''); // not a TTY: no progress bar
+    const summary = JSON.parse(second.stdout) as Record<string, unknown>;
+    expect(summary).toMatchObject({ planned: 300, skipped: kept, ran: 300 - kept, remaining: 0, interrupted: false });
+    expect(second.stdout.trim().split('\n')).toHaveLength(1);
+    expect(countRows(db)).toBe(300);
+  });
+
+  it('SIGKILL loses at most the unflushed and in-flight deals; the database stays sound and the rerun completes', async () => {
+    const db = join(dir, 'kill.sqlite');
+    let sent = false;
+    const first = await cli(args(db), env, (kill) => {
+      if (!sent && countRows(db) >= 20) {
+        kill('SIGKILL');
+        sent = true;
+      }
+      return sent;
+    });
+    expect(first.signal).toBe('SIGKILL');
+    const kept = countRows(db);
+    expect(kept).toBeGreaterThanOrEqual(20);
+    const check = new Database(db, { readonly: true });
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(check.prepare('SELECT status FROM runs').pluck().get()).toBe('running');
+    check.close();
+
+    const second = await cli([...args(db), '--json'], env);
+    expect(second.status).toBe(0);
+    const summary = JSON.parse(second.stdout) as { skipped: number; ran: number; remaining: number };
+    expect(summary.skipped).toBe(kept);
+    expect(summary.ran).toBe(300 - kept);
+    const d = new Database(db, { readonly: true });
+    expect(d.prepare('SELECT count(*) AS n, count(DISTINCT code) AS k FROM results').get()).toEqual({ n: 300, k: 300 });
+    const seeds = d.prepare("SELECT seed FROM results WHERE suits = 2 ORDER BY seed").pluck().all();
+    expect(seeds).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+    d.close();
+  });
+});
+
+describe('spidersolve report and export', () => {
+  it('prints the report in each format and exports RFC 4180 CSV', async () => {
+    const db = join(dir, 'rep.sqlite');
+    const env = { SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1' };
+    const b = await cli(['batch', '--game', 'spiderette', '--suits', '4', '--seeds', '1-8', '--max-positions', '77', '--workers', '1', '--db', db], env);
+    expect(b.status).toBe(0);
+    expect(b.stdout).toMatch(/won 4, lost 2, undecided 2, errors 0/);
+    expect(b.stdout).toMatch(/spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/);
+    const out = join(dir, 'deals.csv');
+    const [json, md, csv, exp, sum] = await Promise.all([
+      cli(['report', '--db', db, '--format', 'json']),
+      cli(['report', '--db', db, '--format', 'md', '--game', 'spiderette', '--suits', '4']),
+      cli(['report', '--db', db, '--format', 'csv', '--game', 'spider']),
+      cli(['export', '--csv', '--db', db, '--out', out]),
+      cli(['export', '--csv', '--summary', '--db', db]),
+    ]);
+    const rows = JSON.parse(json.stdout) as Record<string, unknown>[];
+    expect(rows).toEqual([expect.objectContaining({ game: 'spiderette', suits: 4, budget: 77, deals: 8, won: 4, lost: 2, undecided: 2, errors: 0, floor: 0.5, ceiling: 0.75, medianPositions: 554, p95Positions: 789 })]);
+    expect(md.stdout.split('\n')[2]).toMatch(/^\| spiderette \| 4 \| 77 \| 8 \| 4 \|/);
+    expect(csv.stdout.split('\r\n')).toEqual([expect.stringMatching(/^game,suits,budget,/), '']); // header only: no spider rows
+    expect(exp.status).toBe(0);
+    const lines = readFileSync(out, 'utf8').split('\r\n');
+    expect(lines[0]).toBe('code,game,suits,source_kind,seed,pysol_game,pysol_number,file_path,max_positions,status,positions,elapsed_ms,move_count,line,classic_score,reveal_score,peak_bytes,error,solver_version,run_id,created_at');
+    expect(lines).toHaveLength(10);
+    expect(lines[1]).toMatch(/^SE4-1,spiderette,4,seed,1,,,,77,lost,104,1,,,,,1000,,/);
+    expect(lines[3]).toMatch(/^SE4-3,spiderette,4,seed,3,,,,77,won,304,3,3,1-2 3-4 d,1297,1020,3000,,/);
+    expect(sum.stdout.split('\r\n')[1]).toMatch(/^spiderette,4,77,8,4,2,2,0,0\.5,/);
+  });
+});
