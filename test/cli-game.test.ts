@@ -8,7 +8,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { Command } from 'commander';
+import { describe, expect, it, vi } from 'vitest';
+import { runProgram } from '../src/cli/main.js';
+import { InputError } from '../src/game/errors.js';
 import { makeDealCode } from '../src/game/code.js';
 import { dealCards } from '../src/game/deal.js';
 import { getVariant } from '../src/game/variant.js';
@@ -53,6 +56,30 @@ describe('spidersolve program', () => {
     expect(refused('bogus')).toBe("spidersolve: unknown command 'bogus'");
     expect(refused('deal', '--colour', 'red')).toBe("spidersolve: unknown option '--colour'");
     expect(refused('show')).toBe("spidersolve: missing required argument 'deal'");
+  });
+});
+
+describe('error reporting in one place (runProgram, in process)', () => {
+  async function run(action: () => void): Promise<{ code: number; err: string }> {
+    const program = new Command('spidersolve');
+    program.command('boom').action(action);
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const code = await runProgram(program, ['boom']);
+      return { code, err: spy.mock.calls.map((c) => String(c[0])).join('') };
+    } finally {
+      spy.mockRestore();
+      process.exitCode = undefined;
+    }
+  }
+  it('an InputError exits 2 with its one-line message', async () => {
+    expect(await run(() => { throw new InputError('bad-option', 'option --x "y": no'); })).toEqual({ code: 2, err: 'spidersolve: option --x "y": no\n' });
+  });
+  it('any other error exits 1 as an internal error, on one line, without a stack', async () => {
+    expect(await run(() => { throw new TypeError('oops\nsecond line'); })).toEqual({ code: 1, err: 'spidersolve: internal error: oops second line\n' });
+  });
+  it('a status a command sets (batch: 130) is kept', async () => {
+    expect(await run(() => { process.exitCode = 130; })).toEqual({ code: 130, err: '' });
   });
 });
 

@@ -5,7 +5,8 @@
  *
  * Exit codes: 0 success (or the status a command set in `process.exitCode`, e.g. batch's 130); 2 a fault in the input (an InputError: bad deal code, bad move, missing file,
  * bad option value; or a commander usage error), reported on stderr as one line
- * `spidersolve: <message>`; 1 anything else, reported as `spidersolve: internal error: <message>`.
+ * `spidersolve: <message>`; 1 anything else, reported as `spidersolve: internal error: <message>`
+ * (set SPIDERSOLVE_DEBUG=1 to get the stack as well).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -69,10 +70,19 @@ function oneLine(s: string): string {
  * comment says. Returns the exit code and also sets `process.exitCode`.
  */
 export async function main(args: readonly string[] = process.argv.slice(2)): Promise<number> {
+  return runProgram(buildProgram(), args);
+}
+
+/**
+ * Parses `args` with a built program and reports any error in the one place (see the module comment).
+ * Exported so tests can run a program with extra commands; `main` is this with `buildProgram()`.
+ */
+export async function runProgram(program: Command, args: readonly string[]): Promise<number> {
   let code = 0;
   process.exitCode = undefined;
+  quietErrors(program);
   try {
-    await buildProgram().parseAsync([...args], { from: 'user' });
+    await program.parseAsync([...args], { from: 'user' });
     // A command may set its own status (batch: 130 when interrupted); keep it.
     const set = process.exitCode;
     code = typeof set === 'number' ? set : set ? Number(set) || 0 : 0;
