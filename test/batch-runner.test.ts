@@ -178,6 +178,21 @@ describe('runBatch with injected outcomes', () => {
     expect(rowsOf(clean).map(stable)).toEqual(all.map(stable));
   });
 
+  it('many tasks in flight raise no listener warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const s = await withEnv({ SPIDERSOLVE_TEST_FAKE: '1' }, () =>
+        runBatch(options(join(dir, 'many.sqlite'), { seeds: [1, 30], suits: [1], workerFile: TEST_WORKER, maxInFlight: 24 })));
+      expect(s.ran).toBe(30);
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it('an already aborted signal runs nothing', async () => {
     const db = join(dir, 'pre.sqlite');
     const ctl = new AbortController();

@@ -9,6 +9,7 @@
  * finished result is written, and the run is marked `interrupted`; a killed process loses only the
  * results not yet flushed (at most `flushEvery` plus the in-flight ones).
  */
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { SOLVER_VERSION } from '../solver/types.js';
 import type { PlannedDeal } from './deals.js';
@@ -112,6 +113,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       let fatal: unknown = null;
       let stopping = false;
       const cancel = new AbortController();
+      // every in-flight task listens to this one signal
+      setMaxListeners(maxInFlight + 16, cancel.signal);
       let wake!: () => void;
       const stopped = new Promise<void>((r) => (wake = r));
       const stop = () => {
