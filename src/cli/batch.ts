@@ -140,11 +140,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   }
   if (summary.interrupted) {
     process.stderr.write(`spidersolve: interrupted with ${summary.remaining} of ${summary.planned} deals left; resume with the same command:\n  ${resumeCommand()}\n`);
-    // main.ts sets exit status 0 after a command returns, so leave here (pool destroyed, database
-    // closed) once both streams have taken their last bytes.
-    await new Promise<void>((r) => process.stdout.write('', () => r()));
-    await new Promise<void>((r) => process.stderr.write('', () => r()));
-    process.exit(EXIT_INTERRUPTED);
+    process.exitCode = EXIT_INTERRUPTED; // main.ts keeps a status set by the command
   }
 }
 
