@@ -1,7 +1,81 @@
-/** Placeholder: the owner of this file replaces it with the real `solve` commands. */
+/**
+ * The solver commands: `solve` and `hint`. They parse, call the solver (src/solver/solve.ts) and print.
+ *
+ * Exit codes (also in the README): 0 won, 3 lost (proven: every reachable position examined),
+ * 4 undecided (the position budget ran out), 2 bad input, 1 internal error.
+ */
 import type { Command } from 'commander';
+import { solve } from '../solver/solve.js';
+import { DEFAULT_MAX_POSITIONS, type SolveResult } from '../solver/types.js';
+import { loadDealOrThrow, parseIntOption, printJson, printLines, variantLabel } from './common.js';
 
-/** Registers the solve commands on the program (none yet). */
+/** Exit code of each solver result. */
+export const SOLVE_EXIT_CODES = { won: 0, lost: 3, undecided: 4 } as const;
+
+const DEAL_HELP =
+  '<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N, pysol:spider1:N, ' +
+  'pysol:spiderette:N, or a position file (.json or text).';
+const EXIT_HELP = '\nExit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error.';
+
+function budget(text: string | undefined): number {
+  return text === undefined ? DEFAULT_MAX_POSITIONS : parseIntOption('max-positions', text, 1, 200_000_000);
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MiB`;
+}
+
+function summary(r: SolveResult): string {
+  const what = { won: 'won: a winning line was found and replayed through the rules engine', lost: 'lost: every reachable position was examined, none wins', undecided: 'undecided: the position budget ran out before a win or a proof' }[r.status];
+  return what;
+}
+
+/** Registers `solve` and `hint` on the program. */
 export function registerSolveCommands(program: Command): void {
-  void program;
+  program
+    .command('solve')
+    .description(`Solve a deal or position with perfect information (R18): won (with the whole line), lost (proven) or undecided. ${DEAL_HELP}`)
+    .argument('<deal>', 'deal code, pysol: reference or position file')
+    .option('--max-positions <n>', `position budget: distinct positions stored, both passes together (default ${DEFAULT_MAX_POSITIONS})`)
+    .option('--json', 'print one JSON object { code, status, positions, elapsedMs, peakBytes, line, moveCount, classicScore, revealScore, solverVersion, maxPositions }')
+    .addHelpText('after', EXIT_HELP)
+    .action((ref: string, opts: { maxPositions?: string; json?: boolean }) => {
+      const max = budget(opts.maxPositions);
+      const deal = loadDealOrThrow(ref);
+      const r = solve(deal.position, { maxPositions: max });
+      if (opts.json) {
+        printJson({ code: deal.code, label: deal.label, game: deal.position.variant.game, suits: deal.position.variant.suits, maxPositions: max, ...r });
+      } else {
+        const lines = [
+          `${deal.code ?? deal.label} (${variantLabel(deal.position)}): ${summary(r)}`,
+          `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')}; time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
+            `${Math.round(r.positions / Math.max(r.elapsedMs, 1) * 1000).toLocaleString('en-US')} positions/s; peak memory: ${mb(r.peakBytes)}`,
+        ];
+        if (r.status === 'won') {
+          lines.push(`moves: ${r.moveCount}; classic score: ${r.classicScore} (R16); reveal score: ${r.revealScore} (R17)`);
+          lines.push(`line: ${r.line.join(' ')}`);
+        }
+        printLines(lines);
+      }
+      process.exitCode = SOLVE_EXIT_CODES[r.status];
+    });
+
+  program
+    .command('hint')
+    .description(`Print the first move of a winning line, if the solver proves one within the budget. ${DEAL_HELP}`)
+    .argument('<deal>', 'deal code, pysol: reference or position file')
+    .option('--max-positions <n>', `position budget (default ${DEFAULT_MAX_POSITIONS})`)
+    .option('--json', 'print one JSON object { code, status, move (null unless won), positions }')
+    .addHelpText('after', EXIT_HELP)
+    .action((ref: string, opts: { maxPositions?: string; json?: boolean }) => {
+      const max = budget(opts.maxPositions);
+      const deal = loadDealOrThrow(ref);
+      const r = solve(deal.position, { maxPositions: max });
+      const move = r.status === 'won' ? (r.line[0] ?? null) : null;
+      if (opts.json) printJson({ code: deal.code, status: r.status, move, positions: r.positions, moves: r.line });
+      else if (r.status === 'won') printLines([move === null ? 'the position is already won' : `${move}   (first move of a ${r.moveCount}-move win)`]);
+      else if (r.status === 'lost') printLines(['no hint: this position is lost (proven: no line wins)']);
+      else printLines([`no hint: no win proven within ${max.toLocaleString('en-US')} positions (try --max-positions)`]);
+      process.exitCode = SOLVE_EXIT_CODES[r.status];
+    });
 }

@@ -29,7 +29,7 @@ export interface EvalWeights {
 }
 
 /** Default evaluation weights, chosen on seeds outside the benchmark sets. */
-export const DEFAULT_WEIGHTS: EvalWeights = { down: 3, rankBreak: 3, suitBreak: 2, stockCard: 1, removed: 20, empty: 4 };
+export const DEFAULT_WEIGHTS: EvalWeights = { down: 6, rankBreak: 3, suitBreak: 2, stockCard: 2, removed: 20, empty: 0 };
 
 /** Encodes and decodes keys for one deal, and evaluates positions. */
 export class KeyCodec {

@@ -2,17 +2,18 @@
  * The solver's entry point: two searches within one position budget, the winning line written in the
  * project's notation and replayed through the rules engine before it is reported.
  *
- * 1. A heuristic pass (half the budget): depth-first search that leaves out moves a player would not
- *    consider — splitting a run of one suit onto a card, moving a group from one card of the next rank
- *    to another of a different suit (SOLVER-NOTES.md lists such rules as heuristics). It finds most
- *    wins fast, but when it runs dry it proves nothing.
- * 2. An exact pass (the rest of the budget): the same search with every legal move, and only sound
- *    reductions. Only this pass may answer **lost** (RULES.md R19).
+ * 1. A heuristic pass (a quarter of the budget): depth-first search (search.ts) that leaves out moves a
+ *    player would not consider — splitting a run of one suit onto a card, moving a group from one card
+ *    of the next rank to another of a different suit (SOLVER-NOTES.md lists such rules as heuristics).
+ *    It finds many wins in a few hundred positions, but when it runs dry it proves nothing.
+ * 2. An exact pass (the rest of the budget): best-first search (bestfirst.ts) over every legal move
+ *    with only sound reductions. Only this pass may answer **lost** (RULES.md R19).
  * `positions` is the sum over both passes; the answer never depends on time or on worker count.
  */
 import type { Position } from '../game/position.js';
 import { playLine } from '../game/score.js';
 import { search } from './search.js';
+import { bestFirstSearch, rebuildLine } from './bestfirst.js';
 import { DEAL_MOVE, SolverState } from './state.js';
 import { DEFAULT_MAX_POSITIONS, SOLVER_VERSION, type SolveOptions, type SolveResult } from './types.js';
 
@@ -42,24 +43,26 @@ export function lineText(start: Position, packed: readonly number[]): string[] {
 export function solve(position: Position, opts: SolveOptions = {}): SolveResult {
   const max = Math.max(1, Math.floor(opts.maxPositions ?? DEFAULT_MAX_POSITIONS));
   const t0 = performance.now();
-  const heuristicBudget = Math.max(1, Math.floor(max / 2));
-  let out = search(position, heuristicBudget, true);
-  let positions = out.positions;
-  let peak = out.peakBytes;
-  if (out.status !== 'won') {
+  const heuristicBudget = Math.max(1, Math.floor(max / 4));
+  const first = search(position, heuristicBudget, true);
+  let status = first.status;
+  let positions = first.positions;
+  let peak = first.peakBytes;
+  let line: string[] = status === 'won' ? lineText(position, first.moves) : [];
+  if (status !== 'won') {
     const rest = max - positions;
     if (rest > 0) {
-      out = search(position, rest, false);
-      positions += out.positions;
-      peak = Math.max(peak, out.peakBytes);
-    } else out = { ...out, status: 'undecided' };
+      const exact = bestFirstSearch(position, rest);
+      status = exact.status;
+      positions += exact.positions;
+      peak = Math.max(peak, exact.peakBytes);
+      if (status === 'won') line = rebuildLine(position, exact.path, exact.table);
+    } else status = 'undecided';
   }
-  let line: string[] = [];
   let moveCount: number | null = null;
   let classic: number | null = null;
   let reveal: number | null = null;
-  if (out.status === 'won') {
-    line = lineText(position, out.moves);
+  if (status === 'won') {
     const played = playLine(position, line);
     if (!played.ok || !played.value.won) {
       throw new Error(`solver defect: the winning line does not replay to a win (${played.ok ? 'not won' : played.error.message})`);
@@ -69,7 +72,7 @@ export function solve(position: Position, opts: SolveOptions = {}): SolveResult 
     reveal = played.value.reveal;
   }
   return {
-    status: out.status,
+    status,
     positions,
     elapsedMs: Math.round((performance.now() - t0) * 10) / 10,
     line,

@@ -1,0 +1,147 @@
+/**
+ * Best-first search over exact, bit-packed positions (complete: exhaustive when the queue runs dry).
+ *
+ * Every child of an expanded position is stored once in the transposition table (a position counts
+ * once, when first stored) and queued by its evaluation (KeyCodec.encode); the lowest evaluation is
+ * expanded next, most recently queued first among equals. Expanding a position rebuilds it from its
+ * key, so the queue holds only node ids. No move is ever left out except by the two sound reductions
+ * of SolverState.generate, and positions are merged only when equal (or, once the stock is empty,
+ * equal up to interchangeable columns), so an empty queue with no win proves the deal lost (R19).
+ * The search is deterministic: integer evaluation, fixed move order, fixed tie-breaks.
+ */
+import { KeyCodec, type EvalWeights } from './key.js';
+import { DEAL_MOVE, SolverState } from './state.js';
+import { PositionTable } from './table.js';
+import type { Position } from '../game/position.js';
+
+/** Bucketed priority queue of node ids by small integer priority; LIFO within a bucket. */
+class BucketQueue {
+  private buckets: Int32Array[] = [];
+  private lens: number[] = [];
+  private min = Infinity;
+  count = 0;
+  bytes = 0;
+
+  push(p: number, id: number): void {
+    while (this.buckets.length <= p) {
+      this.buckets.push(new Int32Array(64));
+      this.lens.push(0);
+      this.bytes += 256;
+    }
+    let b = this.buckets[p]!;
+    const l = this.lens[p]!;
+    if (l === b.length) {
+      const nb = new Int32Array(b.length * 2);
+      nb.set(b);
+      this.bytes += b.byteLength;
+      this.buckets[p] = b = nb;
+    }
+    b[l] = id;
+    this.lens[p] = l + 1;
+    this.count++;
+    if (p < this.min) this.min = p;
+  }
+
+  pop(): number {
+    if (this.count === 0) return -1;
+    let p = this.min;
+    while (this.lens[p] === 0) p++;
+    this.min = p;
+    this.count--;
+    const l = this.lens[p]! - 1;
+    this.lens[p] = l;
+    return this.buckets[p]![l]!;
+  }
+}
+
+/** Raw outcome of a search, before the line is rebuilt and checked. */
+export interface BestFirstOutcome {
+  readonly status: 'won' | 'lost' | 'undecided';
+  /** Positions stored. */
+  readonly positions: number;
+  /** Node ids from the root to the winning position (won only). */
+  readonly path: number[];
+  readonly table: PositionTable;
+  readonly codec: KeyCodec;
+  /** Peak bytes of the table and queue. */
+  readonly peakBytes: number;
+}
+
+/**
+ * Searches from `start` until a win, exhaustion or `maxPositions` stored positions.
+ * `weights` override the evaluation (for tuning; results are only comparable at equal weights).
+ */
+export function bestFirstSearch(start: Position, maxPositions: number, weights?: EvalWeights): BestFirstOutcome {
+  const state = new SolverState(start);
+  const codec = new KeyCodec(state, start.variant.suits, weights);
+  const table = new PositionTable(Math.min(maxPositions, 1 << 16));
+  const queue = new BucketQueue();
+  const moves = new Int32Array(1024);
+  const done = (status: BestFirstOutcome['status'], goal: number): BestFirstOutcome => {
+    const path: number[] = [];
+    if (goal >= 0) {
+      for (let n = goal; ; n = table.parents[n]!) {
+        path.push(n);
+        if (n === 0) break;
+      }
+      path.reverse();
+    }
+    return { status, positions: table.size, path, table, codec, peakBytes: table.bytes + queue.bytes };
+  };
+
+  const nw0 = codec.encode(state);
+  table.insert(codec.buf, nw0, 0);
+  if (state.isWon()) return done('won', 0);
+  queue.push(codec.score, 0);
+  if (maxPositions <= 1) return done('undecided', -1);
+
+  for (;;) {
+    const node = queue.pop();
+    if (node < 0) return done('lost', -1);
+    codec.decode(table.arena, table.offsets[node]!, state);
+    const n = state.generate(moves, true);
+    for (let i = 0; i < n; i++) {
+      const m = moves[i]!;
+      const tok = state.apply(m);
+      const nw = codec.encode(state);
+      const id = table.insert(codec.buf, nw, node);
+      if (id >= 0) {
+        if (state.isWon()) return done('won', id);
+        if (table.size >= maxPositions) return done('undecided', -1);
+        queue.push(codec.score, id);
+      }
+      state.undo(m, tok);
+    }
+  }
+}
+
+/**
+ * Rebuilds the winning line of a best-first search, in the project's notation: from the start, at each
+ * step the move whose resulting key equals the next node's key. Throws Error when none does (a defect).
+ */
+export function rebuildLine(start: Position, path: readonly number[], table: PositionTable): string[] {
+  const state = new SolverState(start);
+  const codec = new KeyCodec(state, start.variant.suits);
+  const moves = new Int32Array(1024);
+  const line: string[] = [];
+  for (let p = 1; p < path.length; p++) {
+    const off = table.offsets[path[p]!]!;
+    const n = state.generate(moves, true);
+    let found = false;
+    for (let i = 0; i < n && !found; i++) {
+      const m = moves[i]!;
+      const to = (m >> 5) & 31;
+      const toEmpty = m !== DEAL_MOVE && state.upLen[to] === 0;
+      const tok = state.apply(m);
+      const nw = codec.encode(state);
+      let j = 0;
+      while (j < nw && table.arena[off + j] === codec.buf[j]) j++;
+      if (j === nw) {
+        found = true;
+        line.push(m === DEAL_MOVE ? 'd' : `${(m & 31) + 1}-${to + 1}${toEmpty ? `x${m >> 10}` : ''}`);
+      } else state.undo(m, tok);
+    }
+    if (!found) throw new Error(`solver defect: no move leads to step ${p} of the winning path`);
+  }
+  return line;
+}

@@ -1,0 +1,230 @@
+/**
+ * The solver against known answers (issue: solver), its move generator against the rules engine's,
+ * and its exactness against an independent exhaustive search through the rules engine.
+ */
+import { describe, expect, it } from 'vitest';
+import { dealPosition } from '../src/game/deal.js';
+import { cardCounts, isWon, type Position } from '../src/game/position.js';
+import { applyMove, legalMoves, moveText } from '../src/game/rules.js';
+import { playLine } from '../src/game/score.js';
+import { ALL_VARIANTS } from '../src/game/variant.js';
+import { KeyCodec } from '../src/solver/key.js';
+import { search } from '../src/solver/search.js';
+import { lineText, solve } from '../src/solver/solve.js';
+import { CAP, DEAL_MOVE, SolverState } from '../src/solver/state.js';
+import { PositionTable } from '../src/solver/table.js';
+import { mulberry32, pos, run, SE1, SE4, SP2, SP4 } from './helpers/game.js';
+
+/** Exhaustive search through the rules engine alone (string keys), for small positions. */
+function bruteForce(start: Position, limit = 30_000): 'won' | 'lost' | 'too large' {
+  const seen = new Set<string>();
+  const key = (p: Position) => JSON.stringify([p.columns, p.stock.length]);
+  const stack: Position[] = [start];
+  seen.add(key(start));
+  while (stack.length) {
+    const p = stack.pop()!;
+    if (isWon(p)) return 'won';
+    for (const m of legalMoves(p)) {
+      const q = applyMove(p, m).position;
+      const k = key(q);
+      if (!seen.has(k)) {
+        if (seen.size >= limit) return 'too large';
+        seen.add(k);
+        stack.push(q);
+      }
+    }
+  }
+  return 'lost';
+}
+
+function same(s: SolverState, p: Position): boolean {
+  for (let c = 0; c < s.ncols; c++) {
+    const col = p.columns[c]!;
+    if (s.down[c] !== col.down.length || s.upLen[c] !== col.up.length) return false;
+    for (let i = 0; i < col.up.length; i++) if (s.up[c * CAP + i] !== col.up[i]) return false;
+  }
+  return s.stockLeft === p.stock.length && s.removed === p.removed.length;
+}
+
+function packedText(s: SolverState, m: number): string {
+  if (m === DEAL_MOVE) return 'd';
+  const to = (m >> 5) & 31;
+  return `${(m & 31) + 1}-${to + 1}${s.upLen[to] === 0 ? `x${m >> 10}` : ''}`;
+}
+
+/** A Spiderette 1-suit endgame where only the stock holds the Aces, so the one deal completes a suit. */
+const needsDeal = pos(
+  SE1,
+  [['', run('S', 2)], ['', 'QS'], ['', 'JS'], ['', '10S'], ['', '9S'], ['', '8S'], ['2S 3S 4S 5S 6S', '7S']],
+  ['AS AS KS'],
+  [0, 0],
+);
+
+describe('solver: known answers', () => {
+  it('wins a position one move from a win, with that move', () => {
+    const p = pos(SE1, [['', run('S', 2)], ['', 'AS'], '', '', '', '', ''], [], [0, 0, 0]);
+    const r = solve(p, { maxPositions: 1000 });
+    expect(r.status).toBe('won');
+    expect(r.line).toEqual(['2-1']);
+    expect(r.moveCount).toBe(1);
+    expect(r.classicScore).toBe(500 - 1 + 400);
+    expect(r.revealScore).toBe(400);
+  });
+
+  it('reports an already won position as won with an empty line', () => {
+    const p = pos(SE1, ['', '', '', '', '', '', ''], [], [0, 0, 0, 0]);
+    const r = solve(p);
+    expect(r).toMatchObject({ status: 'won', line: [], positions: 1, moveCount: 0 });
+  });
+
+  it('proves a small position lost: no card can move, no stock', () => {
+    const p = pos(
+      SE4,
+      [['QC', 'KC'], ['10C', 'JC'], ['8C', '9C'], ['6C', '7C'], ['4C', '5C'], ['2C', '3C'], ['', 'AC']],
+      [],
+      [0, 1, 2],
+    );
+    const r = solve(p, { maxPositions: 1000 });
+    expect(r.status).toBe('lost');
+    expect(r.line).toEqual([]);
+    expect(bruteForce(p)).toBe('lost');
+  });
+
+  it('finds a win that needs a deal to complete a suit (R12, R14)', () => {
+    expect(cardCounts(needsDeal).reduce((a, b) => a + b, 0)).toBe(26);
+    const r = solve(needsDeal, { maxPositions: 100_000 });
+    expect(r.status).toBe('won');
+    const at = r.line.indexOf('d');
+    expect(at).toBeGreaterThanOrEqual(0);
+    const before = playLine(needsDeal, r.line.slice(0, at));
+    const after = playLine(needsDeal, r.line.slice(0, at + 1));
+    expect(before.ok && before.value.completed).toBe(0);
+    expect(after.ok && after.value.completed).toBe(1);
+    const all = playLine(needsDeal, r.line);
+    expect(all.ok && all.value.won).toBe(true);
+  });
+
+  it("decides a Spiderette position by its last 3-card deal: the stock's order makes it won or lost (R4, R12)", () => {
+    // Same tableau as needsDeal; with the Aces dealt onto columns 2 and 3 it is won, with a King dealt
+    // onto the K..2 run of column 1 and nothing to clear it, the exhaustive search finds no win.
+    const lostOrder = pos(
+      SE1,
+      [['', run('S', 2)], ['', 'QS'], ['', 'JS'], ['', '10S'], ['', '9S'], ['', '8S'], ['2S 3S 4S 5S 6S', '7S']],
+      ['KS AS AS'],
+      [0, 0],
+    );
+    const won = solve(needsDeal, { maxPositions: 100_000 });
+    const other = solve(lostOrder, { maxPositions: 100_000 });
+    expect(won.status).toBe('won');
+    expect(other.status).toBe(bruteForce(lostOrder));
+  });
+
+  it('answers undecided when the budget is too small, having stored exactly the budget', () => {
+    const r = solve(dealPosition(SP4, 1), { maxPositions: 50 });
+    expect(r.status).toBe('undecided');
+    expect(r.positions).toBe(50);
+    expect(r.line).toEqual([]);
+  });
+
+  it('is deterministic: same deal and budget give the same result and position count', () => {
+    const a = solve(dealPosition(SP2, 7), { maxPositions: 20_000 });
+    const b = solve(dealPosition(SP2, 7), { maxPositions: 20_000 });
+    expect(b.status).toBe(a.status);
+    expect(b.positions).toBe(a.positions);
+    expect(b.line).toEqual(a.line);
+  });
+
+  it('replays every win it reports through the rules engine (seeded Spiderette 1-suit deals)', () => {
+    let wins = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      const p = dealPosition(SE1, seed);
+      const r = solve(p, { maxPositions: 20_000 });
+      if (r.status !== 'won') continue;
+      wins++;
+      const played = playLine(p, r.line);
+      expect(played.ok && played.value.won).toBe(true);
+      expect(played.ok && played.value.classic).toBe(r.classicScore);
+    }
+    expect(wins).toBeGreaterThan(0);
+  });
+});
+
+describe('solver: move generation and packed positions', () => {
+  it('generates exactly the rules engine\'s legal moves, and make/unmake restores, on 10,000+ random positions of all six variants', () => {
+    const rand = mulberry32(2026);
+    let checked = 0;
+    const buf = new Int32Array(1024);
+    for (const v of ALL_VARIANTS) {
+      for (let seed = 1; seed <= 14; seed++) {
+        let p = dealPosition(v, seed);
+        const s = new SolverState(p);
+        const codec = new KeyCodec(s, v.suits);
+        const s2 = new SolverState(p);
+        for (let step = 0; step < 150; step++) {
+          const expected = legalMoves(p).map((m) => moveText(p, m)).sort();
+          const n = s.generate(buf, false);
+          const got = Array.from(buf.subarray(0, n), (m) => packedText(s, m)).sort();
+          expect(got).toEqual(expected);
+          for (let i = 0; i < n; i++) {
+            const tok = s.apply(buf[i]!);
+            s.undo(buf[i]!, tok);
+          }
+          expect(same(s, p)).toBe(true);
+          // the key decodes to the same position
+          const nw = codec.encode(s);
+          const key = codec.buf.slice(0, nw);
+          codec.decode(key, 0, s2);
+          expect(Array.from(codec.buf.subarray(0, codec.encode(s2)))).toEqual(Array.from(key));
+          if (p.stock.length > 0) expect(same(s2, p)).toBe(true);
+          checked++;
+          const legal = legalMoves(p);
+          if (!legal.length) break;
+          const mv = legal[Math.floor(rand() * legal.length)]!;
+          const text = moveText(p, mv);
+          const idx = Array.from(buf.subarray(0, n)).findIndex((m) => packedText(s, m) === text);
+          s.apply(buf[idx]!);
+          p = applyMove(p, mv).position;
+          expect(same(s, p)).toBe(true);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('keys are canonical once the stock is empty: permuting columns with no face-down card gives the same key', () => {
+    const a = pos(SE4, [['', 'KC QC'], ['', '5H'], ['3D', '9S'], '', ['', '7D'], ['', 'AS'], ['', '2C']], [], [0, 1]);
+    const b = pos(SE4, [['', '7D'], ['', 'AS'], ['3D', '9S'], ['', '2C'], '', ['', 'KC QC'], ['', '5H']], [], [0, 1]);
+    const ka = new KeyCodec(new SolverState(a), 4);
+    const kb = new KeyCodec(new SolverState(b), 4);
+    const na = ka.encode(new SolverState(a));
+    const nb = kb.encode(new SolverState(b));
+    expect(Array.from(kb.buf.subarray(0, nb))).toEqual(Array.from(ka.buf.subarray(0, na)));
+    // ... but not while the stock still deals card i onto column i
+    const c = pos(SE4, [['', 'KC QC'], ['', '5H'], ['3D', '9S'], ['', '4S'], ['', '7D'], ['', 'AS'], ['', '2C']], [['JH', 'JD', 'JS']], [0]);
+    const d = pos(SE4, [['', '5H'], ['', 'KC QC'], ['3D', '9S'], ['', '4S'], ['', '7D'], ['', 'AS'], ['', '2C']], [['JH', 'JD', 'JS']], [0]);
+    const kc = new KeyCodec(new SolverState(c), 4);
+    const n1 = kc.encode(new SolverState(c));
+    const first = Array.from(kc.buf.subarray(0, n1));
+    const n2 = kc.encode(new SolverState(d));
+    expect(Array.from(kc.buf.subarray(0, n2))).not.toEqual(first);
+  });
+
+  it('the table stores keys exactly: equal keys are found, different keys sharing a prefix are not merged', () => {
+    const t = new PositionTable(16);
+    const k1 = Uint32Array.from([1, 2, 3]);
+    const k2 = Uint32Array.from([1, 2, 4]);
+    expect(t.insert(k1, 3, 0)).toBe(0);
+    expect(t.insert(k2, 3, 0)).toBe(1);
+    expect(t.insert(k1, 3, 0)).toBe(-1);
+    for (let i = 0; i < 5000; i++) t.insert(Uint32Array.from([i, i * 7, 99]), 3, 0);
+    expect(t.size).toBe(5002);
+    expect(t.insert(Uint32Array.from([4999, 4999 * 7, 99]), 3, 0)).toBe(-1);
+  });
+
+  it('lineText writes the notation with counts into empty columns only', () => {
+    const p = pos(SE1, [['', run('S', 2)], ['', 'AS'], '', '', '', '', ''], [], [0, 0, 0]);
+    const out = search(p, 100, false);
+    expect(out.status).toBe('won');
+    expect(lineText(p, out.moves)).toEqual(['2-1']);
+  });
+});
