@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
 import { SCHEMA_VERSION } from '../src/batch/schema.js';
-import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
+import { recordFromError, recordFromOutcome, ResultStore } from '../src/batch/store.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
@@ -250,5 +250,13 @@ describe('spidersolve report and export', () => {
     expect(lines[1]).toMatch(/^SE4-1,spiderette,4,seed,1,,,,77,lost,104,1,,,,,1000,,/);
     expect(lines[3]).toMatch(/^SE4-3,spiderette,4,seed,3,,,,77,won,304,3,3,1-2 3-4 d,1297,1020,3000,,/);
     expect(sum.stdout.split('\r\n')[1]).toMatch(/^spiderette,4,77,8,4,2,2,0,0\.5,/);
+
+    // RFC 4180 quoting of a field with a comma, quotes and a line break
+    const store = ResultStore.openForWriting(db);
+    const odd = { key: 'POS:SE4:00ff', ref: '/x/a,b.txt', game: 'spiderette' as const, suits: 4 as const, source: { kind: 'file' as const, path: '/x/a,b.txt' } };
+    store.writeResults(null, [recordFromError(odd, 77, 'bad "thing",\nsecond line', '1.0.0')]);
+    store.close();
+    const quoted = await cli(['export', '--csv', '--db', db, '--game', 'spiderette']);
+    expect(quoted.stdout).toContain('POS:SE4:00ff,spiderette,4,file,,,,"/x/a,b.txt",77,error,,,,,,,,"bad ""thing"",\nsecond line",1.0.0,,');
   });
 });

@@ -167,7 +167,7 @@ function writeOut(out: string | undefined, text: string): void {
 
 async function reportAction(o: { db: string; game?: string; suits?: string; format: string; out?: string }): Promise<void> {
   const format = o.format as ReportFormat;
-  if (!REPORT_FORMATS.includes(format)) throw new InputError('bad-option', `--format ${o.format}: use table, md, csv or json`);
+  if (!REPORT_FORMATS.includes(format)) throw new InputError('bad-option', `option --format "${o.format}": use table, md, csv or json`);
   const filter = parseFilter(o);
   const store = ResultStore.openForReading(o.db);
   try {
