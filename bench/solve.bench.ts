@@ -1,0 +1,100 @@
+/**
+ * Solver benchmark (`npm run bench:solve`; not a test). Solves fixed sets — seeds 1..N of each of the
+ * six variants and PySolFC Spider 4-suit games 1..N at the main budget, then Spider 2-suit seeds 1..N at
+ * 167,000 positions (the published reference point) — and prints per set: won / lost / undecided,
+ * median and 95th percentile time and positions, positions per second, bytes per stored position.
+ *
+ * Options: --count N (deals per set, default 100), --max-positions N (default 1,000,000),
+ * --sets a,b,… (names as printed), --json.
+ */
+import { Command } from 'commander';
+import { dealPosition } from '../src/game/deal.js';
+import type { Position } from '../src/game/position.js';
+import { pysolDeal } from '../src/game/pysol.js';
+import { getVariant, type GameName, type SuitCount } from '../src/game/variant.js';
+import { solve } from '../src/solver/solve.js';
+
+const program = new Command()
+  .option('--count <n>', 'deals per set', '100')
+  .option('--max-positions <n>', 'main budget', '1000000')
+  .option('--sets <list>', 'comma-separated set names (default: all)')
+  .option('--json', 'print JSON rows')
+  .parse();
+const opts = program.opts<{ count: string; maxPositions: string; sets?: string; json?: boolean }>();
+const count = Number(opts.count);
+const max = Number(opts.maxPositions);
+
+interface BenchSet { name: string; budget: number; deal: (i: number) => Position }
+const seeded = (game: GameName, suits: SuitCount, budget: number, name?: string): BenchSet => ({
+  name: name ?? `${game === 'spider' ? 'SP' : 'SE'}${suits} seeds`,
+  budget,
+  deal: (i) => dealPosition(getVariant(game, suits), i),
+});
+let sets: BenchSet[] = [
+  seeded('spider', 1, max),
+  seeded('spider', 2, max),
+  seeded('spider', 4, max),
+  seeded('spiderette', 1, max),
+  seeded('spiderette', 2, max),
+  seeded('spiderette', 4, max),
+  {
+    name: 'PySol SP4',
+    budget: max,
+    deal: (i) => {
+      const r = pysolDeal('spider', i);
+      if (!r.ok) throw r.error;
+      return r.value.position;
+    },
+  },
+  seeded('spider', 2, 167_000, 'SP2 seeds @167k'),
+];
+if (opts.sets) {
+  const want = opts.sets.split(',').map((s) => s.trim());
+  sets = sets.filter((s) => want.includes(s.name));
+}
+
+const pct = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
+const rows = [];
+for (const set of sets) {
+  const tally = { won: 0, lost: 0, undecided: 0 };
+  const ms: number[] = [];
+  const pos: number[] = [];
+  let totalPos = 0;
+  let totalMs = 0;
+  let bytesPerPos = 0;
+  for (let i = 1; i <= count; i++) {
+    const r = solve(set.deal(i), { maxPositions: set.budget });
+    tally[r.status]++;
+    ms.push(r.elapsedMs);
+    pos.push(r.positions);
+    totalPos += r.positions;
+    totalMs += r.elapsedMs;
+    if (r.positions >= 100_000) bytesPerPos = Math.max(bytesPerPos, r.peakBytes / r.positions);
+  }
+  const row = {
+    set: set.name,
+    budget: set.budget,
+    deals: count,
+    ...tally,
+    medianMs: Math.round(pct(ms, 50)),
+    p95Ms: Math.round(pct(ms, 95)),
+    medianPositions: pct(pos, 50),
+    p95Positions: pct(pos, 95),
+    positionsPerSecond: Math.round((totalPos / totalMs) * 1000),
+    bytesPerPosition: bytesPerPos ? Math.round(bytesPerPos) : null,
+  };
+  rows.push(row);
+  if (!opts.json) console.log(JSON.stringify(row));
+}
+if (opts.json) console.log(JSON.stringify(rows, null, 2));
+else {
+  console.log('\n| set | budget | won | lost | undecided | median ms | p95 ms | median positions | p95 positions | positions/s | bytes/position (peak, searches ≥100k) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(`| ${r.set} | ${r.budget} | ${r.won}/${r.deals} | ${r.lost} | ${r.undecided} | ${r.medianMs} | ${r.p95Ms} | ${r.medianPositions} | ${r.p95Positions} | ${r.positionsPerSecond} | ${r.bytesPerPosition ?? '-'} |`);
+  }
+}
