@@ -3,8 +3,8 @@
  * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
  * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
  */
-import { createWriteStream, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
@@ -159,6 +159,7 @@ function writeOut(out: string | undefined, text: string): void {
     return;
   }
   try {
+    mkdirSync(dirname(resolve(out)), { recursive: true });
     writeFileSync(out, text);
   } catch (e) {
     throw new InputError('bad-file', `--out ${out}: cannot write it (${oneLine(e)})`);
@@ -202,6 +203,7 @@ async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; o
     } else {
       let dest;
       try {
+        mkdirSync(dirname(resolve(o.out)), { recursive: true });
         dest = createWriteStream(o.out);
         await pipeline(source, csv, dest);
       } catch (e) {
@@ -237,7 +239,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
     .option('--format <format>', 'table, md, csv or json (an array of row objects)', 'table')
-    .option('--out <file>', 'write to a file instead of stdout')
+    .option('--out <file>', 'write to a file instead of stdout (its directory is created)')
     .action(reportAction);
 
   program
