@@ -12,6 +12,7 @@
 import { KeyCodec, type EvalWeights } from './key.js';
 import { DEAL_MOVE, SolverState } from './state.js';
 import { PositionTable } from './table.js';
+import { moveOrder, PRUNED } from './search.js';
 import type { Position } from '../game/position.js';
 
 /** Bucketed priority queue of node ids by small integer priority; LIFO within a bucket. */
@@ -71,7 +72,7 @@ export interface BestFirstOutcome {
  * Searches from `start` until a win, exhaustion or `maxPositions` stored positions.
  * `weights` override the evaluation (for tuning; results are only comparable at equal weights).
  */
-export function bestFirstSearch(start: Position, maxPositions: number, weights?: EvalWeights): BestFirstOutcome {
+export function bestFirstSearch(start: Position, maxPositions: number, weights?: EvalWeights, penalty = 0): BestFirstOutcome {
   const state = new SolverState(start);
   const codec = new KeyCodec(state, start.variant.suits, weights);
   const table = new PositionTable(Math.min(maxPositions, 1 << 16));
@@ -102,13 +103,14 @@ export function bestFirstSearch(start: Position, maxPositions: number, weights?:
     const n = state.generate(moves, true);
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
+      const extra = penalty > 0 && moveOrder(state, m, true) === PRUNED ? penalty : 0;
       const tok = state.apply(m);
       const nw = codec.encode(state);
       const id = table.insert(codec.buf, nw, node);
       if (id >= 0) {
         if (state.isWon()) return done('won', id);
         if (table.size >= maxPositions) return done('undecided', -1);
-        queue.push(codec.score, id);
+        queue.push(codec.score + extra, id);
       }
       state.undo(m, tok);
     }

@@ -45,6 +45,8 @@ export class KeyCodec {
   private nw = 0;
   private readonly colRuns: Uint16Array;
   private readonly colRunLen: Uint8Array;
+  private readonly colBreaks: Uint16Array;
+  private readonly seenVer: Float64Array;
   private readonly order: number[] = [];
   private readonly w: EvalWeights;
   private readonly offset: number;
@@ -57,6 +59,8 @@ export class KeyCodec {
     this.cardBits = suits === 1 ? 4 : suits === 2 ? 5 : 6;
     this.colRuns = new Uint16Array(state.ncols * CAP);
     this.colRunLen = new Uint8Array(state.ncols);
+    this.colBreaks = new Uint16Array(state.ncols);
+    this.seenVer = new Float64Array(state.ncols);
     this.w = weights;
     this.offset = weights.removed * state.completeSuits + weights.empty * state.ncols;
   }
@@ -97,26 +101,35 @@ export class KeyCodec {
     let rankBreaks = 0;
     let suitBreaks = 0;
     let empties = 0;
-    // split every column into runs
+    // split the columns that changed since the last call into runs (R7), with their breaks
     for (let c = 0; c < n; c++) {
-      const len = s.upLen[c]!;
-      const base = c * CAP;
-      let r = 0;
-      let i = 0;
-      while (i < len) {
-        const top = up[base + i]!;
-        let j = i + 1;
-        while (j < len && up[base + j] === up[base + j - 1]! - 1 && RANK0[up[base + j - 1]!] !== 0) j++;
-        if (j < len) {
-          if (RANK0[up[base + j]!]! + 1 === RANK0[up[base + j - 1]!]) suitBreaks++;
-          else rankBreaks++;
+      if (this.seenVer[c] !== s.ver[c]) {
+        this.seenVer[c] = s.ver[c]!;
+        const len = s.upLen[c]!;
+        const base = c * CAP;
+        let r = 0;
+        let i = 0;
+        let rb = 0;
+        let sb = 0;
+        while (i < len) {
+          const top = up[base + i]!;
+          let j = i + 1;
+          while (j < len && up[base + j] === up[base + j - 1]! - 1 && RANK0[up[base + j - 1]!] !== 0) j++;
+          if (j < len) {
+            if (RANK0[up[base + j]!]! + 1 === RANK0[up[base + j - 1]!]) sb++;
+            else rb++;
+          }
+          this.colRuns[base + r++] = (top << 4) | (j - i - 1);
+          i = j;
         }
-        this.colRuns[base + r++] = (top << 4) | (j - i - 1);
-        i = j;
+        this.colRunLen[c] = r;
+        this.colBreaks[c] = (rb << 8) | sb;
       }
-      this.colRunLen[c] = r;
+      const br = this.colBreaks[c]!;
+      rankBreaks += br >> 8;
+      suitBreaks += br & 255;
       downTotal += s.down[c]!;
-      if (len === 0) empties++;
+      if (s.upLen[c] === 0) empties++;
     }
     const sym = s.stockLeft === 0;
     this.put(s.stockLeft, 3);
@@ -189,6 +202,7 @@ export class KeyCodec {
     for (let c = 0; c < n; c++) present += s.down[c]! + s.upLen[c]!;
     if (s.stockLeft > 0) present += s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
     s.removed = s.completeSuits - present / 13;
+    s.touchAll();
   }
 
   private rw: Uint32Array = this.buf;

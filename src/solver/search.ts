@@ -20,7 +20,7 @@ export interface SearchOutcome {
   readonly status: 'won' | 'lost' | 'undecided';
   /** Positions stored (entered). */
   readonly positions: number;
-  /** The winning line as packed moves (won only). */
+  /** The line from the start to where the search stopped, packed (the winning line when won). */
   readonly moves: number[];
   /** Peak bytes of the table and the search stack. */
   readonly peakBytes: number;
@@ -91,7 +91,15 @@ export function moveOrder(s: SolverState, m: number, prune = false): number {
 /**
  * Searches from `start` until a win, exhaustion, or `maxPositions` stored positions (the start is one).
  */
-export function search(start: Position, maxPositions: number, prune = false): SearchOutcome {
+export function search(start: Position, maxPositions: number, prune = false, noiseSeed = 0, noise = 0, stallLimit = 1 << 30): SearchOutcome {
+  // Deterministic tie-breaking noise for restarts (xorshift32 seeded by noiseSeed); none when noise is 0.
+  let rs = (noiseSeed * 0x9e3779b1) | 1;
+  const jitter = (): number => {
+    rs ^= rs << 13;
+    rs ^= rs >>> 17;
+    rs ^= rs << 5;
+    return (rs >>> 0) % (noise + 1);
+  };
   const state = new SolverState(start);
   const codec = new KeyCodec(state, start.variant.suits);
   const table = new PositionTable(Math.min(maxPositions, 1 << 16));
@@ -99,6 +107,7 @@ export function search(start: Position, maxPositions: number, prune = false): Se
   let frameEnd = new Int32Array(256);
   let frameIdx = new Int32Array(256);
   let toks = new Int32Array(256);
+  let stall = new Int32Array(256);
   const order = new Float64Array(1024);
   const scratch = new Int32Array(1024);
   let depth = 0;
@@ -113,7 +122,7 @@ export function search(start: Position, maxPositions: number, prune = false): Se
   const done = (status: SearchOutcome['status']): SearchOutcome => ({
     status,
     positions: table.size,
-    moves: status === 'won' ? line() : [],
+    moves: line(),
     peakBytes: table.bytes + Math.max(peakStack, stackBytes()),
   });
 
@@ -134,12 +143,13 @@ export function search(start: Position, maxPositions: number, prune = false): Se
       frameEnd = grow(frameEnd);
       frameIdx = grow(frameIdx);
       toks = grow(toks);
+      stall = grow(stall);
     }
     const g = state.generate(scratch, true);
     let n = 0;
     for (let i = 0; i < g; i++) {
       const o = moveOrder(state, scratch[i]!, prune);
-      if (o !== PRUNED) order[n++] = (o + 1000) * 2048 + i;
+      if (o !== PRUNED) order[n++] = (o + (noise ? jitter() : 0) + 1000) * 2048 + i;
     }
     const o = order.subarray(0, n).sort();
     for (let i = 0; i < n; i++) moves[start + i] = scratch[o[i]! % 2048]!;
@@ -153,6 +163,7 @@ export function search(start: Position, maxPositions: number, prune = false): Se
   if (state.isWon()) return done('won');
   if (maxPositions <= 1) return done('undecided');
   openFrame();
+  stall[0] = 0;
 
   for (;;) {
     const i = frameIdx[depth]!;
@@ -163,10 +174,14 @@ export function search(start: Position, maxPositions: number, prune = false): Se
       const nw = codec.encode(state);
       if (table.insert(codec.buf, nw, 0) >= 0) {
         toks[depth] = tok;
+        // moves since the last progress (a flip, a completed suit or a deal)
+        const st = m === DEAL_MOVE || tok !== 0 ? 0 : stall[depth]! + 1;
         depth++;
         if (state.isWon()) return done('won');
         if (table.size >= maxPositions) return done('undecided');
         openFrame();
+        stall[depth] = st;
+        if (st > stallLimit) frameEnd[depth] = frameIdx[depth]!;
       } else {
         state.undo(m, tok);
       }
@@ -176,4 +191,30 @@ export function search(start: Position, maxPositions: number, prune = false): Se
       state.undo(moves[frameIdx[depth]! - 1]!, toks[depth]!);
     }
   }
+}
+
+/** Restart schedule of the heuristic pass: first budget, growth factor, ordering noise (0..NOISE added). */
+export const RESTART_FIRST = 500;
+export const RESTART_GROWTH = 1.3;
+export const RESTART_NOISE = 3;
+
+/**
+ * The heuristic pass: pruned depth-first searches, restarted with a growing position budget and
+ * seeded tie-breaking noise in the move order (restart k uses seed k; the first has no noise), until
+ * one wins or `maxPositions` positions have been stored in all. Each restart starts a fresh table.
+ * Randomised restarts cut the heavy tail of depth-first search (Gomes, Selman & Kautz, 1998); the
+ * seeds make them deterministic. Returns won (with the line) or undecided, never lost.
+ */
+export function restartSearch(start: Position, maxPositions: number): SearchOutcome {
+  let used = 0;
+  let budget = RESTART_FIRST;
+  let peak = 0;
+  for (let k = 0; used < maxPositions; k++) {
+    const out = search(start, Math.min(Math.floor(budget), maxPositions - used), true, k, k === 0 ? 0 : RESTART_NOISE);
+    used += out.positions;
+    peak = Math.max(peak, out.peakBytes);
+    if (out.status === 'won') return { ...out, positions: used, peakBytes: peak };
+    budget *= RESTART_GROWTH;
+  }
+  return { status: 'undecided', positions: used, moves: [], peakBytes: peak };
 }

@@ -2,17 +2,18 @@
  * The solver's entry point: two searches within one position budget, the winning line written in the
  * project's notation and replayed through the rules engine before it is reported.
  *
- * 1. A heuristic pass (a quarter of the budget): depth-first search (search.ts) that leaves out moves a
- *    player would not consider — splitting a run of one suit onto a card, moving a group from one card
- *    of the next rank to another of a different suit (SOLVER-NOTES.md lists such rules as heuristics).
- *    It finds many wins in a few hundred positions, but when it runs dry it proves nothing.
+ * 1. A heuristic pass (half the budget): depth-first searches (search.ts) that leave out moves a player
+ *    would not consider — splitting a run of one suit onto a card, moving a group from one card of the
+ *    next rank to another of a different suit (SOLVER-NOTES.md lists such rules as heuristics) —
+ *    restarted with growing budgets and seeded noise in the move order. It finds many wins in a few
+ *    hundred positions, but when it runs dry it proves nothing.
  * 2. An exact pass (the rest of the budget): best-first search (bestfirst.ts) over every legal move
  *    with only sound reductions. Only this pass may answer **lost** (RULES.md R19).
  * `positions` is the sum over both passes; the answer never depends on time or on worker count.
  */
 import type { Position } from '../game/position.js';
 import { playLine } from '../game/score.js';
-import { search } from './search.js';
+import { restartSearch } from './search.js';
 import { bestFirstSearch, rebuildLine } from './bestfirst.js';
 import { DEAL_MOVE, SolverState } from './state.js';
 import { DEFAULT_MAX_POSITIONS, SOLVER_VERSION, type SolveOptions, type SolveResult } from './types.js';
@@ -43,8 +44,8 @@ export function lineText(start: Position, packed: readonly number[]): string[] {
 export function solve(position: Position, opts: SolveOptions = {}): SolveResult {
   const max = Math.max(1, Math.floor(opts.maxPositions ?? DEFAULT_MAX_POSITIONS));
   const t0 = performance.now();
-  const heuristicBudget = Math.max(1, Math.floor(max / 4));
-  const first = search(position, heuristicBudget, true);
+  const heuristicBudget = Math.max(1, Math.floor(max / 2));
+  const first = restartSearch(position, heuristicBudget);
   let status = first.status;
   let positions = first.positions;
   let peak = first.peakBytes;

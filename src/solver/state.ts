@@ -26,6 +26,9 @@ export const moveTo = (m: PackedMove): number => (m >> 5) & 31;
 /** Card count of a packed card move. */
 export const moveCount = (m: PackedMove): number => m >> 10;
 
+/** Source of column versions, shared by every state so that versions never repeat (below 2^53). */
+const versionClock = { n: 0 };
+
 /** Rank index 0 (Ace) … 12 (King) of each card value 0..51. */
 export const RANK0 = new Uint8Array(52).map((_, c) => c % 13);
 
@@ -51,6 +54,11 @@ export class SolverState {
   removed: number;
   /** Suits to remove to win (R5). */
   readonly completeSuits: number;
+  /**
+   * Version of each column's contents: a fresh number from `clock` whenever the column changes, so
+   * that the key codec can reuse what it computed for columns that did not change.
+   */
+  readonly ver: Float64Array;
   /** Undo records for the last deal: per column, bit0 completed, bit1 flipped, bits 2-3 suit. */
   private readonly dealUndo: Uint8Array;
 
@@ -81,6 +89,13 @@ export class SolverState {
     this.removed = pos.removed.length;
     this.completeSuits = pos.variant.completeSuits;
     this.dealUndo = new Uint8Array(n);
+    this.ver = new Float64Array(n);
+    this.touchAll();
+  }
+
+  /** Marks every column as changed (after the state was overwritten, e.g. by KeyCodec.decode). */
+  touchAll(): void {
+    for (let c = 0; c < this.ncols; c++) this.ver[c] = ++versionClock.n;
   }
 
   /** Has every suit been removed (R5)? */
@@ -157,6 +172,7 @@ export class SolverState {
       for (let c = 0; c < n; c++) {
         this.up[c * CAP + this.upLen[c]!] = this.stockCards[s0 + c]!;
         this.upLen[c]!++;
+        this.ver[c] = ++versionClock.n;
         const r = this.complete(c);
         this.dealUndo[c] = r | (r ? this.flip(c) : 0);
       }
@@ -172,6 +188,8 @@ export class SolverState {
     for (let i = 0; i < k; i++) up[dst + i] = up[src + i]!;
     this.upLen[from]! -= k;
     this.upLen[to]! += k;
+    this.ver[from] = ++versionClock.n;
+    this.ver[to] = ++versionClock.n;
     const srcFlip = this.flip(from) ? 1 : 0;
     const r = this.complete(to);
     let tok = srcFlip;
@@ -193,6 +211,7 @@ export class SolverState {
         }
         if (r & 1) this.restoreRun(c, r >> 2);
         this.upLen[c]!--;
+        this.ver[c] = ++versionClock.n;
       }
       return;
     }
@@ -214,6 +233,8 @@ export class SolverState {
     for (let i = 0; i < k; i++) up[dst + i] = up[src + i]!;
     this.upLen[to]! -= k;
     this.upLen[from]! += k;
+    this.ver[from] = ++versionClock.n;
+    this.ver[to] = ++versionClock.n;
   }
 
   /**
