@@ -131,14 +131,51 @@ describe('explicit codes', () => {
     }
     expect(tried).toBeGreaterThan(3000);
   });
-  it('a changed tag is refused (the check covers it)', () => {
-    expect(refusal(good.replace('SE4X', 'SE2X')).code).toBe('bad-checksum');
-    expect(refusal(good.replace('SE4X', 'SP4X')).code).toBe('bad-checksum');
+  it('a changed tag is refused: by the length, which is fixed per variant, naming the variant it fits', () => {
+    const se2 = good.replace('SE4X', 'SE2X');
+    expect(refusal(se2)).toEqual({
+      code: 'bad-code',
+      message: `deal code "${se2}": too long: 63 characters after "SE2X-", a spiderette 2-suit code has exactly 53 (48 payload + 5 check); ` +
+        'that is the length of a spiderette 4-suit code (SE4X-…), check the game and suits',
+    });
+    const sp4 = good.replace('SE4X', 'SP4X');
+    expect(refusal(sp4)).toEqual({
+      code: 'bad-code',
+      message: `deal code "${sp4}": too short: 63 characters after "SP4X-", a spider 4-suit code has exactly 120 (115 payload + 5 check); ` +
+        'that is the length of a spiderette 4-suit code (SE4X-…), check the game and suits',
+    });
   });
-  it('a dropped or added character is refused', () => {
-    expect(parseDealCode(good.slice(0, 30) + good.slice(31)).ok).toBe(false);
-    expect(parseDealCode(good.slice(0, 30) + '7' + good.slice(30)).ok).toBe(false);
-    expect(refusal('SE4X-ABC').code).toBe('bad-code');
+  it('the check covers the tag: the same text under another tag of the same length is refused', () => {
+    // No two variants share a length, so fake one: the SE4 payload checked as if the tag were SE2X.
+    const payload = good.slice(head, -5);
+    expect(checkValue('SE4X' + payload)).not.toBe(checkValue('SE2X' + payload));
+  });
+  it('a cut-short code says it is too short, not that the checksum fails (in every variant)', () => {
+    const cut = good.slice(0, -3);
+    expect(refusal(cut)).toEqual({
+      code: 'bad-code',
+      message: `deal code "${cut}": too short: 60 characters after "SE4X-", a spiderette 4-suit code has exactly 63 (58 payload + 5 check); it looks cut short`,
+    });
+    for (const v of ALL_VARIANTS) {
+      const code = makeDealCode(v, dealCards(v, 9));
+      const want = payloadWidth(v) + 5;
+      for (const drop of [1, 3, 5, 20]) {
+        const r = refusal(code.slice(0, -drop));
+        expect(r.code).toBe('bad-code');
+        expect(r.message).toContain(`: too short: ${want - drop} characters after "${v.tag}${v.suits}X-", a ${v.game} ${v.suits}-suit code has exactly ${want} `);
+      }
+    }
+  });
+  it('a dropped or added character is refused by the length', () => {
+    expect(refusal(good.slice(0, 30) + good.slice(31)).message).toContain(': too short: 62 characters');
+    expect(refusal(good.slice(0, 30) + '7' + good.slice(30))).toEqual({
+      code: 'bad-code',
+      message: `deal code "${good.slice(0, 30) + '7' + good.slice(30)}": too long: 64 characters after "SE4X-", a spiderette 4-suit code has exactly 63 (58 payload + 5 check)`,
+    });
+    expect(refusal('SE4X-ABC')).toEqual({
+      code: 'bad-code',
+      message: 'deal code "SE4X-ABC": too short: 3 characters after "SE4X-", a spiderette 4-suit code has exactly 63 (58 payload + 5 check); it looks cut short',
+    });
   });
   it('a well-checked code with the wrong composition names the card', () => {
     const cards = dealCards(SE4, 5);

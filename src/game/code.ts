@@ -16,8 +16,10 @@
  *     over each character's base-36 value + 1. Any one changed character and any swap of two different
  *     characters of that text changes the check, so a mistyped code is refused (`bad-checksum`), never
  *     read as another deal.
- *   Parsing checks, in order: the grammar, the check, the payload width and range, then the composition
- *   (exactly `copies` of each card of the variant's suits, R2).
+ *   The length after the `-` is fixed per variant (`payloadWidth` + 5: 80, 100, 120 for Spider with
+ *   1, 2, 4 suits; 43, 53, 63 for Spiderette), so a cut-short or overlong code is refused as such.
+ *   Parsing checks, in order: the grammar, the length, the check, the payload range, then the
+ *   composition (exactly `copies` of each card of the variant's suits, R2).
  *
  * Errors are `InputError`s with code `bad-code`, `bad-checksum` or `bad-composition` and a one-line
  * message `deal code "<text>": <fault>`.
@@ -25,7 +27,7 @@
 import { makeCardValue, suitOf, rankOf, type Card } from './cards.js';
 import { compositionFault, dealCards, isSeed, MAX_SEED } from './deal.js';
 import { err, ok, type Result } from './errors.js';
-import { getVariant, type SuitCount, type Variant } from './variant.js';
+import { ALL_VARIANTS, getVariant, type SuitCount, type Variant } from './variant.js';
 
 /** A parsed deal code: its variant, its seed for the seeded form, and the deal's card order. */
 export interface DealCodeValue {
@@ -109,9 +111,26 @@ export function seededCode(variant: Variant, seed: number): string {
 const CODE_RE = /^([A-Z]{2})(\d+)(X?)-([0-9A-Z]+)$/;
 
 /**
+ * Why `length` characters after the `-` cannot be an explicit code of `variant` (every variant has
+ * one fixed length, `payloadWidth` + 5), or null when the length is right. A shorter text is likely
+ * cut short; a length that is exactly another variant's points at a mistyped game or suit count.
+ */
+function lengthFault(variant: Variant, length: number): string | null {
+  const width = payloadWidth(variant);
+  const want = width + CHECK_WIDTH;
+  if (length === want) return null;
+  const other = ALL_VARIANTS.find((v) => v !== variant && payloadWidth(v) + CHECK_WIDTH === length);
+  const hint = other
+    ? `; that is the length of a ${other.game} ${other.suits}-suit code (${prefix(other, true)}-…), check the game and suits`
+    : length < want ? '; it looks cut short' : '';
+  return `too ${length < want ? 'short' : 'long'}: ${length} characters after "${prefix(variant, true)}-", ` +
+    `a ${variant.game} ${variant.suits}-suit code has exactly ${want} (${width} payload + ${CHECK_WIDTH} check)${hint}`;
+}
+
+/**
  * Parses a deal code (either form, any case, surrounding spaces ignored). Errors: `bad-code` (not a
- * code, unknown game tag, suit count not 1/2/4, seed not an integer 0..4294967295, payload of the
- * wrong width or out of range), `bad-checksum` (explicit code whose check does not match: a typo),
+ * code, unknown game tag, suit count not 1/2/4, seed not an integer 0..4294967295, explicit code of
+ * the wrong length, payload out of range), `bad-checksum` (explicit code whose check does not match: a typo),
  * `bad-composition` (explicit code whose cards are not the variant's deck, naming the card).
  */
 export function parseDealCode(text: string): Result<DealCodeValue> {
@@ -131,12 +150,12 @@ export function parseDealCode(text: string): Result<DealCodeValue> {
     return ok({ variant, seed, cards: dealCards(variant, seed) });
   }
   const width = payloadWidth(variant);
-  if (body.length <= CHECK_WIDTH) return err('bad-code', `${name}: the explicit code is too short (${width} payload + ${CHECK_WIDTH} check characters expected)`);
+  const p = prefix(variant, true);
+  const fault = lengthFault(variant, body.length);
+  if (fault) return err('bad-code', `${name}: ${fault}`);
   const payload = body.slice(0, -CHECK_WIDTH);
   const check = body.slice(-CHECK_WIDTH);
-  const p = prefix(variant, true);
   if (checkText(p + payload) !== check) return err('bad-checksum', `${name}: checksum does not match; the code is mistyped or damaged`);
-  if (payload.length !== width) return err('bad-code', `${name}: payload has ${payload.length} characters; a ${variant.game} ${suits}-suit code has ${width}`);
   let n = 0n;
   for (const ch of payload) n = n * 36n + BigInt(B36.indexOf(ch));
   const k = BigInt(13 * variant.suits);
@@ -149,7 +168,7 @@ export function parseDealCode(text: string): Result<DealCodeValue> {
   if (n !== 0n) return err('bad-code', `${name}: payload is out of range for a ${variant.game} ${suits}-suit deal`);
   const counts = new Array<number>(52).fill(0);
   for (const c of cards) counts[c]!++;
-  const fault = compositionFault(variant, counts);
-  if (fault) return err('bad-composition', `${name}: ${fault}`);
+  const composition = compositionFault(variant, counts);
+  if (composition) return err('bad-composition', `${name}: ${composition}`);
   return ok({ variant, cards });
 }
