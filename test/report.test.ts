@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatCsv, formatJson, formatMarkdown, formatReport, formatTable, percentile, REPORT_COLUMNS,
-  ReportAccumulator, summarize, wilsonInterval, type ReportInput,
+  ReportAccumulator, roundTo, rowsAsRecords, summarize, wilsonInterval, type ReportInput, type ReportRow,
 } from '../src/batch/report.js';
 
 describe('wilsonInterval (Wilson 1927)', () => {
@@ -125,7 +125,7 @@ describe('summarize', () => {
 describe('formats', () => {
   const rows = summarize(fixture());
 
-  it('json is an array of row objects with exactly the documented fields, raw fractions', () => {
+  it('json is an array of row objects with exactly the documented fields, fractions rounded to 6 decimals', () => {
     const parsed = JSON.parse(formatJson(rows)) as Record<string, unknown>[];
     expect(Array.isArray(parsed)).toBe(true);
     expect(parsed).toHaveLength(4);
@@ -133,8 +133,13 @@ describe('formats', () => {
       'game', 'suits', 'budget', 'deals', 'won', 'lost', 'undecided', 'errors', 'floor', 'ciLow', 'ciHigh',
       'ceiling', 'medianPositions', 'p95Positions', 'medianMs', 'p95Ms', 'solverVersion',
     ]);
-    expect(parsed[1]).toMatchObject({ game: 'spider', suits: 2, budget: 1000, deals: 10, floor: 0.5, medianPositions: 300 });
+    expect(parsed[1]).toEqual({
+      game: 'spider', suits: 2, budget: 1000, deals: 10, won: 5, lost: 2, undecided: 2, errors: 1,
+      floor: 0.5, ciLow: 0.236593, ciHigh: 0.763407, ceiling: 0.8,
+      medianPositions: 300, p95Positions: 880, medianMs: 3, p95Ms: 4.8, solverVersion: '1.0.0',
+    });
     expect(parsed[3]!.medianPositions).toBeNull();
+    expect(parsed[3]!.ciHigh).toBe(0.65762); // 0.6576197724933469
     expect(formatReport(rows, 'json')).toBe(formatJson(rows));
   });
 
@@ -143,8 +148,37 @@ describe('formats', () => {
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe(REPORT_COLUMNS.join(','));
     expect(lines).toHaveLength(rows.length + 2); // header, rows, '' after the last CRLF
-    expect(lines[2]!.startsWith('spider,2,1000,10,5,2,2,1,0.5,')).toBe(true);
-    expect(lines[4]!).toMatch(/^spiderette,1,1000,2,0,2,0,0,0,0,0\.65\d+,0,,,,,1\.0\.0$/);
+    expect(lines[2]).toBe('spider,2,1000,10,5,2,2,1,0.5,0.236593,0.763407,0.8,300,880,3,4.8,1.0.0');
+    expect(lines[4]).toBe('spiderette,1,1000,2,0,2,0,0,0,0,0.65762,0,,,,,1.0.0');
+  });
+
+  it('csv and json round away floating-point noise: rates to 6 decimals, positions and ms to 1', () => {
+    const noisy: ReportRow = {
+      game: 'spider', suits: 4, budget: 200000, deals: 3, won: 1, lost: 2, undecided: 0, errors: 0,
+      floor: 1 / 3, ciLow: 0.06149194472039505, ciHigh: 0.7923403991979151, ceiling: 1 / 3,
+      medianPositions: 120974.29999999992, p95Positions: 0.1 + 0.2, medianMs: 12.349999999999, p95Ms: 7.0000000000000009,
+      solverVersion: '1.0.0',
+    };
+    const csv = formatCsv([noisy]).split('\r\n');
+    expect(csv[1]).toBe('spider,4,200000,3,1,2,0,0,0.333333,0.061492,0.79234,0.333333,120974.3,0.3,12.3,7,1.0.0');
+    expect(JSON.parse(formatJson([noisy]))).toEqual([{
+      game: 'spider', suits: 4, budget: 200000, deals: 3, won: 1, lost: 2, undecided: 0, errors: 0,
+      floor: 0.333333, ciLow: 0.061492, ciHigh: 0.79234, ceiling: 0.333333,
+      medianPositions: 120974.3, p95Positions: 0.3, medianMs: 12.3, p95Ms: 7, solverVersion: '1.0.0',
+    }]);
+    expect(formatJson([noisy])).not.toMatch(/\d{8}/); // no run of noise digits anywhere
+    // the records (also the report of `batch --json`) carry the same rounded numbers; nulls stay null
+    expect(rowsAsRecords([{ ...noisy, medianMs: null }])[0]).toMatchObject({ floor: 0.333333, medianPositions: 120974.3, medianMs: null });
+    // the table is unchanged: percentages and whole positions from the unrounded row
+    expect(formatTable([noisy])).toContain('33.3%');
+  });
+
+  it('roundTo rounds as toFixed does and returns a plain number', () => {
+    expect(roundTo(120974.29999999992, 1)).toBe(120974.3);
+    expect(roundTo(0.30000000000000004, 1)).toBe(0.3);
+    expect(roundTo(2 / 3, 6)).toBe(0.666667);
+    expect(roundTo(1e-9, 6)).toBe(0);
+    expect(roundTo(42, 1)).toBe(42);
   });
 
   it('table and markdown show percentages and one line per row', () => {

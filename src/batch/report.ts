@@ -238,14 +238,41 @@ export function formatMarkdown(rows: readonly ReportRow[]): string {
   return [head, sep, ...body].join('\n') + '\n';
 }
 
-/** The rows as plain objects with the fields in `REPORT_COLUMNS` order (raw numbers, nulls kept). */
-export function rowsAsRecords(rows: readonly ReportRow[]): Record<string, string | number | null>[] {
-  return rows.map((r) => Object.fromEntries(REPORT_COLUMNS.map((c) => [c, r[c]])));
+/** Decimals kept in machine-readable output (CSV, JSON): rates (fractions) 6, positions and ms 1. */
+export const RECORD_DECIMALS: Partial<Record<keyof ReportRow, number>> = {
+  floor: 6, ciLow: 6, ciHigh: 6, ceiling: 6,
+  medianPositions: 1, p95Positions: 1, medianMs: 1, p95Ms: 1,
+};
+
+/**
+ * `v` rounded to `decimals` places as `toFixed` rounds (the same digits the table shows for ms), as the
+ * nearest double, so it prints without noise: roundTo(120974.29999999992, 1) = 120974.3.
+ */
+export function roundTo(v: number, decimals: number): number {
+  return Number.isFinite(v) ? Number(v.toFixed(decimals)) : v;
 }
 
 /**
- * RFC 4180 CSV (csv-stringify): a header row of the field names in `REPORT_COLUMNS` order, raw
- * numbers (fractions, not percentages), empty cells for nulls, CRLF line ends.
+ * The rows as plain objects with the fields in `REPORT_COLUMNS` order, nulls kept, numbers as stored
+ * except the fractional ones, rounded per `RECORD_DECIMALS` (rates to 6 decimals, positions and ms to
+ * 1), so that CSV and JSON print e.g. `120974.3`, not `120974.29999999992`.
+ */
+export function rowsAsRecords(rows: readonly ReportRow[]): Record<string, string | number | null>[] {
+  return rows.map((r) =>
+    Object.fromEntries(
+      REPORT_COLUMNS.map((c) => {
+        const v = r[c];
+        const d = RECORD_DECIMALS[c];
+        return [c, typeof v === 'number' && d !== undefined ? roundTo(v, d) : v];
+      }),
+    ),
+  );
+}
+
+/**
+ * RFC 4180 CSV (csv-stringify): a header row of the field names in `REPORT_COLUMNS` order, numbers
+ * as `rowsAsRecords` gives them (fractions, not percentages, to 6 decimals; positions and ms to 1),
+ * empty cells for nulls, CRLF line ends.
  */
 export function formatCsv(rows: readonly ReportRow[]): string {
   return stringify(rowsAsRecords(rows), { header: true, columns: [...REPORT_COLUMNS], record_delimiter: 'windows' });
@@ -261,7 +288,7 @@ export function formatReport(rows: readonly ReportRow[], format: ReportFormat): 
   }
 }
 
-/** JSON: an array of row objects (raw fractions, not percentages), pretty-printed, `\n` ends. */
+/** JSON: an array of row objects as `rowsAsRecords` gives them (fractions, not percentages), pretty-printed, `\n` ends. */
 export function formatJson(rows: readonly ReportRow[]): string {
   return JSON.stringify(rowsAsRecords(rows), null, 2) + '\n';
 }
