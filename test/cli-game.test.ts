@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { describe, expect, it, vi } from 'vitest';
-import { runProgram } from '../src/cli/main.js';
+import { buildProgram, runProgram } from '../src/cli/main.js';
 import { InputError } from '../src/game/errors.js';
 import { makeDealCode } from '../src/game/code.js';
 import { dealCards } from '../src/game/deal.js';
@@ -51,6 +51,25 @@ describe('spidersolve program', () => {
     const sub = cli('play', '--help');
     expect(sub.status).toBe(0);
     expect(sub.stdout).toContain('Usage: spidersolve play [options] <deal> <move...>');
+  });
+  it('every command has a short one-line description in the same style: lowercase first, no final period', () => {
+    const descriptions = Object.fromEntries(buildProgram().commands.map((c) => [c.name(), c.description()]));
+    expect(Object.keys(descriptions)).toEqual(['deal', 'show', 'moves', 'play', 'solve', 'hint', 'batch', 'report', 'export']);
+    for (const [name, d] of Object.entries(descriptions)) {
+      expect(d, name).toMatch(/^[a-z][^\n]*[^.]$/);
+      expect(d.length, name).toBeLessThanOrEqual(140);
+    }
+    expect(descriptions.solve).toBe('solve a deal or position with perfect information (R18): won with the whole line, lost (proven) or undecided');
+    expect(descriptions.hint).toBe('print the first move of a winning line, if the solver proves one within the budget');
+  });
+  it('solve and hint --help keep the detail after the options: what a <deal> is, and the exit codes', () => {
+    for (const c of ['solve', 'hint']) {
+      const h = cli(c, '--help');
+      expect(h.status).toBe(0);
+      const tail = h.stdout.slice(h.stdout.indexOf('display help for command'));
+      expect(tail).toContain('<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N,\npysol:spider1:N, pysol:spiderette:N, or a position file (.json or text).');
+      expect(tail).toContain('Exit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error.');
+    }
   });
   it('an unknown command or option is a usage error: exit 2, one line', () => {
     expect(refused('bogus')).toBe("spidersolve: unknown command 'bogus'");
@@ -166,6 +185,10 @@ describe('show', () => {
     const code = makeDealCode(v, dealCards(v, 1));
     const typo = code.slice(0, 10) + (code[10] === '0' ? '1' : '0') + code.slice(11);
     expect(refused('show', typo)).toBe(`spidersolve: deal code "${typo}": checksum does not match; the code is mistyped or damaged`);
+    const cut = code.slice(0, -3); // the last 3 characters lost in a copy: too short, not a checksum fault
+    expect(refused('show', cut)).toBe(
+      `spidersolve: deal code "${cut}": too short: 117 characters after "SP4X-", a spider 4-suit code has exactly 120 (115 payload + 5 check); it looks cut short`,
+    );
     const missing = join(dir, 'missing.txt');
     expect(refused('show', missing)).toBe(`spidersolve: position file ${missing}: no such file (and not a deal code or pysol:GAME:N)`);
     expect(refused('show', 'SE4-7', '--format', 'xml')).toBe('spidersolve: option --format "xml": use text or json');

@@ -13,8 +13,8 @@ import { loadDealOrThrow, parseIntOption, printJson, printLines, variantLabel } 
 export const SOLVE_EXIT_CODES = { won: 0, lost: 3, undecided: 4 } as const;
 
 const DEAL_HELP =
-  '<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N, pysol:spider1:N, ' +
-  'pysol:spiderette:N, or a position file (.json or text).';
+  '<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N,\n' +
+  'pysol:spider1:N, pysol:spiderette:N, or a position file (.json or text).';
 const EXIT_HELP = '\nExit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error.';
 
 function budget(text: string | undefined): number {
@@ -34,11 +34,11 @@ function summary(r: SolveResult): string {
 export function registerSolveCommands(program: Command): void {
   program
     .command('solve')
-    .description(`Solve a deal or position with perfect information (R18): won (with the whole line), lost (proven) or undecided. ${DEAL_HELP}`)
+    .description('solve a deal or position with perfect information (R18): won with the whole line, lost (proven) or undecided')
     .argument('<deal>', 'deal code, pysol: reference or position file')
     .option('--max-positions <n>', `position budget: distinct positions stored, both passes together (default ${DEFAULT_MAX_POSITIONS})`)
     .option('--json', 'print one JSON object { code, status, positions, elapsedMs, peakBytes, line, moveCount, classicScore, revealScore, solverVersion, maxPositions }')
-    .addHelpText('after', EXIT_HELP)
+    .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
     .action((ref: string, opts: { maxPositions?: string; json?: boolean }) => {
       const max = budget(opts.maxPositions);
       const deal = loadDealOrThrow(ref);
@@ -62,11 +62,11 @@ export function registerSolveCommands(program: Command): void {
 
   program
     .command('hint')
-    .description(`Print the first move of a winning line, if the solver proves one within the budget. ${DEAL_HELP}`)
+    .description('print the first move of a winning line, if the solver proves one within the budget')
     .argument('<deal>', 'deal code, pysol: reference or position file')
     .option('--max-positions <n>', `position budget (default ${DEFAULT_MAX_POSITIONS})`)
     .option('--json', 'print one JSON object { code, status, move (null unless won), positions }')
-    .addHelpText('after', EXIT_HELP)
+    .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
     .action((ref: string, opts: { maxPositions?: string; json?: boolean }) => {
       const max = budget(opts.maxPositions);
       const deal = loadDealOrThrow(ref);
