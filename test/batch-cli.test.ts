@@ -3,8 +3,9 @@
  * in a child process. Interrupt/kill tests use the test worker (SPIDERSOLVE_BATCH_WORKER) with fake
  * outcomes and a small delay, so that a batch is reliably caught midway.
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -192,6 +193,52 @@ describe('spidersolve batch: interrupt, kill and resume', () => {
     expect(countRows(db)).toBe(300);
   });
 
+  it.skipIf(process.platform === 'win32')('SIGINT while the deals file is still being read stops before any deal: 130 and the resume command', async () => {
+    // The deals file is a FIFO: the batch blocks reading it, and the test knows exactly when (its open
+    // for writing returns once the batch has opened the FIFO for reading). The signal is sent then,
+    // during planning; before the fix the handler was installed only after planning, so the process
+    // died of the signal with no summary and no resume command.
+    const fifo = join(dir, 'deals.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const deals = Array.from({ length: 12 }, (_, i) => `SP1-${i + 1}`).join('\n') + '\n';
+    const db = join(dir, 'fifo.sqlite');
+    const argv = ['batch', '--deals', fifo, '--max-positions', '500', '--workers', '2', '--db', db];
+    const feed = async (onOpen: (kill: (s: NodeJS.Signals) => void) => void): Promise<Run> => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...argv], {
+        cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const closed = new Promise<Run>((resolve) => child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr })));
+      void closed.then(() => closeSync(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK))); // unblock our open if it never read
+      const w = await open(fifo, 'w'); // returns once the batch has opened the FIFO to read the deals
+      onOpen((sig) => child.kill(sig));
+      await new Promise((r) => setTimeout(r, 200)); // the signal lands while the batch still waits for the deals
+      await w.writeFile(deals).catch(() => {});
+      await w.close();
+      return closed;
+    };
+    const first = await feed((kill) => kill('SIGINT'));
+    expect(first.signal).toBeNull();
+    expect(first.status).toBe(130);
+    expect(first.stderr).toContain('spidersolve: stopping; finished results are kept');
+    expect(first.stderr).toContain('spidersolve: interrupted with 12 of 12 deals left; resume with the same command:');
+    expect(first.stderr).toContain(`spidersolve ${argv.join(' ')}`);
+    expect(first.stdout).toMatch(/\(interrupted\)/);
+    expect(first.stdout).toContain('deals 12: 0 already settled, 0 run now');
+    expect(countRows(db)).toBe(0);
+    const meta = new Database(db, { readonly: true });
+    expect(meta.prepare('SELECT status, planned, completed FROM runs').get()).toEqual({ status: 'interrupted', planned: 12, completed: 0 });
+    meta.close();
+
+    const second = await feed(() => {});
+    expect(second.status).toBe(0);
+    expect(second.stdout).toContain('deals 12: 0 already settled, 12 run now');
+    expect(countRows(db)).toBe(12);
+  });
+
   it('SIGKILL loses at most the unflushed and in-flight deals; the database stays sound and the rerun completes', async () => {
     const db = join(dir, 'kill.sqlite');
     let sent = false;
@@ -258,5 +305,52 @@ describe('spidersolve report and export', () => {
     store.close();
     const quoted = await cli(['export', '--csv', '--db', db, '--game', 'spiderette']);
     expect(quoted.stdout).toContain('POS:SE4:00ff,spiderette,4,file,,,,"/x/a,b.txt",77,error,,,,,,,,"bad ""thing"",\nsecond line",1.0.0,,');
+  });
+
+  it('--out creates missing parent directories; a regular file in the path, or a directory as --out, is a one-line error', async () => {
+    const db = join(dir, 'out.sqlite');
+    const s = ResultStore.openForWriting(db);
+    s.writeResults(null, planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
+      key: d.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null,
+      revealScore: null, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
+    })));
+    s.close();
+    const md = join(dir, 'made', 'a', 'b', 'r.md');
+    const sum = join(dir, 'made2', 's.csv');
+    const deals = join(dir, 'made3', 'd', 'deals.csv');
+    const made = await Promise.all([
+      cli(['report', '--db', db, '--format', 'md', '--out', md]),
+      cli(['export', '--csv', '--summary', '--db', db, '--out', sum]),
+      cli(['export', '--csv', '--db', db, '--out', deals]),
+    ]);
+    for (const r of made) expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    expect(readFileSync(md, 'utf8').split('\n')[2]).toBe('| spider | 1 | 100 | 3 | 0 | 3 | 0 | 0 | 0.0% | 0.0% | 56.1% | 0.0% | - | - | - | - | 1.0.0 |');
+    // 0/3: Wilson high 0.5614970…, six decimals in CSV
+    expect(readFileSync(sum, 'utf8')).toBe(`${['game,suits,budget,deals,won,lost,undecided,errors,floor,ciLow,ciHigh,ceiling,medianPositions,p95Positions,medianMs,p95Ms,solverVersion', 'spider,1,100,3,0,3,0,0,0,0,0.561497,0,,,,,1.0.0'].join('\r\n')}\r\n`);
+    expect(readFileSync(deals, 'utf8').split('\r\n')).toHaveLength(5); // header, 3 deals, ''
+
+    const file = join(dir, 'file.txt');
+    writeFileSync(file, 'keep me\n');
+    const bad = [join(file, 'x.md'), join(file, 'sub', 'x.md')];
+    const runs = await Promise.all([
+      cli(['report', '--db', db, '--out', bad[0]!]),
+      cli(['report', '--db', db, '--format', 'csv', '--out', bad[1]!]),
+      cli(['export', '--csv', '--db', db, '--out', bad[0]!]),
+      cli(['export', '--csv', '--summary', '--db', db, '--out', bad[1]!]),
+      cli(['report', '--db', db, '--out', dir]),
+    ]);
+    runs.slice(0, 4).forEach((r, i) => {
+      expect(r).toEqual({ status: 2, signal: null, stdout: '', stderr: `spidersolve: option --out "${bad[i % 2]}": ${file} is not a directory\n` });
+    });
+    expect(runs[4]).toMatchObject({ status: 2, stdout: '', stderr: `spidersolve: option --out "${dir}": is a directory; give a file name\n` });
+    expect(readFileSync(file, 'utf8')).toBe('keep me\n');
+  });
+
+  it('--help of report and export says that --out creates missing directories', async () => {
+    const [report, exp] = await Promise.all([cli(['report', '--help']), cli(['export', '--help'])]);
+    for (const h of [report, exp]) {
+      expect(h.status).toBe(0);
+      expect(h.stdout.replace(/\s+/g, ' ')).toContain('--out <file> write to this file instead of stdout; missing parent directories are created (like mkdir -p)');
+    }
   });
 });

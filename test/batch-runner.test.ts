@@ -201,4 +201,22 @@ describe('runBatch with injected outcomes', () => {
     expect(s).toMatchObject({ ran: 0, remaining: 12, interrupted: true });
     expect(rowsOf(db)).toEqual([]);
   });
+
+  it('an abort queued while the synchronous set-up runs (a signal during planning) stops it before any dispatch', async () => {
+    const db = join(dir, 'queued.sqlite');
+    const ctl = new AbortController();
+    const calls: string[] = [];
+    const progress: ProgressSink = { start: (n) => calls.push(`start ${n}`), update: () => calls.push('update'), stop: () => calls.push('stop') };
+    // The abort is queued before the call, as a signal is while the main thread plans deals and opens
+    // the database; runBatch must let it through before it starts the pool and dispatches.
+    setImmediate(() => ctl.abort());
+    const s = await withEnv({ SPIDERSOLVE_TEST_FAKE: '1' }, () =>
+      runBatch({ ...options(db, { workerFile: TEST_WORKER }), signal: ctl.signal, progress }));
+    expect(s).toMatchObject({ planned: 12, skipped: 0, ran: 0, remaining: 12, interrupted: true });
+    expect(calls).toEqual([]); // no progress bar: nothing was dispatched
+    expect(rowsOf(db)).toEqual([]);
+    const meta = new Database(db, { readonly: true });
+    expect(meta.prepare('SELECT status, planned, completed FROM runs').get()).toEqual({ status: 'interrupted', planned: 12, completed: 0 });
+    meta.close();
+  });
 });

@@ -6,7 +6,8 @@
  * Guarantees: deals already settled for (key, budget, solver version) are skipped (errors are run
  * again); a worker that throws or dies gives an `error` row and the batch goes on; on abort
  * (SIGINT/SIGTERM) nothing more is dispatched, in-flight tasks are cancelled and discarded, every
- * finished result is written, and the run is marked `interrupted`; a killed process loses only the
+ * finished result is written, and the run is marked `interrupted` — also when the abort comes before
+ * the first dispatch (already aborted, or queued while the synchronous set-up ran): then no deal runs; a killed process loses only the
  * results not yet flushed (at most `flushEvery` plus the in-flight ones).
  */
 import { setMaxListeners } from 'node:events';
@@ -33,7 +34,7 @@ export interface BatchOptions {
   /** Study name and the parameters that identify it (see ResultStore.ensureStudy). */
   readonly study: string;
   readonly studyParams: StudyParams;
-  /** Aborting stops the batch (see the module comment). */
+  /** Aborting stops the batch, at any moment from before the call on (see the module comment). */
   readonly signal?: AbortSignal;
   /** Progress display; default none. */
   readonly progress?: ProgressSink;
@@ -97,7 +98,16 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   let runId = -1;
   let workerMs = 0;
   let ran = 0;
-  let interrupted = opts.signal?.aborted ?? false;
+  // The abort listener goes in first and stays until the end, so that an abort at any moment counts:
+  // before dispatch it stops the batch before any deal runs; during dispatch `stopDispatch` cancels.
+  let interrupted = false;
+  let stopDispatch: (() => void) | null = null;
+  const onAbort = () => {
+    interrupted = true;
+    stopDispatch?.();
+  };
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.signal?.aborted) interrupted = true;
   let pool: ReturnType<typeof createSolvePool> | undefined;
   try {
     const studyId = store.ensureStudy(opts.study, opts.studyParams);
@@ -105,7 +115,11 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     const todo = opts.deals.filter((d) => !settled.has(d.key));
     runId = store.startRun(studyId, { workers: opts.workers, solverVersion: SOLVER_VERSION, planned: opts.deals.length, skipped: opts.deals.length - todo.length });
 
-    if (todo.length > 0 && !opts.signal?.aborted) {
+    // Everything up to here (and the caller's planning) is synchronous, so a signal that came in
+    // meanwhile is still queued in the event loop: let it be handled before anything is dispatched.
+    if (todo.length > 0 && !interrupted) await new Promise<void>((r) => setImmediate(r));
+
+    if (todo.length > 0 && !interrupted) {
       pool = createSolvePool({ workers: opts.workers, workerFile: opts.workerFile, maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb });
       const maxInFlight = opts.maxInFlight ?? 2 * opts.workers;
       const flushEvery = opts.flushEvery ?? 64;
@@ -123,11 +137,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         cancel.abort();
         wake();
       };
-      const onAbort = () => {
-        interrupted = true;
-        stop();
-      };
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      stopDispatch = stop;
 
       const flush = () => {
         if (buffer.length === 0 || fatal) return;
@@ -178,7 +188,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         await Promise.allSettled([...inflight]);
       } finally {
         clearInterval(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
+        stopDispatch = null;
         flush();
         progress.stop();
       }
@@ -213,6 +223,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     }
     throw e;
   } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
     try {
       await pool?.destroy();
     } finally {

@@ -3,7 +3,7 @@
  * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
  * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
  */
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -118,10 +118,14 @@ export function formatBatchSummary(s: BatchSummary): string {
 }
 
 async function batchAction(o: BatchCliOptions): Promise<void> {
-  const req = parseBatchOptions(o);
+  // The handlers go in before any slow work (reading and checking a deals file, planning millions of
+  // seeds, opening the database, starting the pool): a signal during that work then stops the batch
+  // like any other — no deal dispatched, the summary, the resume command, exit 130 — instead of
+  // killing the process or going unnoticed. runBatch looks at the signal once more before dispatch.
   const sig = abortOnSignals(() => process.stderr.write('\nspidersolve: stopping; finished results are kept (press Ctrl-C again to quit at once)\n'));
   let summary: BatchSummary;
   try {
+    const req = parseBatchOptions(o);
     summary = await runBatch({
       ...req,
       signal: sig.signal,
@@ -153,16 +157,50 @@ function parseFilter(o: { game?: string; suits?: string }): ResultFilter {
   };
 }
 
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null; // absent, or a component above it is not a directory (ENOTDIR): looked at below
+  }
+}
+
+/**
+ * Checks `--out` before anything is read or written (no side effects): refuses an empty name, a path
+ * that is a directory, and a path with a parent component that exists but is not a directory, with a
+ * one-line `bad-option` error such as `option --out "/tmp/file.txt/x.md": /tmp/file.txt is not a
+ * directory`. Missing parent directories are fine: `createOutDir` makes them.
+ */
+export function checkOutPath(out: string): void {
+  const name = `option --out "${out}"`;
+  if (out.trim() === '') throw new InputError('bad-option', `${name}: the file name is empty`);
+  if (statOrNull(out)?.isDirectory()) throw new InputError('bad-option', `${name}: is a directory; give a file name`);
+  // the nearest ancestor that exists must be a directory (everything below it will be created)
+  for (let dir = dirname(out); ; dir = dirname(dir)) {
+    const st = statOrNull(dir);
+    if (st) {
+      if (!st.isDirectory()) throw new InputError('bad-option', `${name}: ${dir} is not a directory`);
+      return;
+    }
+    if (dirname(dir) === dir) return;
+  }
+}
+
+/** Creates the missing parent directories of `--out` (as `mkdir -p`); `checkOutPath` ran before. */
+function createOutDir(out: string): void {
+  mkdirSync(dirname(resolve(out)), { recursive: true });
+}
+
 function writeOut(out: string | undefined, text: string): void {
   if (out === undefined) {
     process.stdout.write(text);
     return;
   }
   try {
-    mkdirSync(dirname(resolve(out)), { recursive: true });
+    createOutDir(out);
     writeFileSync(out, text);
   } catch (e) {
-    throw new InputError('bad-file', `--out ${out}: cannot write it (${oneLine(e)})`);
+    throw new InputError('bad-file', `option --out "${out}": cannot write it (${oneLine(e)})`);
   }
 }
 
@@ -170,6 +208,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; form
   const format = o.format as ReportFormat;
   if (!REPORT_FORMATS.includes(format)) throw new InputError('bad-option', `option --format "${o.format}": use table, md, csv or json`);
   const filter = parseFilter(o);
+  if (o.out !== undefined) checkOutPath(o.out);
   const store = ResultStore.openForReading(o.db);
   try {
     writeOut(o.out, formatReport(store.report(filter), format));
@@ -181,6 +220,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; form
 async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; out?: string; game?: string; suits?: string }): Promise<void> {
   if (!o.csv) throw new InputError('bad-option', 'export: give --csv (the only export format)');
   const filter = parseFilter(o);
+  if (o.out !== undefined) checkOutPath(o.out);
   const store = ResultStore.openForReading(o.db);
   try {
     if (o.summary) {
@@ -203,11 +243,11 @@ async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; o
     } else {
       let dest;
       try {
-        mkdirSync(dirname(resolve(o.out)), { recursive: true });
+        createOutDir(o.out);
         dest = createWriteStream(o.out);
         await pipeline(source, csv, dest);
       } catch (e) {
-        throw new InputError('bad-file', `--out ${o.out}: cannot write it (${oneLine(e)})`);
+        throw new InputError('bad-file', `option --out "${o.out}": cannot write it (${oneLine(e)})`);
       }
     }
   } finally {
@@ -239,7 +279,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
     .option('--format <format>', 'table, md, csv or json (an array of row objects)', 'table')
-    .option('--out <file>', 'write to a file instead of stdout (its directory is created)')
+    .option('--out <file>', 'write to this file instead of stdout; missing parent directories are created (like mkdir -p)')
     .action(reportAction);
 
   program
@@ -250,6 +290,6 @@ export function registerBatchCommands(program: Command): void {
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
-    .option('--out <file>', 'write to a file instead of stdout')
+    .option('--out <file>', 'write to this file instead of stdout; missing parent directories are created (like mkdir -p)')
     .action(exportAction);
 }
