@@ -55,29 +55,66 @@ class BucketQueue {
   }
 }
 
-/** Raw outcome of a search, before the line is rebuilt and checked. */
+/** Raw outcome of a best-first search, before the line is rebuilt and checked. */
 export interface BestFirstOutcome {
   readonly status: 'won' | 'lost' | 'undecided';
   /** Positions stored. */
   readonly positions: number;
   /** Node ids from the root to the winning position (won only). */
   readonly path: number[];
+  /** With `keep`: up to `keep` nodes from which the stock may be dealt, best evaluation first. */
+  readonly candidates: number[];
   readonly table: PositionTable;
   readonly codec: KeyCodec;
   /** Peak bytes of the table and queue. */
   readonly peakBytes: number;
 }
 
+/** Options of a best-first search. */
+export interface BestFirstOptions {
+  /** Evaluation weights (default DEFAULT_WEIGHTS). */
+  readonly weights?: EvalWeights;
+  /** Added to the priority of a position first reached by a move the heuristic pass would prune. */
+  readonly penalty?: number;
+  /** Leave out the moves the heuristic pass prunes (then the search proves nothing). */
+  readonly prune?: boolean;
+  /** Do not deal: explore one phase of the game (positions with the same stock). */
+  readonly noDeal?: boolean;
+  /** Keep the best `keep` positions from which a deal is legal (R12) as `candidates`. */
+  readonly keep?: number;
+}
+
 /**
- * Searches from `start` until a win, exhaustion or `maxPositions` stored positions.
- * `weights` override the evaluation (for tuning; results are only comparable at equal weights).
+ * Searches from `start` until a win, exhaustion or `maxPositions` stored positions. With no options
+ * it is complete and sound: `lost` means every reachable position was examined.
  */
-export function bestFirstSearch(start: Position, maxPositions: number, weights?: EvalWeights, penalty = 0): BestFirstOutcome {
+export function bestFirstSearch(start: Position, maxPositions: number, opts: BestFirstOptions = {}): BestFirstOutcome {
   const state = new SolverState(start);
-  const codec = new KeyCodec(state, start.variant.suits, weights);
+  const codec = new KeyCodec(state, start.variant.suits, opts.weights);
   const table = new PositionTable(Math.min(maxPositions, 1 << 16));
   const queue = new BucketQueue();
   const moves = new Int32Array(1024);
+  const penalty = opts.penalty ?? 0;
+  const prune = opts.prune ?? false;
+  const noDeal = opts.noDeal ?? false;
+  const keep = opts.keep ?? 0;
+  const sound = !prune && !noDeal;
+  // best `keep` deal-ready nodes, kept sorted by (score, node)
+  const candNodes: number[] = [];
+  const candScores: number[] = [];
+  const offer = (node: number, score: number): void => {
+    if (keep === 0 || state.stockLeft === 0) return;
+    for (let c = 0; c < state.ncols; c++) if (state.upLen[c] === 0) return;
+    let i = candNodes.length;
+    if (i === keep && candScores[i - 1]! <= score) return;
+    while (i > 0 && candScores[i - 1]! > score) i--;
+    candNodes.splice(i, 0, node);
+    candScores.splice(i, 0, score);
+    if (candNodes.length > keep) {
+      candNodes.pop();
+      candScores.pop();
+    }
+  };
   const done = (status: BestFirstOutcome['status'], goal: number): BestFirstOutcome => {
     const path: number[] = [];
     if (goal >= 0) {
@@ -87,12 +124,14 @@ export function bestFirstSearch(start: Position, maxPositions: number, weights?:
       }
       path.reverse();
     }
-    return { status, positions: table.size, path, table, codec, peakBytes: table.bytes + queue.bytes };
+    const st = status === 'lost' && !sound ? 'undecided' : status;
+    return { status: st, positions: table.size, path, candidates: candNodes, table, codec, peakBytes: table.bytes + queue.bytes };
   };
 
   const nw0 = codec.encode(state);
   table.insert(codec.buf, nw0, 0);
   if (state.isWon()) return done('won', 0);
+  offer(0, codec.score);
   queue.push(codec.score, 0);
   if (maxPositions <= 1) return done('undecided', -1);
 
@@ -103,12 +142,20 @@ export function bestFirstSearch(start: Position, maxPositions: number, weights?:
     const n = state.generate(moves, true);
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
-      const extra = penalty > 0 && moveOrder(state, m, true) === PRUNED ? penalty : 0;
+      if (noDeal && m === DEAL_MOVE) continue;
+      let extra = 0;
+      if (penalty > 0 || prune) {
+        if (moveOrder(state, m, true) === PRUNED) {
+          if (prune) continue;
+          extra = penalty;
+        }
+      }
       const tok = state.apply(m);
       const nw = codec.encode(state);
       const id = table.insert(codec.buf, nw, node);
       if (id >= 0) {
         if (state.isWon()) return done('won', id);
+        offer(id, codec.score);
         if (table.size >= maxPositions) return done('undecided', -1);
         queue.push(codec.score + extra, id);
       }

@@ -14,9 +14,19 @@
 import type { Position } from '../game/position.js';
 import { playLine } from '../game/score.js';
 import { restartSearch } from './search.js';
+import { phaseSearch } from './phases.js';
 import { bestFirstSearch, rebuildLine } from './bestfirst.js';
 import { DEAL_MOVE, SolverState } from './state.js';
 import { DEFAULT_MAX_POSITIONS, SOLVER_VERSION, type SolveOptions, type SolveResult } from './types.js';
+
+/** Share of the budget for the quick restarted depth-first pass. */
+export const QUICK_SHARE = 0.05;
+/**
+ * Share of the budget for the phase search, by game; the exact pass gets the rest. A Spider deal's
+ * reachable space is far beyond any budget, so its exact pass is kept small; a Spiderette deal's can
+ * be exhausted, so half its budget goes to proving losses.
+ */
+export const PHASE_SHARE = { spider: 0.9, spiderette: 0.45 } as const;
 
 /**
  * Writes packed solver moves from `start` in the project's notation (`d`, `3-7`, `3-7x4` into an
@@ -44,12 +54,20 @@ export function lineText(start: Position, packed: readonly number[]): string[] {
 export function solve(position: Position, opts: SolveOptions = {}): SolveResult {
   const max = Math.max(1, Math.floor(opts.maxPositions ?? DEFAULT_MAX_POSITIONS));
   const t0 = performance.now();
-  const heuristicBudget = Math.max(1, Math.floor(max / 2));
-  const first = restartSearch(position, heuristicBudget);
-  let status = first.status;
-  let positions = first.positions;
-  let peak = first.peakBytes;
-  let line: string[] = status === 'won' ? lineText(position, first.moves) : [];
+  const quick = restartSearch(position, Math.max(1, Math.floor(max * QUICK_SHARE)));
+  let status = quick.status;
+  let positions = quick.positions;
+  let peak = quick.peakBytes;
+  let line: string[] = status === 'won' ? lineText(position, quick.moves) : [];
+  if (status !== 'won' && positions < max) {
+    const planned = phaseSearch(position, Math.max(1, Math.floor(max * (QUICK_SHARE + PHASE_SHARE[position.variant.game])) - positions));
+    positions += planned.positions;
+    peak = Math.max(peak, planned.peakBytes);
+    if (planned.status === 'won') {
+      status = 'won';
+      line = planned.line;
+    }
+  }
   if (status !== 'won') {
     const rest = max - positions;
     if (rest > 0) {

@@ -1,0 +1,97 @@
+/**
+ * The phase search: a heuristic pass that plans the game one stock deal at a time.
+ *
+ * Everything between two deals is a *phase* (SOLVER-NOTES.md). From the start of a phase, a bounded
+ * best-first search over the phase's moves (no deal, the heuristic move pruning of search.ts) keeps
+ * the best few positions from which the stock may be dealt (R12); the search then deals from the best
+ * of them and plans the next phase, backtracking to the next candidate when a later phase fails. In
+ * the last phase (stock empty) the best-first search looks for the win itself. The width (positions
+ * per phase, candidates per phase) grows from one round to the next until the budget is spent.
+ * It finds wins; it never proves a loss.
+ */
+import { applyMove } from '../game/rules.js';
+import { DEAL } from '../game/move.js';
+import { playLine } from '../game/score.js';
+import type { Position } from '../game/position.js';
+import { bestFirstSearch, rebuildLine } from './bestfirst.js';
+import type { EvalWeights } from './key.js';
+
+/** Evaluation used inside a phase: face-down cards first, then order; the stock term is constant there. */
+export const PHASE_WEIGHTS: EvalWeights = { down: 6, rankBreak: 3, suitBreak: 2, stockCard: 0, removed: 30, empty: 3 };
+
+/** Outcome of the phase search. */
+export interface PhaseOutcome {
+  readonly status: 'won' | 'undecided';
+  readonly positions: number;
+  /** The winning line in the project's notation (won only). */
+  readonly line: string[];
+  readonly peakBytes: number;
+}
+
+/** Rounds of the phase search: positions per phase and candidates kept per phase. */
+export const PHASE_ROUNDS: readonly (readonly [number, number, number?])[] = [
+  [500, 1], [1000, 2], [2000, 2], [4000, 3], [8000, 3], [16000, 4], [32000, 4], [64000, 5], [128000, 6],
+];
+
+/** Settings of the phase search (for tuning; the defaults are what `solve` uses). */
+export interface PhaseOptions {
+  readonly weights?: EvalWeights;
+  readonly rounds?: readonly (readonly [number, number, number?])[];
+  /** The last phase (stock empty) gets this many times the positions of the others. */
+  readonly lastFactor?: number;
+  /** Leave out the moves the heuristic pass prunes (default true); else give them `penalty`. */
+  readonly prune?: boolean;
+  readonly penalty?: number;
+}
+
+/**
+ * Runs rounds of the phase search from `start` until a win or `maxPositions` stored positions in all.
+ */
+export function phaseSearch(start: Position, maxPositions: number, opts: PhaseOptions = {}): PhaseOutcome {
+  const weights = opts.weights ?? PHASE_WEIGHTS;
+  const rounds = opts.rounds ?? PHASE_ROUNDS;
+  const lastFactor = opts.lastFactor ?? 4;
+  const prune = opts.prune ?? true;
+  const penalty = opts.penalty ?? 0;
+  let used = 0;
+  let peak = 0;
+  const out = (status: PhaseOutcome['status'], line: string[]): PhaseOutcome => ({ status, positions: used, line, peakBytes: peak });
+
+  /** Plans from `pos` (reached by `line`); returns the winning line or null. */
+  const plan = (pos: Position, line: string[], perPhase: number, keep: number, slack: number): string[] | null => {
+    if (used >= maxPositions) return null;
+    const last = pos.stock.length === 0;
+    const budget = Math.min(last ? perPhase * lastFactor : perPhase, maxPositions - used);
+    const r = bestFirstSearch(pos, budget, { weights, prune, penalty, noDeal: true, keep: last ? 0 : keep });
+    used += r.positions;
+    peak = Math.max(peak, r.peakBytes);
+    if (r.status === 'won') return [...line, ...rebuildLine(pos, r.path, r.table)];
+    if (last) return null;
+    const paths = r.candidates.map((node) => {
+      const path: number[] = [];
+      for (let n = node; ; n = r.table.parents[n]!) {
+        path.push(n);
+        if (n === 0) break;
+      }
+      return path.reverse();
+    });
+    for (let i = 0; i < paths.length && i <= slack; i++) {
+      const path = paths[i]!;
+      const moves = rebuildLine(pos, path, r.table);
+      const played = playLine(pos, moves);
+      if (!played.ok) throw new Error(`solver defect: a phase line does not replay (${played.error.message})`);
+      const dealt = applyMove(played.value.position, DEAL).position;
+      const won = plan(dealt, [...line, ...moves, 'd'], perPhase, keep, slack - i);
+      if (won) return won;
+      if (used >= maxPositions) return null;
+    }
+    return null;
+  };
+
+  for (let round = 0; used < maxPositions; round++) {
+    const [perPhase, keep, slack] = rounds[Math.min(round, rounds.length - 1)]!;
+    const won = plan(start, [], perPhase, keep, slack ?? keep);
+    if (won) return out('won', won);
+  }
+  return out('undecided', []);
+}
