@@ -1,14 +1,14 @@
 /**
- * Depth-first search with a transposition table and move ordering (complete: exhaustive when the
- * search returns to the root with nothing left to try).
+ * Depth-first search with a transposition table and cheap move ordering, and the move pruning that
+ * the heuristic passes share (`moveOrder` with `prune`).
  *
  * A position is stored in the table, and counted, when the search first enters it; a position met
- * again by another line is not entered again. At each position every legal move is tried (except for
- * the two sound reductions of SolverState.generate), best first by `moveOrder`, a cheap estimate of
- * how much the move improves the position: turning up a face-down card, completing a suit, joining
- * cards of one suit, emptying a column; deals last. Positions are merged only when equal (or, once the
- * stock is empty, equal up to interchangeable columns), so a search that ends without a win proves the
- * deal lost (R19). Deterministic: integer ordering, stable tie-breaks, no clocks, no randomness.
+ * again by another line is not entered again. At each position the moves are tried best first by
+ * `moveOrder`, a cheap estimate of how much the move improves the position: turning up a face-down
+ * card, completing a suit, joining cards of one suit, emptying a column; deals last. Without `prune`
+ * every legal move is tried (but for the sound reductions of SolverState.generate) and the search is
+ * complete; with `prune` it leaves out moves a player would not consider and proves nothing when it
+ * runs dry. Deterministic: integer ordering, stable tie-breaks, seeded noise, no clocks.
  */
 import { KeyCodec } from './key.js';
 import { CAP, DEAL_MOVE, RANK0, SolverState } from './state.js';
@@ -38,6 +38,24 @@ const FILL_EMPTY = 5;
 const DEAL = 30;
 /** moveOrder's answer for a move that the heuristic pass leaves out. */
 export const PRUNED = 1 << 20;
+
+/**
+ * A lateral move (a group from one card of the next rank to another of a different suit) is kept when
+ * the card it uncovers can at once take a card of its own suit. Can `card` take a card of its own suit, one rank lower, from the movable run of a column other than
+ * `a` and `b`?
+ */
+function receives(s: SolverState, card: number, a: number, b: number): boolean {
+  if (RANK0[card] === 0) return false;
+  const want = card - 1;
+  for (let c = 0; c < s.ncols; c++) {
+    if (c === a || c === b) continue;
+    const len = s.upLen[c]!;
+    if (len === 0) continue;
+    const top = s.up[c * CAP + len - 1]!;
+    if (want >= top && want - top < s.runLength(c) && ((want / 13) | 0) === ((top / 13) | 0)) return true;
+  }
+  return false;
+}
 
 /** Does the card move m complete a King-to-Ace run on its target? */
 function completes(s: SolverState, m: number): boolean {
@@ -70,7 +88,7 @@ export function moveOrder(s: SolverState, m: number, prune = false): number {
       if (prune && s.upLen[to]! > 0 && !completes(s, m)) return PRUNED;
     } else if (RANK0[below] === RANK0[head]! + 1) {
       score += JOIN_FROM_SUIT_BREAK;
-      if (prune && s.upLen[to]! > 0 && up[to * CAP + s.upLen[to]! - 1] !== head + 1) return PRUNED;
+      if (prune && s.upLen[to]! > 0 && up[to * CAP + s.upLen[to]! - 1] !== head + 1 && !receives(s, below, from, to)) return PRUNED;
     } else score += JOIN_FROM_RANK_BREAK;
   } else if (s.down[from]! > 0) score += FLIP;
   else score += EMPTY_COLUMN;
@@ -91,7 +109,7 @@ export function moveOrder(s: SolverState, m: number, prune = false): number {
 /**
  * Searches from `start` until a win, exhaustion, or `maxPositions` stored positions (the start is one).
  */
-export function search(start: Position, maxPositions: number, prune = false, noiseSeed = 0, noise = 0, stallLimit = 1 << 30): SearchOutcome {
+export function search(start: Position, maxPositions: number, prune = false, noiseSeed = 0, noise = 0): SearchOutcome {
   // Deterministic tie-breaking noise for restarts (xorshift32 seeded by noiseSeed); none when noise is 0.
   let rs = (noiseSeed * 0x9e3779b1) | 1;
   const jitter = (): number => {
@@ -107,7 +125,6 @@ export function search(start: Position, maxPositions: number, prune = false, noi
   let frameEnd = new Int32Array(256);
   let frameIdx = new Int32Array(256);
   let toks = new Int32Array(256);
-  let stall = new Int32Array(256);
   const order = new Float64Array(1024);
   const scratch = new Int32Array(1024);
   let depth = 0;
@@ -143,7 +160,6 @@ export function search(start: Position, maxPositions: number, prune = false, noi
       frameEnd = grow(frameEnd);
       frameIdx = grow(frameIdx);
       toks = grow(toks);
-      stall = grow(stall);
     }
     const g = state.generate(scratch, true);
     let n = 0;
@@ -163,7 +179,6 @@ export function search(start: Position, maxPositions: number, prune = false, noi
   if (state.isWon()) return done('won');
   if (maxPositions <= 1) return done('undecided');
   openFrame();
-  stall[0] = 0;
 
   for (;;) {
     const i = frameIdx[depth]!;
@@ -174,14 +189,10 @@ export function search(start: Position, maxPositions: number, prune = false, noi
       const nw = codec.encode(state);
       if (table.insert(codec.buf, nw, 0) >= 0) {
         toks[depth] = tok;
-        // moves since the last progress (a flip, a completed suit or a deal)
-        const st = m === DEAL_MOVE || tok !== 0 ? 0 : stall[depth]! + 1;
         depth++;
         if (state.isWon()) return done('won');
         if (table.size >= maxPositions) return done('undecided');
         openFrame();
-        stall[depth] = st;
-        if (st > stallLimit) frameEnd[depth] = frameIdx[depth]!;
       } else {
         state.undo(m, tok);
       }
