@@ -62,6 +62,8 @@ export interface BestFirstOutcome {
   readonly positions: number;
   /** Node ids from the root to the winning position (won only). */
   readonly path: number[];
+  /** Did the queue run dry (every position reachable with the moves searched was examined)? */
+  readonly exhausted: boolean;
   /** With `keep`: up to `keep` nodes from which the stock may be dealt, best evaluation first. */
   readonly candidates: number[];
   readonly table: PositionTable;
@@ -125,7 +127,7 @@ export function bestFirstSearch(start: Position, maxPositions: number, opts: Bes
       path.reverse();
     }
     const st = status === 'lost' && !sound ? 'undecided' : status;
-    return { status: st, positions: table.size, path, candidates: candNodes, table, codec, peakBytes: table.bytes + queue.bytes };
+    return { status: st, positions: table.size, exhausted: status === 'lost', path, candidates: candNodes, table, codec, peakBytes: table.bytes + queue.bytes };
   };
 
   const nw0 = codec.encode(state);

@@ -42,6 +42,8 @@ export interface PhaseOptions {
   /** Leave out the moves the heuristic pass prunes (default true); else give them `penalty`. */
   readonly prune?: boolean;
   readonly penalty?: number;
+  /** When a pruned phase runs dry it is searched again with every move, pruned ones this much later. */
+  readonly retryPenalty?: number;
 }
 
 /**
@@ -53,6 +55,7 @@ export function phaseSearch(start: Position, maxPositions: number, opts: PhaseOp
   const lastFactor = opts.lastFactor ?? 4;
   const prune = opts.prune ?? true;
   const penalty = opts.penalty ?? 0;
+  const retryPenalty = opts.retryPenalty ?? 6;
   let used = 0;
   let peak = 0;
   const out = (status: PhaseOutcome['status'], line: string[]): PhaseOutcome => ({ status, positions: used, line, peakBytes: peak });
@@ -62,9 +65,16 @@ export function phaseSearch(start: Position, maxPositions: number, opts: PhaseOp
     if (used >= maxPositions) return null;
     const last = pos.stock.length === 0;
     const budget = Math.min(last ? perPhase * lastFactor : perPhase, maxPositions - used);
-    const r = bestFirstSearch(pos, budget, { weights, prune, penalty, noDeal: true, keep: last ? 0 : keep });
+    let r = bestFirstSearch(pos, budget, { weights, prune, penalty, noDeal: true, keep: last ? 0 : keep });
     used += r.positions;
     peak = Math.max(peak, r.peakBytes);
+    if (r.exhausted && prune && budget - r.positions > 0 && used < maxPositions) {
+      // the pruned phase ran dry: search it again with every move, the pruned ones ranked last
+      const again = bestFirstSearch(pos, Math.min(budget - r.positions, maxPositions - used), { weights, penalty: retryPenalty, noDeal: true, keep: last ? 0 : keep });
+      used += again.positions;
+      peak = Math.max(peak, again.peakBytes);
+      r = again;
+    }
     if (r.status === 'won') return [...line, ...rebuildLine(pos, r.path, r.table)];
     if (last) return null;
     const paths = r.candidates.map((node) => {
