@@ -9,11 +9,13 @@ import { applyMove, legalMoves, moveText } from '../src/game/rules.js';
 import { playLine } from '../src/game/score.js';
 import { ALL_VARIANTS } from '../src/game/variant.js';
 import { KeyCodec } from '../src/solver/key.js';
-import { search } from '../src/solver/search.js';
+import { restartSearch, search } from '../src/solver/search.js';
+import { bestFirstSearch } from '../src/solver/bestfirst.js';
+import { phaseSearch } from '../src/solver/phases.js';
 import { lineText, solve } from '../src/solver/solve.js';
 import { CAP, DEAL_MOVE, SolverState } from '../src/solver/state.js';
 import { PositionTable } from '../src/solver/table.js';
-import { mulberry32, pos, run, SE1, SE4, SP2, SP4 } from './helpers/game.js';
+import { mulberry32, pos, run, SE1, SE4, SP1, SP2, SP4 } from './helpers/game.js';
 
 /** Exhaustive search through the rules engine alone (string keys), for small positions. */
 function bruteForce(start: Position, limit = 30_000): 'won' | 'lost' | 'too large' {
@@ -146,6 +148,62 @@ describe('solver: known answers', () => {
       expect(played.ok && played.value.classic).toBe(r.classicScore);
     }
     expect(wins).toBeGreaterThan(0);
+  });
+});
+
+describe('solver: the passes', () => {
+  it('proves a seeded Spiderette deal lost (SE4-1011), agreeing with an exhaustive search through the rules engine', () => {
+    const p = dealPosition(SE4, 1011);
+    const exact = bestFirstSearch(p, 100_000);
+    expect(exact.status).toBe('lost');
+    expect(exact.exhausted).toBe(true);
+    expect(bruteForce(p, 100_000)).toBe('lost');
+    const r = solve(p, { maxPositions: 200_000 });
+    expect(r.status).toBe('lost');
+    expect(r.line).toEqual([]);
+  });
+
+  it('settles a deal with a small reachable space in the probe: SE4-1003 is lost within 2% of the budget', () => {
+    const r = solve(dealPosition(SE4, 1003), { maxPositions: 200_000 });
+    expect(r.status).toBe('lost');
+    expect(r.positions).toBeLessThanOrEqual(4_000);
+  });
+
+  it('never answers lost from a pruned search: a pruned search that runs dry is undecided', () => {
+    const p = pos(
+      SE4,
+      [['QC', 'KC'], ['10C', 'JC'], ['8C', '9C'], ['6C', '7C'], ['4C', '5C'], ['2C', '3C'], ['', 'AC']],
+      [],
+      [0, 1, 2],
+    );
+    const pruned = bestFirstSearch(p, 1000, { prune: true });
+    expect(pruned.exhausted).toBe(true);
+    expect(pruned.status).toBe('undecided');
+    expect(bestFirstSearch(p, 1000).status).toBe('lost');
+    expect(restartSearch(p, 1000).status).toBe('undecided');
+    expect(phaseSearch(p, 1000).status).toBe('undecided');
+  });
+
+  it('the phase search wins seeded 2-suit Spider deals with lines that replay to a win', () => {
+    for (const seed of [1, 2, 3]) {
+      const p = dealPosition(SP2, seed);
+      const r = phaseSearch(p, 167_000);
+      expect(r.status).toBe('won');
+      const played = playLine(p, r.line);
+      expect(played.ok && played.value.won).toBe(true);
+    }
+  });
+
+  it('the quick pass wins a 1-suit Spider deal in few positions, and the same seed gives the same line', () => {
+    const p = dealPosition(SP1, 1);
+    const a = restartSearch(p, 50_000);
+    const b = restartSearch(p, 50_000);
+    expect(a.status).toBe('won');
+    expect(a.positions).toBeLessThan(50_000);
+    expect(b.positions).toBe(a.positions);
+    expect(lineText(p, b.moves)).toEqual(lineText(p, a.moves));
+    const played = playLine(p, lineText(p, a.moves));
+    expect(played.ok && played.value.won).toBe(true);
   });
 });
 

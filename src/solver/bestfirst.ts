@@ -15,6 +15,8 @@ import { PositionTable } from './table.js';
 import { moveOrder, PRUNED } from './search.js';
 import type { Position } from '../game/position.js';
 
+const EMPTY_BUCKET = new Int32Array(0);
+
 /** Bucketed priority queue of node ids by small integer priority; LIFO within a bucket. */
 class BucketQueue {
   private buckets: Int32Array[] = [];
@@ -25,16 +27,15 @@ class BucketQueue {
 
   push(p: number, id: number): void {
     while (this.buckets.length <= p) {
-      this.buckets.push(new Int32Array(64));
+      this.buckets.push(EMPTY_BUCKET);
       this.lens.push(0);
-      this.bytes += 256;
     }
     let b = this.buckets[p]!;
     const l = this.lens[p]!;
     if (l === b.length) {
-      const nb = new Int32Array(b.length * 2);
+      const nb = new Int32Array(Math.max(16, b.length * 2));
       nb.set(b);
-      this.bytes += b.byteLength;
+      this.bytes += nb.byteLength - b.byteLength;
       this.buckets[p] = b = nb;
     }
     b[l] = id;
@@ -93,7 +94,7 @@ export interface BestFirstOptions {
 export function bestFirstSearch(start: Position, maxPositions: number, opts: BestFirstOptions = {}): BestFirstOutcome {
   const state = new SolverState(start);
   const codec = new KeyCodec(state, start.variant.suits, opts.weights);
-  const table = new PositionTable(Math.min(maxPositions, 1 << 16));
+  const table = new PositionTable(Math.min(maxPositions, 1024));
   const queue = new BucketQueue();
   const moves = new Int32Array(1024);
   const penalty = opts.penalty ?? 0;

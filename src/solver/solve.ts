@@ -1,15 +1,18 @@
 /**
- * The solver's entry point: two searches within one position budget, the winning line written in the
+ * The solver's entry point: four passes within one position budget, the winning line written in the
  * project's notation and replayed through the rules engine before it is reported.
  *
- * 1. A heuristic pass (half the budget): depth-first searches (search.ts) that leave out moves a player
- *    would not consider — splitting a run of one suit onto a card, moving a group from one card of the
- *    next rank to another of a different suit (SOLVER-NOTES.md lists such rules as heuristics) —
- *    restarted with growing budgets and seeded noise in the move order. It finds many wins in a few
- *    hundred positions, but when it runs dry it proves nothing.
- * 2. An exact pass (the rest of the budget): best-first search (bestfirst.ts) over every legal move
- *    with only sound reductions. Only this pass may answer **lost** (RULES.md R19).
- * `positions` is the sum over both passes; the answer never depends on time or on worker count.
+ * 0. Probe (2% of the budget): the exact best-first search (bestfirst.ts). It settles deals whose whole
+ *    reachable space is small, won or lost.
+ * 1. Quick pass (5%): pruned depth-first searches (search.ts), restarted with growing budgets and
+ *    seeded noise in the move order. They leave out moves a player would not consider — splitting a
+ *    run of one suit onto a card, moving a group between two cards of other suits (SOLVER-NOTES.md
+ *    lists such rules as heuristics) — and find easy wins in a few hundred positions.
+ * 2. Phase search (88% for Spider, 43% for Spiderette): plans the game one stock deal at a time
+ *    (phases.ts). It finds most wins; like pass 1, when it fails it proves nothing.
+ * 3. Exact pass (the rest): the exact best-first search again, over every legal move with only sound
+ *    reductions. Only passes 0 and 3 may answer **lost** (RULES.md R19).
+ * `positions` is the sum over all passes; the answer never depends on time or on worker count.
  */
 import type { Position } from '../game/position.js';
 import { playLine } from '../game/score.js';
@@ -19,6 +22,8 @@ import { bestFirstSearch, rebuildLine } from './bestfirst.js';
 import { DEAL_MOVE, SolverState } from './state.js';
 import { DEFAULT_MAX_POSITIONS, SOLVER_VERSION, type SolveOptions, type SolveResult } from './types.js';
 
+/** Share of the budget for the first, small exact probe. */
+export const PROBE_SHARE = 0.02;
 /** Share of the budget for the quick restarted depth-first pass. */
 export const QUICK_SHARE = 0.05;
 /**
@@ -26,7 +31,7 @@ export const QUICK_SHARE = 0.05;
  * reachable space is far beyond any budget, so its exact pass is kept small; a Spiderette deal's can
  * be exhausted, so half its budget goes to proving losses.
  */
-export const PHASE_SHARE = { spider: 0.9, spiderette: 0.45 } as const;
+export const PHASE_SHARE = { spider: 0.88, spiderette: 0.43 } as const;
 
 /**
  * Writes packed solver moves from `start` in the project's notation (`d`, `3-7`, `3-7x4` into an
@@ -54,13 +59,21 @@ export function lineText(start: Position, packed: readonly number[]): string[] {
 export function solve(position: Position, opts: SolveOptions = {}): SolveResult {
   const max = Math.max(1, Math.floor(opts.maxPositions ?? DEFAULT_MAX_POSITIONS));
   const t0 = performance.now();
-  const quick = restartSearch(position, Math.max(1, Math.floor(max * QUICK_SHARE)));
-  let status = quick.status;
-  let positions = quick.positions;
-  let peak = quick.peakBytes;
-  let line: string[] = status === 'won' ? lineText(position, quick.moves) : [];
-  if (status !== 'won' && positions < max) {
-    const planned = phaseSearch(position, Math.max(1, Math.floor(max * (QUICK_SHARE + PHASE_SHARE[position.variant.game])) - positions));
+  // 0. a small exact probe settles deals whose whole reachable space is small, won or lost
+  const probe = bestFirstSearch(position, Math.max(1, Math.floor(max * PROBE_SHARE)));
+  let status: SolveResult['status'] = probe.status;
+  let positions = probe.positions;
+  let peak = probe.peakBytes;
+  let line: string[] = status === 'won' ? rebuildLine(position, probe.path, probe.table) : [];
+  if (status === 'undecided' && positions < max) {
+    const quick = restartSearch(position, Math.max(1, Math.floor(max * QUICK_SHARE)));
+    status = quick.status;
+    positions += quick.positions;
+    peak = Math.max(peak, quick.peakBytes);
+    if (status === 'won') line = lineText(position, quick.moves);
+  }
+  if (status === 'undecided' && positions < max) {
+    const planned = phaseSearch(position, Math.max(1, Math.floor(max * (PROBE_SHARE + QUICK_SHARE + PHASE_SHARE[position.variant.game])) - positions));
     positions += planned.positions;
     peak = Math.max(peak, planned.peakBytes);
     if (planned.status === 'won') {
@@ -68,7 +81,7 @@ export function solve(position: Position, opts: SolveOptions = {}): SolveResult 
       line = planned.line;
     }
   }
-  if (status !== 'won') {
+  if (status === 'undecided') {
     const rest = max - positions;
     if (rest > 0) {
       const exact = bestFirstSearch(position, rest);
@@ -76,7 +89,7 @@ export function solve(position: Position, opts: SolveOptions = {}): SolveResult 
       positions += exact.positions;
       peak = Math.max(peak, exact.peakBytes);
       if (status === 'won') line = rebuildLine(position, exact.path, exact.table);
-    } else status = 'undecided';
+    }
   }
   let moveCount: number | null = null;
   let classic: number | null = null;

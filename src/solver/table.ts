@@ -24,7 +24,7 @@ export class PositionTable {
   private mask: number;
 
   constructor(initialNodes = 1 << 14) {
-    const n = Math.max(1024, initialNodes);
+    const n = Math.max(64, initialNodes);
     let cap = 1;
     while (cap < n * 2) cap <<= 1;
     this.slots = new Uint32Array(cap);
