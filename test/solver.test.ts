@@ -231,6 +231,7 @@ describe('solver: move generation and packed positions', () => {
           // the key decodes to the same position
           const nw = codec.encode(s);
           const key = codec.buf.slice(0, nw);
+          expect(codec.keyLength(key, 0)).toBe(nw);
           codec.decode(key, 0, s2);
           expect(Array.from(codec.buf.subarray(0, codec.encode(s2)))).toEqual(Array.from(key));
           if (p.stock.length > 0) expect(same(s2, p)).toBe(true);
@@ -268,11 +269,12 @@ describe('solver: move generation and packed positions', () => {
   });
 
   it('the table stores keys exactly: equal keys are found, different keys sharing a prefix are not merged', () => {
-    const t = new PositionTable(16);
+    const t = new PositionTable(16, () => 3);
     const k1 = Uint32Array.from([1, 2, 3]);
     const k2 = Uint32Array.from([1, 2, 4]);
     expect(t.insert(k1, 3, 0)).toBe(0);
-    expect(t.insert(k2, 3, 0)).toBe(1);
+    expect(t.insert(k2, 3, 0)).toBe(4); // a header word, then the 3 key words
+    expect(t.parent(4)).toBe(0);
     expect(t.insert(k1, 3, 0)).toBe(-1);
     for (let i = 0; i < 5000; i++) t.insert(Uint32Array.from([i, i * 7, 99]), 3, 0);
     expect(t.size).toBe(5002);

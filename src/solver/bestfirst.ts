@@ -33,7 +33,7 @@ class BucketQueue {
     let b = this.buckets[p]!;
     const l = this.lens[p]!;
     if (l === b.length) {
-      const nb = new Int32Array(Math.max(16, b.length * 2));
+      const nb = new Int32Array(Math.max(16, Math.ceil(b.length * 1.5)));
       nb.set(b);
       this.bytes += nb.byteLength - b.byteLength;
       this.buckets[p] = b = nb;
@@ -94,7 +94,7 @@ export interface BestFirstOptions {
 export function bestFirstSearch(start: Position, maxPositions: number, opts: BestFirstOptions = {}): BestFirstOutcome {
   const state = new SolverState(start);
   const codec = new KeyCodec(state, start.variant.suits, opts.weights);
-  const table = new PositionTable(Math.min(maxPositions, 1024));
+  const table = new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
   const queue = new BucketQueue();
   const moves = new Int32Array(1024);
   const penalty = opts.penalty ?? 0;
@@ -121,7 +121,7 @@ export function bestFirstSearch(start: Position, maxPositions: number, opts: Bes
   const done = (status: BestFirstOutcome['status'], goal: number): BestFirstOutcome => {
     const path: number[] = [];
     if (goal >= 0) {
-      for (let n = goal; ; n = table.parents[n]!) {
+      for (let n = goal; ; n = table.parent(n)) {
         path.push(n);
         if (n === 0) break;
       }
@@ -141,7 +141,7 @@ export function bestFirstSearch(start: Position, maxPositions: number, opts: Bes
   for (;;) {
     const node = queue.pop();
     if (node < 0) return done('lost', -1);
-    codec.decode(table.arena, table.offsets[node]!, state);
+    codec.decode(table.arena, table.keyOffset(node), state);
     const n = state.generate(moves, true);
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
@@ -177,7 +177,7 @@ export function rebuildLine(start: Position, path: readonly number[], table: Pos
   const moves = new Int32Array(1024);
   const line: string[] = [];
   for (let p = 1; p < path.length; p++) {
-    const off = table.offsets[path[p]!]!;
+    const off = table.keyOffset(path[p]!);
     const n = state.generate(moves, true);
     let found = false;
     for (let i = 0; i < n && !found; i++) {

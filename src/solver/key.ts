@@ -6,7 +6,13 @@
  * `(top card, length)`. Cards of equal rank and suit are the same value (R2). Removed suits are implied
  * by the cards still present. Layout, bits in order:
  *
- *   stockLeft (3) | per column: down count (downBits), then runs: 1, card (cardBits), length-1 (4); 0
+ *   stockLeft (3) | per column: down count (downBits), then for each run: 1, the top card, the length;
+ *   then 0.
+ *
+ * The top card is written in full (cardBits) in 1-suit games; otherwise a 1 marks a *natural* run, one
+ * rank below the run under it (then only its suit follows: 2 bits in 4 suits, none in 2 suits, where it
+ * can only be the other suit), and a 0 is followed by the card in full. The length is 0 for a single
+ * card, else 1 and length-2 in 4 bits.
  *
  * Once the stock is empty the columns with no face-down card are interchangeable (SOLVER-NOTES.md),
  * so the key is canonical: in column order each column writes its down count and, only if that is
@@ -36,6 +42,7 @@ export class KeyCodec {
   readonly ncols: number;
   readonly downBits: number;
   readonly cardBits: number;
+  private readonly suits: number;
   /** Scratch output of encode: the key, zero-padded to whole words. */
   readonly buf = new Uint32Array(MAX_KEY_WORDS);
   /** Evaluation of the last encoded position (lower is closer to a win), >= 0. */
@@ -57,6 +64,7 @@ export class KeyCodec {
     for (let c = 0; c < state.ncols; c++) maxDown = Math.max(maxDown, state.down[c]!);
     this.downBits = Math.max(1, Math.ceil(Math.log2(maxDown + 1)));
     this.cardBits = suits === 1 ? 4 : suits === 2 ? 5 : 6;
+    this.suits = suits;
     this.colRuns = new Uint16Array(state.ncols * CAP);
     this.colRunLen = new Uint8Array(state.ncols);
     this.colBreaks = new Uint16Array(state.ncols);
@@ -161,11 +169,29 @@ export class KeyCodec {
   private putRuns(c: number, cb: number): void {
     const base = c * CAP;
     const r = this.colRunLen[c]!;
-    const flag = 1 << (cb + 4);
-    const bits = cb + 5;
-    for (let i = 0; i < r; i++) this.put(flag | this.colRuns[base + i]!, bits);
+    const suits = this.suits;
+    let prevBottom = -1;
+    for (let i = 0; i < r; i++) {
+      const v = this.colRuns[base + i]!;
+      const top = v >> 4;
+      const l1 = v & 15; // length - 1
+      this.put(1, 1);
+      if (suits === 1) this.put(top, cb);
+      else if (prevBottom >= 0 && RANK0[top]! + 1 === RANK0[prevBottom]) {
+        // a natural run: one rank below the run under it, of another suit (R6); in 2 suits, the other one
+        this.put(1, 1);
+        if (suits === 4) this.put((top / 13) | 0, 2);
+      } else {
+        this.put(0, 1);
+        this.put(top, cb);
+      }
+      if (l1 === 0) this.put(0, 1);
+      else this.put(16 | (l1 - 1), 5);
+      prevBottom = top - l1;
+    }
     this.put(0, 1);
   }
+
 
   private cmpCols(a: number, b: number): number {
     const ra = this.colRunLen[a]!;
@@ -205,6 +231,31 @@ export class KeyCodec {
     s.touchAll();
   }
 
+  /** Length in words of the key stored at `words[off…]`, read without changing any state. */
+  keyLength(words: Uint32Array, off: number): number {
+    this.rw = words;
+    this.rpos = off * 32;
+    const n = this.ncols;
+    const sym = this.get(3) === 0;
+    let pending = 0;
+    for (let c = 0; c < n; c++) {
+      if (this.get(this.downBits) === 0 && sym) pending++;
+      else this.skipRuns();
+    }
+    for (let i = 0; i < pending; i++) this.skipRuns();
+    return ((this.rpos - off * 32 + 31) >>> 5);
+  }
+
+  private skipRuns(): void {
+    const suits = this.suits;
+    while (this.get(1) === 1) {
+      if (suits !== 1 && this.get(1) === 1) {
+        if (suits === 4) this.rpos += 2;
+      } else this.rpos += this.cardBits;
+      if (this.get(1) === 1) this.rpos += 4;
+    }
+  }
+
   private rw: Uint32Array = this.buf;
   private rpos = 0;
 
@@ -224,13 +275,19 @@ export class KeyCodec {
     let len = 0;
     const base = c * CAP;
     const up = s.up;
-    for (;;) {
-      const v = this.get(1) === 1 ? this.get(cb + 4) : -1;
-      if (v < 0) break;
-      const top = v >> 4;
-      const l = (v & 15) + 1;
+    const suits = this.suits;
+    let prevBottom = -1;
+    while (this.get(1) === 1) {
+      let top: number;
+      if (suits !== 1 && this.get(1) === 1) {
+        const suit = suits === 2 ? 1 - ((prevBottom / 13) | 0) : this.get(2);
+        top = suit * 13 + RANK0[prevBottom]! - 1;
+      } else top = this.get(cb);
+      const l = this.get(1) === 0 ? 1 : this.get(4) + 2;
       for (let i = 0; i < l; i++) up[base + len++] = top - i;
+      prevBottom = top - l + 1;
     }
     s.upLen[c] = len;
   }
+
 }

@@ -79,7 +79,7 @@ export function phaseSearch(start: Position, maxPositions: number, opts: PhaseOp
     if (last) return null;
     const paths = r.candidates.map((node) => {
       const path: number[] = [];
-      for (let n = node; ; n = r.table.parents[n]!) {
+      for (let n = node; ; n = r.table.parent(n)) {
         path.push(n);
         if (n === 0) break;
       }

@@ -120,7 +120,7 @@ export function search(start: Position, maxPositions: number, prune = false, noi
   };
   const state = new SolverState(start);
   const codec = new KeyCodec(state, start.variant.suits);
-  const table = new PositionTable(Math.min(maxPositions, 1024));
+  const table = new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
   let moves = new Int32Array(1 << 14);
   let frameEnd = new Int32Array(256);
   let frameIdx = new Int32Array(256);

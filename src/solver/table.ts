@@ -4,93 +4,103 @@
  * position is never mistaken for a stored one, since keys are compared word for word — which is what
  * makes a "lost" result sound (SOLVER-NOTES.md: a hash-only table can prune a win).
  *
- * Each stored position is a node 0, 1, 2, … with its key's offset in the arena and its parent node,
- * from which the winning line is rebuilt.
+ * A stored position (a *node*) is named by its offset in the arena, where one header word (the parent
+ * node, from which a winning line is rebuilt) is followed by the key's words. Memory per position: the
+ * key, one header word and the hash slots (4 bytes a slot, at most 3/4 full).
  */
+
+/** Gives the length in words of the key stored at `arena[off…]` (keys are self-delimiting). */
+export type KeyLength = (arena: Uint32Array, off: number) => number;
+
+function hashKey(words: Uint32Array, off: number, nw: number): number {
+  let h = 0x9e3779b9 ^ nw;
+  for (let i = 0; i < nw; i++) {
+    h = Math.imul(h ^ words[off + i]!, 0x85ebca6b);
+    h ^= h >>> 13;
+  }
+  h = Math.imul(h ^ (h >>> 16), 0xc2b2ae35);
+  return h ^ (h >>> 15);
+}
 
 /** Growable exact table of keys. */
 export class PositionTable {
-  /** Key words of all nodes, back to back. */
+  /** Header and key words of all nodes, back to back. */
   arena: Uint32Array;
   /** Words of the arena in use. */
   used = 0;
-  /** Arena offset of each node's key. */
-  offsets: Uint32Array;
-  /** Parent node of each node (the root is its own parent). */
-  parents: Uint32Array;
   /** Number of nodes stored. */
   size = 0;
   private slots: Uint32Array; // node + 1, 0 = empty
   private mask: number;
+  private readonly keyLength: KeyLength;
+  private readonly expected: number;
 
-  constructor(initialNodes = 1 << 14) {
-    const n = Math.max(64, initialNodes);
+  /**
+   * `expected`: how many positions the caller may store (slots for up to 2^20 of them are made at
+   * once, more by doubling); `keyLength` lets the table rehash when it grows.
+   */
+  constructor(expected: number, keyLength: KeyLength) {
+    const n = Math.max(64, Math.min(expected, 1 << 20));
     let cap = 1;
-    while (cap < n * 2) cap <<= 1;
+    while (cap * 3 < n * 4) cap <<= 1;
     this.slots = new Uint32Array(cap);
     this.mask = cap - 1;
-    this.offsets = new Uint32Array(n);
-    this.parents = new Uint32Array(n);
-    this.arena = new Uint32Array(n * 8);
+    this.arena = new Uint32Array(Math.max(1024, Math.min(expected, 1 << 16) * 8));
+    this.keyLength = keyLength;
+    this.expected = expected;
   }
 
   /** Bytes held by the table's arrays (allocated, not just used). */
   get bytes(): number {
-    return this.arena.byteLength + this.offsets.byteLength + this.parents.byteLength + this.slots.byteLength;
+    return this.arena.byteLength + this.slots.byteLength;
+  }
+
+  /** Parent node of a node (the root, node 0, is its own parent). */
+  parent(node: number): number {
+    return this.arena[node]!;
+  }
+
+  /** Arena offset of a node's key. */
+  keyOffset(node: number): number {
+    return node + 1;
   }
 
   /**
-   * Looks the key `key[0..nw)` up; if absent, stores it with `parent` and returns the new node's id;
+   * Looks the key `key[0..nw)` up; if absent, stores it with `parent` and returns the new node;
    * if present returns -1.
    */
   insert(key: Uint32Array, nw: number, parent: number): number {
-    let h = 0x9e3779b9 ^ nw;
-    for (let i = 0; i < nw; i++) {
-      h = Math.imul(h ^ key[i]!, 0x85ebca6b);
-      h ^= h >>> 13;
-    }
-    h = Math.imul(h ^ (h >>> 16), 0xc2b2ae35);
-    h ^= h >>> 15;
     const slots = this.slots;
-    const arena = this.arena;
-    const offsets = this.offsets;
-    let i = h & this.mask;
+    let arena = this.arena;
+    let i = hashKey(key, 0, nw) & this.mask;
     for (;;) {
       const s = slots[i]!;
       if (s === 0) break;
-      const off = offsets[s - 1]!;
+      const off = s; // node + 1 = key offset
       let j = 0;
       while (j < nw && arena[off + j] === key[j]) j++;
       if (j === nw) return -1;
       i = (i + 1) & this.mask;
     }
-    const node = this.size;
-    if (node >= this.offsets.length) this.growNodes();
-    if (this.used + nw > this.arena.length) this.growArena(nw);
-    this.arena.set(key.subarray(0, nw), this.used);
-    this.offsets[node] = this.used;
-    this.parents[node] = parent;
-    this.used += nw;
+    const node = this.used;
+    if (node + 1 + nw > arena.length) arena = this.growArena(nw + 1);
+    arena[node] = parent;
+    arena.set(key.subarray(0, nw), node + 1);
+    this.used = node + 1 + nw;
     slots[i] = node + 1;
-    this.size = node + 1;
+    this.size++;
     if (this.size * 4 > this.slots.length * 3) this.rehash();
     return node;
   }
 
-  private growNodes(): void {
-    const n = Math.ceil(this.offsets.length * 1.5);
-    const o = new Uint32Array(n);
-    o.set(this.offsets);
-    this.offsets = o;
-    const p = new Uint32Array(n);
-    p.set(this.parents);
-    this.parents = p;
-  }
-
-  private growArena(need: number): void {
-    const a = new Uint32Array(Math.ceil(Math.max(this.arena.length * 1.5, this.used + need + 1024)));
+  private growArena(need: number): Uint32Array {
+    // grow by a quarter, but not much past what the expected number of positions will need
+    let len = Math.max(this.arena.length * 1.25, this.used + need + 1024);
+    if (this.size > 1000) len = Math.min(len, Math.max(this.used + need + 1024, (this.used / this.size) * this.expected * 1.03));
+    const a = new Uint32Array(Math.ceil(len));
     a.set(this.arena.subarray(0, this.used));
     this.arena = a;
+    return a;
   }
 
   private rehash(): void {
@@ -98,19 +108,12 @@ export class PositionTable {
     const slots = new Uint32Array(cap);
     const mask = cap - 1;
     const arena = this.arena;
-    for (let node = 0; node < this.size; node++) {
-      const off = this.offsets[node]!;
-      const nw = (node + 1 < this.size ? this.offsets[node + 1]! : this.used) - off;
-      let h = 0x9e3779b9 ^ nw;
-      for (let i = 0; i < nw; i++) {
-        h = Math.imul(h ^ arena[off + i]!, 0x85ebca6b);
-        h ^= h >>> 13;
-      }
-      h = Math.imul(h ^ (h >>> 16), 0xc2b2ae35);
-      h ^= h >>> 15;
-      let i = h & mask;
+    for (let node = 0; node < this.used; ) {
+      const nw = this.keyLength(arena, node + 1);
+      let i = hashKey(arena, node + 1, nw) & mask;
       while (slots[i] !== 0) i = (i + 1) & mask;
       slots[i] = node + 1;
+      node += 1 + nw;
     }
     this.slots = slots;
     this.mask = mask;
