@@ -21,6 +21,9 @@
  */
 import { CAP, RANK0, type SolverState } from './state.js';
 
+/** Words reserved for one column's runs (at most 104 cards of 13 bits each). */
+const COL_WORDS = 48;
+
 /** Longest key in 32-bit words (104 face-up cards each a run of its own, with room to spare). */
 export const MAX_KEY_WORDS = 96;
 
@@ -52,6 +55,10 @@ export class KeyCodec {
   private nw = 0;
   private readonly colRuns: Uint16Array;
   private readonly colRunLen: Uint8Array;
+  /** Each column's runs as bits (COL_WORDS words a column) and their length in bits. */
+  private readonly colBits: Uint32Array;
+  private readonly colBitLen: Uint16Array;
+  private out: Uint32Array;
   private readonly colBreaks: Uint16Array;
   private readonly seenVer: Float64Array;
   private readonly order: number[] = [];
@@ -67,6 +74,9 @@ export class KeyCodec {
     this.suits = suits;
     this.colRuns = new Uint16Array(state.ncols * CAP);
     this.colRunLen = new Uint8Array(state.ncols);
+    this.colBits = new Uint32Array(state.ncols * COL_WORDS);
+    this.colBitLen = new Uint16Array(state.ncols);
+    this.out = this.buf;
     this.colBreaks = new Uint16Array(state.ncols);
     this.seenVer = new Float64Array(state.ncols);
     this.w = weights;
@@ -74,22 +84,40 @@ export class KeyCodec {
   }
 
   private put(value: number, bits: number): void {
-    // value < 2^bits, bits <= 16
+    // value < 2^bits, 1 <= bits <= 31; writes to `out` at word `nw`
     const free = 32 - this.nbits;
     if (bits <= free) {
       this.cur = (this.cur | (value << (free - bits))) >>> 0;
       this.nbits += bits;
       if (this.nbits === 32) {
-        this.buf[this.nw++] = this.cur;
+        this.out[this.nw++] = this.cur;
         this.cur = 0;
         this.nbits = 0;
       }
     } else {
       const rest = bits - free;
-      this.buf[this.nw++] = (this.cur | (value >>> rest)) >>> 0;
+      this.out[this.nw++] = (this.cur | (value >>> rest)) >>> 0;
       this.cur = (value << (32 - rest)) >>> 0;
       this.nbits = rest;
     }
+  }
+
+  /** Appends the cached bits of column c's runs (see encode). */
+  private putColumn(c: number): void {
+    const bits = this.colBitLen[c]!;
+    const base = c * COL_WORDS;
+    const full = bits >>> 5;
+    const src = this.colBits;
+    for (let i = 0; i < full; i++) {
+      const w = src[base + i]!;
+      if (this.nbits === 0) this.out[this.nw++] = w;
+      else {
+        this.out[this.nw++] = (this.cur | (w >>> this.nbits)) >>> 0;
+        this.cur = (w << (32 - this.nbits)) >>> 0;
+      }
+    }
+    const rem = bits & 31;
+    if (rem) this.put(src[base + full]! >>> (32 - rem), rem);
   }
 
   /**
@@ -132,6 +160,14 @@ export class KeyCodec {
         }
         this.colRunLen[c] = r;
         this.colBreaks[c] = (rb << 8) | sb;
+        // the column's runs in bits, written once and reused until the column changes
+        this.out = this.colBits;
+        this.nw = c * COL_WORDS;
+        this.cur = 0;
+        this.nbits = 0;
+        this.putRuns(c, cb);
+        this.colBitLen[c] = (this.nw - c * COL_WORDS) * 32 + this.nbits;
+        if (this.nbits > 0) this.colBits[this.nw] = this.cur;
       }
       const br = this.colBreaks[c]!;
       rankBreaks += br >> 8;
@@ -140,6 +176,10 @@ export class KeyCodec {
       if (s.upLen[c] === 0) empties++;
     }
     const sym = s.stockLeft === 0;
+    this.out = this.buf;
+    this.cur = 0;
+    this.nbits = 0;
+    this.nw = 0;
     this.put(s.stockLeft, 3);
     const order = this.order;
     order.length = 0;
@@ -150,11 +190,11 @@ export class KeyCodec {
         order.push(c);
         continue;
       }
-      this.putRuns(c, cb);
+      this.putColumn(c);
     }
     if (sym && order.length > 0) {
       if (order.length > 1) order.sort((a, b) => this.cmpCols(a, b));
-      for (const c of order) this.putRuns(c, cb);
+      for (const c of order) this.putColumn(c);
     }
     if (this.nbits > 0) this.buf[this.nw++] = this.cur;
     let stockCards = 0;
