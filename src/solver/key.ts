@@ -35,10 +35,12 @@ export interface EvalWeights {
   readonly stockCard: number;
   readonly removed: number;
   readonly empty: number;
+  /** Per run of face-up cards lying over face-down cards (each must move to turn one up). */
+  readonly buried: number;
 }
 
 /** Default evaluation weights, chosen on seeds outside the benchmark sets. */
-export const DEFAULT_WEIGHTS: EvalWeights = { down: 6, rankBreak: 3, suitBreak: 2, stockCard: 2, removed: 20, empty: 0 };
+export const DEFAULT_WEIGHTS: EvalWeights = { down: 6, rankBreak: 3, suitBreak: 2, stockCard: 2, removed: 20, empty: 0, buried: 5 };
 
 /** Encodes and decodes keys for one deal, and evaluates positions. */
 export class KeyCodec {
@@ -137,6 +139,7 @@ export class KeyCodec {
     let rankBreaks = 0;
     let suitBreaks = 0;
     let empties = 0;
+    let buried = 0;
     // split the columns that changed since the last call into runs (R7), with their breaks
     for (let c = 0; c < n; c++) {
       if (this.seenVer[c] !== s.ver[c]) {
@@ -170,6 +173,7 @@ export class KeyCodec {
         if (this.nbits > 0) this.colBits[this.nw] = this.cur;
       }
       const br = this.colBreaks[c]!;
+      if (s.down[c]! > 0) buried += this.colRunLen[c]!;
       rankBreaks += br >> 8;
       suitBreaks += br & 255;
       downTotal += s.down[c]!;
@@ -202,7 +206,7 @@ export class KeyCodec {
     const w = this.w;
     this.score =
       this.offset + w.down * downTotal + w.rankBreak * rankBreaks + w.suitBreak * suitBreaks + w.stockCard * stockCards -
-      w.removed * s.removed - w.empty * empties;
+      w.removed * s.removed - w.empty * empties + w.buried * buried;
     return this.nw;
   }
 
