@@ -2,16 +2,16 @@
  * The solver's entry point: four passes within one position budget, the winning line written in the
  * project's notation and replayed through the rules engine before it is reported.
  *
- * 0. Probe (2% of the budget): the exact best-first search (bestfirst.ts). It settles deals whose whole
- *    reachable space is small, won or lost.
- * 1. Quick pass (5%): pruned depth-first searches (search.ts), restarted with growing budgets and
- *    seeded noise in the move order. They leave out moves a player would not consider — splitting a
- *    run of one suit onto a card, moving a group between two cards of other suits (SOLVER-NOTES.md
- *    lists such rules as heuristics) — and find easy wins in a few hundred positions.
- * 2. Phase search (88% for Spider, 43% for Spiderette): plans the game one stock deal at a time
+ * 1. Quick pass (5% of the budget): pruned depth-first searches (search.ts), restarted with growing
+ *    budgets and seeded noise in the move order. They leave out moves a player would not consider —
+ *    splitting a run of one suit onto a card, moving a group between two cards of other suits
+ *    (SOLVER-NOTES.md lists such rules as heuristics) — and win easy deals in a few hundred positions.
+ * 2. Probe (2%): the exact best-first search (bestfirst.ts); it settles positions whose whole reachable
+ *    space is small, won or lost.
+ * 3. Phase search (88% for Spider, 43% for Spiderette): plans the game one stock deal at a time
  *    (phases.ts). It finds most wins; like pass 1, when it fails it proves nothing.
- * 3. Exact pass (the rest): the exact best-first search again, over every legal move with only sound
- *    reductions. Only passes 0 and 3 may answer **lost** (RULES.md R19).
+ * 4. Exact pass (the rest): the exact best-first search again, over every legal move with only sound
+ *    reductions. Only passes 2 and 4 may answer **lost** (RULES.md R19).
  * `positions` is the sum over all passes; the answer never depends on time or on worker count.
  */
 import type { Position } from '../game/position.js';
@@ -59,19 +59,21 @@ export function lineText(start: Position, packed: readonly number[]): string[] {
 export function solve(position: Position, opts: SolveOptions = {}): SolveResult {
   const max = Math.max(1, Math.floor(opts.maxPositions ?? DEFAULT_MAX_POSITIONS));
   const t0 = performance.now();
-  // 0. a small exact probe settles deals whose whole reachable space is small, won or lost
-  const probe = bestFirstSearch(position, Math.max(1, Math.floor(max * PROBE_SHARE)));
-  let status: SolveResult['status'] = probe.status;
-  let positions = probe.positions;
-  let peak = probe.peakBytes;
-  let line: string[] = status === 'won' ? rebuildLine(position, probe.path, probe.table) : [];
+  // 1. the quick pass wins easy deals in a few hundred positions
+  const quick = restartSearch(position, Math.max(1, Math.floor(max * QUICK_SHARE)));
+  let status: SolveResult['status'] = quick.status;
+  let positions = quick.positions;
+  let peak = quick.peakBytes;
+  let line: string[] = status === 'won' ? lineText(position, quick.moves) : [];
+  // 2. a small exact probe settles positions whose whole reachable space is small, won or lost
   if (status === 'undecided' && positions < max) {
-    const quick = restartSearch(position, Math.max(1, Math.floor(max * QUICK_SHARE)));
-    status = quick.status;
-    positions += quick.positions;
-    peak = Math.max(peak, quick.peakBytes);
-    if (status === 'won') line = lineText(position, quick.moves);
+    const probe = bestFirstSearch(position, Math.max(1, Math.floor(max * PROBE_SHARE)));
+    status = probe.status;
+    positions += probe.positions;
+    peak = Math.max(peak, probe.peakBytes);
+    if (status === 'won') line = rebuildLine(position, probe.path, probe.table);
   }
+  // 3. the phase search finds most wins
   if (status === 'undecided' && positions < max) {
     const planned = phaseSearch(position, Math.max(1, Math.floor(max * (PROBE_SHARE + QUICK_SHARE + PHASE_SHARE[position.variant.game])) - positions));
     positions += planned.positions;
@@ -81,6 +83,7 @@ export function solve(position: Position, opts: SolveOptions = {}): SolveResult 
       line = planned.line;
     }
   }
+  // 4. the exact pass: every legal move; only it and the probe may answer lost
   if (status === 'undecided') {
     const rest = max - positions;
     if (rest > 0) {
