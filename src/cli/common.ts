@@ -8,6 +8,12 @@ import type { Position } from '../game/position.js';
 import { loadDeal, type LoadedDeal } from '../game/ref.js';
 import { isGameName, isSuitCount, type GameName, type SuitCount } from '../game/variant.js';
 
+/** What a `<deal>` argument may be, for every command's help. */
+export const DEAL_HELP =
+  '<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N, pysol:spider1:N, ' +
+  'pysol:spiderette:N (PySolFC deal N, mapped onto this project\'s columns), or a position file ' +
+  '(.json → JSON form, anything else → text form).';
+
 /** Writes one JSON object to stdout (2-space indented, newline-terminated). */
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');

@@ -27,12 +27,9 @@ import {
   printJson,
   printLines,
   variantLabel,
+  DEAL_HELP,
 } from './common.js';
 
-const DEAL_HELP =
-  '<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N, pysol:spider1:N, ' +
-  'pysol:spiderette:N (PySolFC deal N, mapped onto this project\'s columns), or a position file ' +
-  '(.json → JSON form, anything else → text form).';
 
 /** Header lines naming what was loaded: code or file, variant, and the PySolFC mapping when imported. */
 function describeLoaded(d: LoadedDeal): string[] {

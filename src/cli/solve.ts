@@ -5,20 +5,21 @@
  * 4 undecided (the position budget ran out), 2 bad input, 1 internal error.
  */
 import type { Command } from 'commander';
+import type { LoadedDeal } from '../game/ref.js';
 import { solve } from '../solver/solve.js';
 import { DEFAULT_MAX_POSITIONS, type SolveResult } from '../solver/types.js';
-import { loadDealOrThrow, parseIntOption, printJson, printLines, variantLabel } from './common.js';
+import { DEAL_HELP, loadDealOrThrow, parseIntOption, printJson, printLines, variantLabel } from './common.js';
 
 /** Exit code of each solver result. */
 export const SOLVE_EXIT_CODES = { won: 0, lost: 3, undecided: 4 } as const;
 
-const DEAL_HELP =
-  '<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N,\n' +
-  'pysol:spider1:N, pysol:spiderette:N, or a position file (.json or text).';
 const EXIT_HELP = '\nExit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error.';
 
-function budget(text: string | undefined): number {
-  return text === undefined ? DEFAULT_MAX_POSITIONS : parseIntOption('max-positions', text, 1, 200_000_000);
+/** Loads the deal and solves it with the `--max-positions` budget. */
+function solveArg(ref: string, maxText: string | undefined): { deal: LoadedDeal; max: number; r: SolveResult } {
+  const max = maxText === undefined ? DEFAULT_MAX_POSITIONS : parseIntOption('max-positions', maxText, 1, 200_000_000);
+  const deal = loadDealOrThrow(ref);
+  return { deal, max, r: solve(deal.position, { maxPositions: max }) };
 }
 
 function mb(bytes: number): string {
@@ -36,13 +37,11 @@ export function registerSolveCommands(program: Command): void {
     .command('solve')
     .description('solve a deal or position with perfect information (R18): won with the whole line, lost (proven) or undecided')
     .argument('<deal>', 'deal code, pysol: reference or position file')
-    .option('--max-positions <n>', `position budget: distinct positions stored, both passes together (default ${DEFAULT_MAX_POSITIONS})`)
+    .option('--max-positions <n>', `position budget: distinct positions stored, all passes together (default ${DEFAULT_MAX_POSITIONS})`)
     .option('--json', 'print one JSON object { code, status, positions, elapsedMs, peakBytes, line, moveCount, classicScore, revealScore, solverVersion, maxPositions }')
     .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
     .action((ref: string, opts: { maxPositions?: string; json?: boolean }) => {
-      const max = budget(opts.maxPositions);
-      const deal = loadDealOrThrow(ref);
-      const r = solve(deal.position, { maxPositions: max });
+      const { deal, max, r } = solveArg(ref, opts.maxPositions);
       if (opts.json) {
         printJson({ code: deal.code, label: deal.label, game: deal.position.variant.game, suits: deal.position.variant.suits, maxPositions: max, ...r });
       } else {
@@ -68,9 +67,7 @@ export function registerSolveCommands(program: Command): void {
     .option('--json', 'print one JSON object { code, status, move (null unless won), positions }')
     .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
     .action((ref: string, opts: { maxPositions?: string; json?: boolean }) => {
-      const max = budget(opts.maxPositions);
-      const deal = loadDealOrThrow(ref);
-      const r = solve(deal.position, { maxPositions: max });
+      const { deal, max, r } = solveArg(ref, opts.maxPositions);
       const move = r.status === 'won' ? (r.line[0] ?? null) : null;
       if (opts.json) printJson({ code: deal.code, status: r.status, move, positions: r.positions, moves: r.line });
       else if (r.status === 'won') printLines([move === null ? 'the position is already won' : `${move}   (first move of a ${r.moveCount}-move win)`]);
