@@ -3,6 +3,7 @@
  * spawned from the repository root; stdout, stderr and exit codes checked. Bad input exits 2 with one
  * line on stderr and no stack trace.
  */
+import { DEAL_HELP } from '../src/cli/common.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,7 +68,7 @@ describe('spidersolve program', () => {
       const h = cli(c, '--help');
       expect(h.status).toBe(0);
       const tail = h.stdout.slice(h.stdout.indexOf('display help for command'));
-      expect(tail).toContain('<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N,\npysol:spider1:N, pysol:spiderette:N, or a position file (.json or text).');
+      expect(tail).toContain(DEAL_HELP);
       expect(tail).toContain('Exit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error.');
     }
   });
