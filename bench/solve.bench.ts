@@ -4,8 +4,11 @@
  * 167,000 positions (the published reference point) — and prints per set: won / lost / undecided,
  * median and 95th percentile time and positions, positions per second, bytes per stored position.
  *
+ * Then, for memory and raw speed, one exact best-first search (the solver's table and queue) of
+ * 1,000,000 positions on seed 5 of each variant: bytes per stored position and positions per second.
+ *
  * Options: --count N (deals per set, default 100), --max-positions N (default 1,000,000),
- * --sets a,b,… (names as printed), --json.
+ * --sets a,b,… (names as printed; `none` for the memory table alone), --no-memory, --json.
  */
 import { Command } from 'commander';
 import { dealPosition } from '../src/game/deal.js';
@@ -13,14 +16,16 @@ import type { Position } from '../src/game/position.js';
 import { pysolDeal } from '../src/game/pysol.js';
 import { getVariant, type GameName, type SuitCount } from '../src/game/variant.js';
 import { solve } from '../src/solver/solve.js';
+import { bestFirstSearch } from '../src/solver/bestfirst.js';
 
 const program = new Command()
   .option('--count <n>', 'deals per set', '100')
   .option('--max-positions <n>', 'main budget', '1000000')
   .option('--sets <list>', 'comma-separated set names (default: all)')
   .option('--json', 'print JSON rows')
+  .option('--no-memory', 'skip the memory table')
   .parse();
-const opts = program.opts<{ count: string; maxPositions: string; sets?: string; json?: boolean }>();
+const opts = program.opts<{ count: string; maxPositions: string; sets?: string; json?: boolean; memory: boolean }>();
 const count = Number(opts.count);
 const max = Number(opts.maxPositions);
 
@@ -65,7 +70,6 @@ for (const set of sets) {
   const pos: number[] = [];
   let totalPos = 0;
   let totalMs = 0;
-  let bytesPerPos = 0;
   for (let i = 1; i <= count; i++) {
     const r = solve(set.deal(i), { maxPositions: set.budget });
     tally[r.status]++;
@@ -73,7 +77,6 @@ for (const set of sets) {
     pos.push(r.positions);
     totalPos += r.positions;
     totalMs += r.elapsedMs;
-    if (r.positions >= 100_000) bytesPerPos = Math.max(bytesPerPos, r.peakBytes / r.positions);
   }
   const row = {
     set: set.name,
@@ -85,16 +88,31 @@ for (const set of sets) {
     medianPositions: pct(pos, 50),
     p95Positions: pct(pos, 95),
     positionsPerSecond: Math.round((totalPos / totalMs) * 1000),
-    bytesPerPosition: bytesPerPos ? Math.round(bytesPerPos) : null,
   };
   rows.push(row);
   if (!opts.json) console.log(JSON.stringify(row));
 }
-if (opts.json) console.log(JSON.stringify(rows, null, 2));
+const memory = [];
+if (opts.memory) {
+  for (const [game, suits] of [['spider', 1], ['spider', 2], ['spider', 4], ['spiderette', 1], ['spiderette', 2], ['spiderette', 4]] as const) {
+    const t0 = performance.now();
+    const r = bestFirstSearch(dealPosition(getVariant(game, suits), 5), 1_000_000);
+    const ms = performance.now() - t0;
+    memory.push({ variant: `${game} ${suits}`, status: r.status, positions: r.positions, bytesPerPosition: Math.round((r.peakBytes / r.positions) * 10) / 10, positionsPerSecond: Math.round((r.positions / ms) * 1000) });
+  }
+}
+if (opts.json) console.log(JSON.stringify({ sets: rows, memory }, null, 2));
 else {
-  console.log('\n| set | budget | won | lost | undecided | median ms | p95 ms | median positions | p95 positions | positions/s | bytes/position (peak, searches ≥100k) |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const r of rows) {
-    console.log(`| ${r.set} | ${r.budget} | ${r.won}/${r.deals} | ${r.lost} | ${r.undecided} | ${r.medianMs} | ${r.p95Ms} | ${r.medianPositions} | ${r.p95Positions} | ${r.positionsPerSecond} | ${r.bytesPerPosition ?? '-'} |`);
+  if (rows.length) {
+    console.log('\n| set | budget | won | lost | undecided | median ms | p95 ms | median positions | p95 positions | positions/s |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    for (const r of rows) {
+      console.log(`| ${r.set} | ${r.budget} | ${r.won}/${r.deals} | ${r.lost} | ${r.undecided} | ${r.medianMs} | ${r.p95Ms} | ${r.medianPositions} | ${r.p95Positions} | ${r.positionsPerSecond} |`);
+    }
+  }
+  if (memory.length) {
+    console.log('\n| exact search, seed 5 | result | positions | bytes/position | positions/s |');
+    console.log('|---|---|---|---|---|');
+    for (const m of memory) console.log(`| ${m.variant} | ${m.status} | ${m.positions} | ${m.bytesPerPosition} | ${m.positionsPerSecond} |`);
   }
 }
