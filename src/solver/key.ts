@@ -12,7 +12,7 @@
  * The top card is written in full (cardBits) in 1-suit games; otherwise a 1 marks a *natural* run, one
  * rank below the run under it (then only its suit follows: 2 bits in 4 suits, none in 2 suits, where it
  * can only be the other suit), and a 0 is followed by the card in full. The length is 0 for a single
- * card, else 1 and length-2 in 4 bits.
+ * card, 10 for two cards, else 11 and length-3 in 4 bits.
  *
  * Once the stock is empty the columns with no face-down card are interchangeable (SOLVER-NOTES.md),
  * so the key is canonical: in column order each column writes its down count and, only if that is
@@ -230,7 +230,8 @@ export class KeyCodec {
         this.put(top, cb);
       }
       if (l1 === 0) this.put(0, 1);
-      else this.put(16 | (l1 - 1), 5);
+      else if (l1 === 1) this.put(2, 2);
+      else this.put(48 | (l1 - 2), 6);
       prevBottom = top - l1;
     }
     this.put(0, 1);
@@ -296,7 +297,7 @@ export class KeyCodec {
       if (suits !== 1 && this.get(1) === 1) {
         if (suits === 4) this.rpos += 2;
       } else this.rpos += this.cardBits;
-      if (this.get(1) === 1) this.rpos += 4;
+      if (this.get(1) === 1 && this.get(1) === 1) this.rpos += 4;
     }
   }
 
@@ -327,7 +328,7 @@ export class KeyCodec {
         const suit = suits === 2 ? 1 - ((prevBottom / 13) | 0) : this.get(2);
         top = suit * 13 + RANK0[prevBottom]! - 1;
       } else top = this.get(cb);
-      const l = this.get(1) === 0 ? 1 : this.get(4) + 2;
+      const l = this.get(1) === 0 ? 1 : this.get(1) === 0 ? 2 : this.get(4) + 3;
       for (let i = 0; i < l; i++) up[base + len++] = top - i;
       prevBottom = top - l + 1;
     }

@@ -6,7 +6,7 @@
  *
  * A stored position (a *node*) is named by its offset in the arena, where one header word (the parent
  * node, from which a winning line is rebuilt) is followed by the key's words. Memory per position: the
- * key, one header word and the hash slots (4 bytes a slot, at most 3/4 full).
+ * key, one header word and the hash slots (4 bytes a slot, at most 70% full).
  */
 
 /** Gives the length in words of the key stored at `arena[off…]` (keys are self-delimiting). */
@@ -22,6 +22,14 @@ function hashKey(words: Uint32Array, off: number, nw: number): number {
   return h ^ (h >>> 15);
 }
 
+/** Largest share of slots in use before the slots double (linear probing stays short below it). */
+const MAX_LOAD = 0.7;
+
+/** Maps a 32-bit hash onto 0..cap-1 by multiplication (Lemire's fast range reduction), any cap. */
+function slotOf(h: number, cap: number): number {
+  return Math.min(cap - 1, Math.floor(((h >>> 0) * cap) / 4294967296));
+}
+
 /** Growable exact table of keys. */
 export class PositionTable {
   /** Header and key words of all nodes, back to back. */
@@ -31,7 +39,6 @@ export class PositionTable {
   /** Number of nodes stored. */
   size = 0;
   private slots: Uint32Array; // node + 1, 0 = empty
-  private mask: number;
   private readonly keyLength: KeyLength;
   private readonly expected: number;
 
@@ -41,10 +48,7 @@ export class PositionTable {
    */
   constructor(expected: number, keyLength: KeyLength) {
     const n = Math.max(64, Math.min(expected, 1 << 20));
-    let cap = 1;
-    while (cap * 3 < n * 4) cap <<= 1;
-    this.slots = new Uint32Array(cap);
-    this.mask = cap - 1;
+    this.slots = new Uint32Array(Math.ceil(n / MAX_LOAD) + 1);
     this.arena = new Uint32Array(Math.max(1024, Math.min(expected, 1 << 16) * 8));
     this.keyLength = keyLength;
     this.expected = expected;
@@ -71,8 +75,9 @@ export class PositionTable {
    */
   insert(key: Uint32Array, nw: number, parent: number): number {
     const slots = this.slots;
+    const cap = slots.length;
     let arena = this.arena;
-    let i = hashKey(key, 0, nw) & this.mask;
+    let i = slotOf(hashKey(key, 0, nw), cap);
     for (;;) {
       const s = slots[i]!;
       if (s === 0) break;
@@ -80,7 +85,7 @@ export class PositionTable {
       let j = 0;
       while (j < nw && arena[off + j] === key[j]) j++;
       if (j === nw) return -1;
-      i = (i + 1) & this.mask;
+      if (++i === cap) i = 0;
     }
     const node = this.used;
     if (node + 1 + nw > arena.length) arena = this.growArena(nw + 1);
@@ -89,14 +94,14 @@ export class PositionTable {
     this.used = node + 1 + nw;
     slots[i] = node + 1;
     this.size++;
-    if (this.size * 4 > this.slots.length * 3) this.rehash();
+    if (this.size > this.slots.length * MAX_LOAD) this.rehash();
     return node;
   }
 
   private growArena(need: number): Uint32Array {
     // grow by a quarter, but not much past what the expected number of positions will need
     let len = Math.max(this.arena.length * 1.25, this.used + need + 1024);
-    if (this.size > 1000) len = Math.min(len, Math.max(this.used + need + 1024, (this.used / this.size) * this.expected * 1.03));
+    if (this.size > 1000) len = Math.min(len, Math.max(this.used + need + 1024, (this.used / this.size) * this.expected * 1.01));
     const a = new Uint32Array(Math.ceil(len));
     a.set(this.arena.subarray(0, this.used));
     this.arena = a;
@@ -106,16 +111,14 @@ export class PositionTable {
   private rehash(): void {
     const cap = this.slots.length * 2;
     const slots = new Uint32Array(cap);
-    const mask = cap - 1;
     const arena = this.arena;
     for (let node = 0; node < this.used; ) {
       const nw = this.keyLength(arena, node + 1);
-      let i = hashKey(arena, node + 1, nw) & mask;
-      while (slots[i] !== 0) i = (i + 1) & mask;
+      let i = slotOf(hashKey(arena, node + 1, nw), cap);
+      while (slots[i] !== 0) if (++i === cap) i = 0;
       slots[i] = node + 1;
       node += 1 + nw;
     }
     this.slots = slots;
-    this.mask = mask;
   }
 }
