@@ -98,7 +98,9 @@ if (opts.memory) {
     const t0 = performance.now();
     const r = bestFirstSearch(dealPosition(getVariant(game, suits), 5), 1_000_000);
     const ms = performance.now() - t0;
-    memory.push({ variant: `${game} ${suits}`, status: r.status, positions: r.positions, bytesPerPosition: Math.round((r.peakBytes / r.positions) * 10) / 10, positionsPerSecond: Math.round((r.positions / ms) * 1000) });
+    // bytes per position only means something for a search that stored many
+    const bytesPerPosition = r.positions >= 100_000 ? Math.round((r.peakBytes / r.positions) * 10) / 10 : null;
+    memory.push({ variant: `${game} ${suits}`, status: r.status, positions: r.positions, bytesPerPosition, positionsPerSecond: Math.round((r.positions / ms) * 1000) });
   }
 }
 if (opts.json) console.log(JSON.stringify({ sets: rows, memory }, null, 2));
@@ -113,6 +115,6 @@ else {
   if (memory.length) {
     console.log('\n| exact search, seed 5 | result | positions | bytes/position | positions/s |');
     console.log('|---|---|---|---|---|');
-    for (const m of memory) console.log(`| ${m.variant} | ${m.status} | ${m.positions} | ${m.bytesPerPosition} | ${m.positionsPerSecond} |`);
+    for (const m of memory) console.log(`| ${m.variant} | ${m.status} | ${m.positions} | ${m.bytesPerPosition ?? '- (under 100,000 stored)'} | ${m.positionsPerSecond} |`);
   }
 }

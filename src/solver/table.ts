@@ -43,11 +43,12 @@ export class PositionTable {
   private readonly expected: number;
 
   /**
-   * `expected`: how many positions the caller may store (slots for up to 2^20 of them are made at
-   * once, more by doubling); `keyLength` lets the table rehash when it grows.
+   * `expected`: how many positions the caller may store (slots for up to 2^16 of them are made at
+   * once, more by doubling, and the arena does not grow much past it); `keyLength` lets the table
+   * rehash when it grows.
    */
   constructor(expected: number, keyLength: KeyLength) {
-    const n = Math.max(64, Math.min(expected, 1 << 20));
+    const n = Math.max(64, Math.min(expected, 1 << 16));
     this.slots = new Uint32Array(Math.ceil(n / MAX_LOAD) + 1);
     this.arena = new Uint32Array(Math.max(1024, Math.min(expected, 1 << 16) * 8));
     this.keyLength = keyLength;
