@@ -274,6 +274,8 @@ export class KeyCodec {
     if (s.stockLeft > 0) present += s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
     s.removed = s.completeSuits - present / 13;
     s.touchAll();
+    // readRuns filled the column caches from the key: they are current for the new versions
+    for (let c = 0; c < n; c++) this.seenVer[c] = s.ver[c]!;
   }
 
   /** Length in words of the key stored at `words[off…]`, read without changing any state. */
@@ -321,18 +323,40 @@ export class KeyCodec {
     const base = c * CAP;
     const up = s.up;
     const suits = this.suits;
+    const words = this.rw;
+    const startBit = this.rpos;
     let prevBottom = -1;
+    let r = 0;
+    let rb = 0;
+    let sb = 0;
     while (this.get(1) === 1) {
       let top: number;
       if (suits !== 1 && this.get(1) === 1) {
         const suit = suits === 2 ? 1 - ((prevBottom / 13) | 0) : this.get(2);
         top = suit * 13 + RANK0[prevBottom]! - 1;
-      } else top = this.get(cb);
+        sb++;
+      } else {
+        top = this.get(cb);
+        if (r > 0) rb++;
+      }
       const l = this.get(1) === 0 ? 1 : this.get(1) === 0 ? 2 : this.get(4) + 3;
       for (let i = 0; i < l; i++) up[base + len++] = top - i;
+      this.colRuns[base + r++] = (top << 4) | (l - 1);
       prevBottom = top - l + 1;
     }
     s.upLen[c] = len;
+    // cache what encode would compute for this column: its runs, breaks and bits
+    this.colRunLen[c] = r;
+    this.colBreaks[c] = (rb << 8) | sb;
+    const bits = this.rpos - startBit;
+    this.colBitLen[c] = bits;
+    const dst = c * COL_WORDS;
+    for (let k = 0, p = startBit; k < bits; k += 32, p += 32) {
+      const wi = p >>> 5;
+      const bo = p & 31;
+      this.colBits[dst + (k >>> 5)] = bo === 0 ? words[wi]! : ((words[wi]! << bo) | ((words[wi + 1] ?? 0) >>> (32 - bo))) >>> 0;
+    }
   }
+
 
 }
