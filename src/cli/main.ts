@@ -62,7 +62,22 @@ export function buildProgram(): Command {
 
 /** Last line of defence: a message on one line. */
 function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ').trim();
+  const line = s
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/[^\x20-\x7e\u00a0-\uffff]|\ufffd/g, '?')
+    .trim();
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+/**
+ * A reader that stops reading (`spidersolve deal --count 100000 | head -1`) closes the pipe: end
+ * quietly, as command-line tools do, instead of failing with EPIPE.
+ */
+export function quietOnClosedPipe(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode === undefined ? 0 : Number(process.exitCode));
+    throw e;
+  });
 }
 
 /**
@@ -70,6 +85,7 @@ function oneLine(s: string): string {
  * comment says. Returns the exit code and also sets `process.exitCode`.
  */
 export async function main(args: readonly string[] = process.argv.slice(2)): Promise<number> {
+  quietOnClosedPipe();
   return runProgram(buildProgram(), args);
 }
 

@@ -46,8 +46,8 @@ export function registerSolveCommands(program: Command): void {
         printJson({ code: deal.code, label: deal.label, game: deal.position.variant.game, suits: deal.position.variant.suits, maxPositions: max, ...r });
       } else {
         const lines = [
-          `${deal.code ?? deal.label} (${variantLabel(deal.position)}): ${summary(r)}`,
-          `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')}; time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
+          `${deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code} (${variantLabel(deal.position)}): ${summary(r)}`,
+          `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')} (the passes share the budget, so another budget may take another path); time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
             `${Math.round(r.positions / Math.max(r.elapsedMs, 1) * 1000).toLocaleString('en-US')} positions/s; peak memory: ${mb(r.peakBytes)}`,
         ];
         if (r.status === 'won') {

@@ -225,6 +225,8 @@ export function restartSearch(start: Position, maxPositions: number): SearchOutc
     used += out.positions;
     peak = Math.max(peak, out.peakBytes);
     if (out.status === 'won') return { ...out, positions: used, peakBytes: peak };
+    // a pruned search that ran dry would run dry again: noise reorders moves, it adds none
+    if (out.status === 'lost') break;
     budget *= RESTART_GROWTH;
   }
   return { status: 'undecided', positions: used, moves: [], peakBytes: peak };

@@ -13,19 +13,21 @@
  * 4. Exact pass (the rest): the exact best-first search again, over every legal move with only sound
  *    reductions. Only passes 2 and 4 may answer **lost** (RULES.md R19).
  * `positions` is the sum over all passes; the answer never depends on time or on worker count.
+ * A winning line is shortened (line.ts) before it is replayed and reported.
  */
 import type { Position } from '../game/position.js';
 import { playLine } from '../game/score.js';
 import { restartSearch } from './search.js';
 import { phaseSearch } from './phases.js';
+import { lineText, shortenLine } from './line.js';
 import { bestFirstSearch, rebuildLine } from './bestfirst.js';
-import { DEAL_MOVE, SolverState } from './state.js';
 import { DEFAULT_MAX_POSITIONS, SOLVER_VERSION, type SolveOptions, type SolveResult } from './types.js';
 
 /** Share of the budget for the first, small exact probe. */
 export const PROBE_SHARE = 0.02;
-/** Share of the budget for the quick restarted depth-first pass. */
+/** Share of the budget for the quick restarted depth-first pass, and its least budget (small budgets go to it whole). */
 export const QUICK_SHARE = 0.05;
+export const QUICK_MIN = 2000;
 /**
  * Share of the budget for the phase search, by game; the exact pass gets the rest. A Spider deal's
  * reachable space is far beyond any budget, so its exact pass is kept small; a Spiderette deal's can
@@ -33,22 +35,6 @@ export const QUICK_SHARE = 0.05;
  */
 export const PHASE_SHARE = { spider: 0.88, spiderette: 0.43 } as const;
 
-/**
- * Writes packed solver moves from `start` in the project's notation (`d`, `3-7`, `3-7x4` into an
- * empty column). The moves must be legal in turn.
- */
-export function lineText(start: Position, packed: readonly number[]): string[] {
-  const state = new SolverState(start);
-  return packed.map((m) => {
-    let text = 'd';
-    if (m !== DEAL_MOVE) {
-      const to = (m >> 5) & 31;
-      text = `${(m & 31) + 1}-${to + 1}${state.upLen[to] === 0 ? `x${m >> 10}` : ''}`;
-    }
-    state.apply(m);
-    return text;
-  });
-}
 
 /**
  * Solves a position within a position budget (default 1,000,000 stored positions, both passes
@@ -60,7 +46,7 @@ export function solve(position: Position, opts: SolveOptions = {}): SolveResult 
   const max = Math.max(1, Math.floor(opts.maxPositions ?? DEFAULT_MAX_POSITIONS));
   const t0 = performance.now();
   // 1. the quick pass wins easy deals in a few hundred positions
-  const quick = restartSearch(position, Math.max(1, Math.floor(max * QUICK_SHARE)));
+  const quick = restartSearch(position, Math.min(max, Math.max(QUICK_MIN, Math.floor(max * QUICK_SHARE))));
   let status: SolveResult['status'] = quick.status;
   let positions = quick.positions;
   let peak = quick.peakBytes;
@@ -98,6 +84,7 @@ export function solve(position: Position, opts: SolveOptions = {}): SolveResult 
   let classic: number | null = null;
   let reveal: number | null = null;
   if (status === 'won') {
+    line = shortenLine(position, line);
     const played = playLine(position, line);
     if (!played.ok || !played.value.won) {
       throw new Error(`solver defect: the winning line does not replay to a win (${played.ok ? 'not won' : played.error.message})`);

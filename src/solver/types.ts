@@ -36,4 +36,4 @@ export interface SolveResult {
 export const DEFAULT_MAX_POSITIONS = 1_000_000;
 
 /** Version string stored with every result; bump when the search changes what it finds or counts. */
-export const SOLVER_VERSION = '2.1.0';
+export const SOLVER_VERSION = '2.2.0';
