@@ -10,46 +10,59 @@
  */
 import { parseMove } from '../game/move.js';
 import type { Position } from '../game/position.js';
-import { applyMove, resolveMove } from '../game/rules.js';
-import { CAP, DEAL_MOVE, packMove, SolverState } from './state.js';
+import { CAP, DEAL_MOVE, packMove, RANK0, SolverState } from './state.js';
 
-/** The exact position of a state as a string (stock, then each column's face-down count and face-up cards). */
-function exactKey(s: SolverState): string {
-  let k = String.fromCharCode(s.stockLeft);
-  for (let c = 0; c < s.ncols; c++) {
-    k += String.fromCharCode(200 + s.down[c]!) + String.fromCharCode(...s.up.subarray(c * CAP, c * CAP + s.upLen[c]!));
+/**
+ * Exact positions of states as strings (stock, then each column's face-down count and face-up
+ * cards), built from per-column strings that are reused while a column's version is unchanged.
+ */
+class ExactKeys {
+  private readonly strs: string[] = [];
+  private readonly vers: number[] = [];
+
+  key(s: SolverState): string {
+    let k = String.fromCharCode(s.stockLeft);
+    for (let c = 0; c < s.ncols; c++) {
+      if (this.vers[c] !== s.ver[c]) {
+        this.vers[c] = s.ver[c]!;
+        this.strs[c] = String.fromCharCode(200 + s.down[c]!) + String.fromCharCode(...s.up.subarray(c * CAP, c * CAP + s.upLen[c]!));
+      }
+      k += this.strs[c];
+    }
+    return k;
   }
-  return k;
 }
 
 /**
  * Returns a line from `start` that ends where `line` ends (a win), no longer than `line`, with
  * repeated positions cut out and one-move shortcuts to later positions of the line taken greedily
- * (the farthest first). `line` must be legal (it is, after the solver's replay); throws Error if not.
+ * (the farthest first). `line` must be a legal line from `start` (the solver's lines are); a line
+ * that does not parse throws Error, and the caller replays the result through the rules engine.
  */
 export function shortenLine(start: Position, line: readonly string[]): string[] {
-  // the line as packed moves, through the rules engine
-  const packed: number[] = [];
-  let pos = start;
-  for (const text of line) {
-    const spec = parseMove(text, pos.columns.length);
-    const move = spec.ok ? resolveMove(pos, spec.value, text) : spec;
-    if (!move.ok) throw new Error(`shortenLine: ${move.error.message}`);
-    const m = move.value;
-    packed.push(m.kind === 'deal' ? DEAL_MOVE : packMove(m.from, m.to, m.count));
-    pos = applyMove(pos, m).position;
-  }
-  // the last index at which each position occurs
+  // the line as packed moves, and the last index at which each position occurs
   const state = new SolverState(start);
+  const exact = new ExactKeys();
+  const packed: number[] = [];
   const last = new Map<string, number>();
-  const keys: string[] = [exactKey(state)];
+  const keys: string[] = [exact.key(state)];
   last.set(keys[0]!, 0);
-  packed.forEach((m, i) => {
+  for (const text of line) {
+    const spec = parseMove(text, state.ncols);
+    if (!spec.ok) throw new Error(`shortenLine: ${spec.error.message}`);
+    const v = spec.value;
+    let m = DEAL_MOVE;
+    if (v.kind === 'move') {
+      const toLen = state.upLen[v.to]!;
+      const count = v.count || RANK0[state.up[v.to * CAP + toLen - 1]!]! - RANK0[state.up[v.from * CAP + state.upLen[v.from]! - 1]!]!;
+      m = packMove(v.from, v.to, count);
+    }
+    packed.push(m);
     state.apply(m);
-    const k = exactKey(state);
+    const k = exact.key(state);
     keys.push(k);
-    last.set(k, i + 1);
-  });
+    last.set(k, packed.length);
+  }
   // walk the line again, jumping ahead wherever one move (or none) reaches a later position
   const s = new SolverState(start);
   const moves = new Int32Array(1024);
@@ -67,7 +80,7 @@ export function shortenLine(start: Position, line: readonly string[]): string[] 
     for (let k = 0; k < n; k++) {
       const m = moves[k]!;
       const tok = s.apply(m);
-      const j = last.get(exactKey(s));
+      const j = last.get(exact.key(s));
       if (j !== undefined && j > best) {
         best = j;
         bestMove = m;
