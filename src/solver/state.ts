@@ -19,12 +19,6 @@ export const DEAL_MOVE = 0x3fffff;
 export function packMove(from: number, to: number, count: number): PackedMove {
   return from | (to << 5) | (count << 10);
 }
-/** Source column of a packed card move. */
-export const moveFrom = (m: PackedMove): number => m & 31;
-/** Target column of a packed card move. */
-export const moveTo = (m: PackedMove): number => (m >> 5) & 31;
-/** Card count of a packed card move. */
-export const moveCount = (m: PackedMove): number => m >> 10;
 
 /** Source of column versions, shared by every state so that versions never repeat (below 2^53). */
 const versionClock = { n: 0 };
