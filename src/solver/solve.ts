@@ -37,7 +37,7 @@ export const PHASE_SHARE = { spider: 0.88, spiderette: 0.43 } as const;
 
 
 /**
- * Solves a position within a position budget (default 1,000,000 stored positions, both passes
+ * Solves a position within a position budget (default 1,000,000 stored positions, all passes
  * together). Returns won (with a line replayed to a win through the rules engine), lost (the exact
  * pass examined every reachable position) or undecided (budget spent) — RULES.md R19.
  * Throws Error only on a solver defect (a claimed win that does not replay).
