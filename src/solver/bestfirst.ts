@@ -119,14 +119,7 @@ export function bestFirstSearch(start: Position, maxPositions: number, opts: Bes
     }
   };
   const done = (status: BestFirstOutcome['status'], goal: number): BestFirstOutcome => {
-    const path: number[] = [];
-    if (goal >= 0) {
-      for (let n = goal; ; n = table.parent(n)) {
-        path.push(n);
-        if (n === 0) break;
-      }
-      path.reverse();
-    }
+    const path = goal >= 0 ? table.pathTo(goal) : [];
     const st = status === 'lost' && !sound ? 'undecided' : status;
     return { status: st, positions: table.size, exhausted: status === 'lost', path, candidates: candNodes, table, codec, peakBytes: table.bytes + queue.bytes };
   };

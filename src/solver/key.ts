@@ -129,9 +129,6 @@ export class KeyCodec {
    * shifted to be non-negative.
    */
   encode(s: SolverState): number {
-    this.cur = 0;
-    this.nbits = 0;
-    this.nw = 0;
     const n = this.ncols;
     const up = s.up;
     const cb = this.cardBits;

@@ -91,17 +91,8 @@ export function phaseSearch(start: Position, maxPositions: number, opts: PhaseOp
     }
     if (r.status === 'won') return [...line, ...rebuildLine(pos, r.path, r.table)];
     if (last) return null;
-    const paths = r.candidates.map((node) => {
-      const path: number[] = [];
-      for (let n = node; ; n = r.table.parent(n)) {
-        path.push(n);
-        if (n === 0) break;
-      }
-      return path.reverse();
-    });
-    for (let i = 0; i < paths.length && i <= slack; i++) {
-      const path = paths[i]!;
-      const moves = rebuildLine(pos, path, r.table);
+    for (let i = 0; i < r.candidates.length && i <= slack; i++) {
+      const moves = rebuildLine(pos, r.table.pathTo(r.candidates[i]!), r.table);
       const played = playLine(pos, moves);
       if (!played.ok) throw new Error(`solver defect: a phase line does not replay (${played.error.message})`);
       const dealt = applyMove(played.value.position, DEAL).position;

@@ -65,6 +65,16 @@ export class PositionTable {
     return this.arena[node]!;
   }
 
+  /** The nodes from the root (node 0) down to `node`, following the parents. */
+  pathTo(node: number): number[] {
+    const path: number[] = [];
+    for (let n = node; ; n = this.parent(n)) {
+      path.push(n);
+      if (n === 0) break;
+    }
+    return path.reverse();
+  }
+
   /** Arena offset of a node's key. */
   keyOffset(node: number): number {
     return node + 1;
