@@ -42,7 +42,14 @@ export interface EvalWeights {
 /** Default evaluation weights, chosen on seeds outside the benchmark sets. */
 export const DEFAULT_WEIGHTS: EvalWeights = { down: 6, rankBreak: 3, suitBreak: 2, stockCard: 2, removed: 20, empty: 0, buried: 5 };
 
-/** Encodes and decodes keys for one deal, and evaluates positions. */
+/**
+ * Encodes and decodes keys for one deal, and evaluates positions.
+ *
+ * Speed: each column's part of the key (its down count and runs, as bits) is cached by the column's
+ * version (SolverState.ver) in one of two slots a column — the *base* slot holds the column as in the
+ * position last decoded (or committed), the other the column as a child move left it — so a child
+ * key costs the split of the one or two columns its move changed, then a copy of cached bits.
+ */
 export class KeyCodec {
   readonly ncols: number;
   readonly downBits: number;
@@ -52,150 +59,250 @@ export class KeyCodec {
   readonly buf = new Uint32Array(MAX_KEY_WORDS);
   /** Evaluation of the last encoded position (lower is closer to a win), >= 0. */
   score = 0;
+  // writer state of `copy` (into buf)
   private cur = 0;
   private nbits = 0;
   private nw = 0;
+  // per slot (2 per column: slot 2c + b): the column version cached, its runs (top << 4 | length-1),
+  // run count, breaks (rank << 8 | suit), bits (down count, runs, end mark) and their length
+  private readonly slotVer: Float64Array;
   private readonly colRuns: Uint16Array;
   private readonly colRunLen: Uint8Array;
-  /** Each column's runs as bits (COL_WORDS words a column) and their length in bits. */
+  private readonly colBreaks: Uint16Array;
   private readonly colBits: Uint32Array;
   private readonly colBitLen: Uint16Array;
-  private out: Uint32Array;
-  private readonly colBreaks: Uint16Array;
-  private readonly seenVer: Float64Array;
-  private readonly order: number[] = [];
+  /** Per column: its base slot bit (0 or 1), and the slot the last encode or decode used. */
+  private readonly base: Uint8Array;
+  private readonly curSlot: Int32Array;
+  private readonly order: Int32Array;
   private readonly w: EvalWeights;
   private readonly offset: number;
 
   constructor(state: SolverState, suits: number, weights: EvalWeights = DEFAULT_WEIGHTS) {
-    this.ncols = state.ncols;
+    const n = state.ncols;
+    this.ncols = n;
     let maxDown = 1;
-    for (let c = 0; c < state.ncols; c++) maxDown = Math.max(maxDown, state.down[c]!);
+    for (let c = 0; c < n; c++) maxDown = Math.max(maxDown, state.down[c]!);
     this.downBits = Math.max(1, Math.ceil(Math.log2(maxDown + 1)));
     this.cardBits = suits === 1 ? 4 : suits === 2 ? 5 : 6;
     this.suits = suits;
-    this.colRuns = new Uint16Array(state.ncols * CAP);
-    this.colRunLen = new Uint8Array(state.ncols);
-    this.colBits = new Uint32Array(state.ncols * COL_WORDS);
-    this.colBitLen = new Uint16Array(state.ncols);
-    this.out = this.buf;
-    this.colBreaks = new Uint16Array(state.ncols);
-    this.seenVer = new Float64Array(state.ncols);
+    this.slotVer = new Float64Array(2 * n).fill(-1);
+    this.colRuns = new Uint16Array(2 * n * CAP);
+    this.colRunLen = new Uint8Array(2 * n);
+    this.colBreaks = new Uint16Array(2 * n);
+    this.colBits = new Uint32Array(2 * n * COL_WORDS + 1);
+    this.colBitLen = new Uint16Array(2 * n);
+    this.base = new Uint8Array(n);
+    this.curSlot = new Int32Array(n);
+    this.order = new Int32Array(n);
     this.w = weights;
     this.offset = weights.removed * state.completeSuits + weights.empty * state.ncols;
   }
 
-  private put(value: number, bits: number): void {
-    // value < 2^bits, 1 <= bits <= 31; writes to `out` at word `nw`
-    const free = 32 - this.nbits;
-    if (bits <= free) {
-      this.cur = (this.cur | (value << (free - bits))) >>> 0;
-      this.nbits += bits;
-      if (this.nbits === 32) {
-        this.out[this.nw++] = this.cur;
-        this.cur = 0;
-        this.nbits = 0;
-      }
-    } else {
-      const rest = bits - free;
-      this.out[this.nw++] = (this.cur | (value >>> rest)) >>> 0;
-      this.cur = (value << (32 - rest)) >>> 0;
-      this.nbits = rest;
-    }
+  /**
+   * Makes the columns of the position last encoded the base ones (a depth-first search calls it when
+   * it enters a child, whose children then differ from it in one or two columns).
+   */
+  commit(): void {
+    for (let c = 0; c < this.ncols; c++) this.base[c] = this.curSlot[c]! & 1;
   }
 
-  /** Appends the cached bits of column c's runs (see encode). */
-  private putColumn(c: number): void {
-    const bits = this.colBitLen[c]!;
-    const base = c * COL_WORDS;
-    const full = bits >>> 5;
+  /**
+   * Splits column c of `s` into runs (R7) and writes its cache slot q: runs, breaks, and its bits —
+   * the down count (downBits), then per run a 1, the top card (see the file's comment) and the
+   * length, then a 0.
+   */
+  private fill(s: SolverState, c: number, q: number): void {
+    const up = s.up;
+    const base = c * CAP;
+    const len = s.upLen[c]!;
+    const runs = this.colRuns;
+    const rq = q * CAP;
+    const cb = this.cardBits;
+    const suits = this.suits;
+    const bits = this.colBits;
+    const w0 = q * COL_WORDS;
+    let wi = w0;
+    let cur = 0;
+    let nb = 0;
+    let r = 0;
+    let rb = 0;
+    let sb = 0;
+    let prevBottom = -1;
+    let i = 0;
+    let v = s.down[c]!;
+    let k = this.downBits;
+    for (;;) {
+      // append the k-bit value v (k <= 16)
+      const free = 32 - nb;
+      if (k < free) {
+        cur |= v << (free - k);
+        nb += k;
+      } else {
+        const rest = k - free;
+        bits[wi++] = (cur | (v >>> rest)) >>> 0;
+        cur = rest === 0 ? 0 : v << (32 - rest);
+        nb = rest;
+      }
+      if (i > len) break;
+      if (i === len) {
+        v = 0;
+        k = 1;
+        i++;
+        continue;
+      }
+      // the next run, from card i up
+      const top = up[base + i]!;
+      let j = i + 1;
+      while (j < len && up[base + j] === up[base + j - 1]! - 1 && RANK0[up[base + j - 1]!] !== 0) j++;
+      if (j < len) {
+        if (RANK0[up[base + j]!]! + 1 === RANK0[up[base + j - 1]!]) sb++;
+        else rb++;
+      }
+      const l1 = j - i - 1;
+      runs[rq + r++] = (top << 4) | l1;
+      if (suits === 1) {
+        v = 16 | top; // 1, card (4 bits)
+        k = 5;
+      } else if (prevBottom >= 0 && RANK0[top]! + 1 === RANK0[prevBottom]) {
+        // a natural run: one rank below the run under it, of another suit (R6); in 2 suits, the other one
+        if (suits === 4) {
+          v = 12 | ((top / 13) | 0);
+          k = 4;
+        } else {
+          v = 3;
+          k = 2;
+        }
+      } else {
+        v = (2 << cb) | top;
+        k = 2 + cb;
+      }
+      if (l1 === 0) {
+        v <<= 1;
+        k += 1;
+      } else if (l1 === 1) {
+        v = (v << 2) | 2;
+        k += 2;
+      } else {
+        v = (v << 6) | 48 | (l1 - 2);
+        k += 6;
+      }
+      prevBottom = top - l1;
+      i = j;
+    }
+    if (nb > 0) bits[wi] = cur >>> 0;
+    this.colBitLen[q] = (wi - w0) * 32 + nb;
+    this.colRunLen[q] = r;
+    this.colBreaks[q] = (rb << 8) | sb;
+    this.slotVer[q] = s.ver[c]!;
+  }
+
+  /** Appends `n` bits of slot q's bits, from bit `from` on, to buf. */
+  private copy(q: number, from: number, n: number): void {
     const src = this.colBits;
-    for (let i = 0; i < full; i++) {
-      const w = src[base + i]!;
-      if (this.nbits === 0) this.out[this.nw++] = w;
-      else {
-        this.out[this.nw++] = (this.cur | (w >>> this.nbits)) >>> 0;
-        this.cur = (w << (32 - this.nbits)) >>> 0;
+    const out = this.buf;
+    let cur = this.cur;
+    let nb = this.nbits;
+    let nw = this.nw;
+    let p = q * COL_WORDS * 32 + from;
+    const end = p + n;
+    while (p < end) {
+      const wi = p >>> 5;
+      const bo = p & 31;
+      let w = bo === 0 ? src[wi]! : ((src[wi]! << bo) | (src[wi + 1]! >>> (32 - bo))) >>> 0;
+      const k = Math.min(32, end - p);
+      p += k;
+      if (k < 32) w = (w >>> (32 - k)) << (32 - k);
+      // append the top k bits of w
+      if (nb === 0) {
+        cur = w;
+        nb = k;
+      } else {
+        cur = (cur | (w >>> nb)) >>> 0;
+        nb += k;
+        if (nb >= 32) {
+          out[nw++] = cur;
+          nb -= 32;
+          cur = nb === 0 ? 0 : (w << (k - nb)) >>> 0;
+          continue;
+        }
+      }
+      if (nb === 32) {
+        out[nw++] = cur;
+        cur = 0;
+        nb = 0;
       }
     }
-    const rem = bits & 31;
-    if (rem) this.put(src[base + full]! >>> (32 - rem), rem);
+    this.cur = cur;
+    this.nbits = nb;
+    this.nw = nw;
   }
 
   /**
    * Encodes the state into `buf`; returns the key length in words. Also sets `score`:
    * down·faceDown + rankBreak·(adjacent face-up pairs out of rank order) + suitBreak·(in rank order
-   * but of two suits) + stockCard·(stock cards) − removed·(suits removed) − empty·(empty columns),
-   * shifted to be non-negative.
+   * but of two suits) + stockCard·(stock cards) − removed·(suits removed) − empty·(empty columns)
+   * + buried·(runs lying over face-down cards), shifted to be non-negative.
    */
   encode(s: SolverState): number {
     const n = this.ncols;
-    const up = s.up;
-    const cb = this.cardBits;
     let downTotal = 0;
     let rankBreaks = 0;
     let suitBreaks = 0;
     let empties = 0;
     let buried = 0;
-    // split the columns that changed since the last call into runs (R7), with their breaks
+    const slotVer = this.slotVer;
     for (let c = 0; c < n; c++) {
-      if (this.seenVer[c] !== s.ver[c]) {
-        this.seenVer[c] = s.ver[c]!;
-        const len = s.upLen[c]!;
-        const base = c * CAP;
-        let r = 0;
-        let i = 0;
-        let rb = 0;
-        let sb = 0;
-        while (i < len) {
-          const top = up[base + i]!;
-          let j = i + 1;
-          while (j < len && up[base + j] === up[base + j - 1]! - 1 && RANK0[up[base + j - 1]!] !== 0) j++;
-          if (j < len) {
-            if (RANK0[up[base + j]!]! + 1 === RANK0[up[base + j - 1]!]) sb++;
-            else rb++;
-          }
-          this.colRuns[base + r++] = (top << 4) | (j - i - 1);
-          i = j;
+      const v = s.ver[c]!;
+      let q = 2 * c;
+      if (slotVer[q] !== v) {
+        q++;
+        if (slotVer[q] !== v) {
+          // not cached: into the non-base slot (or the base one if that is empty)
+          q = slotVer[2 * c + this.base[c]!] === -1 ? 2 * c + this.base[c]! : 2 * c + 1 - this.base[c]!;
+          this.fill(s, c, q);
         }
-        this.colRunLen[c] = r;
-        this.colBreaks[c] = (rb << 8) | sb;
-        // the column's runs in bits, written once and reused until the column changes
-        this.out = this.colBits;
-        this.nw = c * COL_WORDS;
-        this.cur = 0;
-        this.nbits = 0;
-        this.putRuns(c, cb);
-        this.colBitLen[c] = (this.nw - c * COL_WORDS) * 32 + this.nbits;
-        if (this.nbits > 0) this.colBits[this.nw] = this.cur;
       }
-      const br = this.colBreaks[c]!;
-      if (s.down[c]! > 0) buried += this.colRunLen[c]!;
+      this.curSlot[c] = q;
+      const br = this.colBreaks[q]!;
+      const d = s.down[c]!;
+      if (d > 0) buried += this.colRunLen[q]!;
       rankBreaks += br >> 8;
       suitBreaks += br & 255;
-      downTotal += s.down[c]!;
+      downTotal += d;
       if (s.upLen[c] === 0) empties++;
     }
-    const sym = s.stockLeft === 0;
-    this.out = this.buf;
-    this.cur = 0;
-    this.nbits = 0;
+    // the key: stock deals left, then the columns' cached bits
+    this.cur = s.stockLeft << 29;
+    this.nbits = 3;
     this.nw = 0;
-    this.put(s.stockLeft, 3);
-    const order = this.order;
-    order.length = 0;
-    for (let c = 0; c < n; c++) {
-      const d = s.down[c]!;
-      this.put(d, this.downBits);
-      if (sym && d === 0) {
-        order.push(c);
-        continue;
+    if (s.stockLeft > 0) {
+      for (let c = 0; c < n; c++) {
+        const q = this.curSlot[c]!;
+        this.copy(q, 0, this.colBitLen[q]!);
       }
-      this.putColumn(c);
-    }
-    if (sym && order.length > 0) {
-      if (order.length > 1) order.sort((a, b) => this.cmpCols(a, b));
-      for (const c of order) this.putColumn(c);
+    } else {
+      // columns with no face-down card are interchangeable: their runs go last, sorted
+      const db = this.downBits;
+      const order = this.order;
+      let m = 0;
+      for (let c = 0; c < n; c++) {
+        const q = this.curSlot[c]!;
+        if (s.down[c] === 0) {
+          this.copy(q, 0, db);
+          // insertion sort by runs
+          let i = m++;
+          while (i > 0 && this.cmpSlots(order[i - 1]!, q) > 0) {
+            order[i] = order[i - 1]!;
+            i--;
+          }
+          order[i] = q;
+        } else this.copy(q, 0, this.colBitLen[q]!);
+      }
+      for (let i = 0; i < m; i++) {
+        const q = order[i]!;
+        this.copy(q, db, this.colBitLen[q]! - db);
+      }
     }
     if (this.nbits > 0) this.buf[this.nw++] = this.cur;
     let stockCards = 0;
@@ -207,35 +314,8 @@ export class KeyCodec {
     return this.nw;
   }
 
-  private putRuns(c: number, cb: number): void {
-    const base = c * CAP;
-    const r = this.colRunLen[c]!;
-    const suits = this.suits;
-    let prevBottom = -1;
-    for (let i = 0; i < r; i++) {
-      const v = this.colRuns[base + i]!;
-      const top = v >> 4;
-      const l1 = v & 15; // length - 1
-      this.put(1, 1);
-      if (suits === 1) this.put(top, cb);
-      else if (prevBottom >= 0 && RANK0[top]! + 1 === RANK0[prevBottom]) {
-        // a natural run: one rank below the run under it, of another suit (R6); in 2 suits, the other one
-        this.put(1, 1);
-        if (suits === 4) this.put((top / 13) | 0, 2);
-      } else {
-        this.put(0, 1);
-        this.put(top, cb);
-      }
-      if (l1 === 0) this.put(0, 1);
-      else if (l1 === 1) this.put(2, 2);
-      else this.put(48 | (l1 - 2), 6);
-      prevBottom = top - l1;
-    }
-    this.put(0, 1);
-  }
-
-
-  private cmpCols(a: number, b: number): number {
+  /** Orders two cached columns by their runs (then by slot, i.e. column, so the order is total). */
+  private cmpSlots(a: number, b: number): number {
     const ra = this.colRunLen[a]!;
     const rb = this.colRunLen[b]!;
     const m = Math.min(ra, rb);
@@ -248,7 +328,8 @@ export class KeyCodec {
 
   /**
    * Sets the state to the position of a key stored at `words[off…]` (inverse of encode, up to a
-   * permutation of the interchangeable columns once the stock is empty).
+   * permutation of the interchangeable columns once the stock is empty). The columns read become the
+   * base slots of the cache.
    */
   decode(words: Uint32Array, off: number, s: SolverState): void {
     this.rw = words;
@@ -258,21 +339,20 @@ export class KeyCodec {
     s.stockLeft = this.get(3);
     const sym = s.stockLeft === 0;
     const pending = this.order;
-    pending.length = 0;
+    let m = 0;
+    s.touchAll();
     for (let c = 0; c < n; c++) {
+      const start = this.rpos;
       const d = this.get(this.downBits);
       s.down[c] = d;
-      if (sym && d === 0) pending.push(c);
-      else this.readRuns(c, s, cb);
+      if (sym && d === 0) pending[m++] = c;
+      else this.readRuns(c, s, cb, start);
     }
-    for (const c of pending) this.readRuns(c, s, cb);
+    for (let i = 0; i < m; i++) this.readRuns(pending[i]!, s, cb, -1);
     let present = 0;
     for (let c = 0; c < n; c++) present += s.down[c]! + s.upLen[c]!;
     if (s.stockLeft > 0) present += s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
     s.removed = s.completeSuits - present / 13;
-    s.touchAll();
-    // readRuns filled the column caches from the key: they are current for the new versions
-    for (let c = 0; c < n; c++) this.seenVer[c] = s.ver[c]!;
   }
 
   /** Length in words of the key stored at `words[off…]`, read without changing any state. */
@@ -315,13 +395,17 @@ export class KeyCodec {
     return (((w & ((1 << avail) - 1)) << rest) | (this.rw[wi + 1]! >>> (32 - rest))) >>> 0;
   }
 
-  private readRuns(c: number, s: SolverState, cb: number): void {
+  /**
+   * Reads column c's runs from the key into the state, and into the column's base slot; `start` is
+   * the bit where the column's down count was read, or -1 when it was read apart (then the slot is
+   * filled from the state).
+   */
+  private readRuns(c: number, s: SolverState, cb: number, start: number): void {
     let len = 0;
     const base = c * CAP;
     const up = s.up;
     const suits = this.suits;
-    const words = this.rw;
-    const startBit = this.rpos;
+    const q = 2 * c + this.base[c]!;
     let prevBottom = -1;
     let r = 0;
     let rb = 0;
@@ -338,22 +422,27 @@ export class KeyCodec {
       }
       const l = this.get(1) === 0 ? 1 : this.get(1) === 0 ? 2 : this.get(4) + 3;
       for (let i = 0; i < l; i++) up[base + len++] = top - i;
-      this.colRuns[base + r++] = (top << 4) | (l - 1);
+      this.colRuns[q * CAP + r++] = (top << 4) | (l - 1);
       prevBottom = top - l + 1;
     }
     s.upLen[c] = len;
+    this.curSlot[c] = q;
+    if (start < 0) {
+      this.fill(s, c, q);
+      return;
+    }
     // cache what encode would compute for this column: its runs, breaks and bits
-    this.colRunLen[c] = r;
-    this.colBreaks[c] = (rb << 8) | sb;
-    const bits = this.rpos - startBit;
-    this.colBitLen[c] = bits;
-    const dst = c * COL_WORDS;
-    for (let k = 0, p = startBit; k < bits; k += 32, p += 32) {
+    this.colRunLen[q] = r;
+    this.colBreaks[q] = (rb << 8) | sb;
+    const bits = this.rpos - start;
+    this.colBitLen[q] = bits;
+    this.slotVer[q] = s.ver[c]!;
+    const words = this.rw;
+    const dst = q * COL_WORDS;
+    for (let k = 0, p = start; k < bits; k += 32, p += 32) {
       const wi = p >>> 5;
       const bo = p & 31;
       this.colBits[dst + (k >>> 5)] = bo === 0 ? words[wi]! : ((words[wi]! << bo) | ((words[wi + 1] ?? 0) >>> (32 - bo))) >>> 0;
     }
   }
-
-
 }

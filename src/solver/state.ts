@@ -55,6 +55,12 @@ export class SolverState {
   readonly ver: Float64Array;
   /** Undo records for the last deal: per column, bit0 completed, bit1 flipped, bits 2-3 suit. */
   private readonly dealUndo: Uint8Array;
+  /**
+   * Versions replaced by `apply`, restored by `undo` (a stack): a column put back as it was gets its
+   * old version back, so caches keyed by version stay valid across make/unmake.
+   */
+  private verStack = new Float64Array(256);
+  private verTop = 0;
 
   constructor(pos: Position) {
     const n = pos.columns.length;
@@ -90,6 +96,18 @@ export class SolverState {
   /** Marks every column as changed (after the state was overwritten, e.g. by KeyCodec.decode). */
   touchAll(): void {
     for (let c = 0; c < this.ncols; c++) this.ver[c] = ++versionClock.n;
+    this.verTop = 0;
+  }
+
+  /** Saves column c's version on the undo stack and gives it a fresh one. */
+  private bump(c: number): void {
+    if (this.verTop === this.verStack.length) {
+      const a = new Float64Array(this.verStack.length * 2);
+      a.set(this.verStack);
+      this.verStack = a;
+    }
+    this.verStack[this.verTop++] = this.ver[c]!;
+    this.ver[c] = ++versionClock.n;
   }
 
   /** Has every suit been removed (R5)? */
@@ -166,7 +184,7 @@ export class SolverState {
       for (let c = 0; c < n; c++) {
         this.up[c * CAP + this.upLen[c]!] = this.stockCards[s0 + c]!;
         this.upLen[c]!++;
-        this.ver[c] = ++versionClock.n;
+        this.bump(c);
         const r = this.complete(c);
         this.dealUndo[c] = r | (r ? this.flip(c) : 0);
       }
@@ -182,8 +200,8 @@ export class SolverState {
     for (let i = 0; i < k; i++) up[dst + i] = up[src + i]!;
     this.upLen[from]! -= k;
     this.upLen[to]! += k;
-    this.ver[from] = ++versionClock.n;
-    this.ver[to] = ++versionClock.n;
+    this.bump(from);
+    this.bump(to);
     const srcFlip = this.flip(from) ? 1 : 0;
     const r = this.complete(to);
     let tok = srcFlip;
@@ -205,7 +223,7 @@ export class SolverState {
         }
         if (r & 1) this.restoreRun(c, r >> 2);
         this.upLen[c]!--;
-        this.ver[c] = ++versionClock.n;
+        this.ver[c] = this.verStack[--this.verTop]!;
       }
       return;
     }
@@ -227,8 +245,8 @@ export class SolverState {
     for (let i = 0; i < k; i++) up[dst + i] = up[src + i]!;
     this.upLen[to]! -= k;
     this.upLen[from]! += k;
-    this.ver[from] = ++versionClock.n;
-    this.ver[to] = ++versionClock.n;
+    this.ver[to] = this.verStack[--this.verTop]!;
+    this.ver[from] = this.verStack[--this.verTop]!;
   }
 
   /**
