@@ -219,14 +219,23 @@ describe('solver: move generation and packed positions', () => {
         let p = dealPosition(v, seed);
         const s = new SolverState(p);
         const codec = new KeyCodec(s, v.suits);
+        const fresh = new KeyCodec(s, v.suits);
         const s2 = new SolverState(p);
         for (let step = 0; step < 150; step++) {
           const expected = legalMoves(p).map((m) => moveText(p, m)).sort();
           const n = s.generate(buf, false);
           const got = Array.from(buf.subarray(0, n), (m) => packedText(s, m)).sort();
           expect(got).toEqual(expected);
+          // children's keys are built from the parent's cached columns (in place, or beside them after commit)
+          codec.encode(s);
+          if (step % 2) codec.commit();
           for (let i = 0; i < n; i++) {
             const tok = s.apply(buf[i]!);
+            // the key built from cached columns equals the key built afresh
+            const nw = codec.encode(s);
+            fresh.reset();
+            expect(Array.from(fresh.buf.subarray(0, fresh.encode(s)))).toEqual(Array.from(codec.buf.subarray(0, nw)));
+            expect(fresh.score).toBe(codec.score);
             s.undo(buf[i]!, tok);
           }
           expect(same(s, p)).toBe(true);

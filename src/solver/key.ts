@@ -67,6 +67,9 @@ export class KeyCodec {
   // run count, breaks (rank << 8 | suit), bits (down count, runs, end mark) and their length
   private readonly slotVer: Float64Array;
   private readonly colRuns: Uint16Array;
+  /** Per slot and run: the bit where the run starts, and the breaks (rank << 8 | suit) below it. */
+  private readonly colRunBit: Uint16Array;
+  private readonly colRunBrk: Uint16Array;
   private readonly colRunLen: Uint8Array;
   private readonly colBreaks: Uint16Array;
   private readonly colBits: Uint32Array;
@@ -88,6 +91,8 @@ export class KeyCodec {
     this.suits = suits;
     this.slotVer = new Float64Array(2 * n).fill(-1);
     this.colRuns = new Uint16Array(2 * n * CAP);
+    this.colRunBit = new Uint16Array(2 * n * CAP);
+    this.colRunBrk = new Uint16Array(2 * n * CAP);
     this.colRunLen = new Uint8Array(2 * n);
     this.colBreaks = new Uint16Array(2 * n);
     this.colBits = new Uint32Array(2 * n * COL_WORDS + 1);
@@ -97,6 +102,11 @@ export class KeyCodec {
     this.order = new Int32Array(n);
     this.w = weights;
     this.offset = weights.removed * state.completeSuits + weights.empty * state.ncols;
+  }
+
+  /** Forgets every cached column (the next encode splits every column afresh). */
+  reset(): void {
+    this.slotVer.fill(-1);
   }
 
   /**
@@ -110,13 +120,17 @@ export class KeyCodec {
   /**
    * Splits column c of `s` into runs (R7) and writes its cache slot q: runs, breaks, and its bits —
    * the down count (downBits), then per run a 1, the top card (see the file's comment) and the
-   * length, then a 0.
+   * length, then a 0. With a slot p (-1 for none) that holds the column as it was before cards were
+   * only added to or taken from its end, all but p's last run are taken from p, and only the rest of
+   * the column is split.
    */
-  private fill(s: SolverState, c: number, q: number): void {
+  private fill(s: SolverState, c: number, q: number, p: number): void {
     const up = s.up;
     const base = c * CAP;
     const len = s.upLen[c]!;
     const runs = this.colRuns;
+    const runBit = this.colRunBit;
+    const runBrk = this.colRunBrk;
     const rq = q * CAP;
     const cb = this.cardBits;
     const suits = this.suits;
@@ -132,6 +146,37 @@ export class KeyCodec {
     let i = 0;
     let v = s.down[c]!;
     let k = this.downBits;
+    if (p >= 0 && this.colRunLen[p]! > 1) {
+      // keep p's runs but its last one: copy them, their bits and breaks, and resume at the last
+      const rp = p * CAP;
+      const ri = this.colRunLen[p]! - 1;
+      for (let t = 0; t < ri; t++) {
+        const run = runs[rp + t]!;
+        i += (run & 15) + 1;
+        if (p !== q) {
+          runs[rq + t] = run;
+          runBit[rq + t] = runBit[rp + t]!;
+          runBrk[rq + t] = runBrk[rp + t]!;
+        }
+      }
+      if (i <= len) {
+        r = ri;
+        const last = runs[rp + ri - 1]!;
+        prevBottom = (last >> 4) - (last & 15);
+        const br = runBrk[rp + ri]!;
+        rb = br >> 8;
+        sb = br & 255;
+        const off = runBit[rp + ri]!;
+        const full = off >>> 5;
+        nb = off & 31;
+        const wp = p * COL_WORDS;
+        if (p !== q) for (let t = 0; t < full; t++) bits[w0 + t] = bits[wp + t]!;
+        wi = w0 + full;
+        cur = nb === 0 ? 0 : bits[wp + full]! & ~(0xffffffff >>> nb);
+        v = 0;
+        k = 0;
+      } else i = 0; // the column lost more than its last run (not a tail change): split it all
+    }
     for (;;) {
       // append the k-bit value v (k <= 16)
       const free = 32 - nb;
@@ -152,13 +197,15 @@ export class KeyCodec {
         continue;
       }
       // the next run, from card i up
+      runBit[rq + r] = (wi - w0) * 32 + nb;
+      runBrk[rq + r] = (rb << 8) | sb;
       const top = up[base + i]!;
-      let j = i + 1;
-      while (j < len && up[base + j] === up[base + j - 1]! - 1 && RANK0[up[base + j - 1]!] !== 0) j++;
-      if (j < len) {
-        if (RANK0[up[base + j]!]! + 1 === RANK0[up[base + j - 1]!]) sb++;
+      if (i > 0) {
+        if (RANK0[top]! + 1 === RANK0[up[base + i - 1]!]) sb++;
         else rb++;
       }
+      let j = i + 1;
+      while (j < len && up[base + j] === up[base + j - 1]! - 1 && RANK0[up[base + j - 1]!] !== 0) j++;
       const l1 = j - i - 1;
       runs[rq + r++] = (top << 4) | l1;
       if (suits === 1) {
@@ -258,9 +305,16 @@ export class KeyCodec {
       if (slotVer[q] !== v) {
         q++;
         if (slotVer[q] !== v) {
-          // not cached: into the non-base slot (or the base one if that is empty)
+          // not cached: into the non-base slot (or the base one if that is empty), from the column's
+          // last contents when it only changed at its end and they are cached
           q = slotVer[2 * c + this.base[c]!] === -1 ? 2 * c + this.base[c]! : 2 * c + 1 - this.base[c]!;
-          this.fill(s, c, q);
+          let p = -1;
+          if (s.tailVer[c] === v) {
+            const pv = s.prevVer[c]!;
+            if (slotVer[2 * c] === pv) p = 2 * c;
+            else if (slotVer[2 * c + 1] === pv) p = 2 * c + 1;
+          }
+          this.fill(s, c, q, p);
         }
       }
       this.curSlot[c] = q;
@@ -398,7 +452,7 @@ export class KeyCodec {
   /**
    * Reads column c's runs from the key into the state, and into the column's base slot; `start` is
    * the bit where the column's down count was read, or -1 when it was read apart (then the slot is
-   * filled from the state).
+   * filled from the state). Reads a run at a time from a 32-bit window (a run takes at most 14 bits).
    */
   private readRuns(c: number, s: SolverState, cb: number, start: number): void {
     let len = 0;
@@ -406,43 +460,78 @@ export class KeyCodec {
     const up = s.up;
     const suits = this.suits;
     const q = 2 * c + this.base[c]!;
+    const rq = q * CAP;
+    const words = this.rw;
+    const runs = this.colRuns;
+    const cardMask = (1 << cb) - 1;
+    let pos = this.rpos;
     let prevBottom = -1;
     let r = 0;
     let rb = 0;
     let sb = 0;
-    while (this.get(1) === 1) {
+    for (;;) {
+      const wi = pos >>> 5;
+      const bo = pos & 31;
+      const w = bo === 0 ? words[wi]! : ((words[wi]! << bo) | (words[wi + 1]! >>> (32 - bo))) >>> 0;
+      if (w >>> 31 === 0) {
+        pos++;
+        break;
+      }
+      if (start >= 0) {
+        this.colRunBit[rq + r] = pos - start;
+        this.colRunBrk[rq + r] = (rb << 8) | sb;
+      }
       let top: number;
-      if (suits !== 1 && this.get(1) === 1) {
-        const suit = suits === 2 ? 1 - ((prevBottom / 13) | 0) : this.get(2);
+      let used: number;
+      if (suits === 1) {
+        top = (w >>> 27) & 15;
+        used = 5;
+        if (r > 0) rb++;
+      } else if (((w >>> 30) & 1) === 1) {
+        const suit = suits === 2 ? 1 - ((prevBottom / 13) | 0) : (w >>> 28) & 3;
         top = suit * 13 + RANK0[prevBottom]! - 1;
+        used = suits === 2 ? 2 : 4;
         sb++;
       } else {
-        top = this.get(cb);
+        top = (w >>> (30 - cb)) & cardMask;
+        used = 2 + cb;
         if (r > 0) rb++;
       }
-      const l = this.get(1) === 0 ? 1 : this.get(1) === 0 ? 2 : this.get(4) + 3;
+      const lw = w << used;
+      let l: number;
+      if (lw >>> 31 === 0) {
+        l = 1;
+        used += 1;
+      } else if (((lw >>> 30) & 1) === 0) {
+        l = 2;
+        used += 2;
+      } else {
+        l = ((lw >>> 26) & 15) + 3;
+        used += 6;
+      }
+      pos += used;
       for (let i = 0; i < l; i++) up[base + len++] = top - i;
-      this.colRuns[q * CAP + r++] = (top << 4) | (l - 1);
+      runs[rq + r++] = (top << 4) | (l - 1);
       prevBottom = top - l + 1;
     }
+    this.rpos = pos;
     s.upLen[c] = len;
     this.curSlot[c] = q;
     if (start < 0) {
-      this.fill(s, c, q);
+      this.fill(s, c, q, -1);
       return;
     }
     // cache what encode would compute for this column: its runs, breaks and bits
     this.colRunLen[q] = r;
     this.colBreaks[q] = (rb << 8) | sb;
-    const bits = this.rpos - start;
+    const bits = pos - start;
     this.colBitLen[q] = bits;
     this.slotVer[q] = s.ver[c]!;
-    const words = this.rw;
     const dst = q * COL_WORDS;
     for (let k = 0, p = start; k < bits; k += 32, p += 32) {
       const wi = p >>> 5;
       const bo = p & 31;
-      this.colBits[dst + (k >>> 5)] = bo === 0 ? words[wi]! : ((words[wi]! << bo) | ((words[wi + 1] ?? 0) >>> (32 - bo))) >>> 0;
+      this.colBits[dst + (k >>> 5)] = bo === 0 ? words[wi]! : ((words[wi]! << bo) | (words[wi + 1]! >>> (32 - bo))) >>> 0;
     }
   }
 }

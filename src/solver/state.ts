@@ -61,6 +61,13 @@ export class SolverState {
    */
   private verStack = new Float64Array(256);
   private verTop = 0;
+  /**
+   * Per column: the version it had before its last change (`prevVer`), and the version that change
+   * gave it if the change only added cards at its end or took cards from its end (`tailVer`; -1 when a
+   * card was turned up or a suit removed). A cache can then extend what it knew of the old contents.
+   */
+  readonly prevVer: Float64Array;
+  readonly tailVer: Float64Array;
 
   constructor(pos: Position) {
     const n = pos.columns.length;
@@ -90,12 +97,17 @@ export class SolverState {
     this.completeSuits = pos.variant.completeSuits;
     this.dealUndo = new Uint8Array(n);
     this.ver = new Float64Array(n);
+    this.prevVer = new Float64Array(n);
+    this.tailVer = new Float64Array(n);
     this.touchAll();
   }
 
   /** Marks every column as changed (after the state was overwritten, e.g. by KeyCodec.decode). */
   touchAll(): void {
-    for (let c = 0; c < this.ncols; c++) this.ver[c] = ++versionClock.n;
+    for (let c = 0; c < this.ncols; c++) {
+      this.ver[c] = ++versionClock.n;
+      this.tailVer[c] = -1;
+    }
     this.verTop = 0;
   }
 
@@ -106,8 +118,10 @@ export class SolverState {
       a.set(this.verStack);
       this.verStack = a;
     }
-    this.verStack[this.verTop++] = this.ver[c]!;
-    this.ver[c] = ++versionClock.n;
+    const old = this.ver[c]!;
+    this.verStack[this.verTop++] = old;
+    this.prevVer[c] = old;
+    this.ver[c] = this.tailVer[c] = ++versionClock.n;
   }
 
   /** Has every suit been removed (R5)? */
@@ -149,6 +163,7 @@ export class SolverState {
     for (let i = 1; i < 13; i++) if (up[base - i] !== ace + i) return 0;
     this.upLen[c] = len - 13;
     this.removed++;
+    this.tailVer[c] = -1;
     return 1 | ((((ace / 13) | 0) & 3) << 2);
   }
 
@@ -158,6 +173,7 @@ export class SolverState {
       const d = --this.down[c]!;
       this.up[c * CAP] = this.hidden[c * CAP + d]!;
       this.upLen[c] = 1;
+      this.tailVer[c] = -1;
       return 2;
     }
     return 0;

@@ -99,7 +99,7 @@ export class PositionTable {
       if (++i === cap) i = 0;
     }
     const node = this.used;
-    if (node + 1 + nw > arena.length) arena = this.growArena(nw + 1);
+    if (node + 2 + nw > arena.length) arena = this.growArena(nw + 2); // a spare word: keys are read 32 bits at a time
     arena[node] = parent;
     arena.set(key.subarray(0, nw), node + 1);
     this.used = node + 1 + nw;
