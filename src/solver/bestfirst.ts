@@ -10,35 +10,51 @@
  * The search is deterministic: integer evaluation, fixed move order, fixed tie-breaks.
  */
 import { KeyCodec, type EvalWeights } from './key.js';
-import { DEAL_MOVE, SolverState } from './state.js';
+import { CAP, DEAL_MOVE, RANK0, SolverState } from './state.js';
 import { PositionTable } from './table.js';
 import { moveOrder, PRUNED } from './search.js';
 import type { Position } from '../game/position.js';
 
 const EMPTY_BUCKET = new Int32Array(0);
+const EMPTY_TAGS = new Uint8Array(0);
+/** Queue tag of a position whose move from its parent cannot simply be taken back. */
+const NO_REVERSE = 0xff;
 
-/** Bucketed priority queue of node ids by small integer priority; LIFO within a bucket. */
+/**
+ * Bucketed priority queue of node ids by small integer priority; LIFO within a bucket. Each entry
+ * carries an 8-bit tag (`pop` leaves the popped entry's tag in `tag`).
+ */
 class BucketQueue {
   private buckets: Int32Array[] = [];
+  private tags: Uint8Array[] = [];
   private lens: number[] = [];
   private min = Infinity;
   count = 0;
   bytes = 0;
+  /** Tag of the entry last popped. */
+  tag = 0;
 
-  push(p: number, id: number): void {
+  push(p: number, id: number, tag: number): void {
     while (this.buckets.length <= p) {
       this.buckets.push(EMPTY_BUCKET);
+      this.tags.push(EMPTY_TAGS);
       this.lens.push(0);
     }
     let b = this.buckets[p]!;
+    let t = this.tags[p]!;
     const l = this.lens[p]!;
     if (l === b.length) {
-      const nb = new Int32Array(Math.max(16, Math.ceil(b.length * 1.5)));
+      const len = Math.max(16, Math.ceil(b.length * 1.5));
+      const nb = new Int32Array(len);
       nb.set(b);
-      this.bytes += nb.byteLength - b.byteLength;
+      const nt = new Uint8Array(len);
+      nt.set(t);
+      this.bytes += (len - b.length) * 5;
       this.buckets[p] = b = nb;
+      this.tags[p] = t = nt;
     }
     b[l] = id;
+    t[l] = tag;
     this.lens[p] = l + 1;
     this.count++;
     if (p < this.min) this.min = p;
@@ -52,8 +68,25 @@ class BucketQueue {
     this.count--;
     const l = this.lens[p]! - 1;
     this.lens[p] = l;
+    this.tag = this.tags[p]![l]!;
     return this.buckets[p]![l]!;
   }
+}
+
+/**
+ * The queue tag of the position reached by the card move m (state after m, which turned nothing up and
+ * removed no suit): the move back as `from | to << 4` when it exists and leads to the parent — the
+ * group came off a card one rank above its head, so the move back takes the same cards — else
+ * NO_REVERSE.
+ */
+function reverseTag(s: SolverState, m: number): number {
+  const from = m & 31;
+  const to = (m >> 5) & 31;
+  const k = m >> 10;
+  const fl = s.upLen[from]!;
+  if (fl === 0) return NO_REVERSE;
+  const head = s.up[to * CAP + s.upLen[to]! - k]!;
+  return RANK0[s.up[from * CAP + fl - 1]!] === RANK0[head]! + 1 ? to | (from << 4) : NO_REVERSE;
 }
 
 /** Raw outcome of a best-first search, before the line is rebuilt and checked. */
@@ -103,42 +136,49 @@ export function bestFirstSearch(start: Position, maxPositions: number, opts: Bes
   const keep = opts.keep ?? 0;
   const sound = !prune && !noDeal;
   // best `keep` deal-ready nodes, kept sorted by (score, node)
-  const candNodes: number[] = [];
-  const candScores: number[] = [];
+  const candNodes = new Int32Array(keep + 1);
+  const candScores = new Int32Array(keep + 1);
+  let ncand = 0;
   const offer = (node: number, score: number): void => {
-    if (keep === 0 || state.stockLeft === 0) return;
+    if (keep === 0 || state.stockLeft === 0 || (ncand === keep && candScores[ncand - 1]! <= score)) return;
     for (let c = 0; c < state.ncols; c++) if (state.upLen[c] === 0) return;
-    let i = candNodes.length;
-    if (i === keep && candScores[i - 1]! <= score) return;
-    while (i > 0 && candScores[i - 1]! > score) i--;
-    candNodes.splice(i, 0, node);
-    candScores.splice(i, 0, score);
-    if (candNodes.length > keep) {
-      candNodes.pop();
-      candScores.pop();
+    let i = ncand;
+    while (i > 0 && candScores[i - 1]! > score) {
+      candNodes[i] = candNodes[i - 1]!;
+      candScores[i] = candScores[i - 1]!;
+      i--;
     }
+    candNodes[i] = node;
+    candScores[i] = score;
+    if (ncand < keep) ncand++;
   };
   const done = (status: BestFirstOutcome['status'], goal: number): BestFirstOutcome => {
     const path = goal >= 0 ? table.pathTo(goal) : [];
     const st = status === 'lost' && !sound ? 'undecided' : status;
-    return { status: st, positions: table.size, exhausted: status === 'lost', path, candidates: candNodes, table, codec, peakBytes: table.bytes + queue.bytes };
+    return { status: st, positions: table.size, exhausted: status === 'lost', path, candidates: Array.from(candNodes.subarray(0, ncand)), table, codec, peakBytes: table.bytes + queue.bytes };
   };
 
   const nw0 = codec.encode(state);
   table.insert(codec.buf, nw0, 0);
   if (state.isWon()) return done('won', 0);
   offer(0, codec.score);
-  queue.push(codec.score, 0);
+  queue.push(codec.score, 0, NO_REVERSE);
   if (maxPositions <= 1) return done('undecided', -1);
 
   for (;;) {
     const node = queue.pop();
     if (node < 0) return done('lost', -1);
+    // a position whose parent move took cards from one card onto another, turning nothing up and
+    // removing no suit, is tagged with the move back (from | to << 4): that move leads to the parent,
+    // which is stored, so it is not tried. Only while the stock lasts: then a key is exact, column
+    // order included, so the decoded position has the columns the tag names.
+    const back = queue.tag;
     codec.decode(table.arena, table.keyOffset(node), state);
     const n = state.generate(moves, true);
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
       if (noDeal && m === DEAL_MOVE) continue;
+      if (back !== NO_REVERSE && m !== DEAL_MOVE && ((m & 31) | ((m >> 1) & 0xf0)) === back) continue;
       let extra = 0;
       if (penalty > 0 || prune) {
         if (moveOrder(state, m, true) === PRUNED) {
@@ -153,7 +193,8 @@ export function bestFirstSearch(start: Position, maxPositions: number, opts: Bes
         if (state.isWon()) return done('won', id);
         offer(id, codec.score);
         if (table.size >= maxPositions) return done('undecided', -1);
-        queue.push(codec.score + extra, id);
+        const tag = tok === 0 && m !== DEAL_MOVE && state.stockLeft > 0 ? reverseTag(state, m) : NO_REVERSE;
+        queue.push(codec.score + extra, id, tag);
       }
       state.undo(m, tok);
     }

@@ -78,7 +78,8 @@ export class KeyCodec {
   private readonly base: Uint8Array;
   private readonly curSlot: Int32Array;
   private readonly order: Int32Array;
-  private readonly w: EvalWeights;
+  /** The weights down, rankBreak, suitBreak, stockCard, removed, empty, buried (one array: one shape). */
+  private readonly wts: Float64Array;
   private readonly offset: number;
 
   constructor(state: SolverState, suits: number, weights: EvalWeights = DEFAULT_WEIGHTS) {
@@ -100,7 +101,7 @@ export class KeyCodec {
     this.base = new Uint8Array(n);
     this.curSlot = new Int32Array(n);
     this.order = new Int32Array(n);
-    this.w = weights;
+    this.wts = Float64Array.of(weights.down, weights.rankBreak, weights.suitBreak, weights.stockCard, weights.removed, weights.empty, weights.buried);
     this.offset = weights.removed * state.completeSuits + weights.empty * state.ncols;
   }
 
@@ -286,6 +287,25 @@ export class KeyCodec {
   }
 
   /**
+   * Fills a slot for column c, not cached at version v: the non-base slot (or the base one if that is
+   * empty), from the column's last contents when it only changed at its end and they are cached.
+   * Returns the slot.
+   */
+  private miss(s: SolverState, c: number, v: number): number {
+    const slotVer = this.slotVer;
+    const b = this.base[c]!;
+    const q = slotVer[2 * c + b] === -1 ? 2 * c + b : 2 * c + 1 - b;
+    let p = -1;
+    if (s.tailVer[c] === v) {
+      const pv = s.prevVer[c]!;
+      if (slotVer[2 * c] === pv) p = 2 * c;
+      else if (slotVer[2 * c + 1] === pv) p = 2 * c + 1;
+    }
+    this.fill(s, c, q, p);
+    return q;
+  }
+
+  /**
    * Encodes the state into `buf`; returns the key length in words. Also sets `score`:
    * down·faceDown + rankBreak·(adjacent face-up pairs out of rank order) + suitBreak·(in rank order
    * but of two suits) + stockCard·(stock cards) − removed·(suits removed) − empty·(empty columns)
@@ -293,49 +313,72 @@ export class KeyCodec {
    */
   encode(s: SolverState): number {
     const n = this.ncols;
+    const ver = s.ver;
+    const down = s.down;
+    const upLen = s.upLen;
+    const slotVer = this.slotVer;
+    const curSlot = this.curSlot;
+    const breaks = this.colBreaks;
+    const runLen = this.colRunLen;
+    const bitLen = this.colBitLen;
+    const src = this.colBits;
+    const out = this.buf;
+    // while the stock lasts the columns go in order, so each is appended as soon as it is known
+    const inOrder = s.stockLeft > 0;
+    let cur = s.stockLeft << 29;
+    let nb = 3;
+    let nw = 0;
     let downTotal = 0;
     let rankBreaks = 0;
     let suitBreaks = 0;
     let empties = 0;
     let buried = 0;
-    const slotVer = this.slotVer;
     for (let c = 0; c < n; c++) {
-      const v = s.ver[c]!;
+      const v = ver[c]!;
       let q = 2 * c;
       if (slotVer[q] !== v) {
         q++;
-        if (slotVer[q] !== v) {
-          // not cached: into the non-base slot (or the base one if that is empty), from the column's
-          // last contents when it only changed at its end and they are cached
-          q = slotVer[2 * c + this.base[c]!] === -1 ? 2 * c + this.base[c]! : 2 * c + 1 - this.base[c]!;
-          let p = -1;
-          if (s.tailVer[c] === v) {
-            const pv = s.prevVer[c]!;
-            if (slotVer[2 * c] === pv) p = 2 * c;
-            else if (slotVer[2 * c + 1] === pv) p = 2 * c + 1;
-          }
-          this.fill(s, c, q, p);
-        }
+        if (slotVer[q] !== v) q = this.miss(s, c, v);
       }
-      this.curSlot[c] = q;
-      const br = this.colBreaks[q]!;
-      const d = s.down[c]!;
-      if (d > 0) buried += this.colRunLen[q]!;
+      curSlot[c] = q;
+      const br = breaks[q]!;
+      const d = down[c]!;
+      if (d > 0) buried += runLen[q]!;
       rankBreaks += br >> 8;
       suitBreaks += br & 255;
       downTotal += d;
-      if (s.upLen[c] === 0) empties++;
-    }
-    // the key: stock deals left, then the columns' cached bits
-    this.cur = s.stockLeft << 29;
-    this.nbits = 3;
-    this.nw = 0;
-    if (s.stockLeft > 0) {
-      for (let c = 0; c < n; c++) {
-        const q = this.curSlot[c]!;
-        this.copy(q, 0, this.colBitLen[q]!);
+      if (upLen[c] === 0) empties++;
+      if (!inOrder) continue;
+      // append the column's bits (whole words, zero past the end)
+      let left = bitLen[q]!;
+      let wp = q * COL_WORDS;
+      while (left > 0) {
+        const k = left < 32 ? left : 32;
+        left -= k;
+        const w = src[wp++]!;
+        if (nb === 0) {
+          cur = w;
+          nb = k;
+        } else {
+          cur |= w >>> nb;
+          nb += k;
+          if (nb < 32) continue;
+          out[nw++] = cur;
+          nb -= 32;
+          cur = nb === 0 ? 0 : w << (k - nb);
+          continue;
+        }
+        if (nb === 32) {
+          out[nw++] = cur;
+          cur = 0;
+          nb = 0;
+        }
       }
-    } else {
+    }
+    this.cur = cur;
+    this.nbits = nb;
+    this.nw = nw;
+    if (!inOrder) {
       // columns with no face-down card are interchangeable: their runs go last, sorted
       const db = this.downBits;
       const order = this.order;
@@ -361,10 +404,10 @@ export class KeyCodec {
     if (this.nbits > 0) this.buf[this.nw++] = this.cur;
     let stockCards = 0;
     if (s.stockLeft > 0) stockCards = s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
-    const w = this.w;
+    const w = this.wts;
     this.score =
-      this.offset + w.down * downTotal + w.rankBreak * rankBreaks + w.suitBreak * suitBreaks + w.stockCard * stockCards -
-      w.removed * s.removed - w.empty * empties + w.buried * buried;
+      this.offset + w[0]! * downTotal + w[1]! * rankBreaks + w[2]! * suitBreaks + w[3]! * stockCards -
+      w[4]! * s.removed - w[5]! * empties + w[6]! * buried;
     return this.nw;
   }
 
@@ -531,7 +574,10 @@ export class KeyCodec {
     for (let k = 0, p = start; k < bits; k += 32, p += 32) {
       const wi = p >>> 5;
       const bo = p & 31;
-      this.colBits[dst + (k >>> 5)] = bo === 0 ? words[wi]! : ((words[wi]! << bo) | (words[wi + 1]! >>> (32 - bo))) >>> 0;
+      let w = bo === 0 ? words[wi]! : (words[wi]! << bo) | (words[wi + 1]! >>> (32 - bo));
+      // zero past the column's last bit
+      if (bits - k < 32) w &= ~(0xffffffff >>> (bits - k));
+      this.colBits[dst + (k >>> 5)] = w;
     }
   }
 }

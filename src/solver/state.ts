@@ -55,6 +55,8 @@ export class SolverState {
   readonly ver: Float64Array;
   /** Undo records for the last deal: per column, bit0 completed, bit1 flipped, bits 2-3 suit. */
   private readonly dealUndo: Uint8Array;
+  /** Scratch of generate: each column's top rank. */
+  private readonly tops: Int8Array;
   /**
    * Versions replaced by `apply`, restored by `undo` (a stack): a column put back as it was gets its
    * old version back, so caches keyed by version stay valid across make/unmake.
@@ -96,6 +98,7 @@ export class SolverState {
     this.removed = pos.removed.length;
     this.completeSuits = pos.variant.completeSuits;
     this.dealUndo = new Uint8Array(n);
+    this.tops = new Int8Array(n);
     this.ver = new Float64Array(n);
     this.prevVer = new Float64Array(n);
     this.tailVer = new Float64Array(n);
@@ -279,20 +282,26 @@ export class SolverState {
     let firstEmpty = -1;
     for (let c = 0; c < n; c++) if (this.upLen[c] === 0) { firstEmpty = c; break; }
     const sym = reduce && this.stockLeft === 0;
+    // rank of each column's top card, -1 for an empty column
+    const tops = this.tops;
+    for (let c = 0; c < n; c++) {
+      const l = this.upLen[c]!;
+      tops[c] = l === 0 ? -1 : RANK0[up[c * CAP + l - 1]!]!;
+    }
     for (let from = 0; from < n; from++) {
-      const len = this.upLen[from]!;
-      if (len === 0) continue;
+      const topRank = tops[from]!;
+      if (topRank < 0) continue;
       const run = this.runLength(from);
-      const topRank = RANK0[up[from * CAP + len - 1]!]!;
       for (let to = 0; to < n; to++) {
-        if (to === from) continue;
-        const tl = this.upLen[to]!;
-        if (tl === 0) {
+        const t = tops[to]!;
+        if (t < 0) {
           if (sym && to !== firstEmpty) continue;
+          const len = this.upLen[from]!;
           const whole = sym && this.down[from] === 0 ? len : -1;
           for (let k = run; k >= 1; k--) if (k !== whole) out[cnt++] = from | (to << 5) | (k << 10);
         } else {
-          const k = RANK0[up[to * CAP + tl - 1]!]! - topRank;
+          // to === from gives k = 0, never a move
+          const k = t - topRank;
           if (k >= 1 && k <= run) out[cnt++] = from | (to << 5) | (k << 10);
         }
       }
