@@ -214,6 +214,7 @@ describe('solver: move generation and packed positions', () => {
     const rand = mulberry32(2026);
     let checked = 0;
     const buf = new Int32Array(1024);
+    const buf2 = new Int32Array(1024);
     for (const v of ALL_VARIANTS) {
       for (let seed = 1; seed <= 14; seed++) {
         let p = dealPosition(v, seed);
@@ -245,6 +246,16 @@ describe('solver: move generation and packed positions', () => {
           expect(codec.keyLength(key, 0)).toBe(nw);
           codec.decode(key, 0, s2);
           expect(Array.from(codec.buf.subarray(0, codec.encode(s2)))).toEqual(Array.from(key));
+          // children of a decoded position: keys built from the columns cached by decode
+          codec.decode(key, 0, s2);
+          const n2 = s2.generate(buf2, true);
+          for (let i = 0; i < n2; i++) {
+            const tok = s2.apply(buf2[i]!);
+            const nw2 = codec.encode(s2);
+            fresh.reset();
+            expect(Array.from(fresh.buf.subarray(0, fresh.encode(s2)))).toEqual(Array.from(codec.buf.subarray(0, nw2)));
+            s2.undo(buf2[i]!, tok);
+          }
           if (p.stock.length > 0) expect(same(s2, p)).toBe(true);
           checked++;
           const legal = legalMoves(p);

@@ -443,9 +443,10 @@ export class KeyCodec {
       const d = this.get(this.downBits);
       s.down[c] = d;
       if (sym && d === 0) pending[m++] = c;
-      else this.readRuns(c, s, cb, start);
+      else this.readRuns(c, s, cb, start, false);
     }
-    for (let i = 0; i < m; i++) this.readRuns(pending[i]!, s, cb, -1);
+    // their down counts (0) were read above: cache them as zero bits in front of the runs
+    for (let i = 0; i < m; i++) this.readRuns(pending[i]!, s, cb, this.rpos - this.downBits, true);
     let present = 0;
     for (let c = 0; c < n; c++) present += s.down[c]! + s.upLen[c]!;
     if (s.stockLeft > 0) present += s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
@@ -467,14 +468,26 @@ export class KeyCodec {
     return ((this.rpos - off * 32 + 31) >>> 5);
   }
 
+  /** Moves the read position past one column's runs and end mark (a run at a time, as readRuns). */
   private skipRuns(): void {
     const suits = this.suits;
-    while (this.get(1) === 1) {
-      if (suits !== 1 && this.get(1) === 1) {
-        if (suits === 4) this.rpos += 2;
-      } else this.rpos += this.cardBits;
-      if (this.get(1) === 1 && this.get(1) === 1) this.rpos += 4;
+    const words = this.rw;
+    const card = 2 + this.cardBits;
+    let pos = this.rpos;
+    for (;;) {
+      const wi = pos >>> 5;
+      const bo = pos & 31;
+      const w = bo === 0 ? words[wi]! : ((words[wi]! << bo) | (words[wi + 1]! >>> (32 - bo))) >>> 0;
+      if (w >>> 31 === 0) {
+        pos++;
+        break;
+      }
+      let used = suits === 1 ? 5 : ((w >>> 30) & 1) === 1 ? (suits === 2 ? 2 : 4) : card;
+      const lw = w << used;
+      used += lw >>> 31 === 0 ? 1 : ((lw >>> 30) & 1) === 0 ? 2 : 6;
+      pos += used;
     }
+    this.rpos = pos;
   }
 
   private rw: Uint32Array = this.buf;
@@ -494,10 +507,10 @@ export class KeyCodec {
 
   /**
    * Reads column c's runs from the key into the state, and into the column's base slot; `start` is
-   * the bit where the column's down count was read, or -1 when it was read apart (then the slot is
-   * filled from the state). Reads a run at a time from a 32-bit window (a run takes at most 14 bits).
+   * the bit where the column's down count was read, or with `zeroDown` (a count of 0 read apart)
+   * downBits before its runs. Reads a run at a time from a 32-bit window (a run takes at most 14 bits).
    */
-  private readRuns(c: number, s: SolverState, cb: number, start: number): void {
+  private readRuns(c: number, s: SolverState, cb: number, start: number, zeroDown: boolean): void {
     let len = 0;
     const base = c * CAP;
     const up = s.up;
@@ -520,10 +533,8 @@ export class KeyCodec {
         pos++;
         break;
       }
-      if (start >= 0) {
-        this.colRunBit[rq + r] = pos - start;
-        this.colRunBrk[rq + r] = (rb << 8) | sb;
-      }
+      this.colRunBit[rq + r] = pos - start;
+      this.colRunBrk[rq + r] = (rb << 8) | sb;
       let top: number;
       let used: number;
       if (suits === 1) {
@@ -560,10 +571,6 @@ export class KeyCodec {
     this.rpos = pos;
     s.upLen[c] = len;
     this.curSlot[c] = q;
-    if (start < 0) {
-      this.fill(s, c, q, -1);
-      return;
-    }
     // cache what encode would compute for this column: its runs, breaks and bits
     this.colRunLen[q] = r;
     this.colBreaks[q] = (rb << 8) | sb;
@@ -575,8 +582,9 @@ export class KeyCodec {
       const wi = p >>> 5;
       const bo = p & 31;
       let w = bo === 0 ? words[wi]! : (words[wi]! << bo) | (words[wi + 1]! >>> (32 - bo));
-      // zero past the column's last bit
+      // zero past the column's last bit (and, read apart, the down count)
       if (bits - k < 32) w &= ~(0xffffffff >>> (bits - k));
+      if (k === 0 && zeroDown) w &= 0xffffffff >>> this.downBits;
       this.colBits[dst + (k >>> 5)] = w;
     }
   }
