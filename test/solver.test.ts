@@ -10,7 +10,7 @@ import { playLine } from '../src/game/score.js';
 import { ALL_VARIANTS } from '../src/game/variant.js';
 import { KeyCodec } from '../src/solver/key.js';
 import { restartSearch, search } from '../src/solver/search.js';
-import { bestFirstSearch } from '../src/solver/bestfirst.js';
+import { bestFirstSearch, NO_REVERSE, reverseTag } from '../src/solver/bestfirst.js';
 import { phaseSearch } from '../src/solver/phases.js';
 import { solve } from '../src/solver/solve.js';
 import { lineText, shortenLine } from '../src/solver/line.js';
@@ -213,6 +213,7 @@ describe('solver: move generation and packed positions', () => {
   it('generates exactly the rules engine\'s legal moves, and make/unmake restores, on 10,000+ random positions of all six variants', () => {
     const rand = mulberry32(2026);
     let checked = 0;
+    let reversed = 0;
     const buf = new Int32Array(1024);
     const buf2 = new Int32Array(1024);
     for (const v of ALL_VARIANTS) {
@@ -237,6 +238,27 @@ describe('solver: move generation and packed positions', () => {
             fresh.reset();
             expect(Array.from(fresh.buf.subarray(0, fresh.encode(s)))).toEqual(Array.from(codec.buf.subarray(0, nw)));
             expect(fresh.score).toBe(codec.score);
+            // the move back that the best-first search skips leads to the parent, in decoded columns
+            if (tok === 0 && buf[i] !== DEAL_MOVE) {
+              let tag = reverseTag(s, buf[i]!);
+              if (tag !== NO_REVERSE) {
+                tag = codec.decodedColumn(tag & 15, s) | (codec.decodedColumn(tag >> 4, s) << 4);
+                const child = codec.buf.slice(0, nw + 1);
+                const back = new SolverState(p);
+                fresh.decode(child, 0, back);
+                const nb = back.generate(buf2, true);
+                const mv = Array.from(buf2.subarray(0, nb)).filter((x) => x !== DEAL_MOVE && ((x & 31) | (((x >> 5) & 31) << 4)) === tag);
+                expect(mv.length).toBe(1);
+                back.apply(mv[0]!);
+                s.undo(buf[i]!, tok);
+                fresh.reset();
+                const parentKey = Array.from(fresh.buf.subarray(0, fresh.encode(s)));
+                fresh.reset();
+                expect(Array.from(fresh.buf.subarray(0, fresh.encode(back)))).toEqual(parentKey);
+                reversed++;
+                continue;
+              }
+            }
             s.undo(buf[i]!, tok);
           }
           expect(same(s, p)).toBe(true);
@@ -270,6 +292,7 @@ describe('solver: move generation and packed positions', () => {
       }
     }
     expect(checked).toBeGreaterThanOrEqual(10_000);
+    expect(reversed).toBeGreaterThan(1000);
   });
 
   it('keys are canonical once the stock is empty: permuting columns with no face-down card gives the same key', () => {

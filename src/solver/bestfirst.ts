@@ -18,7 +18,7 @@ import type { Position } from '../game/position.js';
 const EMPTY_BUCKET = new Int32Array(0);
 const EMPTY_TAGS = new Uint8Array(0);
 /** Queue tag of a position whose move from its parent cannot simply be taken back. */
-const NO_REVERSE = 0xff;
+export const NO_REVERSE = 0xff;
 
 /**
  * Bucketed priority queue of node ids by small integer priority; LIFO within a bucket. Each entry
@@ -79,7 +79,7 @@ class BucketQueue {
  * group came off a card one rank above its head, so the move back takes the same cards — else
  * NO_REVERSE.
  */
-function reverseTag(s: SolverState, m: number): number {
+export function reverseTag(s: SolverState, m: number): number {
   const from = m & 31;
   const to = (m >> 5) & 31;
   const k = m >> 10;
@@ -169,9 +169,8 @@ export function bestFirstSearch(start: Position, maxPositions: number, opts: Bes
     const node = queue.pop();
     if (node < 0) return done('lost', -1);
     // a position whose parent move took cards from one card onto another, turning nothing up and
-    // removing no suit, is tagged with the move back (from | to << 4): that move leads to the parent,
-    // which is stored, so it is not tried. Only while the stock lasts: then a key is exact, column
-    // order included, so the decoded position has the columns the tag names.
+    // removing no suit, is tagged with the move back (from | to << 4, columns as decoded): that move
+    // leads to the parent, which is stored, so it is not tried
     const back = queue.tag;
     codec.decode(table.arena, table.keyOffset(node), state);
     const n = state.generate(moves, true);
@@ -193,7 +192,8 @@ export function bestFirstSearch(start: Position, maxPositions: number, opts: Bes
         if (state.isWon()) return done('won', id);
         offer(id, codec.score);
         if (table.size >= maxPositions) return done('undecided', -1);
-        const tag = tok === 0 && m !== DEAL_MOVE && state.stockLeft > 0 ? reverseTag(state, m) : NO_REVERSE;
+        let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
+        if (tag !== NO_REVERSE && state.stockLeft === 0) tag = codec.decodedColumn(tag & 15, state) | (codec.decodedColumn(tag >> 4, state) << 4);
         queue.push(codec.score + extra, id, tag);
       }
       state.undo(m, tok);

@@ -78,6 +78,7 @@ export class KeyCodec {
   private readonly base: Uint8Array;
   private readonly curSlot: Int32Array;
   private readonly order: Int32Array;
+  private readonly decodedCol: Int32Array;
   /** The weights down, rankBreak, suitBreak, stockCard, removed, empty, buried (one array: one shape). */
   private readonly wts: Float64Array;
   private readonly offset: number;
@@ -101,8 +102,17 @@ export class KeyCodec {
     this.base = new Uint8Array(n);
     this.curSlot = new Int32Array(n);
     this.order = new Int32Array(n);
+    this.decodedCol = new Int32Array(n);
     this.wts = Float64Array.of(weights.down, weights.rankBreak, weights.suitBreak, weights.stockCard, weights.removed, weights.empty, weights.buried);
     this.offset = weights.removed * state.completeSuits + weights.empty * state.ncols;
+  }
+
+  /**
+   * The column that column c of the position last encoded occupies in the position its key decodes
+   * to: c itself while the stock lasts; after, the columns with no face-down card are reordered.
+   */
+  decodedColumn(c: number, s: SolverState): number {
+    return s.stockLeft > 0 ? c : this.decodedCol[c]!;
   }
 
   /** Forgets every cached column (the next encode splits every column afresh). */
@@ -379,26 +389,49 @@ export class KeyCodec {
     this.nbits = nb;
     this.nw = nw;
     if (!inOrder) {
-      // columns with no face-down card are interchangeable: their runs go last, sorted
+      // columns with no face-down card are interchangeable: their down counts (0) in column order,
+      // then their runs, sorted, after the others
       const db = this.downBits;
       const order = this.order;
       let m = 0;
       for (let c = 0; c < n; c++) {
-        const q = this.curSlot[c]!;
-        if (s.down[c] === 0) {
-          this.copy(q, 0, db);
-          // insertion sort by runs
+        const q = curSlot[c]!;
+        if (down[c] === 0) {
+          // db zero bits
+          nb += db;
+          if (nb >= 32) {
+            out[nw++] = cur;
+            cur = 0;
+            nb -= 32;
+          }
           let i = m++;
           while (i > 0 && this.cmpSlots(order[i - 1]!, q) > 0) {
             order[i] = order[i - 1]!;
             i--;
           }
           order[i] = q;
-        } else this.copy(q, 0, this.colBitLen[q]!);
+        } else {
+          this.cur = cur;
+          this.nbits = nb;
+          this.nw = nw;
+          this.copy(q, 0, bitLen[q]!);
+          cur = this.cur;
+          nb = this.nbits;
+          nw = this.nw;
+        }
       }
+      this.cur = cur;
+      this.nbits = nb;
+      this.nw = nw;
       for (let i = 0; i < m; i++) {
         const q = order[i]!;
-        this.copy(q, db, this.colBitLen[q]! - db);
+        this.copy(q, db, bitLen[q]! - db);
+      }
+      // where decode will put each column: the i-th in sorted order goes to the i-th with no face-down card
+      const moved = this.decodedCol;
+      for (let c = 0, i = 0; c < n; c++) {
+        if (down[c] === 0) moved[order[i++]! >> 1] = c;
+        else moved[c] = c;
       }
     }
     if (this.nbits > 0) this.buf[this.nw++] = this.cur;
