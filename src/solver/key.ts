@@ -83,7 +83,12 @@ export class KeyCodec {
   private readonly wts: Float64Array;
   private readonly offset: number;
 
-  constructor(state: SolverState, suits: number, weights: EvalWeights = DEFAULT_WEIGHTS) {
+  /**
+   * `canonical` (default true): once the stock is empty, columns with no face-down card are written
+   * sorted, so positions equal up to such columns share a key; false keeps column order always (keys
+   * of positions equal column for column, as a line of play needs).
+   */
+  constructor(state: SolverState, suits: number, weights: EvalWeights = DEFAULT_WEIGHTS, private readonly canonical = true) {
     const n = state.ncols;
     this.ncols = n;
     let maxDown = 1;
@@ -334,7 +339,7 @@ export class KeyCodec {
     const src = this.colBits;
     const out = this.buf;
     // while the stock lasts the columns go in order, so each is appended as soon as it is known
-    const inOrder = s.stockLeft > 0;
+    const inOrder = s.stockLeft > 0 || !this.canonical;
     let cur = s.stockLeft << 29;
     let nb = 3;
     let nw = 0;
@@ -467,7 +472,7 @@ export class KeyCodec {
     const n = this.ncols;
     const cb = this.cardBits;
     s.stockLeft = this.get(3);
-    const sym = s.stockLeft === 0;
+    const sym = s.stockLeft === 0 && this.canonical;
     const pending = this.order;
     let m = 0;
     s.touchAll();
@@ -491,7 +496,7 @@ export class KeyCodec {
     this.rw = words;
     this.rpos = off * 32;
     const n = this.ncols;
-    const sym = this.get(3) === 0;
+    const sym = this.get(3) === 0 && this.canonical;
     let pending = 0;
     for (let c = 0; c < n; c++) {
       if (this.get(this.downBits) === 0 && sym) pending++;

@@ -10,26 +10,37 @@
  */
 import { parseMove } from '../game/move.js';
 import type { Position } from '../game/position.js';
+import { KeyCodec } from './key.js';
 import { CAP, DEAL_MOVE, packMove, RANK0, SolverState } from './state.js';
+import { PositionTable } from './table.js';
 
 /**
- * Exact positions of states as strings (stock, then each column's face-down count and face-up
- * cards), built from per-column strings that are reused while a column's version is unchanged.
+ * Exact positions along a line: each state is keyed by the solver's bit-packed key in column order
+ * (KeyCodec with canonical off) and stored in a PositionTable; `index` gives a stored node's number.
  */
-class ExactKeys {
-  private readonly strs: string[] = [];
-  private readonly vers: number[] = [];
+class LinePositions {
+  private readonly codec: KeyCodec;
+  private readonly table: PositionTable;
+  /** Node of the table -> the last index along the line at which its position occurs. */
+  readonly last = new Map<number, number>();
 
-  key(s: SolverState): string {
-    let k = String.fromCharCode(s.stockLeft);
-    for (let c = 0; c < s.ncols; c++) {
-      if (this.vers[c] !== s.ver[c]) {
-        this.vers[c] = s.ver[c]!;
-        this.strs[c] = String.fromCharCode(200 + s.down[c]!) + String.fromCharCode(...s.up.subarray(c * CAP, c * CAP + s.upLen[c]!));
-      }
-      k += this.strs[c];
-    }
-    return k;
+  constructor(state: SolverState, suits: number, size: number) {
+    this.codec = new KeyCodec(state, suits, undefined, false);
+    this.table = new PositionTable(size, (a, o) => this.codec.keyLength(a, o));
+  }
+
+  /** Records that the line is at state `s` at index i (a later index replaces an earlier one). */
+  add(s: SolverState, i: number): void {
+    const nw = this.codec.encode(s);
+    let node = this.table.find(this.codec.buf, nw);
+    if (node < 0) node = this.table.insert(this.codec.buf, nw, 0);
+    this.last.set(node, i);
+  }
+
+  /** The last index along the line at which state `s` occurs, or -1. */
+  lastIndex(s: SolverState): number {
+    const node = this.table.find(this.codec.buf, this.codec.encode(s));
+    return node < 0 ? -1 : this.last.get(node)!;
   }
 }
 
@@ -42,11 +53,9 @@ class ExactKeys {
 export function shortenLine(start: Position, line: readonly string[]): string[] {
   // the line as packed moves, and the last index at which each position occurs
   const state = new SolverState(start);
-  const exact = new ExactKeys();
+  const seen = new LinePositions(state, start.variant.suits, line.length + 1);
   const packed: number[] = [];
-  const last = new Map<string, number>();
-  const keys: string[] = [exact.key(state)];
-  last.set(keys[0]!, 0);
+  seen.add(state, 0);
   for (const text of line) {
     const spec = parseMove(text, state.ncols);
     if (!spec.ok) throw new Error(`shortenLine: ${spec.error.message}`);
@@ -59,9 +68,7 @@ export function shortenLine(start: Position, line: readonly string[]): string[] 
     }
     packed.push(m);
     state.apply(m);
-    const k = exact.key(state);
-    keys.push(k);
-    last.set(k, packed.length);
+    seen.add(state, packed.length);
   }
   // walk the line again, jumping ahead wherever one move (or none) reaches a later position
   const s = new SolverState(start);
@@ -69,7 +76,7 @@ export function shortenLine(start: Position, line: readonly string[]): string[] 
   const out: number[] = [];
   let i = 0;
   while (i < packed.length) {
-    const same = last.get(keys[i]!)!;
+    const same = seen.lastIndex(s);
     if (same > i) {
       i = same;
       continue;
@@ -80,8 +87,8 @@ export function shortenLine(start: Position, line: readonly string[]): string[] 
     for (let k = 0; k < n; k++) {
       const m = moves[k]!;
       const tok = s.apply(m);
-      const j = last.get(exact.key(s));
-      if (j !== undefined && j > best) {
+      const j = seen.lastIndex(s);
+      if (j > best) {
         best = j;
         bestMove = m;
       }

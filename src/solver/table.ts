@@ -80,6 +80,22 @@ export class PositionTable {
     return node + 1;
   }
 
+  /** The node whose key is `key[0..nw)`, or -1 if none. */
+  find(key: Uint32Array, nw: number): number {
+    const slots = this.slots;
+    const cap = slots.length;
+    const arena = this.arena;
+    let i = slotOf(hashKey(key, 0, nw), cap);
+    for (;;) {
+      const s = slots[i]!;
+      if (s === 0) return -1;
+      let j = 0;
+      while (j < nw && arena[s + j] === key[j]) j++;
+      if (j === nw) return s - 1;
+      if (++i === cap) i = 0;
+    }
+  }
+
   /**
    * Looks the key `key[0..nw)` up; if absent, stores it with `parent` and returns the new node;
    * if present returns -1.
