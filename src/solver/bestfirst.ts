@@ -44,7 +44,7 @@ class BucketQueue {
     let t = this.tags[p]!;
     const l = this.lens[p]!;
     if (l === b.length) {
-      const len = Math.max(16, Math.ceil(b.length * 1.5));
+      const len = Math.max(16, Math.ceil(b.length * 1.25));
       const nb = new Int32Array(len);
       nb.set(b);
       const nt = new Uint8Array(len);

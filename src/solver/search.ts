@@ -167,8 +167,17 @@ export function search(start: Position, maxPositions: number, prune = false, noi
       const o = moveOrder(state, scratch[i]!, prune);
       if (o !== PRUNED) order[n++] = (o + (noise ? jitter() : 0) + 1000) * 2048 + i;
     }
-    const o = order.subarray(0, n).sort();
-    for (let i = 0; i < n; i++) moves[start + i] = scratch[o[i]! % 2048]!;
+    // insertion sort (a position has few moves; a typed-array sort costs more to call than this)
+    for (let i = 1; i < n; i++) {
+      const x = order[i]!;
+      let j = i;
+      while (j > 0 && order[j - 1]! > x) {
+        order[j] = order[j - 1]!;
+        j--;
+      }
+      order[j] = x;
+    }
+    for (let i = 0; i < n; i++) moves[start + i] = scratch[order[i]! % 2048]!;
     frameIdx[depth] = start;
     frameEnd[depth] = start + n;
     const b = stackBytes();

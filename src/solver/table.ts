@@ -43,14 +43,14 @@ export class PositionTable {
   private readonly expected: number;
 
   /**
-   * `expected`: how many positions the caller may store (slots for up to 2^16 of them are made at
+   * `expected`: how many positions the caller may store (slots for up to 2^10 of them are made at
    * once, more by doubling, and the arena does not grow much past it); `keyLength` lets the table
-   * rehash when it grows.
+   * rehash when it grows. A search that stops early (a phase that runs dry) so costs little.
    */
   constructor(expected: number, keyLength: KeyLength) {
-    const n = Math.max(64, Math.min(expected, 1 << 16));
+    const n = Math.max(64, Math.min(expected, 1 << 10));
     this.slots = new Uint32Array(Math.ceil(n / MAX_LOAD) + 1);
-    this.arena = new Uint32Array(Math.max(1024, Math.min(expected, 1 << 16) * 8));
+    this.arena = new Uint32Array(Math.max(1024, Math.min(expected, 1 << 10) * 8));
     this.keyLength = keyLength;
     this.expected = expected;
   }
@@ -136,7 +136,9 @@ export class PositionTable {
   }
 
   private rehash(): void {
-    const cap = this.slots.length * 2;
+    // double, but no further than the expected number of positions needs
+    const fit = Math.ceil(this.expected / MAX_LOAD) + 1;
+    const cap = Math.max(Math.ceil(this.size / MAX_LOAD) + 2, Math.min(this.slots.length * 2, fit));
     const slots = new Uint32Array(cap);
     const arena = this.arena;
     for (let node = 0; node < this.used; ) {
