@@ -24,6 +24,8 @@ function hashKey(words: Uint32Array, off: number, nw: number): number {
 
 /** Largest share of slots in use before the slots double (linear probing stays short below it). */
 const MAX_LOAD = 0.7;
+/** Slots of the first grown table (room for 2^16 positions). */
+const EARLY_SLOTS = Math.ceil((1 << 16) / MAX_LOAD) + 1;
 
 /** Maps a 32-bit hash onto 0..cap-1 by multiplication (Lemire's fast range reduction), any cap. */
 function slotOf(h: number, cap: number): number {
@@ -43,9 +45,10 @@ export class PositionTable {
   private readonly expected: number;
 
   /**
-   * `expected`: how many positions the caller may store (slots for up to 2^10 of them are made at
-   * once, more by doubling, and the arena does not grow much past it); `keyLength` lets the table
-   * rehash when it grows. A search that stops early (a phase that runs dry) so costs little.
+   * `expected`: how many positions the caller may store. Room for up to 2^10 of them is made at once,
+   * then for up to 2^16, then more by doubling, and neither the slots nor the arena grow much past
+   * `expected`; so a search that stops early (a phase that runs dry) costs little. `keyLength` lets
+   * the table rehash when it grows.
    */
   constructor(expected: number, keyLength: KeyLength) {
     const n = Math.max(64, Math.min(expected, 1 << 10));
@@ -127,7 +130,7 @@ export class PositionTable {
 
   private growArena(need: number): Uint32Array {
     // grow by a quarter, but not much past what the expected number of positions will need
-    let len = Math.max(this.arena.length * 1.25, this.used + need + 1024);
+    let len = Math.max(this.arena.length * 1.25, this.used + need + 1024, Math.min(this.expected, 1 << 16) * 8);
     if (this.size > 1000) len = Math.min(len, Math.max(this.used + need + 1024, (this.used / this.size) * this.expected * 1.01));
     const a = new Uint32Array(Math.ceil(len));
     a.set(this.arena.subarray(0, this.used));
@@ -137,8 +140,9 @@ export class PositionTable {
 
   private rehash(): void {
     // double, but no further than the expected number of positions needs
+    // (from the small first table, straight to room for 2^16 positions if that many are expected)
     const fit = Math.ceil(this.expected / MAX_LOAD) + 1;
-    const cap = Math.max(Math.ceil(this.size / MAX_LOAD) + 2, Math.min(this.slots.length * 2, fit));
+    const cap = Math.max(Math.ceil(this.size / MAX_LOAD) + 2, Math.min(Math.max(this.slots.length * 2, EARLY_SLOTS), fit));
     const slots = new Uint32Array(cap);
     const arena = this.arena;
     for (let node = 0; node < this.used; ) {
