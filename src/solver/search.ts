@@ -116,7 +116,8 @@ export function search(start: Position, maxPositions: number, prune = false, noi
     rs ^= rs << 13;
     rs ^= rs >>> 17;
     rs ^= rs << 5;
-    return (rs >>> 0) % (noise + 1);
+    // an integer remainder; equal to (rs >>> 0) % (noise + 1) when noise + 1 is a power of two (RESTART_NOISE = 3)
+    return (rs & 0x7fffffff) % (noise + 1);
   };
   const state = new SolverState(start);
   const codec = new KeyCodec(state, start.variant.suits);
@@ -125,7 +126,7 @@ export function search(start: Position, maxPositions: number, prune = false, noi
   let frameEnd = new Int32Array(256);
   let frameIdx = new Int32Array(256);
   let toks = new Int32Array(256);
-  const order = new Float64Array(1024);
+  const order = new Int32Array(1024);
   const scratch = new Int32Array(1024);
   let depth = 0;
   let peakStack = 0;
@@ -165,7 +166,7 @@ export function search(start: Position, maxPositions: number, prune = false, noi
     let n = 0;
     for (let i = 0; i < g; i++) {
       const o = moveOrder(state, scratch[i]!, prune);
-      if (o !== PRUNED) order[n++] = (o + (noise ? jitter() : 0) + 1000) * 2048 + i;
+      if (o !== PRUNED) order[n++] = ((o + (noise ? jitter() : 0) + 1000) << 11) | i;
     }
     // insertion sort (a position has few moves; a typed-array sort costs more to call than this)
     for (let i = 1; i < n; i++) {
@@ -177,7 +178,7 @@ export function search(start: Position, maxPositions: number, prune = false, noi
       }
       order[j] = x;
     }
-    for (let i = 0; i < n; i++) moves[start + i] = scratch[order[i]! % 2048]!;
+    for (let i = 0; i < n; i++) moves[start + i] = scratch[order[i]! & 2047]!;
     frameIdx[depth] = start;
     frameEnd[depth] = start + n;
     const b = stackBytes();
