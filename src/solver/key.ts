@@ -59,10 +59,6 @@ export class KeyCodec {
   readonly buf = new Uint32Array(MAX_KEY_WORDS);
   /** Evaluation of the last encoded position (lower is closer to a win), >= 0. */
   score = 0;
-  // writer state of `copy` (into buf)
-  private cur = 0;
-  private nbits = 0;
-  private nw = 0;
   // per slot (2 per column: slot 2c + b): the column version cached, its runs (top << 4 | length-1),
   // run count, breaks (rank << 8 | suit), bits (down count, runs, end mark) and their length
   private readonly slotVer: Float64Array;
@@ -260,47 +256,6 @@ export class KeyCodec {
     this.slotVer[q] = s.ver[c]!;
   }
 
-  /** Appends `n` bits of slot q's bits, from bit `from` on, to buf. */
-  private copy(q: number, from: number, n: number): void {
-    const src = this.colBits;
-    const out = this.buf;
-    let cur = this.cur;
-    let nb = this.nbits;
-    let nw = this.nw;
-    let p = q * COL_WORDS * 32 + from;
-    const end = p + n;
-    while (p < end) {
-      const wi = p >>> 5;
-      const bo = p & 31;
-      let w = bo === 0 ? src[wi]! : ((src[wi]! << bo) | (src[wi + 1]! >>> (32 - bo))) >>> 0;
-      const k = Math.min(32, end - p);
-      p += k;
-      if (k < 32) w = (w >>> (32 - k)) << (32 - k);
-      // append the top k bits of w
-      if (nb === 0) {
-        cur = w;
-        nb = k;
-      } else {
-        cur = (cur | (w >>> nb)) >>> 0;
-        nb += k;
-        if (nb >= 32) {
-          out[nw++] = cur;
-          nb -= 32;
-          cur = nb === 0 ? 0 : (w << (k - nb)) >>> 0;
-          continue;
-        }
-      }
-      if (nb === 32) {
-        out[nw++] = cur;
-        cur = 0;
-        nb = 0;
-      }
-    }
-    this.cur = cur;
-    this.nbits = nb;
-    this.nw = nw;
-  }
-
   /**
    * Fills a slot for column c, not cached at version v: the non-base slot (or the base one if that is
    * empty), from the column's last contents when it only changed at its end and they are cached.
@@ -390,9 +345,6 @@ export class KeyCodec {
         }
       }
     }
-    this.cur = cur;
-    this.nbits = nb;
-    this.nw = nw;
     if (!inOrder) {
       // columns with no face-down card are interchangeable: their down counts (0) in column order,
       // then their runs, sorted, after the others
@@ -401,6 +353,8 @@ export class KeyCodec {
       let m = 0;
       for (let c = 0; c < n; c++) {
         const q = curSlot[c]!;
+        let left: number;
+        let p: number;
         if (down[c] === 0) {
           // db zero bits
           nb += db;
@@ -415,22 +369,68 @@ export class KeyCodec {
             i--;
           }
           order[i] = q;
-        } else {
-          this.cur = cur;
-          this.nbits = nb;
-          this.nw = nw;
-          this.copy(q, 0, bitLen[q]!);
-          cur = this.cur;
-          nb = this.nbits;
-          nw = this.nw;
+          continue;
+        }
+        left = bitLen[q]!;
+        p = q * COL_WORDS * 32;
+        // append `left` bits from bit p of the slots' bits (as in the loop above, any alignment)
+        while (left > 0) {
+          const k = left < 32 ? left : 32;
+          left -= k;
+          const wi = p >>> 5;
+          const bo = p & 31;
+          p += k;
+          let w = bo === 0 ? src[wi]! : (src[wi]! << bo) | (src[wi + 1]! >>> (32 - bo));
+          if (k < 32) w &= ~(0xffffffff >>> k);
+          if (nb === 0) {
+            cur = w;
+            nb = k;
+          } else {
+            cur |= w >>> nb;
+            nb += k;
+            if (nb < 32) continue;
+            out[nw++] = cur;
+            nb -= 32;
+            cur = nb === 0 ? 0 : w << (k - nb);
+            continue;
+          }
+          if (nb === 32) {
+            out[nw++] = cur;
+            cur = 0;
+            nb = 0;
+          }
         }
       }
-      this.cur = cur;
-      this.nbits = nb;
-      this.nw = nw;
       for (let i = 0; i < m; i++) {
         const q = order[i]!;
-        this.copy(q, db, bitLen[q]! - db);
+        let left = bitLen[q]! - db;
+        let p = q * COL_WORDS * 32 + db;
+        while (left > 0) {
+          const k = left < 32 ? left : 32;
+          left -= k;
+          const wi = p >>> 5;
+          const bo = p & 31;
+          p += k;
+          let w = bo === 0 ? src[wi]! : (src[wi]! << bo) | (src[wi + 1]! >>> (32 - bo));
+          if (k < 32) w &= ~(0xffffffff >>> k);
+          if (nb === 0) {
+            cur = w;
+            nb = k;
+          } else {
+            cur |= w >>> nb;
+            nb += k;
+            if (nb < 32) continue;
+            out[nw++] = cur;
+            nb -= 32;
+            cur = nb === 0 ? 0 : w << (k - nb);
+            continue;
+          }
+          if (nb === 32) {
+            out[nw++] = cur;
+            cur = 0;
+            nb = 0;
+          }
+        }
       }
       // where decode will put each column: the i-th in sorted order goes to the i-th with no face-down card
       const moved = this.decodedCol;
@@ -439,14 +439,14 @@ export class KeyCodec {
         else moved[c] = c;
       }
     }
-    if (this.nbits > 0) this.buf[this.nw++] = this.cur;
+    if (nb > 0) out[nw++] = cur;
     let stockCards = 0;
     if (s.stockLeft > 0) stockCards = s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
     const w = this.wts;
     this.score =
       this.offset + w[0]! * downTotal + w[1]! * rankBreaks + w[2]! * suitBreaks + w[3]! * stockCards -
       w[4]! * s.removed - w[5]! * empties + w[6]! * buried;
-    return this.nw;
+    return nw;
   }
 
   /** Orders two cached columns by their runs (then by slot, i.e. column, so the order is total). */
