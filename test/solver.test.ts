@@ -230,7 +230,7 @@ describe('solver: move generation and packed positions', () => {
           expect(got).toEqual(expected);
           // children's keys are built from the parent's cached columns (in place, or beside them after commit)
           codec.encode(s);
-          if (step % 2) codec.commit();
+          if (step % 2) codec.commit(s);
           for (let i = 0; i < n; i++) {
             const tok = s.apply(buf[i]!);
             // the key built from cached columns equals the key built afresh

@@ -24,6 +24,9 @@ import { CAP, RANK0, type SolverState } from './state.js';
 /** Words reserved for one column's runs (at most 104 cards of 13 bits each). */
 const COL_WORDS = 48;
 
+/** Most columns changed from the base for which encode builds on the base's key. */
+const DELTA_MAX = 3;
+
 /** Longest key in 32-bit words (104 face-up cards each a run of its own, with room to spare). */
 export const MAX_KEY_WORDS = 96;
 
@@ -74,7 +77,27 @@ export class KeyCodec {
   private readonly base: Uint8Array;
   private readonly curSlot: Int32Array;
   private readonly order: Int32Array;
-  private readonly decodedCol: Int32Array;
+  /** Per slot: its first three runs packed (see setSortKey), to order columns quickly. */
+  private readonly sortKey: Int32Array;
+  // the base position (last decoded or committed) while its key is in column order: its key, each
+  // column's version, slot, down count and bit where its part of the key starts, and its totals
+  private baseOk = false;
+  private baseStock = 0;
+  private baseNw = 0;
+  private readonly baseBuf = new Uint32Array(MAX_KEY_WORDS + 1);
+  private readonly baseVer: Float64Array;
+  private readonly baseSlot: Int32Array;
+  private readonly baseDown: Uint8Array;
+  private readonly baseSeg: Int32Array;
+  private baseTotals = [0, 0, 0, 0, 0];
+  /** Columns changed from the base in the last delta encode. */
+  private readonly changed: Int32Array;
+  private nchanged = 0;
+  /** Does curSlot name the base's slots but for the columns in `changed`? */
+  private curIsBase = false;
+  private lastNw = 0;
+  /** How many columns the last encode sorted (those with no face-down card, stock empty). */
+  private sortedCount = 0;
   /** The weights down, rankBreak, suitBreak, stockCard, removed, empty, buried (one array: one shape). */
   private readonly wts: Float64Array;
   private readonly offset: number;
@@ -103,7 +126,12 @@ export class KeyCodec {
     this.base = new Uint8Array(n);
     this.curSlot = new Int32Array(n);
     this.order = new Int32Array(n);
-    this.decodedCol = new Int32Array(n);
+    this.sortKey = new Int32Array(2 * n);
+    this.baseVer = new Float64Array(n);
+    this.baseSlot = new Int32Array(n);
+    this.baseDown = new Uint8Array(n);
+    this.baseSeg = new Int32Array(n + 1);
+    this.changed = new Int32Array(n);
     this.wts = Float64Array.of(weights.down, weights.rankBreak, weights.suitBreak, weights.stockCard, weights.removed, weights.empty, weights.buried);
     this.offset = weights.removed * state.completeSuits + weights.empty * state.ncols;
   }
@@ -113,20 +141,185 @@ export class KeyCodec {
    * to: c itself while the stock lasts; after, the columns with no face-down card are reordered.
    */
   decodedColumn(c: number, s: SolverState): number {
-    return s.stockLeft > 0 ? c : this.decodedCol[c]!;
+    if (s.stockLeft > 0 || !this.canonical || s.down[c]! > 0) return c;
+    // the i-th column in sorted order goes to the i-th column with no face-down card
+    let i = 0;
+    while (i < this.sortedCount && this.order[i]! >> 1 !== c) i++;
+    for (let d = 0; d < this.ncols; d++) if (s.down[d] === 0 && i-- === 0) return d;
+    return c;
   }
 
   /** Forgets every cached column (the next encode splits every column afresh). */
   reset(): void {
     this.slotVer.fill(-1);
+    this.baseOk = false;
   }
 
   /**
    * Makes the columns of the position last encoded the base ones (a depth-first search calls it when
    * it enters a child, whose children then differ from it in one or two columns).
    */
-  commit(): void {
+  commit(s: SolverState): void {
     for (let c = 0; c < this.ncols; c++) this.base[c] = this.curSlot[c]! & 1;
+    this.setBase(s, this.buf, 0, this.lastNw);
+  }
+
+  /**
+   * Makes `s` (whose columns are cached in the slots curSlot names) the base of delta encodes, its
+   * key being `words[off .. off+nw)`. Only while keys are in column order; else there is no base.
+   */
+  private setBase(s: SolverState, words: Uint32Array, off: number, nw: number): void {
+    this.nchanged = 0;
+    this.curIsBase = true;
+    this.baseOk = s.stockLeft > 0 || !this.canonical;
+    if (!this.baseOk) return;
+    this.baseStock = s.stockLeft;
+    this.baseNw = nw;
+    const bb = this.baseBuf;
+    for (let i = 0; i < nw; i++) bb[i] = words[off + i]!;
+    let downTotal = 0;
+    let rankBreaks = 0;
+    let suitBreaks = 0;
+    let empties = 0;
+    let buried = 0;
+    let seg = 3;
+    for (let c = 0; c < this.ncols; c++) {
+      const q = this.curSlot[c]!;
+      const d = s.down[c]!;
+      const br = this.colBreaks[q]!;
+      this.baseVer[c] = s.ver[c]!;
+      this.baseSlot[c] = q;
+      this.baseDown[c] = d;
+      this.baseSeg[c] = seg;
+      seg += this.colBitLen[q]!;
+      downTotal += d;
+      rankBreaks += br >> 8;
+      suitBreaks += br & 255;
+      if (d > 0) buried += this.colRunLen[q]!;
+      if (this.colRunLen[q] === 0) empties++;
+    }
+    this.baseSeg[this.ncols] = seg;
+    const t = this.baseTotals;
+    t[0] = downTotal;
+    t[1] = rankBreaks;
+    t[2] = suitBreaks;
+    t[3] = empties;
+    t[4] = buried;
+  }
+
+  /**
+   * Encodes a position that differs from the base in the `nchanged` columns listed in `changed`
+   * (same stock): the base's key up to the first of them, then their new bits and the base's bits
+   * of the columns between; the totals of the evaluation are the base's, corrected for them.
+   */
+  private encodeDelta(s: SolverState): number {
+    const changed = this.changed;
+    const nch = this.nchanged;
+    const slotVer = this.slotVer;
+    const curSlot = this.curSlot;
+    const breaks = this.colBreaks;
+    const runLen = this.colRunLen;
+    const bitLen = this.colBitLen;
+    const src = this.colBits;
+    const bb = this.baseBuf;
+    const seg = this.baseSeg;
+    const out = this.buf;
+    const t = this.baseTotals;
+    let downTotal = t[0]!;
+    let rankBreaks = t[1]!;
+    let suitBreaks = t[2]!;
+    let empties = t[3]!;
+    let buried = t[4]!;
+    for (let i = 0; i < nch; i++) {
+      const c = changed[i]!;
+      const v = s.ver[c]!;
+      let q = 2 * c;
+      if (slotVer[q] !== v) {
+        q++;
+        if (slotVer[q] !== v) q = this.miss(s, c, v);
+      }
+      curSlot[c] = q;
+      const bq = this.baseSlot[c]!;
+      const bd = this.baseDown[c]!;
+      const d = s.down[c]!;
+      const bbr = breaks[bq]!;
+      const br = breaks[q]!;
+      downTotal += d - bd;
+      rankBreaks += (br >> 8) - (bbr >> 8);
+      suitBreaks += (br & 255) - (bbr & 255);
+      if (d > 0) buried += runLen[q]!;
+      if (bd > 0) buried -= runLen[bq]!;
+      if (runLen[q] === 0) empties++;
+      if (runLen[bq] === 0) empties--;
+    }
+    // the base's key up to the first changed column, whole words
+    const first = seg[changed[0]!]!;
+    let nw = first >>> 5;
+    for (let i = 0; i < nw; i++) out[i] = bb[i]!;
+    let nb = first & 31;
+    let cur = nb === 0 ? 0 : bb[nw]! & ~(0xffffffff >>> nb);
+    const n = this.ncols;
+    let ci = 0;
+    for (let c = changed[0]!; c < n; ) {
+      let left: number;
+      let p: number;
+      let from: Uint32Array;
+      if (ci < nch && changed[ci] === c) {
+        // a changed column: its slot's bits
+        const q = curSlot[c]!;
+        from = src;
+        p = q * COL_WORDS * 32;
+        left = bitLen[q]!;
+        ci++;
+        c++;
+      } else {
+        // unchanged columns up to the next changed one: the base's bits
+        const e = ci < nch ? changed[ci]! : n;
+        from = bb;
+        p = seg[c]!;
+        left = seg[e]! - p;
+        c = e;
+      }
+      while (left > 0) {
+        const k = left < 32 ? left : 32;
+        left -= k;
+        const wi = p >>> 5;
+        const bo = p & 31;
+        p += k;
+        let w = bo === 0 ? from[wi]! : (from[wi]! << bo) | (from[wi + 1]! >>> (32 - bo));
+        if (k < 32) w &= ~(0xffffffff >>> k);
+        if (nb === 0) {
+          cur = w;
+          nb = k;
+        } else {
+          cur |= w >>> nb;
+          nb += k;
+          if (nb < 32) continue;
+          out[nw++] = cur;
+          nb -= 32;
+          cur = nb === 0 ? 0 : w << (k - nb);
+          continue;
+        }
+        if (nb === 32) {
+          out[nw++] = cur;
+          cur = 0;
+          nb = 0;
+        }
+      }
+    }
+    if (nb > 0) out[nw++] = cur;
+    this.lastNw = nw;
+    this.setScore(s, downTotal, rankBreaks, suitBreaks, empties, buried);
+    return nw;
+  }
+
+  private setScore(s: SolverState, downTotal: number, rankBreaks: number, suitBreaks: number, empties: number, buried: number): void {
+    let stockCards = 0;
+    if (s.stockLeft > 0) stockCards = s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
+    const w = this.wts;
+    this.score =
+      this.offset + w[0]! * downTotal + w[1]! * rankBreaks + w[2]! * suitBreaks + w[3]! * stockCards -
+      w[4]! * s.removed - w[5]! * empties + w[6]! * buried;
   }
 
   /**
@@ -253,6 +446,7 @@ export class KeyCodec {
     this.colBitLen[q] = (wi - w0) * 32 + nb;
     this.colRunLen[q] = r;
     this.colBreaks[q] = (rb << 8) | sb;
+    this.setSortKey(q, r);
     this.slotVer[q] = s.ver[c]!;
   }
 
@@ -284,6 +478,35 @@ export class KeyCodec {
   encode(s: SolverState): number {
     const n = this.ncols;
     const ver = s.ver;
+    if (this.baseOk && s.stockLeft === this.baseStock) {
+      // a few columns changed from the base: build on its key
+      // curSlot back to the base's slots (the columns left unchanged are cached there)
+      const curSlot = this.curSlot;
+      const changed = this.changed;
+      if (this.curIsBase) {
+        for (let i = 0; i < this.nchanged; i++) {
+          const c = changed[i]!;
+          curSlot[c] = this.baseSlot[c]!;
+        }
+      } else curSlot.set(this.baseSlot);
+      this.curIsBase = true;
+      let m = 0;
+      const baseVer = this.baseVer;
+      for (let c = 0; c < n && m <= DELTA_MAX; c++) if (ver[c] !== baseVer[c]) changed[m++] = c;
+      this.nchanged = m;
+      if (m <= DELTA_MAX) {
+        if (m === 0) {
+          this.nchanged = 0;
+          this.buf.set(this.baseBuf.subarray(0, this.baseNw));
+          const t = this.baseTotals;
+          this.setScore(s, t[0]!, t[1]!, t[2]!, t[3]!, t[4]!);
+          return (this.lastNw = this.baseNw);
+        }
+        return this.encodeDelta(s);
+      }
+      this.nchanged = 0;
+    }
+    this.curIsBase = false;
     const down = s.down;
     const upLen = s.upLen;
     const slotVer = this.slotVer;
@@ -364,7 +587,7 @@ export class KeyCodec {
             nb -= 32;
           }
           let i = m++;
-          while (i > 0 && this.cmpSlots(order[i - 1]!, q) > 0) {
+          while (i > 0 && this.orderSlots(order[i - 1]!, q) > 0) {
             order[i] = order[i - 1]!;
             i--;
           }
@@ -432,24 +655,31 @@ export class KeyCodec {
           }
         }
       }
-      // where decode will put each column: the i-th in sorted order goes to the i-th with no face-down card
-      const moved = this.decodedCol;
-      for (let c = 0, i = 0; c < n; c++) {
-        if (down[c] === 0) moved[order[i++]! >> 1] = c;
-        else moved[c] = c;
-      }
+      this.sortedCount = m;
     }
     if (nb > 0) out[nw++] = cur;
-    let stockCards = 0;
-    if (s.stockLeft > 0) stockCards = s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
-    const w = this.wts;
-    this.score =
-      this.offset + w[0]! * downTotal + w[1]! * rankBreaks + w[2]! * suitBreaks + w[3]! * stockCards -
-      w[4]! * s.removed - w[5]! * empties + w[6]! * buried;
-    return nw;
+    this.setScore(s, downTotal, rankBreaks, suitBreaks, empties, buried);
+    return (this.lastNw = nw);
   }
 
   /** Orders two cached columns by their runs (then by slot, i.e. column, so the order is total). */
+  /** Sets slot q's sort key: its first three runs (each + 1, 0 for none) in 10 bits each. */
+  private setSortKey(q: number, r: number): void {
+    const runs = this.colRuns;
+    const b = q * CAP;
+    this.sortKey[q] = ((r > 0 ? runs[b]! + 1 : 0) << 20) | ((r > 1 ? runs[b + 1]! + 1 : 0) << 10) | (r > 2 ? runs[b + 2]! + 1 : 0);
+  }
+
+  /**
+   * Orders two cached columns by their runs (then by slot, i.e. column, so the order is total): by
+   * sort key first, the runs themselves only when the first three agree.
+   */
+  private orderSlots(a: number, b: number): number {
+    const d = this.sortKey[a]! - this.sortKey[b]!;
+    if (d !== 0) return d;
+    return this.colRunLen[a]! > 2 || this.colRunLen[b]! > 2 ? this.cmpSlots(a, b) : a - b;
+  }
+
   private cmpSlots(a: number, b: number): number {
     const ra = this.colRunLen[a]!;
     const rb = this.colRunLen[b]!;
@@ -489,6 +719,7 @@ export class KeyCodec {
     for (let c = 0; c < n; c++) present += s.down[c]! + s.upLen[c]!;
     if (s.stockLeft > 0) present += s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
     s.removed = s.completeSuits - present / 13;
+    this.setBase(s, words, off, ((this.rpos - off * 32 + 31) >>> 5));
   }
 
   /** Length in words of the key stored at `words[off…]`, read without changing any state. */
@@ -612,6 +843,7 @@ export class KeyCodec {
     // cache what encode would compute for this column: its runs, breaks and bits
     this.colRunLen[q] = r;
     this.colBreaks[q] = (rb << 8) | sb;
+    this.setSortKey(q, r);
     const bits = pos - start;
     this.colBitLen[q] = bits;
     this.slotVer[q] = s.ver[c]!;

@@ -200,7 +200,7 @@ export function search(start: Position, maxPositions: number, prune = false, noi
       if (table.insert(codec.buf, nw, 0) >= 0) {
         toks[depth] = tok;
         depth++;
-        codec.commit();
+        codec.commit(state);
         if (state.isWon()) return done('won');
         if (table.size >= maxPositions) return done('undecided');
         openFrame();
