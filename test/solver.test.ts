@@ -10,11 +10,11 @@ import { playLine } from '../src/game/score.js';
 import { ALL_VARIANTS } from '../src/game/variant.js';
 import { KeyCodec } from '../src/solver/key.js';
 import { restartSearch, search } from '../src/solver/search.js';
-import { bestFirstSearch, NO_REVERSE, reverseTag } from '../src/solver/bestfirst.js';
+import { bestFirstSearch } from '../src/solver/bestfirst.js';
 import { phaseSearch } from '../src/solver/phases.js';
 import { solve } from '../src/solver/solve.js';
 import { lineText, shortenLine } from '../src/solver/line.js';
-import { CAP, DEAL_MOVE, SolverState } from '../src/solver/state.js';
+import { CAP, DEAL_MOVE, NO_REVERSE, reverseTag, SolverState } from '../src/solver/state.js';
 import { PositionTable } from '../src/solver/table.js';
 import { mulberry32, pos, run, SE1, SE4, SP1, SP2, SP4 } from './helpers/game.js';
 

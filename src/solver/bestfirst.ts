@@ -10,15 +10,14 @@
  * The search is deterministic: integer evaluation, fixed move order, fixed tie-breaks.
  */
 import { KeyCodec, type EvalWeights } from './key.js';
-import { CAP, DEAL_MOVE, RANK0, SolverState } from './state.js';
+import { DEAL_MOVE, NO_REVERSE, reverseTag, SolverState } from './state.js';
 import { PositionTable } from './table.js';
 import { moveOrder, PRUNED } from './search.js';
 import type { Position } from '../game/position.js';
 
 const EMPTY_BUCKET = new Int32Array(0);
 const EMPTY_TAGS = new Uint8Array(0);
-/** Queue tag of a position whose move from its parent cannot simply be taken back. */
-export const NO_REVERSE = 0xff;
+
 
 /**
  * Bucketed priority queue of node ids by small integer priority; LIFO within a bucket. Each entry
@@ -71,22 +70,6 @@ class BucketQueue {
     this.tag = this.tags[p]![l]!;
     return this.buckets[p]![l]!;
   }
-}
-
-/**
- * The queue tag of the position reached by the card move m (state after m, which turned nothing up and
- * removed no suit): the move back as `from | to << 4` when it exists and leads to the parent — the
- * group came off a card one rank above its head, so the move back takes the same cards — else
- * NO_REVERSE.
- */
-export function reverseTag(s: SolverState, m: number): number {
-  const from = m & 31;
-  const to = (m >> 5) & 31;
-  const k = m >> 10;
-  const fl = s.upLen[from]!;
-  if (fl === 0) return NO_REVERSE;
-  const head = s.up[to * CAP + s.upLen[to]! - k]!;
-  return RANK0[s.up[from * CAP + fl - 1]!] === RANK0[head]! + 1 ? to | (from << 4) : NO_REVERSE;
 }
 
 /** Raw outcome of a best-first search, before the line is rebuilt and checked. */

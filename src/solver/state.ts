@@ -310,3 +310,22 @@ export class SolverState {
     return cnt;
   }
 }
+
+/** Tag of a position whose move from its parent cannot simply be taken back. */
+export const NO_REVERSE = 0xff;
+
+/**
+ * The tag of the position reached by the card move m (state after m, which turned nothing up and
+ * removed no suit): the move back as `from | to << 4` when it exists and leads to the parent — the
+ * group came off a card one rank above its head, so the move back takes the same cards — else
+ * NO_REVERSE.
+ */
+export function reverseTag(s: SolverState, m: number): number {
+  const from = m & 31;
+  const to = (m >> 5) & 31;
+  const k = m >> 10;
+  const fl = s.upLen[from]!;
+  if (fl === 0) return NO_REVERSE;
+  const head = s.up[to * CAP + s.upLen[to]! - k]!;
+  return RANK0[s.up[from * CAP + fl - 1]!] === RANK0[head]! + 1 ? to | (from << 4) : NO_REVERSE;
+}
