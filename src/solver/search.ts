@@ -127,6 +127,8 @@ export function search(start: Position, maxPositions: number, prune = false, noi
   let frameIdx = new Int32Array(256);
   let toks = new Int32Array(256);
   const order = new Int32Array(1024);
+  const kept = new Int32Array(1024);
+  let counts = new Int32Array(256);
   const scratch = new Int32Array(1024);
   let depth = 0;
   let peakStack = 0;
@@ -163,22 +165,28 @@ export function search(start: Position, maxPositions: number, prune = false, noi
       toks = grow(toks);
     }
     const g = state.generate(scratch, true);
+    // each kept move's score (lower first), then a stable counting sort by score: moves of equal
+    // score keep the generator's order
     let n = 0;
+    let lo = PRUNED;
+    let hi = -PRUNED;
     for (let i = 0; i < g; i++) {
       const o = moveOrder(state, scratch[i]!, prune);
-      if (o !== PRUNED) order[n++] = ((o + (noise ? jitter() : 0) + 1000) << 11) | i;
+      if (o === PRUNED) continue;
+      const sc = o + (noise ? jitter() : 0);
+      order[n] = sc;
+      kept[n++] = scratch[i]!;
+      if (sc < lo) lo = sc;
+      if (sc > hi) hi = sc;
     }
-    // insertion sort (a position has few moves; a typed-array sort costs more to call than this)
-    for (let i = 1; i < n; i++) {
-      const x = order[i]!;
-      let j = i;
-      while (j > 0 && order[j - 1]! > x) {
-        order[j] = order[j - 1]!;
-        j--;
-      }
-      order[j] = x;
+    const range = hi - lo + 1;
+    if (n > 0) {
+      if (counts.length < range + 1) counts = new Int32Array(range + 1);
+      counts.fill(0, 0, range + 1);
+      for (let i = 0; i < n; i++) counts[order[i]! - lo + 1]!++;
+      for (let r = 1; r <= range; r++) counts[r]! += counts[r - 1]!;
+      for (let i = 0; i < n; i++) moves[start + counts[order[i]! - lo]!++] = kept[i]!;
     }
-    for (let i = 0; i < n; i++) moves[start + i] = scratch[order[i]! & 2047]!;
     frameIdx[depth] = start;
     frameEnd[depth] = start + n;
     const b = stackBytes();
