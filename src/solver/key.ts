@@ -51,7 +51,12 @@ export const DEFAULT_WEIGHTS: EvalWeights = { down: 6, rankBreak: 3, suitBreak: 
  * Speed: each column's part of the key (its down count and runs, as bits) is cached by the column's
  * version (SolverState.ver) in one of two slots a column — the *base* slot holds the column as in the
  * position last decoded (or committed), the other the column as a child move left it — so a child
- * key costs the split of the one or two columns its move changed, then a copy of cached bits.
+ * key costs the split of the one or two columns its move changed (less: a column that only gained or
+ * lost cards at its end keeps all but its last run, see `fill`), then a copy of cached bits. While
+ * the stock lasts, a position that differs from the base in at most DELTA_MAX columns is encoded from
+ * the base's key (`encodeDelta`): its words up to the first changed column, then the changed columns
+ * and the base's bits between them. Keys and scores are the same whichever way they are built (a
+ * test compares them with keys built afresh on random positions).
  */
 export class KeyCodec {
   readonly ncols: number;
