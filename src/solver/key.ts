@@ -24,6 +24,11 @@ import { CAP, RANK0, type SolverState } from './state.js';
 /** Words reserved for one column's runs (at most 104 cards of 13 bits each). */
 const COL_WORDS = 48;
 
+/** Sources of a key segment (see KeyCodec.assemble). */
+const SLOTS = 0;
+const BASE = 1;
+const ZEROS = 2;
+
 /** Most columns changed from the base for which encode builds on the base's key. */
 const DELTA_MAX = 3;
 
@@ -98,6 +103,10 @@ export class KeyCodec {
   /** Columns changed from the base in the last delta encode. */
   private readonly changed: Int32Array;
   private nchanged = 0;
+  /** The segments of the key being built (see assemble). */
+  private readonly segSrc: Int32Array;
+  private readonly segPos: Int32Array;
+  private readonly segLen: Int32Array;
   /** Does curSlot name the base's slots but for the columns in `changed`? */
   private curIsBase = false;
   private lastNw = 0;
@@ -137,6 +146,9 @@ export class KeyCodec {
     this.baseDown = new Uint8Array(n);
     this.baseSeg = new Int32Array(n + 1);
     this.changed = new Int32Array(n);
+    this.segSrc = new Int32Array(2 * n + 2);
+    this.segPos = new Int32Array(2 * n + 2);
+    this.segLen = new Int32Array(2 * n + 2);
     this.wts = Float64Array.of(weights.down, weights.rankBreak, weights.suitBreak, weights.stockCard, weights.removed, weights.empty, weights.buried);
     this.offset = weights.removed * state.completeSuits + weights.empty * state.ncols;
   }
@@ -257,34 +269,62 @@ export class KeyCodec {
       if (runLen[q] === 0) empties++;
       if (runLen[bq] === 0) empties--;
     }
-    // the base's key up to the first changed column, whole words
-    const first = seg[changed[0]!]!;
-    let nw = first >>> 5;
-    for (let i = 0; i < nw; i++) out[i] = bb[i]!;
-    let nb = first & 31;
-    let cur = nb === 0 ? 0 : bb[nw]! & ~(0xffffffff >>> nb);
+    // the base's key up to the first changed column, then column by column
+    const sSrc = this.segSrc;
+    const sPos = this.segPos;
+    const sLen = this.segLen;
+    let ns = 0;
     const n = this.ncols;
     let ci = 0;
     for (let c = changed[0]!; c < n; ) {
-      let left: number;
-      let p: number;
-      let from: Uint32Array;
       if (ci < nch && changed[ci] === c) {
         // a changed column: its slot's bits
         const q = curSlot[c]!;
-        from = src;
-        p = q * COL_WORDS * 32;
-        left = bitLen[q]!;
+        sSrc[ns] = SLOTS;
+        sPos[ns] = q * COL_WORDS * 32;
+        sLen[ns++] = bitLen[q]!;
         ci++;
         c++;
       } else {
         // unchanged columns up to the next changed one: the base's bits
         const e = ci < nch ? changed[ci]! : n;
-        from = bb;
-        p = seg[c]!;
-        left = seg[e]! - p;
+        sSrc[ns] = BASE;
+        sPos[ns] = seg[c]!;
+        sLen[ns++] = seg[e]! - seg[c]!;
         c = e;
       }
+    }
+    const first = seg[changed[0]!]!;
+    const nw = first >>> 5;
+    for (let i = 0; i < nw; i++) out[i] = bb[i]!;
+    const nb = first & 31;
+    this.setScore(s, downTotal, rankBreaks, suitBreaks, empties, buried);
+    return this.assemble(nb === 0 ? 0 : bb[nw]! & ~(0xffffffff >>> nb), nb, nw, ns);
+  }
+
+  /**
+   * Writes the rest of a key into buf — after `nw` whole words, the `nb` bits in `cur` (top-aligned)
+   * and then the `ns` segments of segSrc/segPos/segLen (source SLOTS: the slots' bits, BASE: the
+   * base's key, ZEROS; first bit; length in bits) — and returns its length in words.
+   */
+  private assemble(cur: number, nb: number, nw: number, ns: number): number {
+    const out = this.buf;
+    const src = this.colBits;
+    const bb = this.baseBuf;
+    for (let si = 0; si < ns; si++) {
+      let left = this.segLen[si]!;
+      const sel = this.segSrc[si]!;
+      if (sel === ZEROS) {
+        nb += left;
+        while (nb >= 32) {
+          out[nw++] = cur;
+          cur = 0;
+          nb -= 32;
+        }
+        continue;
+      }
+      const from = sel === SLOTS ? src : bb;
+      let p = this.segPos[si]!;
       while (left > 0) {
         const k = left < 32 ? left : 32;
         left -= k;
@@ -313,9 +353,7 @@ export class KeyCodec {
       }
     }
     if (nb > 0) out[nw++] = cur;
-    this.lastNw = nw;
-    this.setScore(s, downTotal, rankBreaks, suitBreaks, empties, buried);
-    return nw;
+    return (this.lastNw = nw);
   }
 
   private setScore(s: SolverState, downTotal: number, rankBreaks: number, suitBreaks: number, empties: number, buried: number): void {
@@ -502,7 +540,7 @@ export class KeyCodec {
       if (m <= DELTA_MAX) {
         if (m === 0) {
           this.nchanged = 0;
-          this.buf.set(this.baseBuf.subarray(0, this.baseNw));
+          for (let i = 0; i < this.baseNw; i++) this.buf[i] = this.baseBuf[i]!;
           const t = this.baseTotals;
           this.setScore(s, t[0]!, t[1]!, t[2]!, t[3]!, t[4]!);
           return (this.lastNw = this.baseNw);
@@ -519,13 +557,17 @@ export class KeyCodec {
     const breaks = this.colBreaks;
     const runLen = this.colRunLen;
     const bitLen = this.colBitLen;
-    const src = this.colBits;
-    const out = this.buf;
-    // while the stock lasts the columns go in order, so each is appended as soon as it is known
-    const inOrder = s.stockLeft > 0 || !this.canonical;
-    let cur = s.stockLeft << 29;
-    let nb = 3;
-    let nw = 0;
+    // the key's segments: while the stock lasts each column's bits in order; after, columns with no
+    // face-down card are interchangeable: their down counts (0) in column order, then their runs,
+    // sorted, after the others
+    const sym = s.stockLeft === 0 && this.canonical;
+    const db = this.downBits;
+    const sSrc = this.segSrc;
+    const sPos = this.segPos;
+    const sLen = this.segLen;
+    const order = this.order;
+    let ns = 0;
+    let m = 0;
     let downTotal = 0;
     let rankBreaks = 0;
     let suitBreaks = 0;
@@ -546,125 +588,33 @@ export class KeyCodec {
       suitBreaks += br & 255;
       downTotal += d;
       if (upLen[c] === 0) empties++;
-      if (!inOrder) continue;
-      // append the column's bits (whole words, zero past the end)
-      let left = bitLen[q]!;
-      let wp = q * COL_WORDS;
-      while (left > 0) {
-        const k = left < 32 ? left : 32;
-        left -= k;
-        const w = src[wp++]!;
-        if (nb === 0) {
-          cur = w;
-          nb = k;
-        } else {
-          cur |= w >>> nb;
-          nb += k;
-          if (nb < 32) continue;
-          out[nw++] = cur;
-          nb -= 32;
-          cur = nb === 0 ? 0 : w << (k - nb);
-          continue;
+      if (sym && d === 0) {
+        if (ns > 0 && sSrc[ns - 1] === ZEROS) sLen[ns - 1]! += db;
+        else {
+          sSrc[ns] = ZEROS;
+          sLen[ns++] = db;
         }
-        if (nb === 32) {
-          out[nw++] = cur;
-          cur = 0;
-          nb = 0;
+        let i = m++;
+        while (i > 0 && this.orderSlots(order[i - 1]!, q) > 0) {
+          order[i] = order[i - 1]!;
+          i--;
         }
+        order[i] = q;
+      } else {
+        sSrc[ns] = SLOTS;
+        sPos[ns] = q * COL_WORDS * 32;
+        sLen[ns++] = bitLen[q]!;
       }
     }
-    if (!inOrder) {
-      // columns with no face-down card are interchangeable: their down counts (0) in column order,
-      // then their runs, sorted, after the others
-      const db = this.downBits;
-      const order = this.order;
-      let m = 0;
-      for (let c = 0; c < n; c++) {
-        const q = curSlot[c]!;
-        let left: number;
-        let p: number;
-        if (down[c] === 0) {
-          // db zero bits
-          nb += db;
-          if (nb >= 32) {
-            out[nw++] = cur;
-            cur = 0;
-            nb -= 32;
-          }
-          let i = m++;
-          while (i > 0 && this.orderSlots(order[i - 1]!, q) > 0) {
-            order[i] = order[i - 1]!;
-            i--;
-          }
-          order[i] = q;
-          continue;
-        }
-        left = bitLen[q]!;
-        p = q * COL_WORDS * 32;
-        // append `left` bits from bit p of the slots' bits (as in the loop above, any alignment)
-        while (left > 0) {
-          const k = left < 32 ? left : 32;
-          left -= k;
-          const wi = p >>> 5;
-          const bo = p & 31;
-          p += k;
-          let w = bo === 0 ? src[wi]! : (src[wi]! << bo) | (src[wi + 1]! >>> (32 - bo));
-          if (k < 32) w &= ~(0xffffffff >>> k);
-          if (nb === 0) {
-            cur = w;
-            nb = k;
-          } else {
-            cur |= w >>> nb;
-            nb += k;
-            if (nb < 32) continue;
-            out[nw++] = cur;
-            nb -= 32;
-            cur = nb === 0 ? 0 : w << (k - nb);
-            continue;
-          }
-          if (nb === 32) {
-            out[nw++] = cur;
-            cur = 0;
-            nb = 0;
-          }
-        }
-      }
-      for (let i = 0; i < m; i++) {
-        const q = order[i]!;
-        let left = bitLen[q]! - db;
-        let p = q * COL_WORDS * 32 + db;
-        while (left > 0) {
-          const k = left < 32 ? left : 32;
-          left -= k;
-          const wi = p >>> 5;
-          const bo = p & 31;
-          p += k;
-          let w = bo === 0 ? src[wi]! : (src[wi]! << bo) | (src[wi + 1]! >>> (32 - bo));
-          if (k < 32) w &= ~(0xffffffff >>> k);
-          if (nb === 0) {
-            cur = w;
-            nb = k;
-          } else {
-            cur |= w >>> nb;
-            nb += k;
-            if (nb < 32) continue;
-            out[nw++] = cur;
-            nb -= 32;
-            cur = nb === 0 ? 0 : w << (k - nb);
-            continue;
-          }
-          if (nb === 32) {
-            out[nw++] = cur;
-            cur = 0;
-            nb = 0;
-          }
-        }
-      }
-      this.sortedCount = m;
+    for (let i = 0; i < m; i++) {
+      const q = order[i]!;
+      sSrc[ns] = SLOTS;
+      sPos[ns] = q * COL_WORDS * 32 + db;
+      sLen[ns++] = bitLen[q]! - db;
     }
-    if (nb > 0) out[nw++] = cur;
+    this.sortedCount = m;
     this.setScore(s, downTotal, rankBreaks, suitBreaks, empties, buried);
-    return (this.lastNw = nw);
+    return this.assemble(s.stockLeft << 29, 3, 0, ns);
   }
 
   /** Orders two cached columns by their runs (then by slot, i.e. column, so the order is total). */
