@@ -83,20 +83,25 @@ export class PositionTable {
     return node + 1;
   }
 
-  /** The node whose key is `key[0..nw)`, or -1 if none. */
-  find(key: Uint32Array, nw: number): number {
+  /** The slot that holds the key `key[0..nw)`, or the empty slot where it would go. */
+  private locate(key: Uint32Array, nw: number): number {
     const slots = this.slots;
     const cap = slots.length;
     const arena = this.arena;
     let i = slotOf(hashKey(key, 0, nw), cap);
     for (;;) {
-      const s = slots[i]!;
-      if (s === 0) return -1;
+      const s = slots[i]!; // node + 1 = key offset
+      if (s === 0) return i;
       let j = 0;
       while (j < nw && arena[s + j] === key[j]) j++;
-      if (j === nw) return s - 1;
+      if (j === nw) return i;
       if (++i === cap) i = 0;
     }
+  }
+
+  /** The node whose key is `key[0..nw)`, or -1 if none. */
+  find(key: Uint32Array, nw: number): number {
+    return this.slots[this.locate(key, nw)]! - 1;
   }
 
   /**
@@ -104,25 +109,15 @@ export class PositionTable {
    * if present returns -1.
    */
   insert(key: Uint32Array, nw: number, parent: number): number {
-    const slots = this.slots;
-    const cap = slots.length;
-    let arena = this.arena;
-    let i = slotOf(hashKey(key, 0, nw), cap);
-    for (;;) {
-      const s = slots[i]!;
-      if (s === 0) break;
-      const off = s; // node + 1 = key offset
-      let j = 0;
-      while (j < nw && arena[off + j] === key[j]) j++;
-      if (j === nw) return -1;
-      if (++i === cap) i = 0;
-    }
+    const i = this.locate(key, nw);
+    if (this.slots[i] !== 0) return -1;
     const node = this.used;
+    let arena = this.arena;
     if (node + 2 + nw > arena.length) arena = this.growArena(nw + 2); // a spare word: keys are read 32 bits at a time
     arena[node] = parent;
-    arena.set(key.subarray(0, nw), node + 1);
+    for (let j = 0; j < nw; j++) arena[node + 1 + j] = key[j]!;
     this.used = node + 1 + nw;
-    slots[i] = node + 1;
+    this.slots[i] = node + 1;
     this.size++;
     if (this.size > this.slots.length * MAX_LOAD) this.rehash();
     return node;
