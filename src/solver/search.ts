@@ -52,7 +52,7 @@ function receives(s: SolverState, card: number, a: number, b: number): boolean {
     const len = s.upLen[c]!;
     if (len === 0) continue;
     const top = s.up[c * CAP + len - 1]!;
-    if (want >= top && want - top < s.runLength(c) && ((want / 13) | 0) === ((top / 13) | 0)) return true;
+    if (want >= top && ((want / 13) | 0) === ((top / 13) | 0) && want - top < s.runLength(c)) return true;
   }
   return false;
 }
