@@ -16,7 +16,8 @@ import { solve } from '../src/solver/solve.js';
 import { lineText, shortenLine } from '../src/solver/line.js';
 import { CAP, DEAL_MOVE, NO_REVERSE, reverseTag, SolverState } from '../src/solver/state.js';
 import { PositionTable } from '../src/solver/table.js';
-import { mulberry32, pos, run, SE1, SE4, SP1, SP2, SP4 } from './helpers/game.js';
+import { SOLVER_VERSION } from '../src/solver/types.js';
+import { mulberry32, pos, run, SE1, SE2, SE4, SP1, SP2, SP4 } from './helpers/game.js';
 
 /** Exhaustive search through the rules engine alone (string keys), for small positions. */
 function bruteForce(start: Position, limit = 30_000): 'won' | 'lost' | 'too large' {
@@ -135,6 +136,25 @@ describe('solver: known answers', () => {
     expect(b.status).toBe(a.status);
     expect(b.positions).toBe(a.positions);
     expect(b.line).toEqual(a.line);
+  });
+
+  it(`gives solver ${SOLVER_VERSION}'s results: status, positions and line length of fixed deals (change them only with a version bump)`, () => {
+    // a change to what the search does must bump SOLVER_VERSION (stored results are keyed by it);
+    // a change to how fast it does it must leave these alone
+    const golden: [typeof SP1, number, number, string, number, number][] = [
+      [SP1, 2, 20_000, 'won', 120, 115],
+      [SP2, 7, 20_000, 'won', 906, 193],
+      [SP2, 2, 100_000, 'won', 9_947, 163],
+      [SP4, 6, 100_000, 'won', 19_490, 240],
+      [SE2, 3, 20_000, 'won', 461, 89],
+      [SE4, 3, 150_000, 'won', 60_759, 128],
+      [SE4, 4, 150_000, 'won', 55_265, 156],
+    ];
+    for (const [v, seed, max, status, positions, moves] of golden) {
+      const r = solve(dealPosition(v, seed), { maxPositions: max });
+      expect([v.game, v.suits, seed, r.status, r.positions, r.line.length]).toEqual([v.game, v.suits, seed, status, positions, moves]);
+    }
+    expect(SOLVER_VERSION).toBe('2.2.0');
   });
 
   it('replays every win it reports through the rules engine (seeded Spiderette 1-suit deals)', () => {
