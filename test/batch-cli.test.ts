@@ -115,6 +115,20 @@ describe('spidersolve batch: bad input', () => {
     expectUnchanged(db, before);
   });
 
+  it('a study name used with other parameters exits 2 naming both, the database byte for byte untouched', async () => {
+    const db = join(dir, 'clash.sqlite');
+    const first = await cli(['batch', '--db', db, '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '500', '--study', 'mine']);
+    expect(first.status).toBe(0);
+    const before = snapshot(db);
+    const r = await cli(['batch', '--db', db, '--game', 'spider', '--suits', '2', '--seeds', '1-2', '--max-positions', '500', '--study', 'mine']);
+    expectOneLineError(r, /study "mine" exists in .* with other parameters .*"suits":"1".* this run has .*"suits":"2"/);
+    expectUnchanged(db, before);
+    // the same parameters resume: nothing left to run
+    const again = await cli(['batch', '--db', db, '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '500', '--study', 'mine']);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/2 already settled, 0 run now/);
+  });
+
   it('a foreign, unreadable or newer database file exits 2 naming it, untouched', async () => {
     const text = join(dir, 'x.sqlite');
     writeFileSync(text, 'this is a text file\n');

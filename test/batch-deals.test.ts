@@ -99,14 +99,19 @@ describe('deals files', () => {
     expect(e.message).not.toMatch(/line [135]:/);
   });
 
-  it('checks --game and --suits against every line', () => {
+  it('--game and --suits filter the deals of a file; a file with none left is a bad-file error', () => {
     const file = join(dir, 'mixed.txt');
-    writeFileSync(file, 'SP2-1\nSE2-1\nSP4-1\n');
-    expect(planDealsFile(file, loadDeal)).toHaveLength(3);
-    const e = inputError(() => planDealsFile(file, loadDeal, { game: 'spider', suits: [2] }));
-    expect(e.message).toMatch(/line 2: "SE2-1" is a spiderette deal/);
-    expect(e.message).toMatch(/line 3: "SP4-1" is a 4-suit deal/);
-    expect(e.message).not.toMatch(/line 1/);
+    writeFileSync(file, 'SP2-1\nSE2-1\nSP4-1\nSP2-2\n');
+    expect(planDealsFile(file, loadDeal)).toHaveLength(4);
+    expect(planDealsFile(file, loadDeal, { game: 'spider', suits: [2] }).map((d) => d.key)).toEqual(['SP2-1', 'SP2-2']);
+    expect(planDealsFile(file, loadDeal, { game: 'spider' }).map((d) => d.key)).toEqual(['SP2-1', 'SP4-1', 'SP2-2']);
+    expect(planDealsFile(file, loadDeal, { suits: [2] }).map((d) => d.key)).toEqual(['SP2-1', 'SE2-1', 'SP2-2']);
+    const e = inputError(() => planDealsFile(file, loadDeal, { game: 'spiderette', suits: [4] }));
+    expect(e.code).toBe('bad-file');
+    expect(e.message).toBe(`--deals ${file}: no spiderette 4-suit deal in the file (4 of other games or suit counts left out)`);
+    // a bad line is still bad, filtered or not
+    writeFileSync(file, 'SP2-1\nSE2-1\nnot-a-deal\n');
+    expect(inputError(() => planDealsFile(file, loadDeal, { game: 'spider' })).message).toMatch(/1 bad line, nothing was run: line 3: /);
   });
 
   it('a missing or empty deals file is a bad-file error', () => {

@@ -51,8 +51,9 @@ describe('schema', () => {
     const path = join(dir, 'sub', 'dir', 'r.sqlite');
     expect(inspectDatabaseFile(path)).toEqual({ kind: 'absent' });
     const store = ResultStore.openForWriting(path);
+    store.ensureStudy('st', params); // WAL from the first write on, while a batch writes
     const peek = new Database(path, { readonly: true });
-    expect(peek.pragma('journal_mode', { simple: true })).toBe('wal'); // while a batch writes
+    expect(peek.pragma('journal_mode', { simple: true })).toBe('wal');
     peek.close();
     store.close();
     expect(inspectDatabaseFile(path)).toEqual({ kind: 'ours', version: SCHEMA_VERSION });

@@ -124,7 +124,7 @@ export function planSeeds(game: GameName, suits: readonly SuitCount[], ranges: r
   return out;
 }
 
-/** Optional restrictions a deals file is checked against (`--game`, `--suits`). */
+/** Optional filter of a deals file's deals (`--game`, `--suits`): deals of other games or suit counts are left out. */
 export interface DealFilter {
   readonly game?: GameName;
   readonly suits?: readonly SuitCount[];
@@ -133,10 +133,11 @@ export interface DealFilter {
 /**
  * The deals of a deals file: one deal code, `pysol:GAME:N` reference or position-file path a line;
  * blank lines and lines starting with `#` are skipped, and a ` #…` tail (space, then `#`) is a
- * comment. Every line is checked with `load` before the plan is returned; a line whose deal is of
- * another game or suit count than `filter` asks is a bad line too. Deals met twice are planned once.
- * Throws InputError `bad-file` if the file cannot be read or holds no deal, and `bad-reference`
- * listing every bad line (`line N: message`, at most 20 shown) if any line is bad.
+ * comment. Every line is checked with `load` before the plan is returned; deals of another game or
+ * suit count than `filter` asks are left out (they are not bad lines). Deals met twice are planned
+ * once. Throws InputError `bad-file` if the file cannot be read or holds no deal (none that passes
+ * the filter), and `bad-reference` listing every bad line (`line N: message`, at most 20 shown,
+ * separated by "; ") if any line is bad.
  */
 export function planDealsFile(path: string, load: DealLoader, filter: DealFilter = {}, cwd: string = process.cwd()): PlannedDeal[] {
   let text: string;
@@ -147,6 +148,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     throw new InputError('bad-file', `--deals ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read it (${code ?? String(e)})`}`);
   }
   const bad: string[] = [];
+  let filtered = 0;
   const seen = new Set<string>();
   const out: PlannedDeal[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
@@ -159,12 +161,8 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
       return;
     }
     const p = planFromLoaded(r.value, cwd);
-    if (filter.game && p.game !== filter.game) {
-      bad.push(`line ${i + 1}: "${ref}" is a ${p.game} deal, not ${filter.game} (--game)`);
-      return;
-    }
-    if (filter.suits && !filter.suits.includes(p.suits)) {
-      bad.push(`line ${i + 1}: "${ref}" is a ${p.suits}-suit deal, not ${filter.suits.join(',')} (--suits)`);
+    if ((filter.game && p.game !== filter.game) || (filter.suits && !filter.suits.includes(p.suits))) {
+      filtered++;
       return;
     }
     if (seen.has(p.key)) return;
@@ -172,11 +170,14 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     out.push(p);
   });
   if (bad.length) {
-    const shown = bad.slice(0, 20).map((b) => `  ${b}`);
-    if (bad.length > 20) shown.push(`  … and ${bad.length - 20} more`);
-    throw new InputError('bad-reference', `--deals ${path}: ${bad.length} bad line${bad.length > 1 ? 's' : ''}, nothing was run:\n${shown.join('\n')}`);
+    const shown = bad.slice(0, 20);
+    if (bad.length > 20) shown.push(`… and ${bad.length - 20} more`);
+    throw new InputError('bad-reference', `--deals ${path}: ${bad.length} bad line${bad.length > 1 ? 's' : ''}, nothing was run: ${shown.join('; ')}`);
   }
-  if (out.length === 0) throw new InputError('bad-file', `--deals ${path}: no deal in the file`);
+  if (out.length === 0) {
+    const which = [filter.game, filter.suits ? `${filter.suits.join(',')}-suit` : undefined].filter(Boolean).join(' ');
+    throw new InputError('bad-file', filtered > 0 ? `--deals ${path}: no ${which} deal in the file (${filtered} of other games or suit counts left out)` : `--deals ${path}: no deal in the file`);
+  }
   if (out.length > MAX_PLANNED_DEALS) throw new InputError('bad-file', `--deals ${path}: more than ${MAX_PLANNED_DEALS} deals; split the study`);
   return out;
 }

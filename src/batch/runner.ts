@@ -208,9 +208,9 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       ...counts,
       remaining: opts.deals.length - settledNow,
       interrupted,
-      elapsedMs,
-      dealsPerSecond: ran > 0 ? ran / (elapsedMs / 1000) : 0,
-      workerMs,
+      elapsedMs: Math.round(elapsedMs * 10) / 10,
+      dealsPerSecond: ran > 0 ? Math.round((ran / (elapsedMs / 1000)) * 100) / 100 : 0,
+      workerMs: Math.round(workerMs * 10) / 10,
       report: summarize(after),
     };
   } catch (e) {

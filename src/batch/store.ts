@@ -120,16 +120,21 @@ export class ResultStore {
   /** Path as given. */
   readonly path: string;
   readonly #db: Database.Database | null;
+  /** Opened for writing and not yet switched to WAL mode (done at the first write). */
+  #walPending: boolean;
 
-  private constructor(path: string, db: Database.Database | null) {
+  private constructor(path: string, db: Database.Database | null, walPending = false) {
     this.path = path;
     this.#db = db;
+    this.#walPending = walPending;
   }
 
   /**
-   * Opens (creating the file and its directory if needed) for a batch: WAL, busy timeout, schema
-   * migrated to SCHEMA_VERSION. A foreign, unreadable or newer file is refused untouched, and an
-   * unwritable place is refused, each with a one-line InputError `bad-file` naming the file.
+   * Opens (creating the file and its directory if needed) for a batch: busy timeout, schema migrated
+   * to SCHEMA_VERSION, and WAL mode from the first write on (a run refused before it writes, e.g. on
+   * a study name clash, leaves an existing file as it was). A foreign, unreadable or newer file is
+   * refused untouched, and an unwritable place is refused, each with a one-line InputError
+   * `bad-file` naming the file.
    */
   static openForWriting(path: string): ResultStore {
     const state = inspectDatabaseFile(path);
@@ -158,12 +163,10 @@ export class ResultStore {
     try {
       db = new Database(path);
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      const mode = db.pragma('journal_mode = WAL', { simple: true });
-      if (mode !== 'wal') throw new Error(`cannot switch to WAL mode (journal_mode is ${String(mode)})`);
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       migrate(db);
-      return new ResultStore(path, db);
+      return new ResultStore(path, db, true);
     } catch (e) {
       db?.close();
       if (e instanceof InputError) throw e;
@@ -194,6 +197,12 @@ export class ResultStore {
 
   #w(): Database.Database {
     if (!this.#db) throw new Error('ResultStore: opened on an empty file for reading');
+    if (this.#walPending) {
+      // switching to WAL writes the file's header, so it waits for the first write
+      this.#walPending = false;
+      const mode = this.#db.pragma('journal_mode = WAL', { simple: true });
+      if (mode !== 'wal') throw new InputError('bad-file', `database ${this.path}: cannot switch to WAL mode (journal_mode is ${String(mode)})`);
+    }
     return this.#db;
   }
 
@@ -205,7 +214,7 @@ export class ResultStore {
   close(): void {
     const db = this.#db;
     if (!db?.open) return;
-    if (!db.readonly) {
+    if (!db.readonly && !this.#walPending) {
       try {
         db.pragma('busy_timeout = 0');
         db.pragma('journal_mode = DELETE');
@@ -233,16 +242,21 @@ export class ResultStore {
    * name exists with other parameters (naming both), so one name never mixes two designs.
    */
   ensureStudy(name: string, params: StudyParams): number {
-    const db = this.#w();
     const json = JSON.stringify({ game: params.game, suits: params.suits, deals: params.dealsSpec, maxPositions: params.maxPositions });
-    return db.transaction(() => {
+    const find = (db: Database.Database): number | undefined => {
       const row = db.prepare('SELECT id, params FROM studies WHERE name = ?').get(name) as { id: number; params: string } | undefined;
-      if (row) {
-        if (row.params !== json) {
-          throw new InputError('bad-option', `study "${name}" exists in ${this.path} with other parameters (${row.params}); this run has ${json}; choose another --study name`);
-        }
-        return row.id;
+      if (row && row.params !== json) {
+        throw new InputError('bad-option', `study "${name}" exists in ${this.path} with other parameters (${row.params}); this run has ${json}; choose another --study name`);
       }
+      return row?.id;
+    };
+    // a clash is refused before anything is written
+    if (!this.#db) throw new Error('ResultStore: opened on an empty file for reading');
+    find(this.#db);
+    const db = this.#w();
+    return db.transaction(() => {
+      const id = find(db);
+      if (id !== undefined) return id;
       const info = db
         .prepare('INSERT INTO studies (name, game, suits, deals_spec, max_positions, params, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(name, params.game, params.suits, params.dealsSpec, params.maxPositions, json, nowIso());

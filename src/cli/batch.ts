@@ -19,7 +19,7 @@ import { formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat 
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyParams } from '../batch/store.js';
-import { DEFAULT_MAX_POSITIONS } from '../solver/types.js';
+import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parseGameOption, parseIntOption } from './common.js';
 
 /** Exit status of a batch stopped by SIGINT/SIGTERM (128 + SIGINT). */
@@ -62,7 +62,7 @@ export function parseBatchOptions(o: BatchCliOptions): BatchRequest {
   }
   const game: GameName | undefined = o.game === undefined ? undefined : parseGameOption(o.game);
   const suits: SuitCount[] | undefined = o.suits === undefined ? undefined : parseSuitsList(o.suits);
-  const maxPositions = o.maxPositions === undefined ? DEFAULT_MAX_POSITIONS : parseIntOption('max-positions', o.maxPositions, 1, Number.MAX_SAFE_INTEGER);
+  const maxPositions = o.maxPositions === undefined ? DEFAULT_MAX_POSITIONS : parseIntOption('max-positions', o.maxPositions, 1, MAX_MAX_POSITIONS);
   const workers = o.workers === undefined ? Math.min(defaultWorkerCount(), MAX_WORKERS) : parseIntOption('workers', o.workers, 1, MAX_WORKERS);
   let deals: PlannedDeal[];
   let dealsSpec: string;
@@ -264,7 +264,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--suits <list>', 'comma list of suit counts, e.g. 1,2,4 (required with --seeds; a filter with --deals)')
     .option('--seeds <range>', 'seeds to deal, e.g. 1-1000 or 1-10,50-60')
     .option('--deals <file>', 'file of deal codes, pysol:GAME:N references or position files, one a line (# comments)')
-    .option('--max-positions <n>', `position budget per deal (default ${DEFAULT_MAX_POSITIONS})`)
+    .option('--max-positions <n>', `position budget per deal, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
     .option('--workers <n>', 'worker threads (default: number of cores)')
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
     .option('--study <name>', 'study name (default: derived from game, suits, deals and budget)')

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import type { LoadedDeal } from '../game/ref.js';
 import { solve } from '../solver/solve.js';
-import { DEFAULT_MAX_POSITIONS, type SolveResult } from '../solver/types.js';
+import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, type SolveResult } from '../solver/types.js';
 import { DEAL_HELP, loadDealOrThrow, parseIntOption, printJson, printLines, variantLabel } from './common.js';
 
 /** Exit code of each solver result. */
@@ -17,7 +17,7 @@ const EXIT_HELP = '\nExit codes: 0 won, 3 lost (proven), 4 undecided (budget spe
 
 /** Loads the deal and solves it with the `--max-positions` budget. */
 function solveArg(ref: string, maxText: string | undefined): { deal: LoadedDeal; max: number; r: SolveResult } {
-  const max = maxText === undefined ? DEFAULT_MAX_POSITIONS : parseIntOption('max-positions', maxText, 1, 200_000_000);
+  const max = maxText === undefined ? DEFAULT_MAX_POSITIONS : parseIntOption('max-positions', maxText, 1, MAX_MAX_POSITIONS);
   const deal = loadDealOrThrow(ref);
   return { deal, max, r: solve(deal.position, { maxPositions: max }) };
 }
@@ -37,7 +37,7 @@ export function registerSolveCommands(program: Command): void {
     .command('solve')
     .description('solve a deal or position with perfect information (R18): won with the whole line, lost (proven) or undecided')
     .argument('<deal>', 'deal code, pysol: reference or position file')
-    .option('--max-positions <n>', `position budget: distinct positions stored, all passes together (default ${DEFAULT_MAX_POSITIONS})`)
+    .option('--max-positions <n>', `position budget: distinct positions stored, all passes together, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
     .option('--json', 'print one JSON object { code, status, positions, elapsedMs, peakBytes, line, moveCount, classicScore, revealScore, solverVersion, maxPositions }')
     .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
     .action((ref: string, opts: { maxPositions?: string; json?: boolean }) => {
@@ -48,7 +48,7 @@ export function registerSolveCommands(program: Command): void {
         const lines = [
           `${deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code} (${variantLabel(deal.position)}): ${summary(r)}`,
           `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')} (the passes share the budget, so another budget may take another path); time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
-            `${Math.round(r.positions / Math.max(r.elapsedMs, 1) * 1000).toLocaleString('en-US')} positions/s; peak memory: ${mb(r.peakBytes)}`,
+            `${r.elapsedMs >= 10 ? `${Math.round((r.positions / r.elapsedMs) * 1000).toLocaleString('en-US')} positions/s` : 'too quick to time'}; peak memory: ${mb(r.peakBytes)}`,
         ];
         if (r.status === 'won') {
           lines.push(`moves: ${r.moveCount}; classic score: ${r.classicScore} (R16); reveal score: ${r.revealScore} (R17)`);
@@ -63,7 +63,7 @@ export function registerSolveCommands(program: Command): void {
     .command('hint')
     .description('print the first move of a winning line, if the solver proves one within the budget')
     .argument('<deal>', 'deal code, pysol: reference or position file')
-    .option('--max-positions <n>', `position budget (default ${DEFAULT_MAX_POSITIONS})`)
+    .option('--max-positions <n>', `position budget, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
     .option('--json', 'print one JSON object { code, status, move (null unless won), positions }')
     .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
     .action((ref: string, opts: { maxPositions?: string; json?: boolean }) => {

@@ -35,5 +35,11 @@ export interface SolveResult {
 /** Default position budget (issue: 1,000,000 positions). */
 export const DEFAULT_MAX_POSITIONS = 1_000_000;
 
+/**
+ * The largest budget the commands accept: 200,000,000 positions, some 10 GB of table at 40–64 bytes
+ * a position (README, Figures), beyond any machine this tool runs on.
+ */
+export const MAX_MAX_POSITIONS = 200_000_000;
+
 /** Version string stored with every result; bump when the search changes what it finds or counts. */
 export const SOLVER_VERSION = '2.2.0';
