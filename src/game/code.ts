@@ -149,7 +149,6 @@ export function parseDealCode(text: string): Result<DealCodeValue> {
     if (!isSeed(seed)) return err('bad-code', `${name}: seed ${body} is out of range 0..${MAX_SEED}`);
     return ok({ variant, seed, cards: dealCards(variant, seed) });
   }
-  const width = payloadWidth(variant);
   const p = prefix(variant, true);
   const fault = lengthFault(variant, body.length);
   if (fault) return err('bad-code', `${name}: ${fault}`);

@@ -237,7 +237,6 @@ export class KeyCodec {
     const breaks = this.colBreaks;
     const runLen = this.colRunLen;
     const bitLen = this.colBitLen;
-    const src = this.colBits;
     const bb = this.baseBuf;
     const seg = this.baseSeg;
     const out = this.buf;
