@@ -14,7 +14,7 @@ import { bestFirstSearch } from '../src/solver/bestfirst.js';
 import { phaseSearch } from '../src/solver/phases.js';
 import { solve } from '../src/solver/solve.js';
 import { lineText, shortenLine } from '../src/solver/line.js';
-import { CAP, DEAL_MOVE, NO_REVERSE, reverseTag, SolverState } from '../src/solver/state.js';
+import { CAP, DEAL_MOVE, moveTag, NO_REVERSE, reverseTag, SolverState } from '../src/solver/state.js';
 import { PositionTable } from '../src/solver/table.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
 import { mulberry32, pos, run, SE1, SE2, SE4, SP1, SP2, SP4 } from './helpers/game.js';
@@ -262,12 +262,12 @@ describe('solver: move generation and packed positions', () => {
             if (tok === 0 && buf[i] !== DEAL_MOVE) {
               let tag = reverseTag(s, buf[i]!);
               if (tag !== NO_REVERSE) {
-                tag = codec.decodedColumn(tag & 15, s) | (codec.decodedColumn(tag >> 4, s) << 4);
+                tag = codec.decodedTag(tag, s);
                 const child = codec.buf.slice(0, nw + 1);
                 const back = new SolverState(p);
                 fresh.decode(child, 0, back);
                 const nb = back.generate(buf2, true);
-                const mv = Array.from(buf2.subarray(0, nb)).filter((x) => x !== DEAL_MOVE && ((x & 31) | (((x >> 5) & 31) << 4)) === tag);
+                const mv = Array.from(buf2.subarray(0, nb)).filter((x) => moveTag(x) === tag);
                 expect(mv.length).toBe(1);
                 back.apply(mv[0]!);
                 s.undo(buf[i]!, tok);

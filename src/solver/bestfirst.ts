@@ -10,7 +10,7 @@
  * The search is deterministic: integer evaluation, fixed move order, fixed tie-breaks.
  */
 import { KeyCodec, type EvalWeights } from './key.js';
-import { DEAL_MOVE, NO_REVERSE, reverseTag, SolverState } from './state.js';
+import { DEAL_MOVE, moveTag, NO_REVERSE, reverseTag, SolverState } from './state.js';
 import { PositionTable } from './table.js';
 import { moveOrder, PRUNED } from './search.js';
 import type { Position } from '../game/position.js';
@@ -160,7 +160,7 @@ export function bestFirstSearch(start: Position, maxPositions: number, opts: Bes
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
       if (noDeal && m === DEAL_MOVE) continue;
-      if (back !== NO_REVERSE && m !== DEAL_MOVE && ((m & 31) | ((m >> 1) & 0xf0)) === back) continue;
+      if (back !== NO_REVERSE && moveTag(m) === back) continue;
       let extra = 0;
       if (penalty > 0 || prune) {
         if (moveOrder(state, m, true) === PRUNED) {
@@ -176,7 +176,7 @@ export function bestFirstSearch(start: Position, maxPositions: number, opts: Bes
         offer(id, codec.score);
         if (table.size >= maxPositions) return done('undecided', -1);
         let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
-        if (tag !== NO_REVERSE && state.stockLeft === 0) tag = codec.decodedColumn(tag & 15, state) | (codec.decodedColumn(tag >> 4, state) << 4);
+        if (tag !== NO_REVERSE) tag = codec.decodedTag(tag, state);
         queue.push(codec.score + extra, id, tag);
       }
       state.undo(m, tok);

@@ -153,12 +153,22 @@ export class KeyCodec {
     this.offset = weights.removed * state.completeSuits + weights.empty * state.ncols;
   }
 
+  /** Does the key of `s` sort its columns with no face-down card (canonical keys, stock empty)? */
+  private sorts(s: SolverState): boolean {
+    return s.stockLeft === 0 && this.canonical;
+  }
+
+  /** A move tag (state.ts moveTag) of the position last encoded, with its columns as decoded (decodedColumn). */
+  decodedTag(tag: number, s: SolverState): number {
+    return this.decodedColumn(tag & 15, s) | (this.decodedColumn(tag >> 4, s) << 4);
+  }
+
   /**
    * The column that column c of the position last encoded occupies in the position its key decodes
    * to: c itself while the stock lasts; after, the columns with no face-down card are reordered.
    */
   decodedColumn(c: number, s: SolverState): number {
-    if (s.stockLeft > 0 || !this.canonical || s.down[c]! > 0) return c;
+    if (!this.sorts(s) || s.down[c]! > 0) return c;
     // the i-th column in sorted order goes to the i-th column with no face-down card
     let i = 0;
     while (i < this.sortedCount && this.order[i]! >> 1 !== c) i++;
@@ -188,7 +198,7 @@ export class KeyCodec {
   private setBase(s: SolverState, words: Uint32Array, off: number, nw: number): void {
     this.nchanged = 0;
     this.curIsBase = true;
-    this.baseOk = s.stockLeft > 0 || !this.canonical;
+    this.baseOk = !this.sorts(s);
     if (!this.baseOk) return;
     this.baseStock = s.stockLeft;
     this.baseNw = nw;
@@ -559,7 +569,7 @@ export class KeyCodec {
     // the key's segments: while the stock lasts each column's bits in order; after, columns with no
     // face-down card are interchangeable: their down counts (0) in column order, then their runs,
     // sorted, after the others
-    const sym = s.stockLeft === 0 && this.canonical;
+    const sym = this.sorts(s);
     const db = this.downBits;
     const sSrc = this.segSrc;
     const sPos = this.segPos;
@@ -656,7 +666,7 @@ export class KeyCodec {
     const n = this.ncols;
     const cb = this.cardBits;
     s.stockLeft = this.get(3);
-    const sym = s.stockLeft === 0 && this.canonical;
+    const sym = this.sorts(s);
     const pending = this.order;
     let m = 0;
     s.touchAll();

@@ -314,6 +314,11 @@ export class SolverState {
 /** Tag of a position whose move from its parent cannot simply be taken back. */
 export const NO_REVERSE = 0xff;
 
+/** The tag of a card move: its columns, `from | to << 4` (columns below 16); the deal has none (NO_REVERSE). */
+export function moveTag(m: PackedMove): number {
+  return m === DEAL_MOVE ? NO_REVERSE : (m & 15) | (((m >> 5) & 15) << 4);
+}
+
 /**
  * The tag of the position reached by the card move m (state after m, which turned nothing up and
  * removed no suit): the move back as `from | to << 4` when it exists and leads to the parent — the
@@ -327,5 +332,5 @@ export function reverseTag(s: SolverState, m: number): number {
   const fl = s.upLen[from]!;
   if (fl === 0) return NO_REVERSE;
   const head = s.up[to * CAP + s.upLen[to]! - k]!;
-  return RANK0[s.up[from * CAP + fl - 1]!] === RANK0[head]! + 1 ? to | (from << 4) : NO_REVERSE;
+  return RANK0[s.up[from * CAP + fl - 1]!] === RANK0[head]! + 1 ? moveTag(packMove(to, from, k)) : NO_REVERSE;
 }

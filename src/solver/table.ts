@@ -24,8 +24,9 @@ function hashKey(words: Uint32Array, off: number, nw: number): number {
 
 /** Largest share of slots in use before the slots double (linear probing stays short below it). */
 const MAX_LOAD = 0.7;
-/** Slots of the first grown table (room for 2^16 positions). */
-const EARLY_SLOTS = Math.ceil((1 << 16) / MAX_LOAD) + 1;
+/** Positions the first grown table has room for, and its slots. */
+const EARLY_POSITIONS = 1 << 16;
+const EARLY_SLOTS = Math.ceil(EARLY_POSITIONS / MAX_LOAD) + 1;
 
 /** Maps a 32-bit hash onto 0..cap-1 by multiplication (Lemire's fast range reduction), any cap. */
 function slotOf(h: number, cap: number): number {
@@ -125,7 +126,7 @@ export class PositionTable {
 
   private growArena(need: number): Uint32Array {
     // grow by a quarter, but not much past what the expected number of positions will need
-    let len = Math.max(this.arena.length * 1.25, this.used + need + 1024, Math.min(this.expected, 1 << 16) * 8);
+    let len = Math.max(this.arena.length * 1.25, this.used + need + 1024, Math.min(this.expected, EARLY_POSITIONS) * 8);
     if (this.size > 1000) len = Math.min(len, Math.max(this.used + need + 1024, (this.used / this.size) * this.expected * 1.01));
     const a = new Uint32Array(Math.ceil(len));
     a.set(this.arena.subarray(0, this.used));
