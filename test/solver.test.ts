@@ -346,6 +346,23 @@ describe('solver: move generation and packed positions', () => {
     expect(t.insert(Uint32Array.from([4999, 4999 * 7, 99]), 3, 0)).toBe(-1);
   });
 
+  it('the table finds every key after its arena outgrows the offset bits of its slots (hash bits give way)', () => {
+    const t = new PositionTable(200_000, () => 3);
+    const key = (i: number) => Uint32Array.from([i, i ^ 0x5555, 7]);
+    // 100,000 nodes of 4 words: the arena outgrows 16 offset bits; every key stays found at every size
+    for (let i = 0; i < 100_000; i++) {
+      expect(t.insert(key(i), 3, i)).toBe(i * 4);
+      expect(t.find(key(i >> 1), 3)).toBe((i >> 1) * 4);
+    }
+    for (let i = 0; i < 100_000; i += 997) {
+      expect(t.find(key(i), 3)).toBe(i * 4);
+      expect(t.insert(key(i), 3, 0)).toBe(-1);
+      expect(t.parent(i * 4)).toBe(i);
+    }
+    expect(t.find(key(100_000), 3)).toBe(-1);
+    expect(t.size).toBe(100_000);
+  });
+
   it('shortenLine cuts loops and takes one-move shortcuts to later positions of a winning line', () => {
     const p = pos(SE1, [['', run('S', 2)], ['', 'AS'], '', '', '', '', ''], [], [0, 0, 0]);
     // out to an empty column and back, then the win: the loop goes
