@@ -122,18 +122,17 @@ export function search(start: Position, maxPositions: number, prune = false, noi
   const state = new SolverState(start);
   const codec = new KeyCodec(state, start.variant.suits);
   const table = new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
+  // each frame's kept moves and their ordering scores, side by side
   let moves = new Int32Array(1 << 14);
+  let scores = new Int32Array(1 << 14);
   let frameEnd = new Int32Array(256);
   let frameIdx = new Int32Array(256);
   let toks = new Int32Array(256);
-  const order = new Int32Array(1024);
-  const kept = new Int32Array(1024);
-  let counts = new Int32Array(256);
   const scratch = new Int32Array(1024);
   let depth = 0;
   let peakStack = 0;
 
-  const stackBytes = () => moves.byteLength + frameEnd.byteLength * 3;
+  const stackBytes = () => moves.byteLength * 2 + frameEnd.byteLength * 3;
   const line = (): number[] => {
     const out: number[] = [];
     for (let d = 0; d < depth; d++) out.push(moves[frameIdx[d]! - 1]!);
@@ -146,13 +145,20 @@ export function search(start: Position, maxPositions: number, prune = false, noi
     peakBytes: table.bytes + Math.max(peakStack, stackBytes()),
   });
 
-  /** Lists the moves of the current position as frame `depth`, best first. */
+  /**
+   * Lists the moves of the current position as frame `depth` with their scores. The main loop tries
+   * them in order of score, ties in the generator's order, picking the next one only when it is
+   * needed: most frames try one or two moves of dozens, so sorting them all would be wasted.
+   */
   const openFrame = (): void => {
     const start = depth === 0 ? 0 : frameEnd[depth - 1]!;
     if (start + 1024 > moves.length) {
       const nm = new Int32Array(moves.length * 2);
       nm.set(moves);
       moves = nm;
+      const ns = new Int32Array(scores.length * 2);
+      ns.set(scores);
+      scores = ns;
     }
     if (depth + 1 >= frameEnd.length) {
       const grow = (a: Int32Array) => {
@@ -165,30 +171,15 @@ export function search(start: Position, maxPositions: number, prune = false, noi
       toks = grow(toks);
     }
     const g = state.generate(scratch, true);
-    // each kept move's score (lower first), then a stable counting sort by score: moves of equal
-    // score keep the generator's order
-    let n = 0;
-    let lo = PRUNED;
-    let hi = -PRUNED;
+    let n = start;
     for (let i = 0; i < g; i++) {
       const o = moveOrder(state, scratch[i]!, prune);
       if (o === PRUNED) continue;
-      const sc = o + (noise ? jitter() : 0);
-      order[n] = sc;
-      kept[n++] = scratch[i]!;
-      if (sc < lo) lo = sc;
-      if (sc > hi) hi = sc;
-    }
-    const range = hi - lo + 1;
-    if (n > 0) {
-      if (counts.length < range + 1) counts = new Int32Array(range + 1);
-      counts.fill(0, 0, range + 1);
-      for (let i = 0; i < n; i++) counts[order[i]! - lo + 1]!++;
-      for (let r = 1; r <= range; r++) counts[r]! += counts[r - 1]!;
-      for (let i = 0; i < n; i++) moves[start + counts[order[i]! - lo]!++] = kept[i]!;
+      scores[n] = o + (noise ? jitter() : 0);
+      moves[n++] = scratch[i]!;
     }
     frameIdx[depth] = start;
-    frameEnd[depth] = start + n;
+    frameEnd[depth] = n;
     const b = stackBytes();
     if (b > peakStack) peakStack = b;
   };
@@ -200,8 +191,25 @@ export function search(start: Position, maxPositions: number, prune = false, noi
 
   for (;;) {
     const i = frameIdx[depth]!;
-    if (i < frameEnd[depth]!) {
-      const m = moves[i]!;
+    const end = frameEnd[depth]!;
+    if (i < end) {
+      // the untried move of lowest score, the first of equals; moved to slot i with the moves
+      // before it shifted up one, so the untried ones keep the generator's order
+      let best = i;
+      let bs = scores[i]!;
+      for (let j = i + 1; j < end; j++) {
+        if (scores[j]! < bs) {
+          bs = scores[j]!;
+          best = j;
+        }
+      }
+      const m = moves[best]!;
+      for (let j = best; j > i; j--) {
+        moves[j] = moves[j - 1]!;
+        scores[j] = scores[j - 1]!;
+      }
+      moves[i] = m;
+      scores[i] = bs;
       frameIdx[depth] = i + 1;
       const tok = state.apply(m);
       const nw = codec.encode(state);
