@@ -15,14 +15,26 @@ import { CAP, DEAL_MOVE, packMove, RANK0, SolverState } from './state.js';
 import { PositionTable } from './table.js';
 
 /**
+ * A position's shape: a 32-bit hash of each column's face-down and face-up counts, the stock left and
+ * the suits removed. Equal positions have equal shapes; it costs no card reads.
+ */
+function shape(s: SolverState): number {
+  let h = Math.imul(s.stockLeft + 1, 0x9e3779b1) ^ s.removed;
+  for (let c = 0; c < s.ncols; c++) h = Math.imul(h ^ (s.upLen[c]! | (s.down[c]! << 8)), 0x85ebca6b) ^ (h >>> 15);
+  return h;
+}
+
+/**
  * Exact positions along a line: each state is keyed by the solver's bit-packed key in column order
- * (KeyCodec with canonical off) and stored in a PositionTable; `index` gives a stored node's number.
+ * (KeyCodec with canonical off) and stored in a PositionTable; `lastIndex` says where a position last occurs.
  */
 class LinePositions {
   private readonly codec: KeyCodec;
   private readonly table: PositionTable;
   /** Node of the table -> the last index along the line at which its position occurs. */
   readonly last = new Map<number, number>();
+  /** Shape (see `shape`) -> the last index along the line with that shape. */
+  private readonly lastShape = new Map<number, number>();
 
   constructor(state: SolverState, suits: number, size: number) {
     this.codec = new KeyCodec(state, suits, undefined, false);
@@ -35,10 +47,15 @@ class LinePositions {
     let node = this.table.find(this.codec.buf, nw);
     if (node < 0) node = this.table.insert(this.codec.buf, nw, 0);
     this.last.set(node, i);
+    this.lastShape.set(shape(s), i);
   }
 
-  /** The last index along the line at which state `s` occurs, or -1. */
-  lastIndex(s: SolverState): number {
+  /**
+   * The last index along the line at which state `s` occurs if it is above `after`, else -1 (a
+   * position whose shape occurs nowhere after `after` is answered without building its key).
+   */
+  lastIndex(s: SolverState, after = -1): number {
+    if ((this.lastShape.get(shape(s)) ?? -1) <= after) return -1;
     const node = this.table.find(this.codec.buf, this.codec.encode(s));
     return node < 0 ? -1 : this.last.get(node)!;
   }
@@ -76,7 +93,7 @@ export function shortenLine(start: Position, line: readonly string[]): string[] 
   const out: number[] = [];
   let i = 0;
   while (i < packed.length) {
-    const same = seen.lastIndex(s);
+    const same = seen.lastIndex(s, i);
     if (same > i) {
       i = same;
       continue;
@@ -87,7 +104,7 @@ export function shortenLine(start: Position, line: readonly string[]): string[] 
     for (let k = 0; k < n; k++) {
       const m = moves[k]!;
       const tok = s.apply(m);
-      const j = seen.lastIndex(s);
+      const j = seen.lastIndex(s, best);
       if (j > best) {
         best = j;
         bestMove = m;
