@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -123,7 +123,12 @@ describe('schema', () => {
     const file = join(dir, 'plain');
     writeFileSync(file, 'x');
     expect(() => ResultStore.openForWriting(join(file, 'r.sqlite'))).toThrow(InputError);
+    expect(() => ResultStore.openForWriting(join(file, 'a', 'b', 'r.sqlite'))).toThrow(/cannot create directory .*ENOTDIR/);
     expect(() => ResultStore.openForReading(join(dir, 'none.sqlite'))).toThrow(/no such file/);
+  });
+
+  it.runIf(existsSync('/proc/self'))('a directory that cannot be made under /proc is refused at once (Node\'s recursive mkdir would loop)', () => {
+    expect(() => ResultStore.openForWriting('/proc/spidersolve-none/x/r.sqlite')).toThrow(/cannot create directory \/proc\/spidersolve-none\/x \(ENOENT/);
   });
 });
 

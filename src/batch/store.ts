@@ -4,11 +4,12 @@
  * one transaction, so a killed process leaves the file consistent and loses only what it had not
  * yet written. The schema and the checks made before opening are in schema.ts.
  */
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../game/errors.js';
 import type { PlannedDeal } from './deals.js';
+import { makeDirs } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
 import { ReportAccumulator, type ReportInput, type ReportRow, type ResultStatus } from './report.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
@@ -141,7 +142,7 @@ export class ResultStore {
     const dir = dirname(path);
     if (state.kind === 'absent') {
       try {
-        mkdirSync(dir, { recursive: true });
+        makeDirs(dir);
       } catch (e) {
         throw new InputError('bad-file', `database ${path}: cannot create directory ${dir} (${oneLine(e)})`);
       }

@@ -3,7 +3,7 @@
  * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
  * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
  */
-import { createWriteStream, mkdirSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { createWriteStream, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,6 +13,7 @@ import { InputError } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { parseSeeds, parseSuitsList, planDealsFile, planSeeds, type PlannedDeal } from '../batch/deals.js';
+import { makeDirs } from '../batch/files.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
 import { formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
@@ -188,7 +189,7 @@ export function checkOutPath(out: string): void {
 
 /** Creates the missing parent directories of `--out` (as `mkdir -p`); `checkOutPath` ran before. */
 function createOutDir(out: string): void {
-  mkdirSync(dirname(resolve(out)), { recursive: true });
+  makeDirs(dirname(resolve(out)));
 }
 
 function writeOut(out: string | undefined, text: string): void {
