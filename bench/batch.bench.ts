@@ -24,7 +24,8 @@ import { SOLVER_VERSION } from '../src/solver/types.js';
 const SEEDS = Number(process.env.BENCH_SEEDS ?? 30);
 const BUDGET = Number(process.env.BENCH_BUDGET ?? 2000);
 const NOOP = Number(process.env.BENCH_NOOP ?? 3000);
-const NOOP_WORKER = fileURLToPath(new URL('./batch-noop.worker.ts', import.meta.url));
+// the no-op worker in the form this file runs in: source (tsx) or the compiled build
+const NOOP_WORKER = fileURLToPath(new URL(`./batch-noop.worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
 
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-bench-'));
 let dbCount = 0;
