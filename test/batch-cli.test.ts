@@ -284,6 +284,20 @@ describe('spidersolve batch: interrupt, kill and resume', () => {
   });
 });
 
+describe('spidersolve batch --deals with --game/--suits', () => {
+  it('runs the deals that pass the filter and says how many of the file it left out', async () => {
+    const file = join(dir, 'mixed-deals.txt');
+    writeFileSync(file, 'SE4-1\nSP2-1\nSE4-2\nSE1-1\n');
+    const env = { SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1' };
+    const db = join(dir, 'filtered.sqlite');
+    const t = await cli(['batch', '--deals', file, '--game', 'spiderette', '--suits', '4', '--max-positions', '77', '--workers', '1', '--db', db], env);
+    expect(t.status).toBe(0);
+    expect(t.stdout).toMatch(/deals 2: 0 already settled, 2 run now in .*, 0 left; 2 of other games or suit counts in the file left out/);
+    const j = await cli(['batch', '--deals', file, '--suits', '2', '--max-positions', '77', '--workers', '1', '--db', db, '--json'], env);
+    expect(JSON.parse(j.stdout)).toMatchObject({ planned: 1, leftOut: 3 });
+  });
+});
+
 describe('spidersolve report and export', () => {
   it('prints the report in each format and exports RFC 4180 CSV', async () => {
     const db = join(dir, 'rep.sqlite');

@@ -70,7 +70,7 @@ describe('deals files', () => {
     writeFileSync(midFile, makePositionText(mid));
     const file = join(dir, 'deals.txt');
     writeFileSync(file, ['# a study', '', 'SP2-1007', '  se4-7   # trailing comment', 'pysol:spider:3', start, midFile, 'SP2-1007', '   '].join('\n'));
-    const plan = planDealsFile(file, loadDeal);
+    const plan = planDealsFile(file, loadDeal).deals;
     expect(plan.map((d) => d.source.kind)).toEqual(['seed', 'seed', 'pysol', 'file', 'file']);
     expect(plan[0]).toMatchObject({ key: 'SP2-1007', ref: 'SP2-1007', game: 'spider', suits: 2, source: { kind: 'seed', seed: 1007 } });
     expect(plan[1]!.key).toBe('SE4-7');
@@ -102,10 +102,11 @@ describe('deals files', () => {
   it('--game and --suits filter the deals of a file; a file with none left is a bad-file error', () => {
     const file = join(dir, 'mixed.txt');
     writeFileSync(file, 'SP2-1\nSE2-1\nSP4-1\nSP2-2\n');
-    expect(planDealsFile(file, loadDeal)).toHaveLength(4);
-    expect(planDealsFile(file, loadDeal, { game: 'spider', suits: [2] }).map((d) => d.key)).toEqual(['SP2-1', 'SP2-2']);
-    expect(planDealsFile(file, loadDeal, { game: 'spider' }).map((d) => d.key)).toEqual(['SP2-1', 'SP4-1', 'SP2-2']);
-    expect(planDealsFile(file, loadDeal, { suits: [2] }).map((d) => d.key)).toEqual(['SP2-1', 'SE2-1', 'SP2-2']);
+    expect(planDealsFile(file, loadDeal)).toMatchObject({ deals: { length: 4 }, leftOut: 0 });
+    expect(planDealsFile(file, loadDeal, { game: 'spider', suits: [2] }).deals.map((d) => d.key)).toEqual(['SP2-1', 'SP2-2']);
+    expect(planDealsFile(file, loadDeal, { game: 'spider', suits: [2] }).leftOut).toBe(2);
+    expect(planDealsFile(file, loadDeal, { game: 'spider' }).deals.map((d) => d.key)).toEqual(['SP2-1', 'SP4-1', 'SP2-2']);
+    expect(planDealsFile(file, loadDeal, { suits: [2] }).deals.map((d) => d.key)).toEqual(['SP2-1', 'SE2-1', 'SP2-2']);
     const e = inputError(() => planDealsFile(file, loadDeal, { game: 'spiderette', suits: [4] }));
     expect(e.code).toBe('bad-file');
     expect(e.message).toBe(`--deals ${file}: no spiderette 4-suit deal in the file (4 of other games or suit counts left out)`);

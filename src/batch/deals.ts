@@ -130,6 +130,13 @@ export interface DealFilter {
   readonly suits?: readonly SuitCount[];
 }
 
+/** The plan of a deals file: its deals, and how many lines the filter left out. */
+export interface DealsFilePlan {
+  readonly deals: PlannedDeal[];
+  /** Deals of another game or suit count than the filter asks (lines, repeats included). */
+  readonly leftOut: number;
+}
+
 /**
  * The deals of a deals file: one deal code, `pysol:GAME:N` reference or position-file path a line;
  * blank lines and lines starting with `#` are skipped, and a ` #…` tail (space, then `#`) is a
@@ -139,7 +146,7 @@ export interface DealFilter {
  * the filter), and `bad-reference` listing every bad line (`line N: message`, at most 20 shown,
  * separated by "; ") if any line is bad.
  */
-export function planDealsFile(path: string, load: DealLoader, filter: DealFilter = {}, cwd: string = process.cwd()): PlannedDeal[] {
+export function planDealsFile(path: string, load: DealLoader, filter: DealFilter = {}, cwd: string = process.cwd()): DealsFilePlan {
   let text: string;
   try {
     text = readFileSync(resolve(cwd, path), 'utf8');
@@ -179,5 +186,5 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     throw new InputError('bad-file', filtered > 0 ? `--deals ${path}: no ${which} deal in the file (${filtered} of other games or suit counts left out)` : `--deals ${path}: no deal in the file`);
   }
   if (out.length > MAX_PLANNED_DEALS) throw new InputError('bad-file', `--deals ${path}: more than ${MAX_PLANNED_DEALS} deals; split the study`);
-  return out;
+  return { deals: out, leftOut: filtered };
 }

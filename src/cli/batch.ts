@@ -45,6 +45,8 @@ interface BatchCliOptions {
 /** A fully checked batch request (no file touched yet apart from reading the deals file). */
 export interface BatchRequest {
   deals: PlannedDeal[];
+  /** Deals of a deals file left out by --game/--suits (0 for --seeds). */
+  leftOut: number;
   maxPositions: number;
   workers: number;
   dbPath: string;
@@ -66,6 +68,7 @@ export function parseBatchOptions(o: BatchCliOptions): BatchRequest {
   const maxPositions = o.maxPositions === undefined ? DEFAULT_MAX_POSITIONS : parseIntOption('max-positions', o.maxPositions, 1, MAX_MAX_POSITIONS);
   const workers = o.workers === undefined ? Math.min(defaultWorkerCount(), MAX_WORKERS) : parseIntOption('workers', o.workers, 1, MAX_WORKERS);
   let deals: PlannedDeal[];
+  let leftOut = 0;
   let dealsSpec: string;
   let defaultName: string;
   if (o.seeds !== undefined) {
@@ -78,14 +81,14 @@ export function parseBatchOptions(o: BatchCliOptions): BatchRequest {
     defaultName = `${game}-s${suits.join(',')}-seeds${spec}-b${maxPositions}`;
   } else {
     const path = o.deals!;
-    deals = planDealsFile(path, loadDeal, { game, suits });
+    ({ deals, leftOut } = planDealsFile(path, loadDeal, { game, suits }));
     dealsSpec = `file:${resolve(path)}`;
     defaultName = `${game ?? 'deals'}${suits ? `-s${suits.join(',')}` : ''}-file:${resolve(path)}-b${maxPositions}`;
   }
   const study = o.study === undefined ? defaultName : o.study.trim();
   if (study === '') throw new InputError('bad-option', '--study: the name is empty');
   return {
-    deals, maxPositions, workers, dbPath: o.db, study,
+    deals, leftOut, maxPositions, workers, dbPath: o.db, study,
     studyParams: { game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions },
   };
 }
@@ -104,12 +107,13 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** The text summary of a batch (stdout). */
-export function formatBatchSummary(s: BatchSummary): string {
+/** The text summary of a batch (stdout); `leftOut`: deals of the file that --game/--suits left out. */
+export function formatBatchSummary(s: BatchSummary, leftOut = 0): string {
   const lines = [
     `study ${s.study}${s.interrupted ? ' (interrupted)' : ''}`,
     `  deals ${s.planned}: ${s.skipped} already settled, ${s.ran} run now in ${seconds(s.elapsedMs)} ` +
-      `(${s.dealsPerSecond.toFixed(1)} deals/s, ${s.workers} worker${s.workers > 1 ? 's' : ''}), ${s.remaining} left`,
+      `(${s.dealsPerSecond.toFixed(1)} deals/s, ${s.workers} worker${s.workers > 1 ? 's' : ''}), ${s.remaining} left` +
+      (leftOut > 0 ? `; ${leftOut} of other games or suit counts in the file left out` : ''),
     `  this run: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}`,
     `  budget ${s.maxPositions} positions, solver ${s.solverVersion}, database ${s.db}`,
     '',
@@ -125,8 +129,10 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   // killing the process or going unnoticed. runBatch looks at the signal once more before dispatch.
   const sig = abortOnSignals(() => process.stderr.write('\nspidersolve: stopping; finished results are kept (press Ctrl-C again to quit at once)\n'));
   let summary: BatchSummary;
+  let leftOut = 0;
   try {
-    const req = parseBatchOptions(o);
+    const { leftOut: left, ...req } = parseBatchOptions(o);
+    leftOut = left;
     summary = await runBatch({
       ...req,
       signal: sig.signal,
@@ -139,9 +145,9 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   }
   if (o.json) {
     const { report, ...rest } = summary;
-    process.stdout.write(JSON.stringify({ ...rest, report: rowsAsRecords(report) }) + '\n');
+    process.stdout.write(JSON.stringify({ ...rest, leftOut, report: rowsAsRecords(report) }) + '\n');
   } else {
-    process.stdout.write(formatBatchSummary(summary));
+    process.stdout.write(formatBatchSummary(summary, leftOut));
   }
   if (summary.interrupted) {
     process.stderr.write(`spidersolve: interrupted with ${summary.remaining} of ${summary.planned} deals left; resume with the same command:\n  ${resumeCommand()}\n`);
