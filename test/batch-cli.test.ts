@@ -108,7 +108,7 @@ describe('spidersolve batch: bad input', () => {
       [['--game', 'spider', '--suits', '1', '--seeds', '10-1'], /--seeds "10-1": the range 10-1 is empty/],
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--workers', '0'], /--workers "0"/],
       [['--game', 'spider', '--suits', '1'], /exactly one of --seeds/],
-      [['--deals', deals], /2 bad lines, nothing was run: line 3: .*SP3-1.* line 5: .*not-a-deal/],
+      [['--deals', deals], /2 bad lines \(3, 5\), nothing was run: line 3: .*SP3-1.* line 5: .*not-a-deal/],
     ];
     const runs = await Promise.all(cases.map(([args]) => cli([...base, ...args])));
     runs.forEach((r, i) => expectOneLineError(r, cases[i]![1]));

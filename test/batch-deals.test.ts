@@ -58,6 +58,14 @@ describe('option parsing', () => {
     expect(plan.map((d) => d.key)).toEqual(['SE1-5', 'SE4-5', 'SE1-6', 'SE4-6', 'SE1-7', 'SE4-7']);
     expect(plan[1]).toEqual({ key: 'SE4-5', ref: 'SE4-5', game: 'spiderette', suits: 4, source: { kind: 'seed', seed: 5 } });
   });
+
+  it('a study of more than 1,000,000 deals (seeds × suit counts) is refused before it is planned', () => {
+    expect(planSeeds('spider', [1, 2], [{ from: 1, to: 500_000 }])).toHaveLength(1_000_000);
+    const e = inputError(() => planSeeds('spider', [1, 2, 4], [{ from: 1, to: 400_000 }]));
+    expect(e.code).toBe('bad-option');
+    expect(e.message).toBe('options --seeds and --suits: 400000 seeds × 3 suit counts is more than 1000000 deals; split the study');
+    expect(inputError(() => parseSeeds('1-1000001')).message).toMatch(/more than 1000000 seeds/);
+  });
 });
 
 describe('deals files', () => {
@@ -91,7 +99,13 @@ describe('deals files', () => {
     writeFileSync(file, ['SP2-1', 'SP3-1', '# fine', 'pysol:freecell:1', 'SP2-2', join(dir, 'missing.txt'), 'SE1-99999999999'].join('\n'));
     const e = inputError(() => planDealsFile(file, loadDeal));
     expect(e.code).toBe('bad-reference');
-    expect(e.message).toMatch(/4 bad lines, nothing was run/);
+    expect(e.message).toMatch(/4 bad lines \(2, 4, 6, 7\), nothing was run/);
+    // many bad lines: every number is given up front, then the first 20 messages
+    const many = join(dir, 'many.txt');
+    writeFileSync(many, Array.from({ length: 30 }, (_, i) => `pysol:freecell:${i}`).join('\n'));
+    const m = inputError(() => planDealsFile(many, loadDeal)).message;
+    expect(m).toContain(`30 bad lines (${Array.from({ length: 30 }, (_, i) => i + 1).join(', ')}), nothing was run: line 1: `);
+    expect(m).toMatch(/; … and 10 more$/);
     expect(e.message).toMatch(/line 2: .*SP3-1/);
     expect(e.message).toMatch(/line 4: .*pysol:freecell:1/);
     expect(e.message).toMatch(/line 6: .*missing\.txt/);
@@ -112,7 +126,7 @@ describe('deals files', () => {
     expect(e.message).toBe(`--deals ${file}: no spiderette 4-suit deal in the file (4 of other games or suit counts left out)`);
     // a bad line is still bad, filtered or not
     writeFileSync(file, 'SP2-1\nSE2-1\nnot-a-deal\n');
-    expect(inputError(() => planDealsFile(file, loadDeal, { game: 'spider' })).message).toMatch(/1 bad line, nothing was run: line 3: /);
+    expect(inputError(() => planDealsFile(file, loadDeal, { game: 'spider' })).message).toMatch(/1 bad line \(3\), nothing was run: line 3: /);
   });
 
   it('a missing or empty deals file is a bad-file error', () => {

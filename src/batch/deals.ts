@@ -12,8 +12,11 @@ import type { Position } from '../game/position.js';
 import type { DealSource, LoadedDeal } from '../game/ref.js';
 import { getVariant, isSuitCount, type GameName, type SuitCount } from '../game/variant.js';
 
-/** Most deals one batch may plan (keeps the plan in memory bounded: about 100 bytes a deal). */
-export const MAX_PLANNED_DEALS = 10_000_000;
+/**
+ * Most deals one batch may plan: the plan is built in memory before the first deal runs (about 250
+ * bytes and 1 µs a deal), and a study this large already takes hours at small budgets.
+ */
+export const MAX_PLANNED_DEALS = 1_000_000;
 
 /** One deal of a batch, as the main thread plans it. */
 export interface PlannedDeal {
@@ -104,9 +107,16 @@ export function parseSeeds(text: string): SeedRange[] {
 /**
  * The deals of seeded codes `SP<s>-<seed>` / `SE<s>-<seed>`: seed by seed (ascending within each
  * range, ranges in the order given), and for each seed every suit count of the list, so an
- * interrupted study covers all suit counts evenly. Repeated seeds are planned once.
+ * interrupted study covers all suit counts evenly. Repeated seeds are planned once. Throws
+ * InputError `bad-option` when the seeds (repeats counted) times the suit counts exceed
+ * MAX_PLANNED_DEALS.
  */
 export function planSeeds(game: GameName, suits: readonly SuitCount[], ranges: readonly SeedRange[]): PlannedDeal[] {
+  // refuse a study too large before building it (a plan of millions of deals takes seconds and GBs)
+  const seeds = ranges.reduce((n, r) => n + r.to - r.from + 1, 0);
+  if (seeds * suits.length > MAX_PLANNED_DEALS) {
+    throw new InputError('bad-option', `options --seeds and --suits: ${seeds} seeds × ${suits.length} suit counts is more than ${MAX_PLANNED_DEALS} deals; split the study`);
+  }
   const seen = new Set<string>();
   const out: PlannedDeal[] = [];
   const variants = suits.map((s) => getVariant(game, s));
@@ -120,7 +130,6 @@ export function planSeeds(game: GameName, suits: readonly SuitCount[], ranges: r
       }
     }
   }
-  if (out.length > MAX_PLANNED_DEALS) throw new InputError('bad-option', `more than ${MAX_PLANNED_DEALS} deals; split the study`);
   return out;
 }
 
@@ -143,8 +152,8 @@ export interface DealsFilePlan {
  * comment. Every line is checked with `load` before the plan is returned; deals of another game or
  * suit count than `filter` asks are left out (they are not bad lines). Deals met twice are planned
  * once. Throws InputError `bad-file` if the file cannot be read or holds no deal (none that passes
- * the filter), and `bad-reference` listing every bad line (`line N: message`, at most 20 shown,
- * separated by "; ") if any line is bad.
+ * the filter), and `bad-reference` if any line is bad: the bad lines' numbers (up to 50), then
+ * `line N: message` for up to 20 of them, separated by "; ".
  */
 export function planDealsFile(path: string, load: DealLoader, filter: DealFilter = {}, cwd: string = process.cwd()): DealsFilePlan {
   let text: string;
@@ -155,6 +164,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     throw new InputError('bad-file', `--deals ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read it (${code ?? String(e)})`}`);
   }
   const bad: string[] = [];
+  const badLines: number[] = [];
   let filtered = 0;
   const seen = new Set<string>();
   const out: PlannedDeal[] = [];
@@ -165,6 +175,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     const r = load(ref);
     if (!r.ok) {
       bad.push(`line ${i + 1}: ${r.error.message}`);
+      badLines.push(i + 1);
       return;
     }
     const p = planFromLoaded(r.value, cwd);
@@ -177,9 +188,12 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     out.push(p);
   });
   if (bad.length) {
+    // every bad line's number first (the first 50), then the first 20 messages
+    const more = (n: number) => (bad.length > n ? `, … ${bad.length - n} more` : '');
+    const numbers = `${badLines.slice(0, 50).join(', ')}${more(50)}`;
     const shown = bad.slice(0, 20);
     if (bad.length > 20) shown.push(`… and ${bad.length - 20} more`);
-    throw new InputError('bad-reference', `--deals ${path}: ${bad.length} bad line${bad.length > 1 ? 's' : ''}, nothing was run: ${shown.join('; ')}`);
+    throw new InputError('bad-reference', `--deals ${path}: ${bad.length} bad line${bad.length > 1 ? 's' : ''} (${numbers}), nothing was run: ${shown.join('; ')}`);
   }
   if (out.length === 0) {
     const which = [filter.game, filter.suits ? `${filter.suits.join(',')}-suit` : undefined].filter(Boolean).join(' ');

@@ -60,13 +60,13 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Last line of defence: a message on one line. */
+/** Last line of defence: a message on one line (at most 2,000 characters). */
 function oneLine(s: string): string {
   const line = s
     .replace(/\s*\n\s*/g, ' ')
     .replace(/[^\x20-\x7e\u00a0-\uffff]|\ufffd/g, '?')
     .trim();
-  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+  return line.length > 2000 ? `${line.slice(0, 1997)}...` : line;
 }
 
 /**
