@@ -249,6 +249,24 @@ describe('play', () => {
     expect(o.position.stockDeals).toHaveLength(3);
     expect(o.position.removed).toEqual([]);
   });
+  it('the examples of play --help are legal lines', () => {
+    const examples = cli('play', '--help').stdout.split('Examples:')[1]!.trim().split('\n');
+    expect(examples).toHaveLength(2);
+    for (const ex of examples) {
+      // split the shell line: words, and one double-quoted group
+      const args = [...ex.trim().matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!).slice(1);
+      const r = cli(...args);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    }
+  });
+  it('hint --json: { code, status, move, positions, line }, the move being the line\'s first', () => {
+    const o = json('hint', 'SE1-1', '--max-positions', '20000', '--json');
+    expect(o).toMatchObject({ code: 'SE1-1', status: 'won' });
+    expect(Object.keys(o)).toEqual(['code', 'status', 'move', 'positions', 'line']);
+    expect(o.line.length).toBeGreaterThan(10);
+    expect(o.move).toBe(o.line[0]);
+  });
   it('R14, R16, R17: a won game from a position file', () => {
     const f = join(dir, 'almost.txt');
     writeFileSync(f, 'game: spiderette 1\n1: | KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S\n2: | AS\n3: |\n4: |\n5: |\n6: |\n7: |\nremoved: S S S\n');

@@ -64,12 +64,12 @@ export function registerSolveCommands(program: Command): void {
     .description('print the first move of a winning line, if the solver proves one within the budget')
     .argument('<deal>', 'deal code, pysol: reference or position file')
     .option('--max-positions <n>', `position budget, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
-    .option('--json', 'print one JSON object { code, status, move (null unless won), positions }')
+    .option('--json', 'print one JSON object { code, status, move (null unless won), positions, line (the whole winning line; [] unless won) }')
     .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
     .action((ref: string, opts: { maxPositions?: string; json?: boolean }) => {
       const { deal, max, r } = solveArg(ref, opts.maxPositions);
       const move = r.status === 'won' ? (r.line[0] ?? null) : null;
-      if (opts.json) printJson({ code: deal.code, status: r.status, move, positions: r.positions, moves: r.line });
+      if (opts.json) printJson({ code: deal.code, status: r.status, move, positions: r.positions, line: r.line });
       else if (r.status === 'won') printLines([move === null ? 'the position is already won' : `${move}   (first move of a ${r.moveCount}-move win)`]);
       else if (r.status === 'lost') printLines(['no hint: this position is lost (proven: no line wins)']);
       else printLines([`no hint: no win proven within ${max.toLocaleString('en-US')} positions (try --max-positions)`]);
