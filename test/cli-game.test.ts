@@ -159,6 +159,13 @@ describe('show', () => {
     const rv = json('show', 'SE4-7', '--format', 'json', '--reveal');
     expect(rv.columns[1]).toEqual({ faceDown: ['2C'], faceUp: ['6C'] });
     expect(rv.stock[3]).toEqual(['KH', '10C', '4H']);
+    expect(o.position).toBeUndefined(); // no face-down card is shown without --reveal
+    // with --reveal, `position` is a position file: read back, it is the same position
+    const file = join(dir, 'se4-7.json');
+    writeFileSync(file, JSON.stringify(rv.position));
+    const back = json('show', file, '--json', '--reveal');
+    expect(back.position).toEqual(rv.position);
+    expect(back.columns).toEqual(rv.columns);
   });
   it('a PySolFC deal prints the column mapping in one line and its explicit code', () => {
     const r = cli('show', 'pysol:spider:14934');

@@ -46,7 +46,10 @@ function describeLoaded(d: LoadedDeal): string[] {
   return lines;
 }
 
-/** Columns of the JSON `show` form: faceDown a count unless `reveal`. */
+/**
+ * The JSON `show` form: faceDown a count and stock the deal sizes unless `reveal`; with `reveal`,
+ * also `position`, the position in the JSON position-file form (readable back by every command).
+ */
 function showJson(d: LoadedDeal, reveal: boolean): Record<string, unknown> {
   const pos = d.position;
   const pj = positionToJson(pos);
@@ -61,6 +64,7 @@ function showJson(d: LoadedDeal, reveal: boolean): Record<string, unknown> {
     removed: pj.removed,
     won: isWon(pos),
   };
+  if (reveal) o.position = pj;
   if (d.source.kind === 'pysol') {
     const p = pysolDeal(d.source.game as PysolKind, d.source.number);
     if (p.ok) {
@@ -132,7 +136,7 @@ export function registerGameCommands(program: Command): void {
     .argument('<deal>', DEAL_HELP)
     .option('--reveal', 'show the face-down cards and the stock\'s cards (the solver\'s view, R18)')
     .option('--format <format>', 'text or json', 'text')
-    .option('--json', 'same as --format json: { code, label, source, game, suits, columns: [{ faceDown (count, or cards with --reveal), faceUp }], stock (deal sizes, or cards with --reveal), removed, won }')
+    .option('--json', 'same as --format json: { code, label, source, game, suits, columns: [{ faceDown (count, or cards with --reveal), faceUp }], stock (deal sizes, or cards with --reveal), removed, won, and with --reveal position (the JSON position-file form) }')
     .addHelpText('after', '\nExamples:\n  spidersolve show SP2-1007\n  spidersolve show pysol:spider:14934 --reveal\n  spidersolve show board.txt --json')
     .action((ref: string, opts: { reveal?: boolean; format: string; json?: boolean }) => {
       const format = opts.json ? 'json' : String(opts.format).toLowerCase();
