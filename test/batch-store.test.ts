@@ -124,6 +124,9 @@ describe('schema', () => {
     writeFileSync(file, 'x');
     expect(() => ResultStore.openForWriting(join(file, 'r.sqlite'))).toThrow(InputError);
     expect(() => ResultStore.openForWriting(join(file, 'a', 'b', 'r.sqlite'))).toThrow(/cannot create directory .*ENOTDIR/);
+    expect(() => ResultStore.openForWriting(join(file, 'r.sqlite'))).toThrow(`database ${join(file, 'r.sqlite')}: ${file} is not a directory`);
+    expect(() => ResultStore.openForWriting('')).toThrow('database "": the file name is empty');
+    expect(() => ResultStore.openForReading(' ')).toThrow('database "": the file name is empty');
     expect(() => ResultStore.openForReading(join(dir, 'none.sqlite'))).toThrow(/no such file/);
   });
 

@@ -4,7 +4,7 @@
  * one transaction, so a killed process leaves the file consistent and loses only what it had not
  * yet written. The schema and the checks made before opening are in schema.ts.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../game/errors.js';
@@ -138,6 +138,7 @@ export class ResultStore {
    * `bad-file` naming the file.
    */
   static openForWriting(path: string): ResultStore {
+    if (path.trim() === '') throw new InputError('bad-file', 'database "": the file name is empty');
     const state = inspectDatabaseFile(path);
     const dir = dirname(path);
     if (state.kind === 'absent') {
@@ -146,6 +147,7 @@ export class ResultStore {
       } catch (e) {
         throw new InputError('bad-file', `database ${path}: cannot create directory ${dir} (${oneLine(e)})`);
       }
+      if (!statSync(dir).isDirectory()) throw new InputError('bad-file', `database ${path}: ${dir} is not a directory`);
       try {
         accessSync(dir, constants.W_OK);
       } catch {
@@ -181,6 +183,7 @@ export class ResultStore {
    * An empty file gives a store with no results.
    */
   static openForReading(path: string): ResultStore {
+    if (path.trim() === '') throw new InputError('bad-file', 'database "": the file name is empty');
     const state = inspectDatabaseFile(path);
     if (state.kind === 'absent') throw new InputError('bad-file', `database ${path}: no such file (run spidersolve batch first, or give --db)`);
     if (state.kind === 'fresh') return new ResultStore(path, null);
