@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
+import { resumeCommand } from '../src/cli/batch.js';
 import { SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore } from '../src/batch/store.js';
 
@@ -281,6 +282,13 @@ describe('spidersolve batch: interrupt, kill and resume', () => {
     const seeds = d.prepare("SELECT seed FROM results WHERE suits = 2 ORDER BY seed").pluck().all();
     expect(seeds).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
     d.close();
+  });
+});
+
+describe('the resume command', () => {
+  it('repeats the arguments, shell-quoted, after npx spidersolve when npx ran the batch', () => {
+    expect(resumeCommand(['batch', '--deals', 'my deals.txt', '--study', "it's"], true)).toBe(`npx spidersolve batch --deals 'my deals.txt' --study 'it'\\''s'`);
+    expect(resumeCommand(['batch', '--seeds', '1-10'], false)).toBe('spidersolve batch --seeds 1-10');
   });
 });
 

@@ -98,9 +98,12 @@ function shellQuote(s: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command line that resumes this run: the same arguments. */
-export function resumeCommand(argv: readonly string[] = process.argv.slice(2)): string {
-  return ['spidersolve', ...argv.map(shellQuote)].join(' ');
+/**
+ * The command line that resumes this run: the same arguments, after `npx spidersolve` when npx started
+ * it (npm sets npm_command=exec), else `spidersolve`.
+ */
+export function resumeCommand(argv: readonly string[] = process.argv.slice(2), viaNpx = process.env.npm_command === 'exec'): string {
+  return [viaNpx ? 'npx spidersolve' : 'spidersolve', ...argv.map(shellQuote)].join(' ');
 }
 
 function seconds(ms: number): string {
@@ -127,7 +130,9 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   // seeds, opening the database, starting the pool): a signal during that work then stops the batch
   // like any other — no deal dispatched, the summary, the resume command, exit 130 — instead of
   // killing the process or going unnoticed. runBatch looks at the signal once more before dispatch.
-  const sig = abortOnSignals(() => process.stderr.write('\nspidersolve: stopping; finished results are kept (press Ctrl-C again to quit at once)\n'));
+  const sig = abortOnSignals((name) =>
+    process.stderr.write(`\nspidersolve: stopping; finished results are kept (${name === 'SIGINT' ? 'press Ctrl-C again' : 'a second signal'} to quit at once)\n`),
+  );
   let summary: BatchSummary;
   let leftOut = 0;
   try {
