@@ -23,7 +23,7 @@ import { bestFirstSearch } from '../src/solver/bestfirst.js';
 const program = new Command()
   .option('--count <n>', 'deals per set', '100')
   .option('--max-positions <n>', 'main budget', '1000000')
-  .option('--sets <list>', 'comma-separated set names (default: all)')
+  .option('--sets <list>', 'comma-separated set names (default: all): SP1 seeds, SP2 seeds, SP4 seeds, SE1 seeds, SE2 seeds, SE4 seeds, PySol SP4, SP2 seeds @167k; none for the memory table alone')
   .option('--json', 'print JSON rows')
   .option('--no-memory', 'skip the memory table')
   .parse();
@@ -55,8 +55,17 @@ let sets: BenchSet[] = [
   },
   seeded('spider', 2, 167_000, 'SP2 seeds @167k'),
 ];
+if (!Number.isSafeInteger(count) || count < 1) {
+  console.error(`solve.bench: --count "${opts.count}": give a whole number of deals, 1 or more`);
+  process.exit(2);
+}
 if (opts.sets) {
   const want = opts.sets.split(',').map((s) => s.trim());
+  const unknown = want.filter((w) => w !== 'none' && !sets.some((s) => s.name === w));
+  if (unknown.length) {
+    console.error(`solve.bench: --sets: unknown set ${unknown.map((u) => `"${u}"`).join(', ')}; the sets are ${sets.map((s) => `"${s.name}"`).join(', ')}, or none`);
+    process.exit(2);
+  }
   sets = sets.filter((s) => want.includes(s.name));
 }
 

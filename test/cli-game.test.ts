@@ -69,7 +69,7 @@ describe('spidersolve program', () => {
       expect(h.status).toBe(0);
       const tail = h.stdout.slice(h.stdout.indexOf('display help for command'));
       expect(tail).toContain(DEAL_HELP);
-      expect(tail).toContain('Exit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error.');
+      expect(tail).toContain('Exit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error, 130 stopped by Ctrl-C.');
     }
   });
   it('an unknown command or option is a usage error: exit 2, one line', () => {
@@ -116,7 +116,8 @@ describe('deal', () => {
   it('refuses bad options: --suits 3, bad game, bad seed, --seed with --count', () => {
     expect(refused('deal', '--suits', '3')).toBe('spidersolve: option --suits "3": use 1, 2 or 4');
     expect(refused('deal', '--game', 'klondike')).toBe('spidersolve: option --game "klondike": use spider or spiderette');
-    expect(refused('deal', '--seed', 'abc')).toBe('spidersolve: option --seed "abc": not an integer');
+    expect(refused('deal', '--seed', 'abc')).toBe('spidersolve: option --seed "abc": not a whole number in digits (0..4294967295)');
+    expect(refused('solve', 'SE1-1', '--max-positions', '1e6')).toBe('spidersolve: option --max-positions "1e6": not a whole number in digits (1..200000000)');
     expect(refused('deal', '--seed', '4294967296')).toBe('spidersolve: option --seed "4294967296": must be 0..4294967295');
     expect(refused('deal', '--seed', '1', '--count', '2')).toBe('spidersolve: option --seed: give either --seed or --count/--from, not both');
   });

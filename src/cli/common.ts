@@ -37,7 +37,7 @@ export function loadDealOrThrow(ref: string): LoadedDeal {
  */
 export function parseIntOption(name: string, text: string, min: number, max: number): number {
   const t = String(text).trim();
-  if (!/^[+-]?\d+$/.test(t)) throw new InputError('bad-option', `option --${name} "${text}": not an integer`);
+  if (!/^[+-]?\d+$/.test(t)) throw new InputError('bad-option', `option --${name} "${text}": not a whole number in digits (${min}..${max})`);
   const n = Number(t);
   if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError('bad-option', `option --${name} "${text}": must be ${min}..${max}`);
   return n;

@@ -13,7 +13,7 @@ import { DEAL_HELP, loadDealOrThrow, parseIntOption, printJson, printLines, vari
 /** Exit code of each solver result. */
 export const SOLVE_EXIT_CODES = { won: 0, lost: 3, undecided: 4 } as const;
 
-const EXIT_HELP = '\nExit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error.';
+const EXIT_HELP = '\nExit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error, 130 stopped by Ctrl-C.';
 
 /** Loads the deal and solves it with the `--max-positions` budget. */
 function solveArg(ref: string, maxText: string | undefined): { deal: LoadedDeal; max: number; r: SolveResult } {
@@ -48,7 +48,7 @@ export function registerSolveCommands(program: Command): void {
         const lines = [
           `${deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code} (${variantLabel(deal.position)}): ${summary(r)}`,
           `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')} (the passes share the budget, so another budget may take another path); time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
-            `${r.elapsedMs >= 10 ? `${Math.round((r.positions / r.elapsedMs) * 1000).toLocaleString('en-US')} positions/s` : 'too quick to time'}; peak memory: ${mb(r.peakBytes)}`,
+            `${r.elapsedMs >= 10 ? `${Math.round((r.positions / r.elapsedMs) * 1000).toLocaleString('en-US')} positions/s` : 'too quick for a positions/s figure'}; peak memory: ${mb(r.peakBytes)}`,
         ];
         if (r.status === 'won') {
           lines.push(`moves: ${r.moveCount}; classic score: ${r.classicScore} (R16); reveal score: ${r.revealScore} (R17)`);
