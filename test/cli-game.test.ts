@@ -281,7 +281,9 @@ describe('play', () => {
     const o = json('play', f, '2-1', '--json');
     expect(o).toMatchObject({ code: null, moves: ['2-1'], movesPlayed: 1, classicScore: 899, revealScore: 400, won: true });
     expect(o.position.removed).toEqual(['S', 'S', 'S', 'S']);
-    expect(cli('play', f, '2-1').stdout.split('\n')[3]).toBe('won');
+    const text = cli('play', f, '2-1').stdout.split('\n');
+    expect(text[2]).toBe('classic score 899 (R16), reveal score 400 (R17); 0 cards turned up, 1 suit completed (the scores also count the 3 removed before the line)');
+    expect(text[3]).toBe('won');
   });
   it('the first illegal move is refused with the rule it breaks: exit 2, one line', () => {
     expect(refused('play', 'SE4-7', '5-2', '1-2')).toBe(

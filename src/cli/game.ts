@@ -193,7 +193,8 @@ export function registerGameCommands(program: Command): void {
       printLines([
         ...describeLoaded(d),
         `played ${p.moves.length} move${p.moves.length === 1 ? '' : 's'}: ${p.moves.join(' ')}`,
-        `classic score ${p.classic} (R16), reveal score ${p.reveal} (R17); ${p.flips} card${p.flips === 1 ? '' : 's'} turned up, ${p.completed} suit${p.completed === 1 ? '' : 's'} completed`,
+        `classic score ${p.classic} (R16), reveal score ${p.reveal} (R17); ${p.flips} card${p.flips === 1 ? '' : 's'} turned up, ${p.completed} suit${p.completed === 1 ? '' : 's'} completed` +
+          (d.position.removed.length > 0 ? ` (the scores also count the ${d.position.removed.length} removed before the line)` : ''),
         p.won ? 'won' : 'not won',
         ...formatPosition(p.position, !!opts.reveal),
       ]);

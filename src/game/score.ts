@@ -37,8 +37,9 @@ export interface PlayedLine {
 /**
  * Plays moves given as text (or Move values) from a position, stopping at the first one that does not
  * parse or is illegal: the error names that move, its place in the line and the rule it breaks.
- * `completed` in the scores counts suits removed before the start too, so a line from the start of a
- * deal scores as the rules say.
+ * The scores (R16, R17) count suits removed before the start too, as the game's completed suits, so
+ * finishing a mid-game position scores as a won game does; moves and flips count from the start of
+ * the line, and the field `completed` counts only the suits the line completes.
  */
 export function playLine(start: Position, line: readonly (string | Move)[]): Result<PlayedLine> {
   let pos = start;
