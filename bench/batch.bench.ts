@@ -21,9 +21,20 @@ import { runBatch, type BatchSummary } from '../src/batch/runner.js';
 import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
 
-const SEEDS = Number(process.env.BENCH_SEEDS ?? 30);
-const BUDGET = Number(process.env.BENCH_BUDGET ?? 2000);
-const NOOP = Number(process.env.BENCH_NOOP ?? 3000);
+/** A whole-number setting from the environment, lo..hi; exits 2 with one line when it is not. */
+function setting(name: string, fallback: number, lo: number, hi: number): number {
+  const text = process.env[name];
+  if (text === undefined) return fallback;
+  const n = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < lo || n > hi) {
+    console.error(`batch.bench: ${name}="${text}": give a whole number ${lo}..${hi}`);
+    process.exit(2);
+  }
+  return n;
+}
+const SEEDS = setting('BENCH_SEEDS', 30, 1, 100_000);
+const BUDGET = setting('BENCH_BUDGET', 2000, 1, 200_000_000);
+const NOOP = setting('BENCH_NOOP', 3000, 1, 10_000_000);
 // the no-op worker in the form this file runs in: source (tsx) or the compiled build
 const NOOP_WORKER = fileURLToPath(new URL(`./batch-noop.worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
 

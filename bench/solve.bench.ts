@@ -19,6 +19,7 @@ import { pysolDeal } from '../src/game/pysol.js';
 import { getVariant, type GameName, type SuitCount } from '../src/game/variant.js';
 import { solve } from '../src/solver/solve.js';
 import { bestFirstSearch } from '../src/solver/bestfirst.js';
+import { MAX_MAX_POSITIONS } from '../src/solver/types.js';
 
 const program = new Command()
   .option('--count <n>', 'deals per set', '100')
@@ -26,6 +27,7 @@ const program = new Command()
   .option('--sets <list>', 'comma-separated set names (default: all): SP1 seeds, SP2 seeds, SP4 seeds, SE1 seeds, SE2 seeds, SE4 seeds, PySol SP4, SP2 seeds @167k; none for the memory table alone')
   .option('--json', 'print JSON rows')
   .option('--no-memory', 'skip the memory table')
+  .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : 2))
   .parse();
 const opts = program.opts<{ count: string; maxPositions: string; sets?: string; json?: boolean; memory: boolean }>();
 const count = Number(opts.count);
@@ -55,12 +57,20 @@ let sets: BenchSet[] = [
   },
   seeded('spider', 2, 167_000, 'SP2 seeds @167k'),
 ];
-if (!Number.isSafeInteger(count) || count < 1) {
+if (!/^\d+$/.test(opts.count.trim()) || !Number.isSafeInteger(count) || count < 1) {
   console.error(`solve.bench: --count "${opts.count}": give a whole number of deals, 1 or more`);
   process.exit(2);
 }
-if (opts.sets) {
-  const want = opts.sets.split(',').map((s) => s.trim());
+if (!/^\d+$/.test(opts.maxPositions.trim()) || !Number.isSafeInteger(max) || max < 1 || max > MAX_MAX_POSITIONS) {
+  console.error(`solve.bench: --max-positions "${opts.maxPositions}": give a whole number 1..${MAX_MAX_POSITIONS}`);
+  process.exit(2);
+}
+if (opts.sets !== undefined) {
+  const want = opts.sets.split(',').map((s) => s.trim()).filter(Boolean);
+  if (want.length === 0) {
+    console.error('solve.bench: --sets is empty; name sets, or none for the memory table alone');
+    process.exit(2);
+  }
   const unknown = want.filter((w) => w !== 'none' && !sets.some((s) => s.name === w));
   if (unknown.length) {
     console.error(`solve.bench: --sets: unknown set ${unknown.map((u) => `"${u}"`).join(', ')}; the sets are ${sets.map((s) => `"${s.name}"`).join(', ')}, or none`);

@@ -286,9 +286,9 @@ describe('spidersolve batch: interrupt, kill and resume', () => {
 });
 
 describe('the resume command', () => {
-  it('repeats the arguments, shell-quoted, after npx spidersolve when npx ran the batch', () => {
-    expect(resumeCommand(['batch', '--deals', 'my deals.txt', '--study', "it's"], true)).toBe(`npx spidersolve batch --deals 'my deals.txt' --study 'it'\\''s'`);
-    expect(resumeCommand(['batch', '--seeds', '1-10'], false)).toBe('spidersolve batch --seeds 1-10');
+  it('repeats the arguments, shell-quoted, after npx spidersolve', () => {
+    expect(resumeCommand(['batch', '--deals', 'my deals.txt', '--study', "it's"])).toBe(`npx spidersolve batch --deals 'my deals.txt' --study 'it'\\''s'`);
+    expect(resumeCommand(['batch', '--seeds', '1-10'])).toBe('npx spidersolve batch --seeds 1-10');
   });
 });
 

@@ -99,11 +99,12 @@ function shellQuote(s: string): string {
 }
 
 /**
- * The command line that resumes this run: the same arguments, after `npx spidersolve` when npx started
- * it (npm sets npm_command=exec), else `spidersolve`.
+ * The command line that resumes this run: `npx spidersolve` and the same arguments — runnable from the
+ * project's folder however the batch was started (npx, `npm run study`, `node bin/spidersolve.js`),
+ * and wherever spidersolve is on the PATH.
  */
-export function resumeCommand(argv: readonly string[] = process.argv.slice(2), viaNpx = process.env.npm_command === 'exec'): string {
-  return [viaNpx ? 'npx spidersolve' : 'spidersolve', ...argv.map(shellQuote)].join(' ');
+export function resumeCommand(argv: readonly string[] = process.argv.slice(2)): string {
+  return ['npx spidersolve', ...argv.map(shellQuote)].join(' ');
 }
 
 function seconds(ms: number): string {
