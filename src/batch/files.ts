@@ -1,8 +1,21 @@
 /**
- * Directory creation for the files spidersolve writes (the database, `--out` files).
+ * Paths of the files spidersolve writes (the database, `--out` files): looking at them, and creating
+ * their directories.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+
+/**
+ * fs.statSync, or null when the path is absent or cannot be reached (a component above it is not a
+ * directory: ENOTDIR).
+ */
+export function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Creates `dir` and its missing parents (as `mkdir -p`), one level at a time from the nearest one

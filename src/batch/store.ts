@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../game/errors.js';
 import type { PlannedDeal } from './deals.js';
-import { makeDirs } from './files.js';
+import { makeDirs, statOrNull } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
 import { ReportAccumulator, type ReportInput, type ReportRow, type ResultStatus } from './report.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
@@ -185,7 +185,12 @@ export class ResultStore {
   static openForReading(path: string): ResultStore {
     if (path.trim() === '') throw new InputError('bad-file', 'database "": the file name is empty');
     const state = inspectDatabaseFile(path);
-    if (state.kind === 'absent') throw new InputError('bad-file', `database ${path}: no such file (run spidersolve batch first, or give --db)`);
+    if (state.kind === 'absent') {
+      const dir = dirname(path);
+      const st = statOrNull(dir);
+      if (st && !st.isDirectory()) throw new InputError('bad-file', `database ${path}: ${dir} is not a directory`);
+      throw new InputError('bad-file', `database ${path}: no such file (run spidersolve batch first, or give --db)`);
+    }
     if (state.kind === 'fresh') return new ResultStore(path, null);
     if (state.version < SCHEMA_VERSION) {
       ResultStore.openForWriting(path).close();

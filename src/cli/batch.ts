@@ -3,7 +3,7 @@
  * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
  * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
  */
-import { createWriteStream, statSync, writeFileSync, type Stats } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,7 +13,7 @@ import { InputError } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { parseSeeds, parseSuitsList, planDealsFile, planSeeds, type PlannedDeal } from '../batch/deals.js';
-import { makeDirs } from '../batch/files.js';
+import { makeDirs, statOrNull } from '../batch/files.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
 import { formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
@@ -168,14 +168,6 @@ function parseFilter(o: { game?: string; suits?: string }): ResultFilter {
     ...(o.game !== undefined ? { game: parseGameOption(o.game) } : {}),
     ...(o.suits !== undefined ? { suits: parseSuitsList(o.suits) } : {}),
   };
-}
-
-function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path);
-  } catch {
-    return null; // absent, or a component above it is not a directory (ENOTDIR): looked at below
-  }
 }
 
 /**

@@ -169,7 +169,7 @@ export function registerGameCommands(program: Command): void {
     .argument('<deal>', DEAL_HELP)
     .argument('<move...>', 'moves in the project\'s notation: d (deal), 3-7 (column 3 onto column 7), 3-7x2 (2 cards into empty column 7); may also be one quoted, space-separated line')
     .option('--reveal', 'show the face-down cards and the stock of the resulting position')
-    .option('--json', 'print one JSON object { code, moves, movesPlayed, classicScore, revealScore, won, position }')
+    .option('--json', 'print one JSON object { code, moves, movesPlayed, classicScore, revealScore, won, flips, completed, position }')
     .addHelpText('after', '\nExamples:\n  spidersolve play SE4-7 5-4 d\n  spidersolve play SP2-1007 "3-5 7-4 d" --json')
     .action((ref: string, moveArgs: string[], opts: { reveal?: boolean; json?: boolean }) => {
       const d = loadDealOrThrow(ref);
