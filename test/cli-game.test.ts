@@ -72,6 +72,12 @@ describe('spidersolve program', () => {
       expect(tail).toContain('Exit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error, 130 stopped by Ctrl-C.');
     }
   });
+  it('help <command> prints that command\'s help; help <unknown> is one line, exit 2', () => {
+    const h = cli('help', 'solve');
+    expect(h.status).toBe(0);
+    expect(h.stdout).toContain('Usage: spidersolve solve [options] <deal>');
+    expect(refused('help', 'nope')).toBe("spidersolve: help: unknown command 'nope' (spidersolve --help lists the commands)");
+  });
   it('an unknown command or option is a usage error: exit 2, one line', () => {
     expect(refused('bogus')).toBe("spidersolve: unknown command 'bogus'");
     expect(refused('deal', '--colour', 'red')).toBe("spidersolve: unknown option '--colour'");

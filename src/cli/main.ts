@@ -98,6 +98,10 @@ export async function runProgram(program: Command, args: readonly string[]): Pro
   process.exitCode = undefined;
   quietErrors(program);
   try {
+    // commander answers `help <unknown>` with the whole help on stderr; say what is wrong instead
+    if (args[0] === 'help' && args[1] !== undefined && !program.commands.some((c) => c.name() === args[1])) {
+      throw new InputError('bad-option', `help: unknown command '${args[1]}' (spidersolve --help lists the commands)`);
+    }
     await program.parseAsync([...args], { from: 'user' });
     // A command may set its own status (batch: 130 when interrupted); keep it.
     const set = process.exitCode;
