@@ -38,6 +38,11 @@ const FILL_EMPTY = 5;
 const DEAL = 30;
 /** moveOrder's answer for a move that the heuristic pass leaves out. */
 export const PRUNED = 1 << 20;
+/**
+ * moveOrder's score, pruning or not, of a move into an empty column that leaves part of a run behind
+ * (fewer cards than the movable run): it splits a run and fills an empty column, and is never pruned.
+ */
+export const SPLIT_TO_EMPTY = SPLIT_RUN + FILL_EMPTY;
 
 /**
  * A lateral move (a group from one card of the next rank to another of a different suit) is kept when
@@ -172,11 +177,16 @@ export function search(start: Position, maxPositions: number, prune = false, noi
     }
     const g = state.generate(scratch, true);
     let n = start;
+    let prev = -1;
     for (let i = 0; i < g; i++) {
-      const o = moveOrder(state, scratch[i]!, prune);
+      const m = scratch[i]!;
+      // the generator lists the moves of a run into an empty column largest first: a move with the
+      // columns of the one before it moves fewer cards than the run (in one suit, most of the moves)
+      const o = (m & 0x3ff) === (prev & 0x3ff) && state.upLen[(m >> 5) & 31] === 0 ? SPLIT_TO_EMPTY : moveOrder(state, m, prune);
+      prev = m;
       if (o === PRUNED) continue;
       scores[n] = o + (noise ? jitter() : 0);
-      moves[n++] = scratch[i]!;
+      moves[n++] = m;
     }
     frameIdx[depth] = start;
     frameEnd[depth] = n;
