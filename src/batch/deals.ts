@@ -163,8 +163,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError('bad-file', `--deals ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read it (${code ?? String(e)})`}`);
   }
-  const bad: string[] = [];
-  const badLines: number[] = [];
+  const bad: { line: number; message: string }[] = [];
   let filtered = 0;
   const seen = new Set<string>();
   const out: PlannedDeal[] = [];
@@ -174,8 +173,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     if (ref === '' || ref.startsWith('#')) return;
     const r = load(ref);
     if (!r.ok) {
-      bad.push(`line ${i + 1}: ${r.error.message}`);
-      badLines.push(i + 1);
+      bad.push({ line: i + 1, message: r.error.message });
       return;
     }
     const p = planFromLoaded(r.value, cwd);
@@ -190,8 +188,8 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
   if (bad.length) {
     // every bad line's number first (the first 50), then the first 20 messages
     const more = (n: number) => (bad.length > n ? `, … ${bad.length - n} more` : '');
-    const numbers = `${badLines.slice(0, 50).join(', ')}${more(50)}`;
-    const shown = bad.slice(0, 20);
+    const numbers = `${bad.slice(0, 50).map((b) => b.line).join(', ')}${more(50)}`;
+    const shown = bad.slice(0, 20).map((b) => `line ${b.line}: ${b.message}`);
     if (bad.length > 20) shown.push(`… and ${bad.length - 20} more`);
     throw new InputError('bad-reference', `--deals ${path}: ${bad.length} bad line${bad.length > 1 ? 's' : ''} (${numbers}), nothing was run: ${shown.join('; ')}`);
   }

@@ -204,15 +204,22 @@ export class ResultStore {
     }
   }
 
-  #w(): Database.Database {
+  /** The connection of a store opened for writing (not on an empty file for reading). */
+  #conn(): Database.Database {
     if (!this.#db) throw new Error('ResultStore: opened on an empty file for reading');
+    return this.#db;
+  }
+
+  /** The connection, for a write: WAL mode is switched on before the first. */
+  #w(): Database.Database {
+    const db = this.#conn();
     if (this.#walPending) {
       // switching to WAL writes the file's header, so it waits for the first write
       this.#walPending = false;
-      const mode = this.#db.pragma('journal_mode = WAL', { simple: true });
+      const mode = db.pragma('journal_mode = WAL', { simple: true });
       if (mode !== 'wal') throw new InputError('bad-file', `database ${this.path}: cannot switch to WAL mode (journal_mode is ${String(mode)})`);
     }
-    return this.#db;
+    return db;
   }
 
   /**
@@ -260,8 +267,7 @@ export class ResultStore {
       return row?.id;
     };
     // a clash is refused before anything is written
-    if (!this.#db) throw new Error('ResultStore: opened on an empty file for reading');
-    find(this.#db);
+    find(this.#conn());
     const db = this.#w();
     return db.transaction(() => {
       const id = find(db);

@@ -137,8 +137,8 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   let summary: BatchSummary;
   let leftOut = 0;
   try {
-    const { leftOut: left, ...req } = parseBatchOptions(o);
-    leftOut = left;
+    const req = parseBatchOptions(o);
+    leftOut = req.leftOut;
     summary = await runBatch({
       ...req,
       signal: sig.signal,

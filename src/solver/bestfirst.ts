@@ -18,7 +18,6 @@ import type { Position } from '../game/position.js';
 const EMPTY_BUCKET = new Int32Array(0);
 const EMPTY_TAGS = new Uint8Array(0);
 
-
 /**
  * Bucketed priority queue of node ids by small integer priority; LIFO within a bucket. Each entry
  * carries an 8-bit tag (`pop` leaves the popped entry's tag in `tag`).

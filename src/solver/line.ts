@@ -44,8 +44,9 @@ class LinePositions {
   /** Records that the line is at state `s` at index i (a later index replaces an earlier one). */
   add(s: SolverState, i: number): void {
     const nw = this.codec.encode(s);
-    let node = this.table.find(this.codec.buf, nw);
-    if (node < 0) node = this.table.insert(this.codec.buf, nw, 0);
+    // most positions of a line are new: one probe stores them; a repeat is looked up again
+    let node = this.table.insert(this.codec.buf, nw, 0);
+    if (node < 0) node = this.table.find(this.codec.buf, nw);
     this.last.set(node, i);
     this.lastShape.set(shape(s), i);
   }

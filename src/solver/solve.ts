@@ -35,7 +35,6 @@ export const QUICK_MIN = 2000;
  */
 export const PHASE_SHARE = { spider: 0.88, spiderette: 0.43 } as const;
 
-
 /**
  * Solves a position within a position budget (default 1,000,000 stored positions, all passes
  * together). Returns won (with a line replayed to a win through the rules engine), lost (the exact
