@@ -123,7 +123,7 @@ describe('schema', () => {
     const file = join(dir, 'plain');
     writeFileSync(file, 'x');
     expect(() => ResultStore.openForWriting(join(file, 'r.sqlite'))).toThrow(InputError);
-    expect(() => ResultStore.openForWriting(join(file, 'a', 'b', 'r.sqlite'))).toThrow(/cannot create directory .*ENOTDIR/);
+    expect(() => ResultStore.openForWriting(join(file, 'a', 'b', 'r.sqlite'))).toThrow(`database ${join(file, 'a', 'b', 'r.sqlite')}: cannot create directory ${join(file, 'a', 'b')} (${file} is not a directory)`);
     expect(() => ResultStore.openForWriting(join(file, 'r.sqlite'))).toThrow(`database ${join(file, 'r.sqlite')}: ${file} is not a directory`);
     expect(() => ResultStore.openForWriting('')).toThrow('database "": the file name is empty');
     expect(() => ResultStore.openForReading(' ')).toThrow('database "": the file name is empty');

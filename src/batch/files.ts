@@ -18,6 +18,18 @@ export function statOrNull(path: string): Stats | null {
 }
 
 /**
+ * The nearest ancestor of `path` (its folder, that folder's, …) that exists, if it is not a directory
+ * — the file that stands in the way of creating `path` — else null.
+ */
+export function fileInTheWay(path: string): string | null {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const st = statOrNull(dir);
+    if (st) return st.isDirectory() ? null : dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/**
  * Creates `dir` and its missing parents (as `mkdir -p`), one level at a time from the nearest one
  * that exists. Throws the first level's fs error (ENOENT, EACCES, ENOTDIR…) when one cannot be made.
  * Node's own `mkdirSync(dir, { recursive: true })` never returns under some special file systems

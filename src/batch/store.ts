@@ -4,12 +4,12 @@
  * one transaction, so a killed process leaves the file consistent and loses only what it had not
  * yet written. The schema and the checks made before opening are in schema.ts.
  */
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../game/errors.js';
 import type { PlannedDeal } from './deals.js';
-import { makeDirs, statOrNull } from './files.js';
+import { fileInTheWay, makeDirs } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
 import { ReportAccumulator, type ReportInput, type ReportRow, type ResultStatus } from './report.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
@@ -142,12 +142,15 @@ export class ResultStore {
     const state = inspectDatabaseFile(path);
     const dir = dirname(path);
     if (state.kind === 'absent') {
+      const file = fileInTheWay(path);
+      if (file !== null) {
+        throw new InputError('bad-file', `database ${path}: ${file === dir ? `${dir} is not a directory` : `cannot create directory ${dir} (${file} is not a directory)`}`);
+      }
       try {
         makeDirs(dir);
       } catch (e) {
         throw new InputError('bad-file', `database ${path}: cannot create directory ${dir} (${oneLine(e)})`);
       }
-      if (!statSync(dir).isDirectory()) throw new InputError('bad-file', `database ${path}: ${dir} is not a directory`);
       try {
         accessSync(dir, constants.W_OK);
       } catch {
@@ -186,9 +189,8 @@ export class ResultStore {
     if (path.trim() === '') throw new InputError('bad-file', 'database "": the file name is empty');
     const state = inspectDatabaseFile(path);
     if (state.kind === 'absent') {
-      const dir = dirname(path);
-      const st = statOrNull(dir);
-      if (st && !st.isDirectory()) throw new InputError('bad-file', `database ${path}: ${dir} is not a directory`);
+      const file = fileInTheWay(path);
+      if (file !== null) throw new InputError('bad-file', `database ${path}: ${file} is not a directory`);
       throw new InputError('bad-file', `database ${path}: no such file (run spidersolve batch first, or give --db)`);
     }
     if (state.kind === 'fresh') return new ResultStore(path, null);

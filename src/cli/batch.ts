@@ -13,7 +13,7 @@ import { InputError } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { parseSeeds, parseSuitsList, planDealsFile, planSeeds, type PlannedDeal } from '../batch/deals.js';
-import { makeDirs, statOrNull } from '../batch/files.js';
+import { fileInTheWay, makeDirs, statOrNull } from '../batch/files.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
 import { formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
@@ -181,14 +181,8 @@ export function checkOutPath(out: string): void {
   if (out.trim() === '') throw new InputError('bad-option', `${name}: the file name is empty`);
   if (statOrNull(out)?.isDirectory()) throw new InputError('bad-option', `${name}: is a directory; give a file name`);
   // the nearest ancestor that exists must be a directory (everything below it will be created)
-  for (let dir = dirname(out); ; dir = dirname(dir)) {
-    const st = statOrNull(dir);
-    if (st) {
-      if (!st.isDirectory()) throw new InputError('bad-option', `${name}: ${dir} is not a directory`);
-      return;
-    }
-    if (dirname(dir) === dir) return;
-  }
+  const file = fileInTheWay(out);
+  if (file !== null) throw new InputError('bad-option', `${name}: ${file} is not a directory`);
 }
 
 /** Creates the missing parent directories of `--out` (as `mkdir -p`); `checkOutPath` ran before. */
