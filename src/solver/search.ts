@@ -11,7 +11,7 @@
  * runs dry. Deterministic: integer ordering, stable tie-breaks, seeded noise, no clocks.
  */
 import { KeyCodec } from './key.js';
-import { CAP, DEAL_MOVE, RANK0, SolverState } from './state.js';
+import { CAP, DEAL_MOVE, groupMove, RANK0, SolverState, SPLIT_GROUP } from './state.js';
 import { PositionTable } from './table.js';
 import type { Position } from '../game/position.js';
 
@@ -127,22 +127,22 @@ export function search(start: Position, maxPositions: number, prune = false, noi
   const state = new SolverState(start);
   const codec = new KeyCodec(state, start.variant.suits);
   const table = new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
-  // each frame's kept moves and their ordering scores, side by side
+  // each frame's untried moves (or group entries, see SolverState.generate) and their ordering
+  // scores, side by side, and each group's noise, 2 bits a move (bits 2(k-1) for the move of k cards)
   let moves = new Int32Array(1 << 14);
   let scores = new Int32Array(1 << 14);
+  let noises = new Int32Array(1 << 14);
   let frameEnd = new Int32Array(256);
   let frameIdx = new Int32Array(256);
+  // per depth: the move being tried and its undo token
+  let cur = new Int32Array(256);
   let toks = new Int32Array(256);
   const scratch = new Int32Array(1024);
   let depth = 0;
   let peakStack = 0;
 
-  const stackBytes = () => moves.byteLength * 2 + frameEnd.byteLength * 3;
-  const line = (): number[] => {
-    const out: number[] = [];
-    for (let d = 0; d < depth; d++) out.push(moves[frameIdx[d]! - 1]!);
-    return out;
-  };
+  const stackBytes = () => moves.byteLength * 3 + frameEnd.byteLength * 4;
+  const line = (): number[] => Array.from(cur.subarray(0, depth));
   const done = (status: SearchOutcome['status']): SearchOutcome => ({
     status,
     positions: table.size,
@@ -164,6 +164,9 @@ export function search(start: Position, maxPositions: number, prune = false, noi
       const ns = new Int32Array(scores.length * 2);
       ns.set(scores);
       scores = ns;
+      const nn = new Int32Array(noises.length * 2);
+      nn.set(noises);
+      noises = nn;
     }
     if (depth + 1 >= frameEnd.length) {
       const grow = (a: Int32Array) => {
@@ -173,17 +176,32 @@ export function search(start: Position, maxPositions: number, prune = false, noi
       };
       frameEnd = grow(frameEnd);
       frameIdx = grow(frameIdx);
+      cur = grow(cur);
       toks = grow(toks);
     }
-    const g = state.generate(scratch, true);
+    const g = state.generate(scratch, true, true);
     let n = start;
-    let prev = -1;
     for (let i = 0; i < g; i++) {
       const m = scratch[i]!;
-      // the generator lists the moves of a run into an empty column largest first: a move with the
-      // columns of the one before it moves fewer cards than the run (in one suit, most of the moves)
-      const o = (m & 0x3ff) === (prev & 0x3ff) && state.upLen[(m >> 5) & 31] === 0 ? SPLIT_TO_EMPTY : moveOrder(state, m, prune);
-      prev = m;
+      if (m & SPLIT_GROUP && m !== DEAL_MOVE) {
+        // moves of fewer cards than the run into an empty column: each scores SPLIT_TO_EMPTY plus
+        // its noise, drawn in the generator's order (largest first); the group scores its best
+        let sc = 0;
+        let best = 0;
+        if (noise) {
+          best = 3;
+          for (let k = 31 - Math.clz32(m & 0x3ffc00) - 9; k >= 1; k--) {
+            const j = jitter();
+            sc |= j << (2 * (k - 1));
+            if (j < best) best = j;
+          }
+        }
+        noises[n] = sc;
+        scores[n] = SPLIT_TO_EMPTY + best;
+        moves[n++] = m;
+        continue;
+      }
+      const o = moveOrder(state, m, prune);
       if (o === PRUNED) continue;
       scores[n] = o + (noise ? jitter() : 0);
       moves[n++] = m;
@@ -213,17 +231,42 @@ export function search(start: Position, maxPositions: number, prune = false, noi
           best = j;
         }
       }
-      const m = moves[best]!;
-      for (let j = best; j > i; j--) {
-        moves[j] = moves[j - 1]!;
-        scores[j] = scores[j - 1]!;
+      let m = moves[best]!;
+      let last = true;
+      if (m & SPLIT_GROUP && m !== DEAL_MOVE) {
+        // the group's move of most cards among those of least noise; the group keeps the rest
+        const g = m;
+        const ns = noises[best]!;
+        const low = bs - SPLIT_TO_EMPTY;
+        let rest = 3;
+        let k = 0;
+        for (let kk = 31 - Math.clz32(g & 0x3ffc00) - 9; kk >= 1; kk--) {
+          if (!(g & (1 << (9 + kk)))) continue;
+          const j = (ns >> (2 * (kk - 1))) & 3;
+          if (k === 0 && j === low) k = kk;
+          else if (j < rest) rest = j;
+        }
+        m = groupMove(g, k);
+        const left = g & ~(1 << (9 + k));
+        if (left & 0x3ffc00) {
+          last = false;
+          moves[best] = left;
+          scores[best] = SPLIT_TO_EMPTY + (noise ? rest : 0);
+        }
       }
-      moves[i] = m;
-      scores[i] = bs;
-      frameIdx[depth] = i + 1;
+      if (last) {
+        // the move leaves the list; the untried ones before it shift up one and keep their order
+        for (let j = best; j > i; j--) {
+          moves[j] = moves[j - 1]!;
+          scores[j] = scores[j - 1]!;
+          noises[j] = noises[j - 1]!;
+        }
+        frameIdx[depth] = i + 1;
+      }
       const tok = state.apply(m);
       const nw = codec.encode(state);
       if (table.insert(codec.buf, nw, 0) >= 0) {
+        cur[depth] = m;
         toks[depth] = tok;
         depth++;
         codec.commit(state);
@@ -236,7 +279,7 @@ export function search(start: Position, maxPositions: number, prune = false, noi
     } else {
       if (depth === 0) return done('lost');
       depth--;
-      state.undo(moves[frameIdx[depth]! - 1]!, toks[depth]!);
+      state.undo(cur[depth]!, toks[depth]!);
     }
   }
 }

@@ -55,8 +55,9 @@ export class SolverState {
   readonly ver: Float64Array;
   /** Undo records for the last deal: per column, bit0 completed, bit1 flipped, bits 2-3 suit. */
   private readonly dealUndo: Uint8Array;
-  /** Scratch of generate: each column's top rank. */
+  /** Scratch of generate: each column's top rank, and per rank the columns with a top card of it. */
   private readonly tops: Int8Array;
+  private readonly byRank = new Int32Array(13);
   /**
    * Versions replaced by `apply`, restored by `undo` (a stack): a column put back as it was gets its
    * old version back, so caches keyed by version stay valid across make/unmake.
@@ -274,41 +275,78 @@ export class SolverState {
    * stock is empty, moves into an empty column go to the first empty column only and a whole column
    * with no face-down card is not moved into an empty one: both sound, since without a stock the
    * columns are interchangeable (SOLVER-NOTES.md).
+   *
+   * With `group`, the moves of fewer cards than the run into one empty column (k = run-1 … 1, listed
+   * one after the other) are written as one entry, `splitGroup(from, to, run - 1)`, in their place: a
+   * depth-first frame tries one or two of them, and in one suit they are most of its moves.
    */
-  generate(out: Int32Array, reduce: boolean): number {
+  generate(out: Int32Array, reduce: boolean, group = false): number {
     const n = this.ncols;
     const up = this.up;
+    const upLen = this.upLen;
     let cnt = 0;
-    let firstEmpty = -1;
-    for (let c = 0; c < n; c++) if (this.upLen[c] === 0) { firstEmpty = c; break; }
-    const sym = reduce && this.stockLeft === 0;
-    // rank of each column's top card, -1 for an empty column
+    // rank of each column's top card (-1 for an empty column), and the columns by top rank
     const tops = this.tops;
+    const byRank = this.byRank;
+    byRank.fill(0);
+    let empties = 0;
     for (let c = 0; c < n; c++) {
-      const l = this.upLen[c]!;
-      tops[c] = l === 0 ? -1 : RANK0[up[c * CAP + l - 1]!]!;
+      const l = upLen[c]!;
+      if (l === 0) {
+        tops[c] = -1;
+        empties |= 1 << c;
+      } else {
+        const t = RANK0[up[c * CAP + l - 1]!]!;
+        tops[c] = t;
+        byRank[t] |= 1 << c;
+      }
     }
+    const firstEmpty = empties === 0 ? -1 : 31 - Math.clz32(empties & -empties);
+    const sym = reduce && this.stockLeft === 0;
+    const emptyTargets = sym ? empties & -empties : empties;
     for (let from = 0; from < n; from++) {
       const topRank = tops[from]!;
       if (topRank < 0) continue;
       const run = this.runLength(from);
-      for (let to = 0; to < n; to++) {
+      // the targets: a column whose last card is 1..run ranks above this one's (R6, R9), or empty (R10)
+      let targets = emptyTargets;
+      const hi = topRank + run < 12 ? topRank + run : 12;
+      for (let t = topRank + 1; t <= hi; t++) targets |= byRank[t]!;
+      while (targets !== 0) {
+        const bit = targets & -targets;
+        targets ^= bit;
+        const to = 31 - Math.clz32(bit);
         const t = tops[to]!;
         if (t < 0) {
-          if (sym && to !== firstEmpty) continue;
-          const len = this.upLen[from]!;
-          const whole = sym && this.down[from] === 0 ? len : -1;
-          for (let k = run; k >= 1; k--) if (k !== whole) out[cnt++] = from | (to << 5) | (k << 10);
-        } else {
-          // to === from gives k = 0, never a move
-          const k = t - topRank;
-          if (k >= 1 && k <= run) out[cnt++] = from | (to << 5) | (k << 10);
-        }
+          const whole = sym && this.down[from] === 0 ? upLen[from]! : -1;
+          if (run !== whole) out[cnt++] = from | (to << 5) | (run << 10);
+          if (group) {
+            // whole >= run: only the move of the whole run can be the one left out
+            if (run > 1) out[cnt++] = splitGroup(from, to, run - 1);
+          } else for (let k = run - 1; k >= 1; k--) out[cnt++] = from | (to << 5) | (k << 10);
+        } else out[cnt++] = from | (to << 5) | ((t - topRank) << 10);
       }
     }
     if (this.stockLeft > 0 && firstEmpty < 0) out[cnt++] = DEAL_MOVE;
     return cnt;
   }
+}
+
+/** Flag of a group entry written by `generate` with `group`. */
+export const SPLIT_GROUP = 1 << 24;
+
+/**
+ * A group entry: the moves of k = kmax … 1 cards (1 <= kmax <= 12, fewer than a run of one suit can
+ * hold) from column `from` into the empty column `to`; bit 9 + k of the entry is set while the move of
+ * k cards belongs to it (see `groupMove`).
+ */
+export function splitGroup(from: number, to: number, kmax: number): number {
+  return SPLIT_GROUP | from | (to << 5) | (((1 << kmax) - 1) << 10);
+}
+
+/** The move of k cards of group entry g. */
+export function groupMove(g: number, k: number): PackedMove {
+  return (g & 0x3ff) | (k << 10);
 }
 
 /** Tag of a position whose move from its parent cannot simply be taken back. */
