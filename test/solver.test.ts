@@ -14,7 +14,7 @@ import { bestFirstSearch } from '../src/solver/bestfirst.js';
 import { phaseSearch } from '../src/solver/phases.js';
 import { solve } from '../src/solver/solve.js';
 import { lineText, shortenLine } from '../src/solver/line.js';
-import { CAP, DEAL_MOVE, moveTag, NO_REVERSE, reverseTag, SolverState } from '../src/solver/state.js';
+import { CAP, DEAL_MOVE, groupMove, moveTag, NO_REVERSE, reverseTag, SolverState, SPLIT_GROUP } from '../src/solver/state.js';
 import { PositionTable } from '../src/solver/table.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
 import { mulberry32, pos, run, SE1, SE2, SE4, SP1, SP2, SP4 } from './helpers/game.js';
@@ -230,33 +230,51 @@ describe('solver: the passes', () => {
 });
 
 describe('solver: move generation and packed positions', () => {
-  it('a move into an empty column of fewer cards than the run scores SPLIT_TO_EMPTY, pruning or not, and is the only kind listed after a move of the same columns (the depth-first pass scores those without moveOrder)', () => {
+  it('grouped generation lists the same moves in the same order, a run\'s splits into an empty column as one entry, each of which scores SPLIT_TO_EMPTY pruning or not (the depth-first pass scores groups without moveOrder)', () => {
     const rand = mulberry32(7);
     const buf = new Int32Array(1024);
+    const gbuf = new Int32Array(1024);
     let checked = 0;
+    let groups = 0;
     for (const v of ALL_VARIANTS) {
       for (let seed = 1; seed <= 6; seed++) {
         const s = new SolverState(dealPosition(v, seed));
         for (let step = 0; step < 200; step++) {
           const n = s.generate(buf, true);
           if (n === 0) break;
-          for (let i = 0; i < n; i++) {
-            const m = buf[i]!;
-            if (m === DEAL_MOVE || s.upLen[(m >> 5) & 31] !== 0 || m >> 10 >= s.runLength(m & 31)) {
-              // what the pass relies on: a move into an empty column listed right after one of the
-              // same columns is always one of these
-              if (m !== DEAL_MOVE && i > 0) expect(s.upLen[(m >> 5) & 31] === 0 && (buf[i - 1]! & 0x3ff) === (m & 0x3ff)).toBe(false);
+          const g = s.generate(gbuf, true, true);
+          const expanded: number[] = [];
+          for (let i = 0; i < g; i++) {
+            const e = gbuf[i]!;
+            if (e === DEAL_MOVE || !(e & SPLIT_GROUP)) {
+              expanded.push(e);
               continue;
             }
-            expect(moveOrder(s, m, true)).toBe(SPLIT_TO_EMPTY);
-            expect(moveOrder(s, m, false)).toBe(SPLIT_TO_EMPTY);
-            checked++;
+            groups++;
+            const to = (e >> 5) & 31;
+            expect(s.upLen[to]).toBe(0);
+            for (let k = 12; k >= 1; k--) {
+              if (!(e & (1 << (9 + k)))) continue;
+              const m = groupMove(e, k);
+              expect(k).toBeLessThan(s.runLength(e & 31));
+              expect(moveOrder(s, m, true)).toBe(SPLIT_TO_EMPTY);
+              expect(moveOrder(s, m, false)).toBe(SPLIT_TO_EMPTY);
+              expanded.push(m);
+              checked++;
+            }
           }
+          expect(expanded).toEqual(Array.from(buf.subarray(0, n)));
           s.apply(buf[Math.floor(rand() * n)]!);
         }
       }
     }
+    expect(groups).toBeGreaterThan(200); // 213 with these seeds
     expect(checked).toBeGreaterThan(500); // 567 with these seeds
+  });
+
+  it('the depth-first search takes noise of 0 to 3 only (a group keeps 2 bits of noise a move)', () => {
+    expect(() => search(dealPosition(SP1, 1), 100, true, 1, 4)).toThrow(RangeError);
+    expect(search(dealPosition(SP1, 1), 100, true, 1, 3).positions).toBe(100);
   });
 
   it('generates exactly the rules engine\'s legal moves, and make/unmake restores, on 10,000+ random positions of all six variants', () => {

@@ -113,25 +113,30 @@ export function moveOrder(s: SolverState, m: number, prune = false): number {
 
 /**
  * Searches from `start` until a win, exhaustion, or `maxPositions` stored positions (the start is one).
+ * `prune` leaves out the moves moveOrder prunes; `noise` (0..3) adds 0..noise to each move's score,
+ * drawn from a generator seeded by `noiseSeed`. Throws RangeError for another `noise`.
  */
 export function search(start: Position, maxPositions: number, prune = false, noiseSeed = 0, noise = 0): SearchOutcome {
+  // a group entry keeps 2 bits of noise a move
+  if (!Number.isInteger(noise) || noise < 0 || noise > 3) throw new RangeError(`noise must be 0..3, not ${noise}`);
   // Deterministic tie-breaking noise for restarts (xorshift32 seeded by noiseSeed); none when noise is 0.
   let rs = (noiseSeed * 0x9e3779b1) | 1;
+  // noise + 1 a power of two (1, 3): the remainder is the low bits
+  const lowBits = (noise & (noise + 1)) === 0;
   const jitter = (): number => {
     rs ^= rs << 13;
     rs ^= rs >>> 17;
     rs ^= rs << 5;
-    // an integer remainder; equal to (rs >>> 0) % (noise + 1) when noise + 1 is a power of two (RESTART_NOISE = 3)
-    return (rs & 0x7fffffff) % (noise + 1);
+    return lowBits ? rs & noise : (rs & 0x7fffffff) % (noise + 1);
   };
   const state = new SolverState(start);
   const codec = new KeyCodec(state, start.variant.suits);
   const table = new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
   // each frame's untried moves (or group entries, see SolverState.generate) and their ordering
   // scores, side by side, and each group's noise, 2 bits a move (bits 2(k-1) for the move of k cards)
-  let moves = new Int32Array(1 << 14);
-  let scores = new Int32Array(1 << 14);
-  let noises = new Int32Array(1 << 14);
+  let moves = new Int32Array(1 << 12);
+  let scores = new Int32Array(1 << 12);
+  let noises = new Int32Array(1 << 12);
   let frameEnd = new Int32Array(256);
   let frameIdx = new Int32Array(256);
   // per depth: the move being tried and its undo token
