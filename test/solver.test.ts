@@ -393,10 +393,11 @@ describe('solver: move generation and packed positions', () => {
     expect(t.insert(Uint32Array.from([4999, 4999 * 7, 99]), 3, 0)).toBe(-1);
   });
 
-  it('the table finds every key after its arena outgrows the offset bits of its slots (hash bits give way)', () => {
-    const t = new PositionTable(200_000, () => 3);
+  it('the table finds every key as it grows: its arena outgrows the offset bits of its slots (hash bits give way) and its slots are rehashed', () => {
+    // made for 1,000 positions: 100,000 make the slots grow (rehash) and the arena outgrow 16 offset bits
+    const t = new PositionTable(1_000, () => 3);
     const key = (i: number) => Uint32Array.from([i, i ^ 0x5555, 7]);
-    // 100,000 nodes of 4 words: the arena outgrows 16 offset bits; every key stays found at every size
+    // 100,000 nodes of 4 words; every key stays found at every size
     for (let i = 0; i < 100_000; i++) {
       expect(t.insert(key(i), 3, i)).toBe(i * 4);
       expect(t.find(key(i >> 1), 3)).toBe((i >> 1) * 4);

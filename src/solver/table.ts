@@ -32,9 +32,10 @@ function bitsFor(n: number): number {
 
 /** Largest share of slots in use before the slots grow (linear probing stays short below it). */
 const MAX_LOAD = 0.7;
-/** Positions the first grown table has room for, and its slots. */
+/** Positions the arena has room for after its first growth. */
 const EARLY_POSITIONS = 1 << 16;
-const EARLY_SLOTS = Math.ceil(EARLY_POSITIONS / MAX_LOAD) + 1;
+/** Positions the slots are made for at once (2^22: 24 MB of slots), when that many are expected. */
+const PRESIZE = 1 << 22;
 
 /** Maps a 32-bit hash onto 0..cap-1 by multiplication (Lemire's fast range reduction), any cap. */
 function slotOf(h: number, cap: number): number {
@@ -59,13 +60,14 @@ export class PositionTable {
   private readonly expected: number;
 
   /**
-   * `expected`: how many positions the caller may store. Room for up to 2^10 of them is made at once,
-   * then for up to 2^16, then more (slots fourfold, the arena by a quarter), and neither grows much past
-   * `expected`; so a search that stops early (a phase that runs dry) costs little. `keyLength` lets
-   * the table rehash when it grows.
+   * `expected`: how many positions the caller may store. The slots are made at once for up to
+   * PRESIZE of them: rehashing reads every key again (a tenth of an exact search's time when it grew
+   * from small), while slots never written cost no memory pages until a probe touches them. The arena
+   * has room for 2^10 positions at first, then for 2^16, then grows by a quarter; past PRESIZE the
+   * slots grow fourfold; neither grows much past `expected`. `keyLength` lets the table rehash.
    */
   constructor(expected: number, keyLength: KeyLength) {
-    const n = Math.max(64, Math.min(expected, 1 << 10));
+    const n = Math.max(64, Math.min(expected, PRESIZE));
     this.slots = new Uint32Array(Math.ceil(n / MAX_LOAD) + 1);
     this.arena = new Uint32Array(Math.max(1024, Math.min(expected, 1 << 10) * 8));
     this.offBits = Math.max(16, bitsFor(this.arena.length));
@@ -164,7 +166,7 @@ export class PositionTable {
   private growArena(need: number): Uint32Array {
     // grow by a quarter, but not much past what the expected number of positions will need
     let len = Math.max(this.arena.length * 1.25, this.used + need + 1024, Math.min(this.expected, EARLY_POSITIONS) * 8);
-    if (this.size > 1000) len = Math.min(len, Math.max(this.used + need + 1024, (this.used / this.size) * this.expected * 1.01));
+    if (this.size > 1000 && this.size < this.expected) len = Math.min(len, Math.max(this.used + need + 1024, (this.used / this.size) * this.expected * 1.01));
     const a = new Uint32Array(Math.ceil(len));
     a.set(this.arena.subarray(0, this.used));
     this.arena = a;
@@ -184,11 +186,11 @@ export class PositionTable {
   }
 
   private rehash(): void {
-    // four times the slots (fewer rehashes, shorter probes: a search of a million positions runs 7-17%
-    // faster than doubling), but no further than the expected number of positions needs; from the
-    // small first table, straight to room for 2^16 positions if that many are expected
+    // only past PRESIZE positions: four times the slots (fewer rehashes, shorter probes than
+    // doubling), but no further than the expected number of positions needs; past `expected`, double
     const fit = Math.ceil(this.expected / MAX_LOAD) + 1;
-    const cap = Math.max(Math.ceil(this.size / MAX_LOAD) + 2, Math.min(Math.max(this.slots.length * 4, EARLY_SLOTS), fit));
+    const need = Math.ceil(this.size / MAX_LOAD);
+    const cap = this.size >= this.expected ? need * 2 : Math.max(need + 2, Math.min(this.slots.length * 4, fit));
     const slots = new Uint32Array(cap);
     const arena = this.arena;
     for (let node = 0; node < this.used; ) {
