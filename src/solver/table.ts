@@ -32,10 +32,11 @@ function bitsFor(n: number): number {
 
 /** Largest share of slots in use before the slots grow (linear probing stays short below it). */
 const MAX_LOAD = 0.7;
-/** Positions the arena has room for after its first growth. */
+/** Positions the first grown table has room for, and its slots. */
 const EARLY_POSITIONS = 1 << 16;
-/** Positions the slots are made for at once (2^22: 24 MB of slots), when that many are expected. */
-const PRESIZE = 1 << 22;
+const EARLY_SLOTS = Math.ceil(EARLY_POSITIONS / MAX_LOAD) + 1;
+/** Slots of the second growth when that many are expected: room for 2^22 positions, 24 MB. */
+const PRESIZE_SLOTS = Math.ceil((1 << 22) / MAX_LOAD) + 1;
 
 /** Maps a 32-bit hash onto 0..cap-1 by multiplication (Lemire's fast range reduction), any cap. */
 function slotOf(h: number, cap: number): number {
@@ -60,14 +61,14 @@ export class PositionTable {
   private readonly expected: number;
 
   /**
-   * `expected`: how many positions the caller may store. The slots are made at once for up to
-   * PRESIZE of them: rehashing reads every key again (a tenth of an exact search's time when it grew
-   * from small), while slots never written cost no memory pages until a probe touches them. The arena
-   * has room for 2^10 positions at first, then for 2^16, then grows by a quarter; past PRESIZE the
-   * slots grow fourfold; neither grows much past `expected`. `keyLength` lets the table rehash.
+   * `expected`: how many positions the caller may store. Room for up to 2^10 of them is made at once,
+   * then slots for up to 2^16, then slots for all `expected` (up to 2^22, then fourfold): a search
+   * that stored 2^16 × 0.7 positions most likely goes on, and each rehash reads every key again. The
+   * arena grows by a quarter. Neither grows much past `expected`, so a search that stops early (a
+   * phase that runs dry) costs little. `keyLength` lets the table rehash when it grows.
    */
   constructor(expected: number, keyLength: KeyLength) {
-    const n = Math.max(64, Math.min(expected, PRESIZE));
+    const n = Math.max(64, Math.min(expected, 1 << 10));
     this.slots = new Uint32Array(Math.ceil(n / MAX_LOAD) + 1);
     this.arena = new Uint32Array(Math.max(1024, Math.min(expected, 1 << 10) * 8));
     this.offBits = Math.max(16, bitsFor(this.arena.length));
@@ -186,11 +187,12 @@ export class PositionTable {
   }
 
   private rehash(): void {
-    // only past PRESIZE positions: four times the slots (fewer rehashes, shorter probes than
-    // doubling), but no further than the expected number of positions needs; past `expected`, double
+    // from the first table to room for 2^16 positions, then straight to room for all expected (up
+    // to 2^22, then fourfold: fewer rehashes, shorter probes than doubling); past `expected`, double
     const fit = Math.ceil(this.expected / MAX_LOAD) + 1;
     const need = Math.ceil(this.size / MAX_LOAD);
-    const cap = this.size >= this.expected ? need * 2 : Math.max(need + 2, Math.min(this.slots.length * 4, fit));
+    const next = this.slots.length < EARLY_SLOTS ? EARLY_SLOTS : Math.max(this.slots.length * 4, PRESIZE_SLOTS);
+    const cap = this.size >= this.expected ? need * 2 : Math.max(need + 2, Math.min(next, fit));
     const slots = new Uint32Array(cap);
     const arena = this.arena;
     for (let node = 0; node < this.used; ) {
