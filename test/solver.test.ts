@@ -50,6 +50,22 @@ function same(s: SolverState, p: Position): boolean {
   return s.stockLeft === p.stock.length && s.removed === p.removed.length;
 }
 
+/** A copy of `s` whose columns have versions no codec has seen (a codec's key of it is built uncached). */
+function copyState(s: SolverState, into: SolverState): SolverState {
+  into.up.set(s.up);
+  into.upLen.set(s.upLen);
+  into.down.set(s.down);
+  into.stockLeft = s.stockLeft;
+  into.removed = s.removed;
+  into.touchAll();
+  return into;
+}
+
+/** The key words of `s`, built by `codec` uncached (from a copy with fresh versions). */
+function uncachedKey(codec: KeyCodec, s: SolverState, scratch: SolverState): number[] {
+  return Array.from(codec.buf.subarray(0, codec.encode(copyState(s, scratch))));
+}
+
 function packedText(s: SolverState, m: number): string {
   if (m === DEAL_MOVE) return 'd';
   const to = (m >> 5) & 31;
@@ -287,9 +303,9 @@ describe('solver: move generation and packed positions', () => {
       for (let seed = 1; seed <= 14; seed++) {
         let p = dealPosition(v, seed);
         const s = new SolverState(p);
-        const codec = new KeyCodec(s, v.suits);
-        const fresh = new KeyCodec(s, v.suits);
+        const codec = new KeyCodec(s);
         const s2 = new SolverState(p);
+        const scratch = new SolverState(p);
         for (let step = 0; step < 150; step++) {
           const expected = legalMoves(p).map((m) => moveText(p, m)).sort();
           const n = s.generate(buf, false);
@@ -300,28 +316,27 @@ describe('solver: move generation and packed positions', () => {
           if (step % 2) codec.commit(s);
           for (let i = 0; i < n; i++) {
             const tok = s.apply(buf[i]!);
-            // the key built from cached columns equals the key built afresh
+            // the key built from cached columns equals the key built uncached
             const nw = codec.encode(s);
-            fresh.reset();
-            expect(Array.from(fresh.buf.subarray(0, fresh.encode(s)))).toEqual(Array.from(codec.buf.subarray(0, nw)));
-            expect(fresh.score).toBe(codec.score);
+            const cached = Array.from(codec.buf.subarray(0, nw));
+            const score = codec.score;
+            expect(uncachedKey(codec, s, scratch)).toEqual(cached);
+            expect(codec.score).toBe(score);
             // the move back that the best-first search skips leads to the parent, in decoded columns
             if (tok === 0 && buf[i] !== DEAL_MOVE) {
               let tag = reverseTag(s, buf[i]!);
               if (tag !== NO_REVERSE) {
+                codec.encode(s);
                 tag = codec.decodedTag(tag, s);
                 const child = codec.buf.slice(0, nw + 1);
                 const back = new SolverState(p);
-                fresh.decode(child, 0, back);
+                codec.decode(child, 0, back);
                 const nb = back.generate(buf2, true);
                 const mv = Array.from(buf2.subarray(0, nb)).filter((x) => moveTag(x) === tag);
                 expect(mv.length).toBe(1);
                 back.apply(mv[0]!);
                 s.undo(buf[i]!, tok);
-                fresh.reset();
-                const parentKey = Array.from(fresh.buf.subarray(0, fresh.encode(s)));
-                fresh.reset();
-                expect(Array.from(fresh.buf.subarray(0, fresh.encode(back)))).toEqual(parentKey);
+                expect(uncachedKey(codec, back, scratch)).toEqual(uncachedKey(codec, s, scratch));
                 reversed++;
                 continue;
               }
@@ -341,8 +356,8 @@ describe('solver: move generation and packed positions', () => {
           for (let i = 0; i < n2; i++) {
             const tok = s2.apply(buf2[i]!);
             const nw2 = codec.encode(s2);
-            fresh.reset();
-            expect(Array.from(fresh.buf.subarray(0, fresh.encode(s2)))).toEqual(Array.from(codec.buf.subarray(0, nw2)));
+            const cached = Array.from(codec.buf.subarray(0, nw2));
+            expect(uncachedKey(codec, s2, scratch)).toEqual(cached);
             s2.undo(buf2[i]!, tok);
           }
           if (p.stock.length > 0) expect(same(s2, p)).toBe(true);
@@ -365,19 +380,47 @@ describe('solver: move generation and packed positions', () => {
   it('keys are canonical once the stock is empty: permuting columns with no face-down card gives the same key', () => {
     const a = pos(SE4, [['', 'KC QC'], ['', '5H'], ['3D', '9S'], '', ['', '7D'], ['', 'AS'], ['', '2C']], [], [0, 1]);
     const b = pos(SE4, [['', '7D'], ['', 'AS'], ['3D', '9S'], ['', '2C'], '', ['', 'KC QC'], ['', '5H']], [], [0, 1]);
-    const ka = new KeyCodec(new SolverState(a), 4);
-    const kb = new KeyCodec(new SolverState(b), 4);
-    const na = ka.encode(new SolverState(a));
-    const nb = kb.encode(new SolverState(b));
-    expect(Array.from(kb.buf.subarray(0, nb))).toEqual(Array.from(ka.buf.subarray(0, na)));
+    // (ids name columns within one codec: both keys come from one)
+    const k = new KeyCodec(new SolverState(a));
+    const ka = Array.from(k.buf.subarray(0, k.encode(new SolverState(a))));
+    const kb = Array.from(k.buf.subarray(0, k.encode(new SolverState(b))));
+    expect(kb).toEqual(ka);
     // ... but not while the stock still deals card i onto column i
     const c = pos(SE4, [['', 'KC QC'], ['', '5H'], ['3D', '9S'], ['', '4S'], ['', '7D'], ['', 'AS'], ['', '2C']], [['JH', 'JD', 'JS']], [0]);
     const d = pos(SE4, [['', '5H'], ['', 'KC QC'], ['3D', '9S'], ['', '4S'], ['', '7D'], ['', 'AS'], ['', '2C']], [['JH', 'JD', 'JS']], [0]);
-    const kc = new KeyCodec(new SolverState(c), 4);
+    const kc = new KeyCodec(new SolverState(c));
     const n1 = kc.encode(new SolverState(c));
     const first = Array.from(kc.buf.subarray(0, n1));
     const n2 = kc.encode(new SolverState(d));
     expect(Array.from(kc.buf.subarray(0, n2))).not.toEqual(first);
+  });
+
+  it('keys name columns by id: past 2^15 distinct columns an id takes two units, and keys still measure and decode right', () => {
+    const p = dealPosition(SE4, 1);
+    const s = new SolverState(p);
+    const back = new SolverState(p);
+    const codec = new KeyCodec(s);
+    const lengths = new Set<number>();
+    for (let i = 0; i < 40_000; i++) {
+      // column 1 gets 40,000 different contents of three cards
+      s.upLen[0] = 3;
+      s.up[0] = i % 52;
+      s.up[1] = Math.floor(i / 52) % 52;
+      s.up[2] = Math.floor(i / 2704) % 52;
+      s.touchAll();
+      const nw = codec.encode(s);
+      const key = codec.buf.slice(0, nw + 1);
+      expect(codec.keyLength(key, 0)).toBe(nw);
+      lengths.add(nw);
+      if (i % 997 === 0 || i >= 39_990) {
+        codec.decode(key, 0, back);
+        expect(Array.from(back.up.subarray(0, 3))).toEqual(Array.from(s.up.subarray(0, 3)));
+        for (let c = 1; c < 7; c++) expect([back.down[c], back.upLen[c]]).toEqual([s.down[c], s.upLen[c]]);
+      }
+    }
+    expect(codec.columns).toBe(40_000 + 6);
+    // stock and mask, 7 ids: 8 units, 4 words; with an id past 2^15, 9 units, 5 words
+    expect([...lengths].sort()).toEqual([4, 5]);
   });
 
   it('the table stores keys exactly: equal keys are found, different keys sharing a prefix are not merged', () => {

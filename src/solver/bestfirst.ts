@@ -108,7 +108,7 @@ export interface BestFirstOptions {
  */
 export function bestFirstSearch(start: Position, maxPositions: number, opts: BestFirstOptions = {}): BestFirstOutcome {
   const state = new SolverState(start);
-  const codec = new KeyCodec(state, start.variant.suits, opts.weights);
+  const codec = new KeyCodec(state, opts.weights);
   const table = new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
   const queue = new BucketQueue();
   const moves = new Int32Array(1024);
@@ -137,7 +137,7 @@ export function bestFirstSearch(start: Position, maxPositions: number, opts: Bes
   const done = (status: BestFirstOutcome['status'], goal: number): BestFirstOutcome => {
     const path = goal >= 0 ? table.pathTo(goal) : [];
     const st = status === 'lost' && !sound ? 'undecided' : status;
-    return { status: st, positions: table.size, exhausted: status === 'lost', path, candidates: Array.from(candNodes.subarray(0, ncand)), table, codec, peakBytes: table.bytes + queue.bytes };
+    return { status: st, positions: table.size, exhausted: status === 'lost', path, candidates: Array.from(candNodes.subarray(0, ncand)), table, codec, peakBytes: table.bytes + codec.bytes + queue.bytes };
   };
 
   const nw0 = codec.encode(state);
@@ -185,11 +185,11 @@ export function bestFirstSearch(start: Position, maxPositions: number, opts: Bes
 
 /**
  * Rebuilds the winning line of a best-first search, in the project's notation: from the start, at each
- * step the move whose resulting key equals the next node's key. Throws Error when none does (a defect).
+ * step the move whose resulting key equals the next node's key. `table` and `codec` are the search's
+ * (keys name columns by the codec's ids). Throws Error when no move does (a defect).
  */
-export function rebuildLine(start: Position, path: readonly number[], table: PositionTable): string[] {
+export function rebuildLine(start: Position, path: readonly number[], table: PositionTable, codec: KeyCodec): string[] {
   const state = new SolverState(start);
-  const codec = new KeyCodec(state, start.variant.suits);
   const moves = new Int32Array(1024);
   const line: string[] = [];
   for (let p = 1; p < path.length; p++) {

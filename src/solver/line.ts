@@ -36,8 +36,8 @@ class LinePositions {
   /** Shape (see `shape`) -> the last index along the line with that shape. */
   private readonly lastShape = new Map<number, number>();
 
-  constructor(state: SolverState, suits: number, size: number) {
-    this.codec = new KeyCodec(state, suits, undefined, false);
+  constructor(state: SolverState, size: number) {
+    this.codec = new KeyCodec(state, undefined, false);
     this.table = new PositionTable(size, (a, o) => this.codec.keyLength(a, o));
   }
 
@@ -71,7 +71,7 @@ class LinePositions {
 export function shortenLine(start: Position, line: readonly string[]): string[] {
   // the line as packed moves, and the last index at which each position occurs
   const state = new SolverState(start);
-  const seen = new LinePositions(state, start.variant.suits, line.length + 1);
+  const seen = new LinePositions(state, line.length + 1);
   const packed: number[] = [];
   seen.add(state, 0);
   for (const text of line) {

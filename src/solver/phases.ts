@@ -89,10 +89,10 @@ export function phaseSearch(start: Position, maxPositions: number, opts: PhaseOp
       peak = Math.max(peak, again.peakBytes);
       r = again;
     }
-    if (r.status === 'won') return [...line, ...rebuildLine(pos, r.path, r.table)];
+    if (r.status === 'won') return [...line, ...rebuildLine(pos, r.path, r.table, r.codec)];
     if (last) return null;
     for (let i = 0; i < r.candidates.length && i <= slack; i++) {
-      const moves = rebuildLine(pos, r.table.pathTo(r.candidates[i]!), r.table);
+      const moves = rebuildLine(pos, r.table.pathTo(r.candidates[i]!), r.table, r.codec);
       const played = playLine(pos, moves);
       if (!played.ok) throw new Error(`solver defect: a phase line does not replay (${played.error.message})`);
       const dealt = applyMove(played.value.position, DEAL).position;

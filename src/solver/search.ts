@@ -130,7 +130,7 @@ export function search(start: Position, maxPositions: number, prune = false, noi
     return lowBits ? rs & noise : (rs & 0x7fffffff) % (noise + 1);
   };
   const state = new SolverState(start);
-  const codec = new KeyCodec(state, start.variant.suits);
+  const codec = new KeyCodec(state);
   const table = new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
   // each frame's untried moves (or group entries, see SolverState.generate) and their ordering
   // scores, side by side, and each group's noise, 2 bits a move (bits 2(k-1) for the move of k cards)
@@ -152,7 +152,7 @@ export function search(start: Position, maxPositions: number, prune = false, noi
     status,
     positions: table.size,
     moves: line(),
-    peakBytes: table.bytes + Math.max(peakStack, stackBytes()),
+    peakBytes: table.bytes + codec.bytes + Math.max(peakStack, stackBytes()),
   });
 
   /**

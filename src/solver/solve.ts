@@ -56,7 +56,7 @@ export function solve(position: Position, opts: SolveOptions = {}): SolveResult 
     status = probe.status;
     positions += probe.positions;
     peak = Math.max(peak, probe.peakBytes);
-    if (status === 'won') line = rebuildLine(position, probe.path, probe.table);
+    if (status === 'won') line = rebuildLine(position, probe.path, probe.table, probe.codec);
   }
   // 3. the phase search finds most wins
   if (status === 'undecided' && positions < max) {
@@ -76,7 +76,7 @@ export function solve(position: Position, opts: SolveOptions = {}): SolveResult 
       status = exact.status;
       positions += exact.positions;
       peak = Math.max(peak, exact.peakBytes);
-      if (status === 'won') line = rebuildLine(position, exact.path, exact.table);
+      if (status === 'won') line = rebuildLine(position, exact.path, exact.table, exact.codec);
     }
   }
   let moveCount: number | null = null;
