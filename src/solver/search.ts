@@ -111,6 +111,25 @@ export function moveOrder(s: SolverState, m: number, prune = false): number {
   return score;
 }
 
+/** The depth-first search's stack: per frame its moves, their scores and noise; per depth its frame, move and undo token. */
+interface SearchStack {
+  moves: Int32Array;
+  scores: Int32Array;
+  noises: Int32Array;
+  frameEnd: Int32Array;
+  frameIdx: Int32Array;
+  cur: Int32Array;
+  toks: Int32Array;
+}
+
+function newStack(): SearchStack {
+  const a = (n: number) => new Int32Array(n);
+  return { moves: a(1 << 12), scores: a(1 << 12), noises: a(1 << 12), frameEnd: a(256), frameIdx: a(256), cur: a(256), toks: a(256) };
+}
+
+/** The stack of the last search, for the next one (searches never run inside one another). */
+let spareStack: SearchStack | null = null;
+
 /**
  * Searches from `start` until a win, exhaustion, or `maxPositions` stored positions (the start is one).
  * `prune` leaves out the moves moveOrder prunes; `noise` (0..3) adds 0..noise to each move's score,
@@ -134,26 +153,27 @@ export function search(start: Position, maxPositions: number, prune = false, noi
   const table = new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
   // each frame's untried moves (or group entries, see SolverState.generate) and their ordering
   // scores, side by side, and each group's noise, 2 bits a move (bits 2(k-1) for the move of k cards)
-  let moves = new Int32Array(1 << 12);
-  let scores = new Int32Array(1 << 12);
-  let noises = new Int32Array(1 << 12);
-  let frameEnd = new Int32Array(256);
-  let frameIdx = new Int32Array(256);
+  // (taken from the last search: restarts are many and short, and every entry is written before it is read)
+  const spare = spareStack ?? newStack();
+  spareStack = null;
+  let moves = spare.moves;
+  let scores = spare.scores;
+  let noises = spare.noises;
+  let frameEnd = spare.frameEnd;
+  let frameIdx = spare.frameIdx;
   // per depth: the move being tried and its undo token
-  let cur = new Int32Array(256);
-  let toks = new Int32Array(256);
+  let cur = spare.cur;
+  let toks = spare.toks;
   const scratch = new Int32Array(1024);
   let depth = 0;
   let peakStack = 0;
 
   const stackBytes = () => moves.byteLength * 3 + frameEnd.byteLength * 4;
   const line = (): number[] => Array.from(cur.subarray(0, depth));
-  const done = (status: SearchOutcome['status']): SearchOutcome => ({
-    status,
-    positions: table.size,
-    moves: line(),
-    peakBytes: table.bytes + codec.bytes + Math.max(peakStack, stackBytes()),
-  });
+  const done = (status: SearchOutcome['status']): SearchOutcome => {
+    spareStack = { moves, scores, noises, frameEnd, frameIdx, cur, toks };
+    return { status, positions: table.size, moves: line(), peakBytes: table.bytes + codec.bytes + Math.max(peakStack, stackBytes()) };
+  };
 
   /**
    * Lists the moves of the current position as frame `depth` with their scores. The main loop tries
