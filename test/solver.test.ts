@@ -418,7 +418,7 @@ describe('solver: move generation and packed positions', () => {
         for (let c = 1; c < 7; c++) expect([back.down[c], back.upLen[c]]).toEqual([s.down[c], s.upLen[c]]);
       }
     }
-    expect(codec.columns).toBe(40_000 + 6);
+    expect(codec.store.size).toBe(40_000 + 6);
     // stock and mask, 7 ids: 8 units, 4 words; with an id past 2^15, 9 units, 5 words
     expect([...lengths].sort()).toEqual([4, 5]);
   });

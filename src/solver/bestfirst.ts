@@ -9,7 +9,7 @@
  * equal up to interchangeable columns), so an empty queue with no win proves the deal lost (R19).
  * The search is deterministic: integer evaluation, fixed move order, fixed tie-breaks.
  */
-import { KeyCodec, type EvalWeights } from './key.js';
+import { type ColumnStore, KeyCodec, type EvalWeights } from './key.js';
 import { DEAL_MOVE, moveTag, NO_REVERSE, reverseTag, SolverState } from './state.js';
 import { PositionTable } from './table.js';
 import { moveOrder, PRUNED } from './search.js';
@@ -100,6 +100,8 @@ export interface BestFirstOptions {
   readonly noDeal?: boolean;
   /** Keep the best `keep` positions from which a deal is legal (R12) as `candidates`. */
   readonly keep?: number;
+  /** Column store to use (shared by the searches of a solve: no column is stored twice); default a new one. */
+  readonly store?: ColumnStore;
 }
 
 /**
@@ -108,7 +110,7 @@ export interface BestFirstOptions {
  */
 export function bestFirstSearch(start: Position, maxPositions: number, opts: BestFirstOptions = {}): BestFirstOutcome {
   const state = new SolverState(start);
-  const codec = new KeyCodec(state, opts.weights);
+  const codec = new KeyCodec(state, opts.weights, true, opts.store);
   const table = new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
   const queue = new BucketQueue();
   const moves = new Int32Array(1024);

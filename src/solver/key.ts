@@ -15,8 +15,9 @@
  * in column order. Once the stock is empty the columns with no face-down card are interchangeable
  * (SOLVER-NOTES.md), so the key is canonical: `mask` marks those columns, the ids of the others come
  * first in column order, then theirs, sorted by their runs. The code is self-delimiting
- * (prefix-free), so two keys of one codec are equal exactly when their words are equal. Ids belong to
- * one codec: keys of two codecs cannot be compared, and a key is decoded by the codec that wrote it.
+ * (prefix-free), so two keys of one column store are equal exactly when their words are equal. Ids
+ * belong to one store (ColumnStore): keys are compared, and decoded, only with the store that named
+ * their columns (the searches of one solve share one).
  */
 import { CAP, RANK0, type SolverState } from './state.js';
 
@@ -42,6 +43,159 @@ export const DEFAULT_WEIGHTS: EvalWeights = { down: 6, rankBreak: 3, suitBreak: 
 const FIRST_IDS = 256;
 
 /**
+ * The distinct columns met by the searches of one deal, each stored once and named by an id: its
+ * cards, face-up and face-down counts, and what the evaluation and the canonical order need of it
+ * (rank and suit breaks between its runs, its runs, a sort key of the first three). One store may
+ * serve every search of a solve (solve.ts shares one): the ids of a column stay the same.
+ */
+export class ColumnStore {
+  /** Ids given so far. */
+  size = 0;
+  // per id: its cards (in `cards` from `start`), face-up and face-down counts, rank and suit breaks
+  // between its runs, run count, sort key (its first three runs), first run (in `runs`) and hash;
+  // and the hash table of ids (id + 1, 0 for none; a power of two in size)
+  cards = new Uint8Array(FIRST_IDS * 16);
+  private cardsUsed = 0;
+  runs = new Uint16Array(FIRST_IDS * 8);
+  private runsUsed = 0;
+  start = new Int32Array(FIRST_IDS);
+  len = new Uint8Array(FIRST_IDS);
+  down = new Uint8Array(FIRST_IDS);
+  rankBrk = new Uint8Array(FIRST_IDS);
+  suitBrk = new Uint8Array(FIRST_IDS);
+  nruns = new Uint8Array(FIRST_IDS);
+  sortKey = new Int32Array(FIRST_IDS);
+  runStart = new Int32Array(FIRST_IDS);
+  private hash = new Int32Array(FIRST_IDS);
+  private idSlots = new Int32Array(FIRST_IDS * 4);
+
+  /** Bytes held by the store and its hash table. */
+  get bytes(): number {
+    return (
+      this.cards.byteLength + this.runs.byteLength + this.start.byteLength + this.len.byteLength + this.down.byteLength +
+      this.rankBrk.byteLength + this.suitBrk.byteLength + this.nruns.byteLength + this.sortKey.byteLength +
+      this.runStart.byteLength + this.hash.byteLength + this.idSlots.byteLength
+    );
+  }
+
+  /**
+   * The id of column c's contents in `s`, added to the store if they are new. (Adding may replace
+   * the store's arrays: read them through the store after calling it.)
+   */
+  intern(s: SolverState, c: number): number {
+    const d = s.down[c]!;
+    const len = s.upLen[c]!;
+    const up = s.up;
+    const b = c * CAP;
+    let h = Math.imul(d + 1, 0x9e3779b1) ^ len;
+    for (let i = 0; i < len; i++) {
+      h = Math.imul(h ^ up[b + i]!, 0x85ebca6b);
+      h ^= h >>> 13;
+    }
+    h = Math.imul(h ^ (h >>> 16), 0xc2b2ae35);
+    h ^= h >>> 15;
+    const slots = this.idSlots;
+    const mask = slots.length - 1;
+    let i = h & mask;
+    for (;;) {
+      const sv = slots[i]!;
+      if (sv === 0) break;
+      const id = sv - 1;
+      if (this.hash[id] === h && this.down[id] === d && this.len[id] === len) {
+        const cards = this.cards;
+        const st = this.start[id]!;
+        let j = 0;
+        while (j < len && cards[st + j] === up[b + j]) j++;
+        if (j === len) return id;
+      }
+      i = (i + 1) & mask;
+    }
+    return this.add(s, c, h, i);
+  }
+
+  /** Stores column c's contents as a new id (hash h, free hash slot i); splits it into runs (R7). */
+  private add(s: SolverState, c: number, h: number, i: number): number {
+    const id = this.size++;
+    if (id === this.start.length) this.growIds();
+    const d = s.down[c]!;
+    const len = s.upLen[c]!;
+    const up = s.up;
+    const b = c * CAP;
+    if (this.cardsUsed + len > this.cards.length) this.cards = grow8(this.cards, this.cardsUsed + len);
+    if (this.runsUsed + len > this.runs.length) this.runs = grow16(this.runs, this.runsUsed + len);
+    const st = this.cardsUsed;
+    for (let j = 0; j < len; j++) this.cards[st + j] = up[b + j]!;
+    this.cardsUsed += len;
+    // runs, bottom first: (top card << 4 | length - 1); a break between two runs is a suit break
+    // when the ranks follow (R6), else a rank break
+    const runs = this.runs;
+    const rs = this.runsUsed;
+    let r = 0;
+    let rb = 0;
+    let sb = 0;
+    for (let k = 0; k < len; ) {
+      const top = up[b + k]!;
+      if (k > 0) {
+        if (RANK0[top]! + 1 === RANK0[up[b + k - 1]!]) sb++;
+        else rb++;
+      }
+      let j = k + 1;
+      while (j < len && up[b + j] === up[b + j - 1]! - 1 && RANK0[up[b + j - 1]!] !== 0) j++;
+      runs[rs + r++] = (top << 4) | (j - k - 1);
+      k = j;
+    }
+    this.runsUsed += r;
+    this.start[id] = st;
+    this.len[id] = len;
+    this.down[id] = d;
+    this.rankBrk[id] = rb;
+    this.suitBrk[id] = sb;
+    this.nruns[id] = r;
+    this.runStart[id] = rs;
+    this.sortKey[id] = ((r > 0 ? runs[rs]! + 1 : 0) << 20) | ((r > 1 ? runs[rs + 1]! + 1 : 0) << 10) | (r > 2 ? runs[rs + 2]! + 1 : 0);
+    this.hash[id] = h;
+    this.idSlots[i] = id + 1;
+    if (this.size * 2 > this.idSlots.length) this.rehashIds();
+    return id;
+  }
+
+  private growIds(): void {
+    const n = this.start.length * 2;
+    const g32 = (a: Int32Array) => {
+      const b = new Int32Array(n);
+      b.set(a);
+      return b;
+    };
+    const g8 = (a: Uint8Array) => {
+      const b = new Uint8Array(n);
+      b.set(a);
+      return b;
+    };
+    this.start = g32(this.start);
+    this.sortKey = g32(this.sortKey);
+    this.runStart = g32(this.runStart);
+    this.hash = g32(this.hash);
+    this.len = g8(this.len);
+    this.down = g8(this.down);
+    this.rankBrk = g8(this.rankBrk);
+    this.suitBrk = g8(this.suitBrk);
+    this.nruns = g8(this.nruns);
+  }
+
+  private rehashIds(): void {
+    const slots = new Int32Array(this.idSlots.length * 2);
+    const mask = slots.length - 1;
+    for (let id = 0; id < this.size; id++) {
+      let i = this.hash[id]! & mask;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = id + 1;
+    }
+    this.idSlots = slots;
+  }
+
+}
+
+/**
  * Encodes and decodes keys for one search, and evaluates positions.
  *
  * Speed: a column's id is cached by the column's version (SolverState.ver) in one of two entries a
@@ -58,24 +212,6 @@ export class KeyCodec {
   readonly buf = new Uint32Array(MAX_KEY_WORDS);
   /** Evaluation of the last encoded position (lower is closer to a win), >= 0. */
   score = 0;
-  // the column store, per id: its cards (in `cards` from `start`), face-up and face-down counts, rank
-  // and suit breaks between its runs, run count, sort key (its first three runs), first run (in
-  // `runs`), and hash; and the hash table of ids (id + 1, 0 for none; a power of two in size)
-  private nids = 0;
-  private cards = new Uint8Array(FIRST_IDS * 16);
-  private cardsUsed = 0;
-  private runs = new Uint16Array(FIRST_IDS * 8);
-  private runsUsed = 0;
-  private start = new Int32Array(FIRST_IDS);
-  private len = new Uint8Array(FIRST_IDS);
-  private down = new Uint8Array(FIRST_IDS);
-  private rankBrk = new Uint8Array(FIRST_IDS);
-  private suitBrk = new Uint8Array(FIRST_IDS);
-  private nruns = new Uint8Array(FIRST_IDS);
-  private sortKey = new Int32Array(FIRST_IDS);
-  private runStart = new Int32Array(FIRST_IDS);
-  private hash = new Int32Array(FIRST_IDS);
-  private idSlots = new Int32Array(FIRST_IDS * 4);
   // per column: two cache entries (2c + 0/1) of version -> id, which is the base one, and the ids of
   // the position last encoded or decoded
   private readonly cacheVer: Float64Array;
@@ -96,7 +232,13 @@ export class KeyCodec {
    * sorted, so positions equal up to such columns share a key; false keeps column order always (keys
    * of positions equal column for column, as a line of play needs).
    */
-  constructor(state: SolverState, weights: EvalWeights = DEFAULT_WEIGHTS, private readonly canonical = true) {
+  constructor(
+    state: SolverState,
+    weights: EvalWeights = DEFAULT_WEIGHTS,
+    private readonly canonical = true,
+    /** Where the columns are stored (a new store unless one is shared by the searches of a solve). */
+    readonly store: ColumnStore = new ColumnStore(),
+  ) {
     const n = state.ncols;
     this.ncols = n;
     this.cacheVer = new Float64Array(2 * n).fill(-1);
@@ -108,18 +250,9 @@ export class KeyCodec {
     this.offset = weights.removed * state.completeSuits + weights.empty * state.ncols;
   }
 
-  /** Bytes held by the column store and its hash table. */
+  /** Bytes held by the codec's column store (shared stores are counted by each codec). */
   get bytes(): number {
-    return (
-      this.cards.byteLength + this.runs.byteLength + this.start.byteLength + this.len.byteLength + this.down.byteLength +
-      this.rankBrk.byteLength + this.suitBrk.byteLength + this.nruns.byteLength + this.sortKey.byteLength +
-      this.runStart.byteLength + this.hash.byteLength + this.idSlots.byteLength
-    );
-  }
-
-  /** Distinct columns stored so far. */
-  get columns(): number {
-    return this.nids;
+    return this.store.bytes;
   }
 
   /** Does the key of `s` sort its columns with no face-down card (canonical keys, stock empty)? */
@@ -165,125 +298,13 @@ export class KeyCodec {
     const cv = this.cacheVer;
     if (cv[e] === v) return this.cacheId[e]!;
     if (cv[e + 1] === v) return this.cacheId[e + 1]!;
-    const id = this.intern(s, c);
+    const id = this.store.intern(s, c);
     // the entry that is not the base's (or the base's, if it is empty)
     const b = this.base[c]!;
     const q = cv[e + b] === -1 ? e + b : e + 1 - b;
     cv[q] = v;
     this.cacheId[q] = id;
     return id;
-  }
-
-  /** The id of column c's contents, added to the store if they are new. */
-  private intern(s: SolverState, c: number): number {
-    const d = s.down[c]!;
-    const len = s.upLen[c]!;
-    const up = s.up;
-    const b = c * CAP;
-    let h = Math.imul(d + 1, 0x9e3779b1) ^ len;
-    for (let i = 0; i < len; i++) {
-      h = Math.imul(h ^ up[b + i]!, 0x85ebca6b);
-      h ^= h >>> 13;
-    }
-    h = Math.imul(h ^ (h >>> 16), 0xc2b2ae35);
-    h ^= h >>> 15;
-    const slots = this.idSlots;
-    const mask = slots.length - 1;
-    let i = h & mask;
-    for (;;) {
-      const sv = slots[i]!;
-      if (sv === 0) break;
-      const id = sv - 1;
-      if (this.hash[id] === h && this.down[id] === d && this.len[id] === len) {
-        const cards = this.cards;
-        const st = this.start[id]!;
-        let j = 0;
-        while (j < len && cards[st + j] === up[b + j]) j++;
-        if (j === len) return id;
-      }
-      i = (i + 1) & mask;
-    }
-    return this.add(s, c, h, i);
-  }
-
-  /** Stores column c's contents as a new id (hash h, free hash slot i); splits it into runs (R7). */
-  private add(s: SolverState, c: number, h: number, i: number): number {
-    const id = this.nids++;
-    if (id === this.start.length) this.growIds();
-    const d = s.down[c]!;
-    const len = s.upLen[c]!;
-    const up = s.up;
-    const b = c * CAP;
-    if (this.cardsUsed + len > this.cards.length) this.cards = grow8(this.cards, this.cardsUsed + len);
-    if (this.runsUsed + len > this.runs.length) this.runs = grow16(this.runs, this.runsUsed + len);
-    const st = this.cardsUsed;
-    for (let j = 0; j < len; j++) this.cards[st + j] = up[b + j]!;
-    this.cardsUsed += len;
-    // runs, bottom first: (top card << 4 | length - 1); a break between two runs is a suit break
-    // when the ranks follow (R6), else a rank break
-    const runs = this.runs;
-    const rs = this.runsUsed;
-    let r = 0;
-    let rb = 0;
-    let sb = 0;
-    for (let k = 0; k < len; ) {
-      const top = up[b + k]!;
-      if (k > 0) {
-        if (RANK0[top]! + 1 === RANK0[up[b + k - 1]!]) sb++;
-        else rb++;
-      }
-      let j = k + 1;
-      while (j < len && up[b + j] === up[b + j - 1]! - 1 && RANK0[up[b + j - 1]!] !== 0) j++;
-      runs[rs + r++] = (top << 4) | (j - k - 1);
-      k = j;
-    }
-    this.runsUsed += r;
-    this.start[id] = st;
-    this.len[id] = len;
-    this.down[id] = d;
-    this.rankBrk[id] = rb;
-    this.suitBrk[id] = sb;
-    this.nruns[id] = r;
-    this.runStart[id] = rs;
-    this.sortKey[id] = ((r > 0 ? runs[rs]! + 1 : 0) << 20) | ((r > 1 ? runs[rs + 1]! + 1 : 0) << 10) | (r > 2 ? runs[rs + 2]! + 1 : 0);
-    this.hash[id] = h;
-    this.idSlots[i] = id + 1;
-    if (this.nids * 2 > this.idSlots.length) this.rehashIds();
-    return id;
-  }
-
-  private growIds(): void {
-    const n = this.start.length * 2;
-    const g32 = (a: Int32Array) => {
-      const b = new Int32Array(n);
-      b.set(a);
-      return b;
-    };
-    const g8 = (a: Uint8Array) => {
-      const b = new Uint8Array(n);
-      b.set(a);
-      return b;
-    };
-    this.start = g32(this.start);
-    this.sortKey = g32(this.sortKey);
-    this.runStart = g32(this.runStart);
-    this.hash = g32(this.hash);
-    this.len = g8(this.len);
-    this.down = g8(this.down);
-    this.rankBrk = g8(this.rankBrk);
-    this.suitBrk = g8(this.suitBrk);
-    this.nruns = g8(this.nruns);
-  }
-
-  private rehashIds(): void {
-    const slots = new Int32Array(this.idSlots.length * 2);
-    const mask = slots.length - 1;
-    for (let id = 0; id < this.nids; id++) {
-      let i = this.hash[id]! & mask;
-      while (slots[i] !== 0) i = (i + 1) & mask;
-      slots[i] = id + 1;
-    }
-    this.idSlots = slots;
   }
 
   /**
@@ -294,16 +315,17 @@ export class KeyCodec {
     const ia = this.curId[a]!;
     const ib = this.curId[b]!;
     if (ia === ib) return a - b;
-    const d = this.sortKey[ia]! - this.sortKey[ib]!;
+    const st = this.store;
+    const d = st.sortKey[ia]! - st.sortKey[ib]!;
     if (d !== 0) return d;
-    const ra = this.nruns[ia]!;
-    const rb = this.nruns[ib]!;
+    const ra = st.nruns[ia]!;
+    const rb = st.nruns[ib]!;
     if (ra > 2 || rb > 2) {
       const m = Math.min(ra, rb);
-      const pa = this.runStart[ia]!;
-      const pb = this.runStart[ib]!;
+      const pa = st.runStart[ia]!;
+      const pb = st.runStart[ib]!;
       for (let i = 0; i < m; i++) {
-        const e = this.runs[pa + i]! - this.runs[pb + i]!;
+        const e = st.runs[pa + i]! - st.runs[pb + i]!;
         if (e !== 0) return e;
       }
       return ra - rb || a - b;
@@ -330,15 +352,16 @@ export class KeyCodec {
     let mask = 0;
     let m = 0;
     for (let c = 0; c < n; c++) {
-      // (idOf may grow the store's arrays: they are read through `this` after it)
+      // (idOf may grow the store's arrays: they are read through the store after it)
       const id = this.idOf(s, c);
       curId[c] = id;
-      const d = this.down[id]!;
+      const st = this.store;
+      const d = st.down[id]!;
       downTotal += d;
-      rankBreaks += this.rankBrk[id]!;
-      suitBreaks += this.suitBrk[id]!;
-      if (this.len[id] === 0) empties++;
-      if (d > 0) buried += this.nruns[id]!;
+      rankBreaks += st.rankBrk[id]!;
+      suitBreaks += st.suitBrk[id]!;
+      if (st.len[id] === 0) empties++;
+      if (d > 0) buried += st.nruns[id]!;
       else {
         if (sym) {
           mask |= 1 << c;
@@ -440,13 +463,14 @@ export class KeyCodec {
 
   /** Sets column c of `s` to the contents of `id` and caches it as the column's base entry. */
   private setColumn(s: SolverState, c: number, id: number): void {
-    const len = this.len[id]!;
-    s.down[c] = this.down[id]!;
+    const store = this.store;
+    const len = store.len[id]!;
+    s.down[c] = store.down[id]!;
     s.upLen[c] = len;
     const up = s.up;
     const b = c * CAP;
-    const cards = this.cards;
-    const st = this.start[id]!;
+    const cards = store.cards;
+    const st = store.start[id]!;
     for (let j = 0; j < len; j++) up[b + j] = cards[st + j]!;
     this.curId[c] = id;
     const e = 2 * c + this.base[c]!;

@@ -14,7 +14,7 @@ import { DEAL } from '../game/move.js';
 import { playLine } from '../game/score.js';
 import type { Position } from '../game/position.js';
 import { bestFirstSearch, rebuildLine } from './bestfirst.js';
-import type { EvalWeights } from './key.js';
+import { ColumnStore, type EvalWeights } from './key.js';
 
 /**
  * Evaluation used inside a phase: face-down cards, the runs lying over them, and order; the stock term
@@ -56,6 +56,8 @@ export interface PhaseOptions {
   readonly retryPenalty?: number;
   /** Weight changes tried in turn: round k uses variants[k mod (n+1)], or the base weights when that is n (default PHASE_VARIANTS). */
   readonly variants?: readonly Partial<EvalWeights>[];
+  /** Column store shared by every phase's search (default: one for this phase search). */
+  readonly store?: ColumnStore;
 }
 
 /**
@@ -69,6 +71,7 @@ export function phaseSearch(start: Position, maxPositions: number, opts: PhaseOp
   const prune = opts.prune ?? true;
   const penalty = opts.penalty ?? 0;
   const retryPenalty = opts.retryPenalty ?? 6;
+  const store = opts.store ?? new ColumnStore();
   let used = 0;
   let peak = 0;
   const out = (status: PhaseOutcome['status'], line: string[]): PhaseOutcome => ({ status, positions: used, line, peakBytes: peak });
@@ -79,12 +82,12 @@ export function phaseSearch(start: Position, maxPositions: number, opts: PhaseOp
     if (used >= maxPositions) return null;
     const last = pos.stock.length === 0;
     const budget = Math.min(last ? perPhase * lastFactor : perPhase, maxPositions - used);
-    let r = bestFirstSearch(pos, budget, { weights, prune, penalty, noDeal: true, keep: last ? 0 : keep });
+    let r = bestFirstSearch(pos, budget, { weights, prune, penalty, noDeal: true, keep: last ? 0 : keep, store });
     used += r.positions;
     peak = Math.max(peak, r.peakBytes);
     if (r.exhausted && prune && budget - r.positions > 0 && used < maxPositions) {
       // the pruned phase ran dry: search it again with every move, the pruned ones ranked last
-      const again = bestFirstSearch(pos, Math.min(budget - r.positions, maxPositions - used), { weights, penalty: retryPenalty, noDeal: true, keep: last ? 0 : keep });
+      const again = bestFirstSearch(pos, Math.min(budget - r.positions, maxPositions - used), { weights, penalty: retryPenalty, noDeal: true, keep: last ? 0 : keep, store });
       used += again.positions;
       peak = Math.max(peak, again.peakBytes);
       r = again;

@@ -10,7 +10,7 @@
  * complete; with `prune` it leaves out moves a player would not consider and proves nothing when it
  * runs dry. Deterministic: integer ordering, stable tie-breaks, seeded noise, no clocks.
  */
-import { KeyCodec } from './key.js';
+import { type ColumnStore, KeyCodec } from './key.js';
 import { CAP, DEAL_MOVE, groupMove, RANK0, SolverState, SPLIT_GROUP } from './state.js';
 import { PositionTable } from './table.js';
 import type { Position } from '../game/position.js';
@@ -133,9 +133,10 @@ let spareStack: SearchStack | null = null;
 /**
  * Searches from `start` until a win, exhaustion, or `maxPositions` stored positions (the start is one).
  * `prune` leaves out the moves moveOrder prunes; `noise` (0..3) adds 0..noise to each move's score,
- * drawn from a generator seeded by `noiseSeed`. Throws RangeError for another `noise`.
+ * drawn from a generator seeded by `noiseSeed`. `store` holds the columns (default a new store).
+ * Throws RangeError for another `noise`.
  */
-export function search(start: Position, maxPositions: number, prune = false, noiseSeed = 0, noise = 0): SearchOutcome {
+export function search(start: Position, maxPositions: number, prune = false, noiseSeed = 0, noise = 0, store?: ColumnStore): SearchOutcome {
   // a group entry keeps 2 bits of noise a move
   if (!Number.isInteger(noise) || noise < 0 || noise > 3) throw new RangeError(`noise must be 0..3, not ${noise}`);
   // Deterministic tie-breaking noise for restarts (xorshift32 seeded by noiseSeed); none when noise is 0.
@@ -149,7 +150,7 @@ export function search(start: Position, maxPositions: number, prune = false, noi
     return lowBits ? rs & noise : (rs & 0x7fffffff) % (noise + 1);
   };
   const state = new SolverState(start);
-  const codec = new KeyCodec(state);
+  const codec = new KeyCodec(state, undefined, true, store);
   const table = new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
   // each frame's untried moves (or group entries, see SolverState.generate) and their ordering
   // scores, side by side, and each group's noise, 2 bits a move (bits 2(k-1) for the move of k cards)
@@ -321,12 +322,12 @@ export const RESTART_NOISE = 3;
  * Randomised restarts cut the heavy tail of depth-first search (Gomes, Selman & Kautz, 1998); the
  * seeds make them deterministic. Returns won (with the line) or undecided, never lost.
  */
-export function restartSearch(start: Position, maxPositions: number): SearchOutcome {
+export function restartSearch(start: Position, maxPositions: number, store?: ColumnStore): SearchOutcome {
   let used = 0;
   let budget = RESTART_FIRST;
   let peak = 0;
   for (let k = 0; used < maxPositions; k++) {
-    const out = search(start, Math.min(Math.floor(budget), maxPositions - used), true, k, k === 0 ? 0 : RESTART_NOISE);
+    const out = search(start, Math.min(Math.floor(budget), maxPositions - used), true, k, k === 0 ? 0 : RESTART_NOISE, store);
     used += out.positions;
     peak = Math.max(peak, out.peakBytes);
     if (out.status === 'won') return { ...out, positions: used, peakBytes: peak };

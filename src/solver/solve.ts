@@ -21,6 +21,7 @@ import { restartSearch } from './search.js';
 import { phaseSearch } from './phases.js';
 import { lineText, shortenLine } from './line.js';
 import { bestFirstSearch, rebuildLine } from './bestfirst.js';
+import { ColumnStore } from './key.js';
 import { DEFAULT_MAX_POSITIONS, SOLVER_VERSION, type SolveOptions, type SolveResult } from './types.js';
 
 /** Share of the budget for the first, small exact probe. */
@@ -44,15 +45,17 @@ export const PHASE_SHARE = { spider: 0.88, spiderette: 0.43 } as const;
 export function solve(position: Position, opts: SolveOptions = {}): SolveResult {
   const max = Math.max(1, Math.floor(opts.maxPositions ?? DEFAULT_MAX_POSITIONS));
   const t0 = performance.now();
+  // every pass stores its columns in one store: a column met by several searches is stored once
+  const store = new ColumnStore();
   // 1. the quick pass wins easy deals in a few hundred positions
-  const quick = restartSearch(position, Math.min(max, Math.max(QUICK_MIN, Math.floor(max * QUICK_SHARE))));
+  const quick = restartSearch(position, Math.min(max, Math.max(QUICK_MIN, Math.floor(max * QUICK_SHARE))), store);
   let status: SolveResult['status'] = quick.status;
   let positions = quick.positions;
   let peak = quick.peakBytes;
   let line: string[] = status === 'won' ? lineText(position, quick.moves) : [];
   // 2. a small exact probe settles positions whose whole reachable space is small, won or lost
   if (status === 'undecided' && positions < max) {
-    const probe = bestFirstSearch(position, Math.max(1, Math.floor(max * PROBE_SHARE)));
+    const probe = bestFirstSearch(position, Math.max(1, Math.floor(max * PROBE_SHARE)), { store });
     status = probe.status;
     positions += probe.positions;
     peak = Math.max(peak, probe.peakBytes);
@@ -60,7 +63,7 @@ export function solve(position: Position, opts: SolveOptions = {}): SolveResult 
   }
   // 3. the phase search finds most wins
   if (status === 'undecided' && positions < max) {
-    const planned = phaseSearch(position, Math.max(1, Math.floor(max * (PROBE_SHARE + QUICK_SHARE + PHASE_SHARE[position.variant.game])) - positions));
+    const planned = phaseSearch(position, Math.max(1, Math.floor(max * (PROBE_SHARE + QUICK_SHARE + PHASE_SHARE[position.variant.game])) - positions), { store });
     positions += planned.positions;
     peak = Math.max(peak, planned.peakBytes);
     if (planned.status === 'won') {
@@ -72,7 +75,7 @@ export function solve(position: Position, opts: SolveOptions = {}): SolveResult 
   if (status === 'undecided') {
     const rest = max - positions;
     if (rest > 0) {
-      const exact = bestFirstSearch(position, rest);
+      const exact = bestFirstSearch(position, rest, { store });
       status = exact.status;
       positions += exact.positions;
       peak = Math.max(peak, exact.peakBytes);
