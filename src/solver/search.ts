@@ -167,13 +167,13 @@ export function search(start: Position, maxPositions: number, prune = false, noi
   let toks = spare.toks;
   const scratch = new Int32Array(1024);
   let depth = 0;
-  let peakStack = 0;
 
+  // the stack's arrays only grow: their size at the end is their peak
   const stackBytes = () => moves.byteLength * 3 + frameEnd.byteLength * 4;
   const line = (): number[] => Array.from(cur.subarray(0, depth));
   const done = (status: SearchOutcome['status']): SearchOutcome => {
     spareStack = { moves, scores, noises, frameEnd, frameIdx, cur, toks };
-    return { status, positions: table.size, moves: line(), peakBytes: table.bytes + codec.bytes + Math.max(peakStack, stackBytes()) };
+    return { status, positions: table.size, moves: line(), peakBytes: table.bytes + codec.bytes + stackBytes() };
   };
 
   /**
@@ -234,8 +234,6 @@ export function search(start: Position, maxPositions: number, prune = false, noi
     }
     frameIdx[depth] = start;
     frameEnd[depth] = n;
-    const b = stackBytes();
-    if (b > peakStack) peakStack = b;
   };
 
   table.insert(codec.buf, codec.encode(state), 0);
