@@ -111,8 +111,11 @@ export function moveOrder(s: SolverState, m: number, prune = false): number {
   return score;
 }
 
-/** The depth-first search's stack: per frame its moves, their scores and noise; per depth its frame, move and undo token. */
-interface SearchStack {
+/**
+ * The depth-first search's stack: per frame its moves, their scores and noise; per depth its frame,
+ * move and undo token. A caller running many searches (restartSearch) passes one to each in turn.
+ */
+export interface SearchStack {
   moves: Int32Array;
   scores: Int32Array;
   noises: Int32Array;
@@ -122,21 +125,28 @@ interface SearchStack {
   toks: Int32Array;
 }
 
-function newStack(): SearchStack {
+/** A new, small stack (it grows as a search needs). */
+export function newStack(): SearchStack {
   const a = (n: number) => new Int32Array(n);
   return { moves: a(1 << 12), scores: a(1 << 12), noises: a(1 << 12), frameEnd: a(256), frameIdx: a(256), cur: a(256), toks: a(256) };
 }
 
-/** The stack of the last search, for the next one (searches never run inside one another). */
-let spareStack: SearchStack | null = null;
-
 /**
  * Searches from `start` until a win, exhaustion, or `maxPositions` stored positions (the start is one).
  * `prune` leaves out the moves moveOrder prunes; `noise` (0..3) adds 0..noise to each move's score,
- * drawn from a generator seeded by `noiseSeed`. `store` holds the columns (default a new store).
- * Throws RangeError for another `noise`.
+ * drawn from a generator seeded by `noiseSeed`. `store` holds the columns (default a new store);
+ * `stack` is the move stack to use, grown as needed and left in it for the next search (default a
+ * new one). Throws RangeError for another `noise`.
  */
-export function search(start: Position, maxPositions: number, prune = false, noiseSeed = 0, noise = 0, store?: ColumnStore): SearchOutcome {
+export function search(
+  start: Position,
+  maxPositions: number,
+  prune = false,
+  noiseSeed = 0,
+  noise = 0,
+  store?: ColumnStore,
+  stack: SearchStack = newStack(),
+): SearchOutcome {
   // a group entry keeps 2 bits of noise a move
   if (!Number.isInteger(noise) || noise < 0 || noise > 3) throw new RangeError(`noise must be 0..3, not ${noise}`);
   // Deterministic tie-breaking noise for restarts (xorshift32 seeded by noiseSeed); none when noise is 0.
@@ -154,17 +164,15 @@ export function search(start: Position, maxPositions: number, prune = false, noi
   const table = new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
   // each frame's untried moves (or group entries, see SolverState.generate) and their ordering
   // scores, side by side, and each group's noise, 2 bits a move (bits 2(k-1) for the move of k cards)
-  // (taken from the last search: restarts are many and short, and every entry is written before it is read)
-  const spare = spareStack ?? newStack();
-  spareStack = null;
-  let moves = spare.moves;
-  let scores = spare.scores;
-  let noises = spare.noises;
-  let frameEnd = spare.frameEnd;
-  let frameIdx = spare.frameIdx;
+  // (every entry is written before it is read, so a stack from an earlier search serves as it is)
+  let moves = stack.moves;
+  let scores = stack.scores;
+  let noises = stack.noises;
+  let frameEnd = stack.frameEnd;
+  let frameIdx = stack.frameIdx;
   // per depth: the move being tried and its undo token
-  let cur = spare.cur;
-  let toks = spare.toks;
+  let cur = stack.cur;
+  let toks = stack.toks;
   const scratch = new Int32Array(1024);
   let depth = 0;
 
@@ -172,7 +180,7 @@ export function search(start: Position, maxPositions: number, prune = false, noi
   const stackBytes = () => moves.byteLength * 3 + frameEnd.byteLength * 4;
   const line = (): number[] => Array.from(cur.subarray(0, depth));
   const done = (status: SearchOutcome['status']): SearchOutcome => {
-    spareStack = { moves, scores, noises, frameEnd, frameIdx, cur, toks };
+    Object.assign(stack, { moves, scores, noises, frameEnd, frameIdx, cur, toks });
     return { status, positions: table.size, moves: line(), peakBytes: table.bytes + codec.bytes + stackBytes() };
   };
 
@@ -321,11 +329,13 @@ export const RESTART_NOISE = 3;
  * seeds make them deterministic. Returns won (with the line) or undecided, never lost.
  */
 export function restartSearch(start: Position, maxPositions: number, store?: ColumnStore): SearchOutcome {
+  // restarts are many and short: they share one move stack
+  const stack = newStack();
   let used = 0;
   let budget = RESTART_FIRST;
   let peak = 0;
   for (let k = 0; used < maxPositions; k++) {
-    const out = search(start, Math.min(Math.floor(budget), maxPositions - used), true, k, k === 0 ? 0 : RESTART_NOISE, store);
+    const out = search(start, Math.min(Math.floor(budget), maxPositions - used), true, k, k === 0 ? 0 : RESTART_NOISE, store, stack);
     used += out.positions;
     peak = Math.max(peak, out.peakBytes);
     if (out.status === 'won') return { ...out, positions: used, peakBytes: peak };
