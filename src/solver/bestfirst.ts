@@ -1,5 +1,5 @@
 /**
- * Best-first search over exact, bit-packed positions (complete: exhaustive when the queue runs dry).
+ * Best-first search over exact, packed positions (complete: exhaustive when the queue runs dry).
  *
  * Every child of an expanded position is stored once in the transposition table (a position counts
  * once, when first stored) and queued by its evaluation (KeyCodec.encode); the lowest evaluation is

@@ -25,7 +25,7 @@ function shape(s: SolverState): number {
 }
 
 /**
- * Exact positions along a line: each state is keyed by the solver's bit-packed key in column order
+ * Exact positions along a line: each state is keyed by the solver's key in column order
  * (KeyCodec with canonical off) and stored in a PositionTable; `lastIndex` says where a position last occurs.
  */
 class LinePositions {
