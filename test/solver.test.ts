@@ -423,6 +423,13 @@ describe('solver: move generation and packed positions', () => {
     expect([...lengths].sort()).toEqual([4, 5]);
   });
 
+  it('a key has room for 10 columns and 63 stock deals: a codec for more is refused', () => {
+    const shape = (ncols: number, totalDeals: number) => ({ ncols, totalDeals, completeSuits: 8 }) as unknown as SolverState;
+    expect(() => new KeyCodec(shape(11, 5))).toThrow(RangeError);
+    expect(() => new KeyCodec(shape(10, 64))).toThrow(RangeError);
+    expect(new KeyCodec(shape(10, 63)).ncols).toBe(10);
+  });
+
   it('the table stores keys exactly: equal keys are found, different keys sharing a prefix are not merged', () => {
     const t = new PositionTable(16, () => 3);
     const k1 = Uint32Array.from([1, 2, 3]);

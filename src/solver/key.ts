@@ -230,7 +230,8 @@ export class KeyCodec {
   /**
    * `canonical` (default true): once the stock is empty, columns with no face-down card are written
    * sorted, so positions equal up to such columns share a key; false keeps column order always (keys
-   * of positions equal column for column, as a line of play needs).
+   * of positions equal column for column, as a line of play needs). Throws RangeError for a game of
+   * more than 10 columns or 63 stock deals (Spider has 10 and 5).
    */
   constructor(
     state: SolverState,
@@ -240,6 +241,8 @@ export class KeyCodec {
     readonly store: ColumnStore = new ColumnStore(),
   ) {
     const n = state.ncols;
+    // the first unit holds the stock (6 bits) and a mask of the columns (10 bits)
+    if (n > 10 || state.totalDeals > 63) throw new RangeError(`KeyCodec: at most 10 columns and 63 stock deals, not ${n} and ${state.totalDeals}`);
     this.ncols = n;
     this.cacheVer = new Float64Array(2 * n).fill(-1);
     this.cacheId = new Int32Array(2 * n);
