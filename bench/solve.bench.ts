@@ -7,8 +7,14 @@
  * Then, for memory and raw speed, one exact best-first search (the solver's table and queue) of
  * 1,000,000 positions on seed 5 of each variant: bytes per stored position and positions per second.
  *
+ * Before each set, deals of the same kind outside it (seeds or games 1001, 1002, …) are solved at the
+ * set's budget and not counted, for --warmup-ms milliseconds (default 1,000; at most 100 deals): the
+ * first deals a process solves run slower while V8 compiles the solver's code (Spider 1 suit, seeds
+ * 1–100: 370,000 positions/s cold, 550,000 once warm), and a batch's workers solve many deals each.
+ *
  * Options: --count N (deals per set, default 100), --max-positions N (default 1,000,000),
- * --sets a,b,… (names as printed; `none` for the memory table alone), --no-memory, --json.
+ * --warmup-ms N (default 1000; 0 for none), --sets a,b,… (names as printed; `none` for the memory
+ * table alone), --no-memory, --json.
  * `npm run bench:solve` runs it compiled (dist/bench), as the CLI runs the solver; under tsx the
  * solver is about 15% slower.
  */
@@ -24,13 +30,15 @@ import { MAX_MAX_POSITIONS } from '../src/solver/types.js';
 const program = new Command()
   .option('--count <n>', 'deals per set', '100')
   .option('--max-positions <n>', 'main budget', '1000000')
+  .option('--warmup-ms <n>', 'milliseconds of deals solved before each set, outside it, not counted (JIT warm-up; at most 100 deals)', '1000')
   .option('--sets <list>', 'comma-separated set names (default: all): SP1 seeds, SP2 seeds, SP4 seeds, SE1 seeds, SE2 seeds, SE4 seeds, PySol SP4, SP2 seeds @167k; none for the memory table alone')
   .option('--json', 'print JSON rows')
   .option('--no-memory', 'skip the memory table')
   .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : 2))
   .parse();
-const opts = program.opts<{ count: string; maxPositions: string; sets?: string; json?: boolean; memory: boolean }>();
+const opts = program.opts<{ count: string; maxPositions: string; warmupMs: string; sets?: string; json?: boolean; memory: boolean }>();
 const count = Number(opts.count);
+const warmupMs = Number(opts.warmupMs);
 const max = Number(opts.maxPositions);
 
 interface BenchSet { name: string; budget: number; deal: (i: number) => Position }
@@ -59,6 +67,10 @@ let sets: BenchSet[] = [
 ];
 if (!/^\d+$/.test(opts.count.trim()) || !Number.isSafeInteger(count) || count < 1) {
   console.error(`solve.bench: --count "${opts.count}": give a whole number of deals, 1 or more`);
+  process.exit(2);
+}
+if (!/^\d+$/.test(opts.warmupMs.trim()) || !Number.isSafeInteger(warmupMs) || warmupMs > 600_000) {
+  console.error(`solve.bench: --warmup-ms "${opts.warmupMs}": give a whole number of milliseconds, 0..600000`);
   process.exit(2);
 }
 if (!/^\d+$/.test(opts.maxPositions.trim()) || !Number.isSafeInteger(max) || max < 1 || max > MAX_MAX_POSITIONS) {
@@ -91,6 +103,9 @@ for (const set of sets) {
   const pos: number[] = [];
   let totalPos = 0;
   let totalMs = 0;
+  // warm-up: deals of the same kind outside the set, not counted
+  const w0 = performance.now();
+  for (let i = 1; i <= 100 && performance.now() - w0 < warmupMs; i++) solve(set.deal(1000 + i), { maxPositions: set.budget });
   for (let i = 1; i <= count; i++) {
     const r = solve(set.deal(i), { maxPositions: set.budget });
     tally[r.status]++;
