@@ -5,7 +5,7 @@
  */
 import { DEAL_HELP } from '../src/cli/common.js';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,16 @@ describe('spidersolve program', () => {
     const sub = cli('play', '--help');
     expect(sub.status).toBe(0);
     expect(sub.stdout).toContain('Usage: spidersolve play [options] <deal> <move...>');
+  });
+  it.runIf(existsSync('/dev/full'))('output that cannot be written (a full disk) ends with one line on stderr and exit 1, no stack trace', () => {
+    const fd = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'moves', 'SP4-3'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', fd, 'pipe'] });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toBe('spidersolve: cannot write the output: ENOSPC: no space left on device, write\n');
+    } finally {
+      closeSync(fd);
+    }
   });
   it('every command has a short one-line description in the same style: lowercase first, no final period', () => {
     const descriptions = Object.fromEntries(buildProgram().commands.map((c) => [c.name(), c.description()]));

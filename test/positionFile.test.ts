@@ -250,5 +250,22 @@ describe('JSON form', () => {
     const q = positionToJson(okText(MID)) as unknown as { columns: unknown[] };
     q.columns.pop();
     expect(badJson(JSON.stringify(q)).message).toBe('position file pos.json columns: 6 columns given; a spiderette 4-suit game has 7');
+    // the game given, the suits left out: the message says only the suits were inferred
+    const r = positionToJson(okText(MID)) as unknown as { game: string; suits?: number; columns: unknown[] };
+    r.columns.pop();
+    delete r.suits;
+    expect(badJson(JSON.stringify(r)).message).toBe('position file pos.json columns: 6 columns given; a spiderette 4-suit game (suits inferred from the cards: none given) has 7');
+  });
+  it('skips a byte-order mark before the JSON, as before the text form', () => {
+    const json = makePositionJson(okText(MID));
+    const r = parsePositionJson('\uFEFF' + json, 'pos.json');
+    expect(r.ok && samePosition(r.value, okText(MID))).toBe(true);
+    expect(samePosition(okText('\uFEFF' + MID), okText(MID))).toBe(true);
+  });
+  it('takes "game: spiderette" without a suit count in the text form, inferring the suits as the JSON form does', () => {
+    const p = okText(MID.replace(/game: spiderette 4/, 'game: spiderette'));
+    expect(p.variant).toBe(getVariant('spiderette', 4));
+    expect(okText(makePositionText(dealPosition(getVariant('spider', 1), 2)).replace('game: spider 1', 'game: spider')).variant).toBe(getVariant('spider', 1));
+    expect(badText(MID.replace(/game: spiderette 4/, 'game: spiderette 3'))).toEqual({ code: 'bad-file', message: 'position file board.txt line 2: suits "3": use 1, 2 or 4' });
   });
 });

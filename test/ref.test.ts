@@ -82,6 +82,12 @@ describe('loadDeal', () => {
     const d = loadDeal(dir);
     expect(d.ok ? 'ok' : d.error.message).toBe(`position file ${dir}: is a directory`);
   });
+  it('an argument that starts like a deal code and names no file gets the deal code\'s error, not "no such file"', () => {
+    for (const a of ['SP2--5', 'SP2-1.5', 'se4-+7']) {
+      const r = loadDeal(a);
+      expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-code', `deal code "${a}": not a deal code; write e.g. SP2-1007 (game SP or SE, suits 1, 2 or 4, seed) or an explicit SP4X-… code`]);
+    }
+  });
   it('file content errors come through with the file name', () => {
     const f = join(dir, 'bad.txt');
     writeFileSync(f, 'game: spider 2\nfoo: bar\n');

@@ -71,12 +71,14 @@ function oneLine(s: string): string {
 
 /**
  * A reader that stops reading (`spidersolve deal --count 100000 | head -1`) closes the pipe: end
- * quietly, as command-line tools do, instead of failing with EPIPE.
+ * quietly, as command-line tools do, instead of failing with EPIPE. Any other failure to write the
+ * output (a full disk: `> /dev/full`) ends with one line on stderr and exit code 1.
  */
 export function quietOnClosedPipe(): void {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode === undefined ? 0 : Number(process.exitCode));
-    throw e;
+    process.stderr.write(`spidersolve: cannot write the output: ${oneLine(e.message)}\n`);
+    process.exit(1);
   });
 }
 

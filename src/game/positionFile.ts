@@ -22,7 +22,7 @@
  *
  * - `game: <spider|spiderette> <1|2|4>` — optional; when left out the game is inferred from the number
  *   of columns (10 spider, 7 spiderette) and the suits from the suits present (spades only → 1, spades
- *   and hearts → 2, else 4).
+ *   and hearts → 2, else 4). `game: spider` alone gives the game and leaves the suits to be inferred.
  * - `<n>: <face-down cards> | <face-up cards>` — column n (1-based), each side bottom first; each column
  *   once. An empty column is `<n>: |` (or `<n>:`). Cards are written `10S`, `QH`, `AS` (also `T` for
  *   10, and ♠♥♦♣). A face-down card must be known: `##` is refused.
@@ -79,7 +79,8 @@ function validate(raw: RawPosition, prefix: string): Result<Position> {
   const fail = (code: ErrorCode, where: string, msg: string): Fail => err(code, `${prefix}${where ? ' ' + where : ''}: ${msg}`) as Fail;
   const n = raw.columns.length;
   let game = raw.game;
-  const inferred = !raw.game || !raw.suits;
+  // what was inferred, for messages: the game (from the columns) and suits, or the suits alone
+  const inferred = !raw.game ? ' (inferred: no game given)' : !raw.suits ? ' (suits inferred from the cards: none given)' : '';
   if (!game) {
     if (n === 10) game = 'spider';
     else if (n === 7) game = 'spiderette';
@@ -93,7 +94,7 @@ function validate(raw: RawPosition, prefix: string): Result<Position> {
     suits = [...present].every((s) => s === 0) ? 1 : [...present].every((s) => s <= 1) ? 2 : 4;
   }
   const variant: Variant = getVariant(game, suits);
-  const vname = `a ${game} ${suits}-suit game${inferred ? ' (inferred: no game given)' : ''}`;
+  const vname = `a ${game} ${suits}-suit game${inferred}`;
   if (n !== variant.columns) return fail('bad-layout', raw.gameWhere, `${n} columns given; ${vname} has ${variant.columns}`);
   const allCards = (): RawCard[] => [...raw.columns.flatMap((c) => [...c.down, ...c.up]), ...raw.stock.flatMap((d) => d.cards)];
   for (const x of allCards()) {
@@ -193,14 +194,17 @@ export function parsePositionText(text: string, name: string): Result<Position> 
     } else if (key === 'game') {
       if (gameLine) return fail('bad-file', lineNo, `game is given twice (first on line ${gameLine})`);
       gameLine = lineNo;
-      const gm = /^([a-z]+)\s+(\S+)$/i.exec(value);
+      const gm = /^([a-z]+)(?:\s+(\S+))?$/i.exec(value);
       if (!gm) return fail('bad-file', lineNo, `game "${value}": write e.g. "game: spider 2" or "game: spiderette 4"`);
       const g = gm[1]!.toLowerCase();
       if (!isGameName(g)) return fail('bad-file', lineNo, `game "${gm[1]}": unknown; use spider or spiderette`);
-      const s = Number(gm[2]);
-      if (!isSuitCount(s)) return fail('bad-file', lineNo, `suits "${gm[2]}": use 1, 2 or 4`);
       raw.game = g;
-      raw.suits = s;
+      if (gm[2] !== undefined) {
+        // the suit count may be left out, as in the JSON form: then it is inferred from the cards
+        const s = Number(gm[2]);
+        if (!isSuitCount(s)) return fail('bad-file', lineNo, `suits "${gm[2]}": use 1, 2 or 4`);
+        raw.suits = s;
+      }
       raw.gameWhere = `line ${lineNo}`;
     } else if (key === 'stock') {
       const cards = readCards(value, lineNo, 'stock');
@@ -224,7 +228,8 @@ export function parsePositionText(text: string, name: string): Result<Position> 
   }
   if (cols.size === 0) return err('bad-layout', `${prefix}: no columns; write one line per column, "1: <face-down> | <face-up>"`);
   const maxCol = Math.max(...cols.keys());
-  const ncol = raw.game ? getVariant(raw.game, raw.suits!).columns : maxCol;
+  // (a game's column count does not depend on its suits, which may be left to be inferred)
+  const ncol = raw.game ? getVariant(raw.game, raw.suits ?? 1).columns : maxCol;
   if (maxCol > ncol) return fail('bad-layout', Number(cols.get(maxCol)!.where.slice(5)), `column ${maxCol} does not exist; a ${raw.game} game has ${ncol} columns`);
   for (let c = 1; c <= ncol; c++) {
     const col = cols.get(c);
@@ -309,7 +314,8 @@ export function parsePositionJson(text: string, name: string): Result<Position> 
   const fail = (code: ErrorCode, where: string, msg: string): Fail => err(code, `${prefix}${where ? ' ' + where : ''}: ${msg}`) as Fail;
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // a byte-order mark some editors write first is not part of the JSON (the text form skips it too)
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
     return fail('bad-json', '', `not valid JSON (${(e as Error).message.split('\n')[0]})`);
   }

@@ -80,6 +80,11 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
     text = readFileSync(ref, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    // no such file, but it starts like a deal code (SP2-1.5, SE4--1): say what is wrong with the code
+    if (code === 'ENOENT' && /^(SP|SE)\d*X?-/i.test(t)) {
+      const c = parseDealCode(t);
+      if (!c.ok) return c;
+    }
     const why = code === 'ENOENT' ? 'no such file (and not a deal code or pysol:GAME:N)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? (e as Error).message})`;
     return err('bad-file', `position file ${ref}: ${why}`);
   }

@@ -76,10 +76,13 @@ export function phaseSearch(start: Position, maxPositions: number, opts: PhaseOp
   let peak = 0;
   const out = (status: PhaseOutcome['status'], line: string[]): PhaseOutcome => ({ status, positions: used, line, peakBytes: peak });
 
-  /** Plans from `pos` (reached by `line`); returns the winning line or null. */
   let weights = baseWeights;
-  const plan = (pos: Position, line: string[], perPhase: number, keep: number, slack: number): string[] | null => {
-    if (used >= maxPositions) return null;
+  /**
+   * Searches the phase from `pos`: the winning line from `pos` if the phase wins, else the lines to the
+   * first `count` candidates (deal-ready positions, best first). The phase's table is let go on return,
+   * before later phases are planned, so one phase's search is all the memory held at a time.
+   */
+  const searchPhase = (pos: Position, perPhase: number, keep: number, count: number): { won: string[] | null; lines: string[][] } => {
     const last = pos.stock.length === 0;
     const budget = Math.min(last ? perPhase * lastFactor : perPhase, maxPositions - used);
     let r = bestFirstSearch(pos, budget, { weights, prune, penalty, noDeal: true, keep: last ? 0 : keep, store });
@@ -92,15 +95,24 @@ export function phaseSearch(start: Position, maxPositions: number, opts: PhaseOp
       peak = Math.max(peak, again.peakBytes);
       r = again;
     }
-    if (r.status === 'won') return [...line, ...rebuildLine(pos, r.path, r.table, r.codec)];
-    if (last) return null;
-    for (let i = 0; i < r.candidates.length && i <= slack; i++) {
-      const moves = rebuildLine(pos, r.table.pathTo(r.candidates[i]!), r.table, r.codec);
+    if (r.status === 'won') return { won: rebuildLine(pos, r.path, r.table, r.codec), lines: [] };
+    const lines: string[][] = [];
+    for (let i = 0; i < r.candidates.length && i < count; i++) lines.push(rebuildLine(pos, r.table.pathTo(r.candidates[i]!), r.table, r.codec));
+    return { won: null, lines };
+  };
+
+  /** Plans from `pos` (reached by `line`); returns the winning line or null. */
+  const plan = (pos: Position, line: string[], perPhase: number, keep: number, slack: number): string[] | null => {
+    if (used >= maxPositions) return null;
+    const { won, lines } = searchPhase(pos, perPhase, keep, pos.stock.length === 0 ? 0 : slack + 1);
+    if (won) return [...line, ...won];
+    for (let i = 0; i < lines.length; i++) {
+      const moves = lines[i]!;
       const played = playLine(pos, moves);
       if (!played.ok) throw new Error(`solver defect: a phase line does not replay (${played.error.message})`);
       const dealt = applyMove(played.value.position, DEAL).position;
-      const won = plan(dealt, [...line, ...moves, 'd'], perPhase, keep, slack - i);
-      if (won) return won;
+      const next = plan(dealt, [...line, ...moves, 'd'], perPhase, keep, slack - i);
+      if (next) return next;
       if (used >= maxPositions) return null;
     }
     return null;
