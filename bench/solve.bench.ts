@@ -126,7 +126,8 @@ for (const set of sets) {
     positionsPerSecond: Math.round((totalPos / totalMs) * 1000),
   };
   rows.push(row);
-  if (!opts.json) console.log(JSON.stringify(row));
+  // progress, a line a set, on stderr: stdout keeps only the tables (or the JSON)
+  if (!opts.json) console.error(JSON.stringify(row));
 }
 const memory = [];
 if (opts.memory) {
