@@ -423,6 +423,50 @@ describe('solver: move generation and packed positions', () => {
     expect([...lengths].sort()).toEqual([4, 5]);
   });
 
+  it('the evaluation is the documented sum: face-down cards, rank and suit breaks, stock cards, removed suits, empty columns, buried runs', () => {
+    const rand = mulberry32(99);
+    const buf = new Int32Array(1024);
+    const w = { down: 7, rankBreak: 5, suitBreak: 3, stockCard: 2, removed: 20, empty: 11, buried: 13 };
+    let checked = 0;
+    for (const v of ALL_VARIANTS) {
+      const s = new SolverState(dealPosition(v, 3));
+      const codec = new KeyCodec(s, w);
+      for (let step = 0; step < 300; step++) {
+        codec.encode(s);
+        // the same sum counted card by card
+        let down = 0;
+        let rankBreaks = 0;
+        let suitBreaks = 0;
+        let empties = 0;
+        let buried = 0;
+        for (let c = 0; c < s.ncols; c++) {
+          const len = s.upLen[c]!;
+          down += s.down[c]!;
+          if (len === 0) empties++;
+          let runs = len > 0 ? 1 : 0;
+          for (let i = 1; i < len; i++) {
+            const lower = s.up[c * CAP + i]!;
+            const upper = s.up[c * CAP + i - 1]!;
+            if (upper === lower + 1 && lower % 13 !== 12) continue;
+            runs++;
+            if (lower % 13 + 1 === upper % 13) suitBreaks++;
+            else rankBreaks++;
+          }
+          if (s.down[c]! > 0) buried += runs;
+        }
+        let stockCards = 0;
+        if (s.stockLeft > 0) stockCards = s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
+        const expected = w.removed * s.completeSuits + w.empty * s.ncols + w.down * down + w.rankBreak * rankBreaks + w.suitBreak * suitBreaks + w.stockCard * stockCards - w.removed * s.removed - w.empty * empties + w.buried * buried;
+        expect(codec.score).toBe(expected);
+        checked++;
+        const n = s.generate(buf, true);
+        if (n === 0) break;
+        s.apply(buf[Math.floor(rand() * n)]!);
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
   it('a key has room for 10 columns and 63 stock deals: a codec for more is refused', () => {
     const shape = (ncols: number, totalDeals: number) => ({ ncols, totalDeals, completeSuits: 8 }) as unknown as SolverState;
     expect(() => new KeyCodec(shape(11, 5))).toThrow(RangeError);

@@ -45,14 +45,14 @@ const FIRST_IDS = 256;
 /**
  * The distinct columns met by the searches of one deal, each stored once and named by an id: its
  * cards, face-up and face-down counts, and what the evaluation and the canonical order need of it
- * (rank and suit breaks between its runs, its runs, a sort key of the first three). One store may
+ * (its runs, a sort key of the first three, the counts the evaluation sums). One store may
  * serve every search of a solve (solve.ts shares one): the ids of a column stay the same.
  */
 export class ColumnStore {
   /** Ids given so far. */
   size = 0;
-  // per id: its cards (in `cards` from `start`), face-up and face-down counts, rank and suit breaks
-  // between its runs, run count, sort key (its first three runs), first run (in `runs`) and hash;
+  // per id: its cards (in `cards` from `start`), face-up and face-down counts, run count, the
+  // evaluation's counts, sort key (its first three runs), first run (in `runs`) and hash;
   // and the hash table of ids (id + 1, 0 for none; a power of two in size)
   cards = new Uint8Array(FIRST_IDS * 16);
   private cardsUsed = 0;
@@ -61,9 +61,13 @@ export class ColumnStore {
   start = new Int32Array(FIRST_IDS);
   len = new Uint8Array(FIRST_IDS);
   down = new Uint8Array(FIRST_IDS);
-  rankBrk = new Uint8Array(FIRST_IDS);
-  suitBrk = new Uint8Array(FIRST_IDS);
   nruns = new Uint8Array(FIRST_IDS);
+  /**
+   * Per id, the evaluation's counts packed in one number, 10 bits each (a position's sums stay below
+   * 1,024, so the sums of packed values unpack exactly): face-down cards, rank breaks << 10, suit
+   * breaks << 20, runs lying over face-down cards * 2^30, empty (0 or 1) * 2^40.
+   */
+  evalCounts = new Float64Array(FIRST_IDS);
   sortKey = new Int32Array(FIRST_IDS);
   runStart = new Int32Array(FIRST_IDS);
   private hash = new Int32Array(FIRST_IDS);
@@ -73,7 +77,7 @@ export class ColumnStore {
   get bytes(): number {
     return (
       this.cards.byteLength + this.runs.byteLength + this.start.byteLength + this.len.byteLength + this.down.byteLength +
-      this.rankBrk.byteLength + this.suitBrk.byteLength + this.nruns.byteLength + this.sortKey.byteLength +
+      this.nruns.byteLength + this.evalCounts.byteLength + this.sortKey.byteLength +
       this.runStart.byteLength + this.hash.byteLength + this.idSlots.byteLength
     );
   }
@@ -148,9 +152,8 @@ export class ColumnStore {
     this.start[id] = st;
     this.len[id] = len;
     this.down[id] = d;
-    this.rankBrk[id] = rb;
-    this.suitBrk[id] = sb;
     this.nruns[id] = r;
+    this.evalCounts[id] = d + rb * 1024 + sb * 1048576 + (d > 0 ? r : 0) * 1073741824 + (len === 0 ? 1 : 0) * 1099511627776;
     this.runStart[id] = rs;
     this.sortKey[id] = ((r > 0 ? runs[rs]! + 1 : 0) << 20) | ((r > 1 ? runs[rs + 1]! + 1 : 0) << 10) | (r > 2 ? runs[rs + 2]! + 1 : 0);
     this.hash[id] = h;
@@ -177,9 +180,10 @@ export class ColumnStore {
     this.hash = g32(this.hash);
     this.len = g8(this.len);
     this.down = g8(this.down);
-    this.rankBrk = g8(this.rankBrk);
-    this.suitBrk = g8(this.suitBrk);
     this.nruns = g8(this.nruns);
+    const e = new Float64Array(n);
+    e.set(this.evalCounts);
+    this.evalCounts = e;
   }
 
   private rehashIds(): void {
@@ -347,11 +351,8 @@ export class KeyCodec {
     const sym = this.sorts(s);
     const curId = this.curId;
     const order = this.order;
-    let downTotal = 0;
-    let rankBreaks = 0;
-    let suitBreaks = 0;
-    let empties = 0;
-    let buried = 0;
+    // the evaluation's counts, summed packed (ColumnStore.evalCounts)
+    let counts = 0;
     let mask = 0;
     let m = 0;
     for (let c = 0; c < n; c++) {
@@ -359,25 +360,25 @@ export class KeyCodec {
       const id = this.idOf(s, c);
       curId[c] = id;
       const st = this.store;
-      const d = st.down[id]!;
-      downTotal += d;
-      rankBreaks += st.rankBrk[id]!;
-      suitBreaks += st.suitBrk[id]!;
-      if (st.len[id] === 0) empties++;
-      if (d > 0) buried += st.nruns[id]!;
-      else {
-        if (sym) {
-          mask |= 1 << c;
-          let i = m++;
-          while (i > 0 && this.orderColumns(order[i - 1]!, c) > 0) {
-            order[i] = order[i - 1]!;
-            i--;
-          }
-          order[i] = c;
+      counts += st.evalCounts[id]!;
+      if (sym && st.down[id] === 0) {
+        mask |= 1 << c;
+        let i = m++;
+        while (i > 0 && this.orderColumns(order[i - 1]!, c) > 0) {
+          order[i] = order[i - 1]!;
+          i--;
         }
+        order[i] = c;
       }
     }
     this.sortedCount = m;
+    const high = Math.floor(counts / 1073741824);
+    const low = counts - high * 1073741824;
+    const downTotal = low & 1023;
+    const rankBreaks = (low >>> 10) & 1023;
+    const suitBreaks = (low >>> 20) & 1023;
+    const buried = high & 1023;
+    const empties = high >>> 10;
     let stockCards = 0;
     if (s.stockLeft > 0) stockCards = s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
     const w = this.wts;
