@@ -63,6 +63,9 @@ export class SolverState {
    * old version back, so caches keyed by version stay valid across make/unmake.
    */
   private verStack = new Float64Array(256);
+  /** runLength's memory: per column, the run length counted and the version it was counted at. */
+  private readonly runLen: Uint8Array;
+  private readonly runVer: Float64Array;
   private verTop = 0;
   /**
    * Per column: the version it had before its last change (`prevVer`), and the version that change
@@ -103,6 +106,8 @@ export class SolverState {
     this.ver = new Float64Array(n);
     this.prevVer = new Float64Array(n);
     this.tailVer = new Float64Array(n);
+    this.runLen = new Uint8Array(n);
+    this.runVer = new Float64Array(n).fill(-1);
     this.touchAll();
   }
 
@@ -133,8 +138,19 @@ export class SolverState {
     return this.removed === this.completeSuits;
   }
 
-  /** Length of the movable same-suit run at the end of column c (R7, R8). */
+  /**
+   * Length of the movable same-suit run at the end of column c (R7, R8). Kept per column with the
+   * version it was counted at: a column's contents at one version never change (see `ver`).
+   */
   runLength(c: number): number {
+    if (this.runVer[c] === this.ver[c]) return this.runLen[c]!;
+    const k = this.countRun(c);
+    this.runVer[c] = this.ver[c]!;
+    this.runLen[c] = k;
+    return k;
+  }
+
+  private countRun(c: number): number {
     const len = this.upLen[c]!;
     if (len === 0) return 0;
     const up = this.up;
