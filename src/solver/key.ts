@@ -196,7 +196,6 @@ export class ColumnStore {
     }
     this.idSlots = slots;
   }
-
 }
 
 /**
@@ -224,6 +223,8 @@ export class KeyCodec {
   private readonly curId: Int32Array;
   /** The columns with no face-down card of the last key (stock empty), in the key's sorted order. */
   private readonly order: Int32Array;
+  /** Scratch of encode: the ids in the key's order. */
+  private readonly seq: Int32Array;
   private sortedCount = 0;
   /** The weights down, rankBreak, suitBreak, stockCard, removed, empty, buried (one array: one shape). */
   private readonly wts: Float64Array;
@@ -253,6 +254,7 @@ export class KeyCodec {
     this.base = new Uint8Array(n);
     this.curId = new Int32Array(n);
     this.order = new Int32Array(n);
+    this.seq = new Int32Array(n);
     this.wts = Float64Array.of(weights.down, weights.rankBreak, weights.suitBreak, weights.stockCard, weights.removed, weights.empty, weights.buried);
     this.offset = weights.removed * state.completeSuits + weights.empty * state.ncols;
   }
@@ -386,28 +388,15 @@ export class KeyCodec {
       this.offset + w[0]! * downTotal + w[1]! * rankBreaks + w[2]! * suitBreaks + w[3]! * stockCards -
       w[4]! * s.removed - w[5]! * empties + w[6]! * buried;
     // the units: stock and mask, the ids of the columns not in mask in column order, then the sorted ones
+    const seq = this.seq;
+    let k = 0;
+    for (let c = 0; c < n; c++) if (!((mask >> c) & 1)) seq[k++] = curId[c]!;
+    for (let i = 0; i < m; i++) seq[k++] = curId[order[i]!]!;
     const out = this.buf;
     let hi = (s.stockLeft << 10) | mask;
     let nu = 1;
-    for (let c = 0; c < n; c++) {
-      if ((mask >> c) & 1) continue;
-      const id = curId[c]!;
-      if (id < 0x8000) {
-        if (nu & 1) out[nu >> 1] = ((hi << 16) | id) >>> 0;
-        else hi = id;
-        nu++;
-      } else {
-        const u1 = 0x8000 | (id >>> 16);
-        const u2 = id & 0xffff;
-        if (nu & 1) {
-          out[nu >> 1] = ((hi << 16) | u1) >>> 0;
-          hi = u2;
-        } else out[nu >> 1] = ((u1 << 16) | u2) >>> 0;
-        nu += 2;
-      }
-    }
-    for (let i = 0; i < m; i++) {
-      const id = curId[order[i]!]!;
+    for (let i = 0; i < n; i++) {
+      const id = seq[i]!;
       if (id < 0x8000) {
         if (nu & 1) out[nu >> 1] = ((hi << 16) | id) >>> 0;
         else hi = id;

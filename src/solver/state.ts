@@ -67,13 +67,6 @@ export class SolverState {
   private readonly runLen: Uint8Array;
   private readonly runVer: Float64Array;
   private verTop = 0;
-  /**
-   * Per column: the version it had before its last change (`prevVer`), and the version that change
-   * gave it if the change only added cards at its end or took cards from its end (`tailVer`; -1 when a
-   * card was turned up or a suit removed). A cache can then extend what it knew of the old contents.
-   */
-  readonly prevVer: Float64Array;
-  readonly tailVer: Float64Array;
 
   constructor(pos: Position) {
     const n = pos.columns.length;
@@ -104,8 +97,6 @@ export class SolverState {
     this.dealUndo = new Uint8Array(n);
     this.tops = new Int8Array(n);
     this.ver = new Float64Array(n);
-    this.prevVer = new Float64Array(n);
-    this.tailVer = new Float64Array(n);
     this.runLen = new Uint8Array(n);
     this.runVer = new Float64Array(n).fill(-1);
     this.touchAll();
@@ -113,10 +104,7 @@ export class SolverState {
 
   /** Marks every column as changed (after the state was overwritten, e.g. by KeyCodec.decode). */
   touchAll(): void {
-    for (let c = 0; c < this.ncols; c++) {
-      this.ver[c] = ++versionClock.n;
-      this.tailVer[c] = -1;
-    }
+    for (let c = 0; c < this.ncols; c++) this.ver[c] = ++versionClock.n;
     this.verTop = 0;
   }
 
@@ -127,10 +115,8 @@ export class SolverState {
       a.set(this.verStack);
       this.verStack = a;
     }
-    const old = this.ver[c]!;
-    this.verStack[this.verTop++] = old;
-    this.prevVer[c] = old;
-    this.ver[c] = this.tailVer[c] = ++versionClock.n;
+    this.verStack[this.verTop++] = this.ver[c]!;
+    this.ver[c] = ++versionClock.n;
   }
 
   /** Has every suit been removed (R5)? */
@@ -183,7 +169,6 @@ export class SolverState {
     for (let i = 1; i < 13; i++) if (up[base - i] !== ace + i) return 0;
     this.upLen[c] = len - 13;
     this.removed++;
-    this.tailVer[c] = -1;
     return 1 | ((((ace / 13) | 0) & 3) << 2);
   }
 
@@ -193,8 +178,7 @@ export class SolverState {
       const d = --this.down[c]!;
       this.up[c * CAP] = this.hidden[c * CAP + d]!;
       this.upLen[c] = 1;
-      this.tailVer[c] = -1;
-      return 2;
+        return 2;
     }
     return 0;
   }

@@ -154,7 +154,7 @@ export class PositionTable {
     if (this.slots[i] !== 0) return -1;
     const node = this.used;
     let arena = this.arena;
-    if (node + 2 + nw > arena.length) arena = this.growArena(nw + 2); // a spare word: keys are read 32 bits at a time
+    if (node + 1 + nw > arena.length) arena = this.growArena(nw + 1);
     arena[node] = parent;
     for (let j = 0; j < nw; j++) arena[node + 1 + j] = key[j]!;
     this.used = node + 1 + nw;
