@@ -1,51 +1,88 @@
 /**
  * Solver benchmark (`npm run bench:solve`; not a test). Solves fixed sets — seeds 1..N of each of the
- * six variants and PySolFC Spider 4-suit games 1..N at the main budget, then Spider 2-suit seeds 1..N at
- * 167,000 positions (the published reference point) — and prints per set: won / lost / undecided,
- * median and 95th percentile time and positions, positions per second, bytes per stored position.
+ * six variants, PySolFC Spider 4-suit and Spiderette games 1..N at the main budget, then Spider 2-suit
+ * seeds 1..N at 167,000 positions (the published reference point) — and prints per set: won / lost /
+ * undecided, median and 95th percentile time, total time, positions per second, and bytes per stored
+ * position (median over the deals that stored 100,000 positions or more; "-" when none did).
  *
- * Then, for memory and raw speed, one exact best-first search (the solver's table and queue) of
- * 1,000,000 positions on seed 5 of each variant: bytes per stored position and positions per second.
+ * `--against <git ref>` runs another version of the solver side by side in the same process: the ref
+ * is exported (`git archive`) into a temporary directory, compiled there with this checkout's
+ * TypeScript and modules, and each deal is solved by both versions in turn (the order alternating from
+ * one deal to the next), so that both meet the same load; the table then gives both versions' rows and
+ * the ratios new/old. Absolute times on a shared machine vary by ±30%; ratios from one run do not.
  *
  * Before each set, deals of the same kind outside it (seeds or games 1001, 1002, …) are solved at the
- * set's budget and not counted, for --warmup-ms milliseconds (default 1,000; at most 100 deals): the
- * first deals a process solves run slower while V8 compiles the solver's code (Spider 1 suit, seeds
- * 1–100: 370,000 positions/s cold, 550,000 once warm), and a batch's workers solve many deals each.
+ * set's budget and not counted, for --warmup-ms milliseconds (default 1,000; at most 100 deals), by
+ * each version: the first deals a process solves run slower while V8 compiles the solver's code.
  *
- * Options: --count N (deals per set, default 100), --max-positions N (default 1,000,000),
- * --warmup-ms N (default 1000; 0 for none), --sets a,b,… (names as printed; `none` for the memory
- * table alone), --no-memory, --json.
- * `npm run bench:solve` runs it compiled (dist/bench), as the CLI runs the solver; under tsx the
- * solver is about 15% slower.
+ * Options: --count N (deals per set, default 100), --from N (first deal, default 1: tune on other
+ * deals with e.g. --from 2001), --max-positions N (default 1,000,000), --warmup-ms N (default 1000; 0
+ * for none), --sets a,b,… (names as printed), --against REF, --json.
+ * `npm run bench:solve` runs it compiled (dist/bench), as the CLI runs the solver.
  */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { dealPosition } from '../src/game/deal.js';
 import type { Position } from '../src/game/position.js';
 import { pysolDeal } from '../src/game/pysol.js';
 import { getVariant, type GameName, type SuitCount } from '../src/game/variant.js';
 import { solve } from '../src/solver/solve.js';
-import { bestFirstSearch } from '../src/solver/bestfirst.js';
-import { MAX_MAX_POSITIONS } from '../src/solver/types.js';
+import { MAX_MAX_POSITIONS, SOLVER_VERSION, type SolveOptions, type SolveResult } from '../src/solver/types.js';
 
 const program = new Command()
   .option('--count <n>', 'deals per set', '100')
+  .option('--from <n>', 'first deal of each set (seed or game number)', '1')
   .option('--max-positions <n>', 'main budget', '1000000')
   .option('--warmup-ms <n>', 'milliseconds of deals solved before each set, outside it, not counted (JIT warm-up; at most 100 deals)', '1000')
-  .option('--sets <list>', 'comma-separated set names (default: all): SP1 seeds, SP2 seeds, SP4 seeds, SE1 seeds, SE2 seeds, SE4 seeds, PySol SP4, SP2 seeds @167k; none for the memory table alone')
+  .option('--sets <list>', 'comma-separated set names (default: all): SP1 seeds, SP2 seeds, SP4 seeds, SE1 seeds, SE2 seeds, SE4 seeds, PySol SP4, PySol SE, SP2 seeds @167k')
+  .option('--against <ref>', 'also run the solver of this git ref (built in a temporary directory), side by side')
   .option('--json', 'print JSON rows')
-  .option('--no-memory', 'skip the memory table')
   .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : 2))
   .parse();
-const opts = program.opts<{ count: string; maxPositions: string; warmupMs: string; sets?: string; json?: boolean; memory: boolean }>();
+const opts = program.opts<{ count: string; from: string; maxPositions: string; warmupMs: string; sets?: string; against?: string; json?: boolean }>();
 const count = Number(opts.count);
+const from = Number(opts.from);
 const warmupMs = Number(opts.warmupMs);
 const max = Number(opts.maxPositions);
 
-interface BenchSet { name: string; budget: number; deal: (i: number) => Position }
+const whole = (text: string, v: number, lo: number, hi: number) => /^\d+$/.test(text.trim()) && Number.isSafeInteger(v) && v >= lo && v <= hi;
+if (!whole(opts.count, count, 1, 1_000_000)) fail(`--count "${opts.count}": give a whole number of deals, 1 or more`);
+if (!whole(opts.from, from, 1, 1_000_000_000)) fail(`--from "${opts.from}": give a whole number, 1 or more`);
+if (!whole(opts.warmupMs, warmupMs, 0, 600_000)) fail(`--warmup-ms "${opts.warmupMs}": give a whole number of milliseconds, 0..600000`);
+if (!whole(opts.maxPositions, max, 1, MAX_MAX_POSITIONS)) fail(`--max-positions "${opts.maxPositions}": give a whole number 1..${MAX_MAX_POSITIONS}`);
+
+function fail(msg: string): never {
+  console.error(`solve.bench: ${msg}`);
+  process.exit(2);
+}
+
+/** The parts of a solver version the bench uses: its solve and its deals. */
+interface Version {
+  name: string;
+  solve: (p: Position, o: SolveOptions) => SolveResult;
+  dealPosition: typeof dealPosition;
+  pysolDeal: typeof pysolDeal;
+  getVariant: typeof getVariant;
+}
+
+interface BenchSet { name: string; budget: number; deal: (v: Version, i: number) => Position }
 const seeded = (game: GameName, suits: SuitCount, budget: number, name?: string): BenchSet => ({
   name: name ?? `${game === 'spider' ? 'SP' : 'SE'}${suits} seeds`,
   budget,
-  deal: (i) => dealPosition(getVariant(game, suits), i),
+  deal: (v, i) => v.dealPosition(v.getVariant(game, suits), i),
+});
+const pysol = (name: string, kind: 'spider' | 'spiderette'): BenchSet => ({
+  name,
+  budget: max,
+  deal: (v, i) => {
+    const r = v.pysolDeal(kind, i);
+    if (!r.ok) throw r.error;
+    return r.value.position;
+  },
 });
 let sets: BenchSet[] = [
   seeded('spider', 1, max),
@@ -54,41 +91,41 @@ let sets: BenchSet[] = [
   seeded('spiderette', 1, max),
   seeded('spiderette', 2, max),
   seeded('spiderette', 4, max),
-  {
-    name: 'PySol SP4',
-    budget: max,
-    deal: (i) => {
-      const r = pysolDeal('spider', i);
-      if (!r.ok) throw r.error;
-      return r.value.position;
-    },
-  },
+  pysol('PySol SP4', 'spider'),
+  pysol('PySol SE', 'spiderette'),
   seeded('spider', 2, 167_000, 'SP2 seeds @167k'),
 ];
-if (!/^\d+$/.test(opts.count.trim()) || !Number.isSafeInteger(count) || count < 1) {
-  console.error(`solve.bench: --count "${opts.count}": give a whole number of deals, 1 or more`);
-  process.exit(2);
-}
-if (!/^\d+$/.test(opts.warmupMs.trim()) || !Number.isSafeInteger(warmupMs) || warmupMs > 600_000) {
-  console.error(`solve.bench: --warmup-ms "${opts.warmupMs}": give a whole number of milliseconds, 0..600000`);
-  process.exit(2);
-}
-if (!/^\d+$/.test(opts.maxPositions.trim()) || !Number.isSafeInteger(max) || max < 1 || max > MAX_MAX_POSITIONS) {
-  console.error(`solve.bench: --max-positions "${opts.maxPositions}": give a whole number 1..${MAX_MAX_POSITIONS}`);
-  process.exit(2);
-}
 if (opts.sets !== undefined) {
   const want = opts.sets.split(',').map((s) => s.trim()).filter(Boolean);
-  if (want.length === 0) {
-    console.error('solve.bench: --sets is empty; name sets, or none for the memory table alone');
-    process.exit(2);
-  }
-  const unknown = want.filter((w) => w !== 'none' && !sets.some((s) => s.name === w));
-  if (unknown.length) {
-    console.error(`solve.bench: --sets: unknown set ${unknown.map((u) => `"${u}"`).join(', ')}; the sets are ${sets.map((s) => `"${s.name}"`).join(', ')}, or none`);
-    process.exit(2);
-  }
+  if (want.length === 0) fail('--sets is empty; name one set or more');
+  const unknown = want.filter((w) => !sets.some((s) => s.name === w));
+  if (unknown.length) fail(`--sets: unknown set ${unknown.map((u) => `"${u}"`).join(', ')}; the sets are ${sets.map((s) => `"${s.name}"`).join(', ')}`);
   sets = sets.filter((s) => want.includes(s.name));
+}
+
+const here: Version = { name: `this (${SOLVER_VERSION})`, solve, dealPosition, pysolDeal, getVariant };
+
+/** Exports `ref` into a temporary directory, compiles it there and loads its solver. */
+async function loadRef(ref: string): Promise<{ version: Version; dir: string }> {
+  const root = resolve(import.meta.dirname, '../..');
+  const dir = mkdtempSync(join(tmpdir(), 'spidersolve-against-'));
+  try {
+    const tar = execFileSync('git', ['archive', '--format=tar', ref], { cwd: root, maxBuffer: 1 << 30 });
+    execFileSync('tar', ['-x', '-C', dir], { input: tar });
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'inherit' });
+    const mod = async <T>(p: string): Promise<T> => (await import(pathToFileURL(join(dir, 'dist/src', p)).href)) as T;
+    const s = await mod<{ solve: Version['solve'] }>('solver/solve.js');
+    const t = await mod<{ SOLVER_VERSION: string }>('solver/types.js');
+    const d = await mod<{ dealPosition: typeof dealPosition }>('game/deal.js');
+    const p = await mod<{ pysolDeal: typeof pysolDeal }>('game/pysol.js');
+    const v = await mod<{ getVariant: typeof getVariant }>('game/variant.js');
+    if (!existsSync(join(dir, 'dist/src/solver/solve.js'))) throw new Error('no solver in the build');
+    return { version: { name: `${ref} (${t.SOLVER_VERSION})`, solve: s.solve, dealPosition: d.dealPosition, pysolDeal: p.pysolDeal, getVariant: v.getVariant }, dir };
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    fail(`--against ${ref}: ${(e as Error).message.split('\n')[0]}`);
+  }
 }
 
 const pct = (xs: number[], p: number) => {
@@ -96,62 +133,75 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 };
-const rows = [];
-for (const set of sets) {
-  const tally = { won: 0, lost: 0, undecided: 0 };
-  const ms: number[] = [];
-  const pos: number[] = [];
-  let totalPos = 0;
-  let totalMs = 0;
-  // warm-up: deals of the same kind outside the set, not counted
-  const w0 = performance.now();
-  for (let i = 1; i <= 100 && performance.now() - w0 < warmupMs; i++) solve(set.deal(1000 + i), { maxPositions: set.budget });
-  for (let i = 1; i <= count; i++) {
-    const r = solve(set.deal(i), { maxPositions: set.budget });
-    tally[r.status]++;
-    ms.push(r.elapsedMs);
-    pos.push(r.positions);
-    totalPos += r.positions;
-    totalMs += r.elapsedMs;
-  }
-  const row = {
+
+interface Tally { won: number; lost: number; undecided: number; ms: number[]; positions: number; bytesPer: number[] }
+const newTally = (): Tally => ({ won: 0, lost: 0, undecided: 0, ms: [], positions: 0, bytesPer: [] });
+function row(set: BenchSet, v: Version, t: Tally) {
+  const totalMs = t.ms.reduce((a, b) => a + b, 0);
+  return {
     set: set.name,
+    version: v.name,
     budget: set.budget,
     deals: count,
-    ...tally,
-    medianMs: Math.round(pct(ms, 50)),
-    p95Ms: Math.round(pct(ms, 95)),
-    medianPositions: pct(pos, 50),
-    p95Positions: pct(pos, 95),
-    positionsPerSecond: Math.round((totalPos / totalMs) * 1000),
+    won: t.won,
+    lost: t.lost,
+    undecided: t.undecided,
+    medianMs: Math.round(pct(t.ms, 50)),
+    p95Ms: Math.round(pct(t.ms, 95)),
+    totalS: Math.round(totalMs / 100) / 10,
+    positionsPerSecond: Math.round((t.positions / totalMs) * 1000),
+    bytesPerPosition: t.bytesPer.length ? Math.round(pct(t.bytesPer, 50) * 10) / 10 : null,
   };
-  rows.push(row);
-  // progress, a line a set, on stderr: stdout keeps only the tables (or the JSON)
-  if (!opts.json) console.error(JSON.stringify(row));
 }
-const memory = [];
-if (opts.memory) {
-  for (const [game, suits] of [['spider', 1], ['spider', 2], ['spider', 4], ['spiderette', 1], ['spiderette', 2], ['spiderette', 4]] as const) {
-    const t0 = performance.now();
-    const r = bestFirstSearch(dealPosition(getVariant(game, suits), 5), 1_000_000);
-    const ms = performance.now() - t0;
-    // bytes per position only means something for a search that stored many
-    const bytesPerPosition = r.positions >= 100_000 ? Math.round((r.peakBytes / r.positions) * 10) / 10 : null;
-    memory.push({ variant: `${game} ${suits}`, status: r.status, positions: r.positions, bytesPerPosition, positionsPerSecond: Math.round((r.positions / ms) * 1000) });
-  }
-}
-if (opts.json) console.log(JSON.stringify({ sets: rows, memory }, null, 2));
-else {
-  if (rows.length) {
-    console.log('\n| set | budget | won | lost | undecided | median ms | p95 ms | median positions | p95 positions | positions/s |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|');
-    for (const r of rows) {
-      console.log(`| ${r.set} | ${r.budget} | ${r.won}/${r.deals} | ${r.lost} | ${r.undecided} | ${r.medianMs} | ${r.p95Ms} | ${r.medianPositions} | ${r.p95Positions} | ${r.positionsPerSecond} |`);
+
+const against = opts.against ? await loadRef(opts.against) : null;
+const versions = against ? [against.version, here] : [here];
+const rows: ReturnType<typeof row>[] = [];
+try {
+  for (const set of sets) {
+    const tallies = versions.map(newTally);
+    for (const v of versions) {
+      const w0 = performance.now();
+      for (let i = 1; i <= 100 && performance.now() - w0 < warmupMs; i++) v.solve(set.deal(v, from + 1000 + i), { maxPositions: set.budget });
     }
+    for (let i = from; i < from + count; i++) {
+      // both versions solve the deal, in an order that alternates from one deal to the next
+      for (let k = 0; k < versions.length; k++) {
+        const j = (i + k) % versions.length;
+        const v = versions[j]!;
+        const t = tallies[j]!;
+        const r = v.solve(set.deal(v, i), { maxPositions: set.budget });
+        t[r.status]++;
+        t.ms.push(r.elapsedMs);
+        t.positions += r.positions;
+        if (r.positions >= 100_000) t.bytesPer.push(r.peakBytes / r.positions);
+      }
+    }
+    const setRows = versions.map((v, j) => row(set, v, tallies[j]!));
+    rows.push(...setRows);
+    // progress, a line a set, on stderr: stdout keeps only the tables (or the JSON)
+    if (!opts.json) for (const r of setRows) console.error(JSON.stringify(r));
   }
-  if (memory.length) {
-    console.log('\n| exact search, seed 5 | result | positions | bytes/position | positions/s |');
-    console.log('|---|---|---|---|---|');
-    for (const m of memory) console.log(`| ${m.variant} | ${m.status} | ${m.positions} | ${m.bytesPerPosition ?? '- (under 100,000 stored)'} | ${m.positionsPerSecond} |`);
+} finally {
+  if (against) rmSync(against.dir, { recursive: true, force: true });
+}
+
+const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a) ? (a / b).toFixed(2) : '-');
+if (opts.json) console.log(JSON.stringify({ from, count, against: opts.against ?? null, rows }, null, 2));
+else {
+  console.log('\n| set | version | won | lost | undecided | median ms | p95 ms | total s | positions/s | bytes/position |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(`| ${r.set} (${r.budget}) | ${r.version} | ${r.won}/${r.deals} | ${r.lost} | ${r.undecided} | ${r.medianMs} | ${r.p95Ms} | ${r.totalS} | ${r.positionsPerSecond} | ${r.bytesPerPosition ?? '-'} |`);
+  }
+  if (against) {
+    console.log(`\nRatios, this version / ${opts.against} (below 1: this version is faster or smaller):\n`);
+    console.log('| set | won | settled | median ms | p95 ms | total s | positions/s | bytes/position |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (let i = 0; i < rows.length; i += 2) {
+      const o = rows[i]!;
+      const n = rows[i + 1]!;
+      console.log(`| ${n.set} | ${o.won} → ${n.won} | ${o.won + o.lost} → ${n.won + n.lost} | ${ratio(n.medianMs, o.medianMs)} | ${ratio(n.p95Ms, o.p95Ms)} | ${ratio(n.totalS, o.totalS)} | ${ratio(n.positionsPerSecond, o.positionsPerSecond)} | ${n.bytesPerPosition !== null && o.bytesPerPosition !== null ? ratio(n.bytesPerPosition, o.bytesPerPosition) : '-'} |`);
+    }
   }
 }

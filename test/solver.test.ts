@@ -8,12 +8,11 @@ import { cardCounts, isWon, type Position } from '../src/game/position.js';
 import { applyMove, legalMoves, moveText } from '../src/game/rules.js';
 import { playLine } from '../src/game/score.js';
 import { ALL_VARIANTS } from '../src/game/variant.js';
-import { KeyCodec } from '../src/solver/key.js';
+import { ColumnStore, KeyCodec } from '../src/solver/key.js';
 import { moveOrder, restartSearch, search, SPLIT_TO_EMPTY } from '../src/solver/search.js';
-import { bestFirstSearch } from '../src/solver/bestfirst.js';
-import { phaseSearch } from '../src/solver/phases.js';
+import { beamSearch } from '../src/solver/beam.js';
 import { solve } from '../src/solver/solve.js';
-import { lineText, shortenLine } from '../src/solver/line.js';
+import { lineText, rebuildLine, shortenLine } from '../src/solver/line.js';
 import { CAP, DEAL_MOVE, groupMove, moveTag, NO_REVERSE, reverseTag, SolverState, SPLIT_GROUP } from '../src/solver/state.js';
 import { PositionTable } from '../src/solver/table.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
@@ -39,6 +38,30 @@ function bruteForce(start: Position, limit = 30_000): 'won' | 'lost' | 'too larg
     }
   }
   return 'lost';
+}
+
+/**
+ * Number of distinct positions (solver keys) reachable from `start`, by a plain breadth-first search
+ * over its own table: what a complete search must store, each position once.
+ */
+function reachable(start: Position, limit = 1_000_000): number {
+  const s = new SolverState(start);
+  const codec = new KeyCodec(s);
+  const table = new PositionTable(limit, (a, o) => codec.keyLength(a, o));
+  const moves = new Int32Array(1024);
+  const queue = [table.insert(codec.buf, codec.encode(s), 0)];
+  for (let q = 0; q < queue.length; q++) {
+    codec.decode(table.arena, table.keyOffset(queue[q]!), s);
+    const n = s.generate(moves, true);
+    for (let i = 0; i < n; i++) {
+      const tok = s.apply(moves[i]!);
+      const node = table.insert(codec.buf, codec.encode(s), 0);
+      if (node >= 0) queue.push(node);
+      s.undo(moves[i]!, tok);
+    }
+    if (table.size > limit) throw new Error('reachable: too many positions');
+  }
+  return table.size;
 }
 
 function same(s: SolverState, p: Position): boolean {
@@ -188,51 +211,61 @@ describe('solver: known answers', () => {
   });
 });
 
-describe('solver: the passes', () => {
-  it('proves a seeded Spiderette deal lost (SE4-1011), agreeing with an exhaustive search through the rules engine', () => {
+describe('solver: one table, the quick stage and the beam search', () => {
+  it('proves a seeded Spiderette deal lost (SE4-1011) by a complete search, agreeing with an exhaustive search through the rules engine, storing each reachable position once', () => {
     const p = dealPosition(SE4, 1011);
-    const exact = bestFirstSearch(p, 100_000);
-    expect(exact.status).toBe('lost');
-    expect(exact.exhausted).toBe(true);
     expect(bruteForce(p, 100_000)).toBe('lost');
     const r = solve(p, { maxPositions: 200_000 });
     expect(r.status).toBe('lost');
     expect(r.line).toEqual([]);
+    // the quick stage and every iteration of the beam met these positions; each counts once
+    expect(r.positions).toBe(reachable(p));
   });
 
-  it('settles a deal with a small reachable space in the probe: SE4-1003 is lost in under 1,000 positions', () => {
-    const r = solve(dealPosition(SE4, 1003), { maxPositions: 200_000 });
-    expect(r.status).toBe('lost');
-    expect(r.positions).toBeLessThan(1_000);
-    expect(bestFirstSearch(dealPosition(SE4, 1003), 1000).positions).toBe(452);
+  it('counts a position once however many iterations visit it: the budget is the table\'s size', () => {
+    const p = dealPosition(SE4, 1011);
+    const n = reachable(p);
+    const store = new ColumnStore();
+    const codec = new KeyCodec(new SolverState(p), undefined, true, store);
+    const table = new PositionTable(1000, (a, o) => codec.keyLength(a, o));
+    const out = beamSearch(p, 1_000_000, table, store, { firstWidth: 1 });
+    expect(out.status).toBe('lost');
+    expect(out.iterations).toBeGreaterThan(5);
+    expect(table.size).toBe(n);
+    // one position short of the reachable count, the same search cannot prove it
+    const t2 = new PositionTable(1000, (a, o) => codec.keyLength(a, o));
+    const short = beamSearch(p, n - 1, t2, store, { firstWidth: 1 });
+    expect(short.status).toBe('undecided');
+    expect(t2.size).toBe(n - 1);
   });
 
-  it('never answers lost from a pruned search: a pruned search that runs dry is undecided', () => {
+  it('never answers lost from a pruned search: the quick stage that runs dry is undecided', () => {
     const p = pos(
       SE4,
       [['QC', 'KC'], ['10C', 'JC'], ['8C', '9C'], ['6C', '7C'], ['4C', '5C'], ['2C', '3C'], ['', 'AC']],
       [],
       [0, 1, 2],
     );
-    const pruned = bestFirstSearch(p, 1000, { prune: true });
-    expect(pruned.exhausted).toBe(true);
-    expect(pruned.status).toBe('undecided');
-    expect(bestFirstSearch(p, 1000).status).toBe('lost');
+    expect(search(p, 1000, true).status).toBe('lost');
     expect(restartSearch(p, 1000).status).toBe('undecided');
-    expect(phaseSearch(p, 1000).status).toBe('undecided');
+    expect(solve(p, { maxPositions: 1000 }).status).toBe('lost');
   });
 
-  it('the phase search wins seeded 2-suit Spider deals with lines that replay to a win', () => {
+  it('the beam search alone wins seeded 2-suit Spider deals, with lines rebuilt from the table that replay to a win', () => {
     for (const seed of [1, 2, 3]) {
       const p = dealPosition(SP2, seed);
-      const r = phaseSearch(p, 167_000);
+      const store = new ColumnStore();
+      const codec = new KeyCodec(new SolverState(p), undefined, true, store);
+      const table = new PositionTable(167_000, (a, o) => codec.keyLength(a, o));
+      const r = beamSearch(p, 167_000, table, store);
       expect(r.status).toBe('won');
-      const played = playLine(p, r.line);
+      const line = rebuildLine(p, table.pathTo(r.goal), table, r.codec);
+      const played = playLine(p, line);
       expect(played.ok && played.value.won).toBe(true);
     }
   });
 
-  it('the quick pass wins a 1-suit Spider deal in few positions, and the same seed gives the same line', () => {
+  it('the quick stage wins a 1-suit Spider deal in few positions, and the same seed gives the same line', () => {
     const p = dealPosition(SP1, 1);
     const a = restartSearch(p, 50_000);
     const b = restartSearch(p, 50_000);
@@ -479,8 +512,8 @@ describe('solver: move generation and packed positions', () => {
     const k1 = Uint32Array.from([1, 2, 3]);
     const k2 = Uint32Array.from([1, 2, 4]);
     expect(t.insert(k1, 3, 0)).toBe(0);
-    expect(t.insert(k2, 3, 0)).toBe(4); // a header word, then the 3 key words
-    expect(t.parent(4)).toBe(0);
+    expect(t.insert(k2, 3, 0)).toBe(5); // two header words, then the 3 key words
+    expect(t.parent(5)).toBe(0);
     expect(t.insert(k1, 3, 0)).toBe(-1);
     for (let i = 0; i < 5000; i++) t.insert(Uint32Array.from([i, i * 7, 99]), 3, 0);
     expect(t.size).toBe(5002);
@@ -491,18 +524,40 @@ describe('solver: move generation and packed positions', () => {
     // made for 1,000 positions: 100,000 make the slots grow (rehash) and the arena outgrow 16 offset bits
     const t = new PositionTable(1_000, () => 3);
     const key = (i: number) => Uint32Array.from([i, i ^ 0x5555, 7]);
-    // 100,000 nodes of 4 words; every key stays found at every size
+    // 100,000 nodes of 5 words; every key stays found at every size
     for (let i = 0; i < 100_000; i++) {
-      expect(t.insert(key(i), 3, i)).toBe(i * 4);
-      expect(t.find(key(i >> 1), 3)).toBe((i >> 1) * 4);
+      expect(t.insert(key(i), 3, i)).toBe(i * 5);
+      expect(t.find(key(i >> 1), 3)).toBe((i >> 1) * 5);
     }
     for (let i = 0; i < 100_000; i += 997) {
-      expect(t.find(key(i), 3)).toBe(i * 4);
+      expect(t.find(key(i), 3)).toBe(i * 5);
       expect(t.insert(key(i), 3, 0)).toBe(-1);
-      expect(t.parent(i * 4)).toBe(i);
+      expect(t.parent(i * 5)).toBe(i);
     }
     expect(t.find(key(100_000), 3)).toBe(-1);
     expect(t.size).toBe(100_000);
+  });
+
+  it('visit enters a position once an iteration: stored once (counted once), entered again free by a later stamp, with its parent rewritten', () => {
+    const t = new PositionTable(16, () => 2);
+    const a = Uint32Array.from([7, 8]);
+    const b = Uint32Array.from([0, 7, 9]);
+    const s1 = t.newStamp();
+    const s2 = t.newStamp();
+    expect(s2).toBe(s1 + 1);
+    const na = t.visit(a, 2, 0, s1);
+    expect([na, t.size, t.stamp(na)]).toEqual([0, 1, s1]);
+    expect(t.visit(a, 2, 0, s1)).toBe(-1);
+    // a key read at an offset
+    const nb = t.visit(b, 2, na, s1, 1);
+    expect([nb, t.size, t.parent(nb)]).toEqual([4, 2, na]);
+    // the next iteration enters both again without storing them, from another parent
+    expect(t.visit(a, 2, 0, s2)).toBe(na);
+    expect(t.visit(Uint32Array.from([7, 9]), 2, 99, s2)).toBe(nb);
+    expect([t.size, t.parent(nb), t.stamp(nb)]).toEqual([2, 99, s2]);
+    expect(t.visit(a, 2, 0, s2)).toBe(-1);
+    t.setRoot(na, s2);
+    expect(t.pathTo(na)).toEqual([na]);
   });
 
   it('shortenLine cuts loops and takes one-move shortcuts to later positions of a winning line', () => {

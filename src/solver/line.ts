@@ -135,3 +135,35 @@ export function lineText(start: Position, packed: readonly number[]): string[] {
     return text;
   });
 }
+
+/**
+ * Rebuilds a winning line found in the solve's table, in the project's notation: from the start, at
+ * each step the move whose resulting key equals the next node's key (`path`: nodes from the start to
+ * the win). `codec` must use the column store that named the table's keys. Throws Error when no move
+ * does (a defect).
+ */
+export function rebuildLine(start: Position, path: readonly number[], table: PositionTable, codec: KeyCodec): string[] {
+  const state = new SolverState(start);
+  const moves = new Int32Array(1024);
+  const line: string[] = [];
+  for (let p = 1; p < path.length; p++) {
+    const off = table.keyOffset(path[p]!);
+    const n = state.generate(moves, true);
+    let found = false;
+    for (let i = 0; i < n && !found; i++) {
+      const m = moves[i]!;
+      const to = (m >> 5) & 31;
+      const toEmpty = m !== DEAL_MOVE && state.upLen[to] === 0;
+      const tok = state.apply(m);
+      const nw = codec.encode(state);
+      let j = 0;
+      while (j < nw && table.arena[off + j] === codec.buf[j]) j++;
+      if (j === nw) {
+        found = true;
+        line.push(m === DEAL_MOVE ? 'd' : `${(m & 31) + 1}-${to + 1}${toEmpty ? `x${m >> 10}` : ''}`);
+      } else state.undo(m, tok);
+    }
+    if (!found) throw new Error(`solver defect: no move leads to step ${p} of the winning path`);
+  }
+  return line;
+}

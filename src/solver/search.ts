@@ -10,7 +10,7 @@
  * complete; with `prune` it leaves out moves a player would not consider and proves nothing when it
  * runs dry. Deterministic: integer ordering, stable tie-breaks, seeded noise, no clocks.
  */
-import { type ColumnStore, KeyCodec } from './key.js';
+import { ColumnStore, KeyCodec } from './key.js';
 import { CAP, DEAL_MOVE, groupMove, RANK0, SolverState, SPLIT_GROUP } from './state.js';
 import { PositionTable } from './table.js';
 import type { Position } from '../game/position.js';
@@ -18,8 +18,10 @@ import type { Position } from '../game/position.js';
 /** Raw outcome of a search, before the line is written out and checked. */
 export interface SearchOutcome {
   readonly status: 'won' | 'lost' | 'undecided';
-  /** Positions stored (entered). */
+  /** Positions this search stored in the table (new to it). */
   readonly positions: number;
+  /** Positions this search entered (new or stored before). */
+  readonly entered: number;
   /** The line from the start to where the search stopped, packed (the winning line when won). */
   readonly moves: number[];
   /** Peak bytes of the table and the search stack. */
@@ -132,9 +134,11 @@ export function newStack(): SearchStack {
 }
 
 /**
- * Searches from `start` until a win, exhaustion, or `maxPositions` stored positions (the start is one).
- * `prune` leaves out the moves moveOrder prunes; `noise` (0..3) adds 0..noise to each move's score,
- * drawn from a generator seeded by `noiseSeed`. `store` holds the columns (default a new store);
+ * Searches from `start` until a win, exhaustion, `maxEntered` positions entered, or `table` holding
+ * `maxPositions` positions. The search enters each position once (PositionTable.visit with a stamp of
+ * its own): a position stored by an earlier search on the table is entered again at no cost to the
+ * budget. `prune` leaves out the moves moveOrder prunes; `noise` (0..3) adds 0..noise to each move's
+ * score, drawn from a generator seeded by `noiseSeed`. `table` and `store` default to new ones;
  * `stack` is the move stack to use, grown as needed and left in it for the next search (default a
  * new one). Throws RangeError for another `noise`.
  */
@@ -144,8 +148,10 @@ export function search(
   prune = false,
   noiseSeed = 0,
   noise = 0,
-  store?: ColumnStore,
+  store: ColumnStore = new ColumnStore(),
   stack: SearchStack = newStack(),
+  table?: PositionTable,
+  maxEntered = maxPositions,
 ): SearchOutcome {
   // a group entry keeps 2 bits of noise a move
   if (!Number.isInteger(noise) || noise < 0 || noise > 3) throw new RangeError(`noise must be 0..3, not ${noise}`);
@@ -161,7 +167,10 @@ export function search(
   };
   const state = new SolverState(start);
   const codec = new KeyCodec(state, undefined, true, store);
-  const table = new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
+  const tab = table ?? new PositionTable(maxPositions, (a, o) => codec.keyLength(a, o));
+  const stamp = tab.newStamp();
+  const size0 = tab.size;
+  let entered = 0;
   // each frame's untried moves (or group entries, see SolverState.generate) and their ordering
   // scores, side by side, and each group's noise, 2 bits a move (bits 2(k-1) for the move of k cards)
   // (every entry is written before it is read, so a stack from an earlier search serves as it is)
@@ -181,7 +190,7 @@ export function search(
   const line = (): number[] => Array.from(cur.subarray(0, depth));
   const done = (status: SearchOutcome['status']): SearchOutcome => {
     Object.assign(stack, { moves, scores, noises, frameEnd, frameIdx, cur, toks });
-    return { status, positions: table.size, moves: line(), peakBytes: table.bytes + codec.bytes + stackBytes() };
+    return { status, positions: tab.size - size0, entered, moves: line(), peakBytes: tab.bytes + codec.bytes + stackBytes() };
   };
 
   /**
@@ -244,9 +253,10 @@ export function search(
     frameEnd[depth] = n;
   };
 
-  table.insert(codec.buf, codec.encode(state), 0);
+  tab.visit(codec.buf, codec.encode(state), 0, stamp);
+  entered++;
   if (state.isWon()) return done('won');
-  if (maxPositions <= 1) return done('undecided');
+  if (tab.size >= maxPositions || entered >= maxEntered) return done('undecided');
   openFrame();
 
   for (;;) {
@@ -297,13 +307,14 @@ export function search(
       }
       const tok = state.apply(m);
       const nw = codec.encode(state);
-      if (table.insert(codec.buf, nw, 0) >= 0) {
+      if (tab.visit(codec.buf, nw, 0, stamp) >= 0) {
+        entered++;
         cur[depth] = m;
         toks[depth] = tok;
         depth++;
         codec.commit(state);
         if (state.isWon()) return done('won');
-        if (table.size >= maxPositions) return done('undecided');
+        if (tab.size >= maxPositions || entered >= maxEntered) return done('undecided');
         openFrame();
       } else {
         state.undo(m, tok);
@@ -322,26 +333,35 @@ export const RESTART_GROWTH = 1.3;
 export const RESTART_NOISE = 3;
 
 /**
- * The heuristic pass: pruned depth-first searches, restarted with a growing position budget and
- * seeded tie-breaking noise in the move order (restart k uses seed k; the first has no noise), until
- * one wins or `maxPositions` positions have been stored in all. Each restart starts a fresh table.
- * Randomised restarts cut the heavy tail of depth-first search (Gomes, Selman & Kautz, 1998); the
- * seeds make them deterministic. Returns won (with the line) or undecided, never lost.
+ * The quick stage: pruned depth-first searches, restarted with a growing limit on the positions each
+ * enters and seeded tie-breaking noise in the move order (restart k uses seed k; the first has no
+ * noise), until one wins, `share` new positions have been stored in `table`, or the restarts have
+ * entered 4 × `share` positions in all. The restarts share the table: a position one of them stored is
+ * entered again free by the next. Randomised restarts cut the heavy tail of depth-first search
+ * (Gomes, Selman & Kautz, 1998); the seeds make them deterministic. Returns won (with the line) or
+ * undecided, never lost. `table` and `store` default to new ones.
  */
-export function restartSearch(start: Position, maxPositions: number, store?: ColumnStore): SearchOutcome {
+export function restartSearch(start: Position, share: number, store: ColumnStore = new ColumnStore(), table?: PositionTable): SearchOutcome {
   // restarts are many and short: they share one move stack
   const stack = newStack();
-  let used = 0;
-  let budget = RESTART_FIRST;
+  let tab = table;
+  if (!tab) {
+    const codec = new KeyCodec(new SolverState(start), undefined, true, store);
+    tab = new PositionTable(share, (a, o) => codec.keyLength(a, o));
+  }
+  const size0 = tab.size;
+  const cap = size0 + share;
+  let entered = 0;
+  let limit = RESTART_FIRST;
   let peak = 0;
-  for (let k = 0; used < maxPositions; k++) {
-    const out = search(start, Math.min(Math.floor(budget), maxPositions - used), true, k, k === 0 ? 0 : RESTART_NOISE, store, stack);
-    used += out.positions;
+  for (let k = 0; tab.size < cap && entered < 4 * share; k++) {
+    const out = search(start, cap, true, k, k === 0 ? 0 : RESTART_NOISE, store, stack, tab, Math.floor(limit));
+    entered += out.entered;
     peak = Math.max(peak, out.peakBytes);
-    if (out.status === 'won') return { ...out, positions: used, peakBytes: peak };
+    if (out.status === 'won') return { ...out, positions: tab.size - size0, entered, peakBytes: peak };
     // a pruned search that ran dry would run dry again: noise reorders moves, it adds none
     if (out.status === 'lost') break;
-    budget *= RESTART_GROWTH;
+    limit *= RESTART_GROWTH;
   }
-  return { status: 'undecided', positions: used, moves: [], peakBytes: peak };
+  return { status: 'undecided', positions: tab.size - size0, entered, moves: [], peakBytes: peak };
 }

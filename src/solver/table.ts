@@ -4,13 +4,20 @@
  * position is never mistaken for a stored one, since keys are compared word for word — which is what
  * makes a "lost" result sound (SOLVER-NOTES.md: a hash-only table can prune a win).
  *
- * A stored position (a *node*) is named by its offset in the arena, where one header word (the parent
- * node, from which a winning line is rebuilt) is followed by the key's words. Memory per position: the
- * key, one header word and the hash slots (4 bytes a slot, at most 70% full). A slot holds the node's
+ * One table serves every stage of a solve, so a position counts once, when it is first stored, whichever
+ * stage meets it. A stored position (a *node*) is named by its offset in the arena, where two header
+ * words — the parent node (from which a winning line is rebuilt) and the *stamp* of the last search
+ * iteration that visited it — are followed by the key's words. `visit` lets each iteration of a search
+ * enter a position once: a node stored or visited by an earlier iteration is entered again at no cost
+ * to the budget, with its parent rewritten. Memory per position: the key, two header words and the hash
+ * slots (4 bytes a slot, at most 70% full). A slot holds the node's
  * key offset in its low bits (as many as the arena's length needs) and, in the bits left over, a few
  * bits of the key's hash: a probe reads a stored key only when they match, which spares most of the
  * cache misses of a large table, and costs no memory.
  */
+
+/** Header words before a node's key: the parent node, then the stamp. */
+export const HEADER_WORDS = 2;
 
 /** Gives the length in words of the key stored at `arena[off…]` (keys are self-delimiting). */
 export type KeyLength = (arena: Uint32Array, off: number) => number;
@@ -35,8 +42,6 @@ const MAX_LOAD = 0.7;
 /** Positions the first grown table has room for, and its slots. */
 const EARLY_POSITIONS = 1 << 16;
 const EARLY_SLOTS = Math.ceil(EARLY_POSITIONS / MAX_LOAD) + 1;
-/** Slots of the second growth when that many are expected: room for 2^22 positions, 24 MB. */
-const PRESIZE_SLOTS = Math.ceil((1 << 22) / MAX_LOAD) + 1;
 
 /** Maps a 32-bit hash onto 0..cap-1 by multiplication (Lemire's fast range reduction), any cap. */
 function slotOf(h: number, cap: number): number {
@@ -51,21 +56,22 @@ export class PositionTable {
   used = 0;
   /** Number of nodes stored. */
   size = 0;
-  /** Per slot: 0 (empty), or the node's key offset (node + 1) | hash bits << offBits. */
+  /** Per slot: 0 (empty), or the node's key offset (node + HEADER_WORDS) | hash bits << offBits. */
   private slots: Uint32Array;
   /** Bits of a slot that hold the key offset (enough for any offset into the arena), 16..32. */
   private offBits = 16;
+  /** Stamps handed out so far (newStamp). */
+  private stamps = 0;
   /** Hash of the key last located. */
   private lastHash = 0;
   private readonly keyLength: KeyLength;
   private readonly expected: number;
 
   /**
-   * `expected`: how many positions the caller may store. Room for up to 2^10 of them is made at once,
-   * then slots for up to 2^16, then slots for all `expected` (up to 2^22, then fourfold): a search
-   * that stored 2^16 × 0.7 positions most likely goes on, and each rehash reads every key again. The
-   * arena grows by a quarter. Neither grows much past `expected`, so a search that stops early (a
-   * phase that runs dry) costs little. `keyLength` lets the table rehash when it grows.
+   * `expected`: how many positions the caller may store (the budget). Room for up to 2^10 of them is
+   * made at once, then slots for up to 2^16, then the slots double (each rehash reads every key again,
+   * some 2 reads a key in all). The arena grows by a quarter. Neither grows much past `expected`, so
+   * a solve that stores a small part of its budget holds little. `keyLength` lets the table rehash.
    */
   constructor(expected: number, keyLength: KeyLength) {
     const n = Math.max(64, Math.min(expected, 1 << 10));
@@ -81,35 +87,51 @@ export class PositionTable {
     return this.arena.byteLength + this.slots.byteLength;
   }
 
-  /** Parent node of a node (the root, node 0, is its own parent). */
+  /** Parent node of a node (a root is its own parent). */
   parent(node: number): number {
     return this.arena[node]!;
   }
 
-  /** The nodes from the root (node 0) down to `node`, following the parents. */
+  /** Stamp of a node: the last search iteration that visited it (0: none). */
+  stamp(node: number): number {
+    return this.arena[node + 1]!;
+  }
+
+  /** A stamp no iteration of a search on this table has used yet (1, 2, …). */
+  newStamp(): number {
+    return ++this.stamps;
+  }
+
+  /** Makes `node` a root visited by iteration `stamp` (its own parent). */
+  setRoot(node: number, stamp: number): void {
+    this.arena[node] = node;
+    this.arena[node + 1] = stamp;
+  }
+
+  /** The nodes from the root down to `node`, following the parents. */
   pathTo(node: number): number[] {
     const path: number[] = [];
     for (let n = node; ; n = this.parent(n)) {
       path.push(n);
-      if (n === 0) break;
+      if (this.parent(n) === n) break;
     }
     return path.reverse();
   }
 
   /** Arena offset of a node's key. */
   keyOffset(node: number): number {
-    return node + 1;
+    return node + HEADER_WORDS;
   }
 
   /**
    * The slot that holds the key `key[0..nw)`, or the empty slot where it would go; leaves the key's
    * hash in `lastHash`.
    */
-  private locate(key: Uint32Array, nw: number): number {
+  private locate(key: Uint32Array, nw: number, ko = 0): number {
     const slots = this.slots;
     const cap = slots.length;
     const arena = this.arena;
-    const h = hashKey(key, 0, nw);
+    const h = hashKey(key, ko, nw);
     let i = slotOf(h, cap);
     const ob = this.offBits;
     // the slot index comes from the hash's high bits, the tag from its low ones
@@ -120,9 +142,9 @@ export class PositionTable {
       const s = slots[i]!;
       if (s === 0) return i;
       if (ob === 32 || s >>> ob === tag >>> ob) {
-        const o = (s & mask) >>> 0; // node + 1 = key offset
+        const o = (s & mask) >>> 0; // node + HEADER_WORDS = key offset
         let j = 0;
-        while (j < nw && arena[o + j] === key[j]) j++;
+        while (j < nw && arena[o + j] === key[ko + j]) j++;
         if (j === nw) return i;
       }
       if (++i === cap) i = 0;
@@ -131,12 +153,12 @@ export class PositionTable {
 
   /** The slot value of a node whose key has hash h: its key offset, and h's low bits above it. */
   private slotValue(h: number, node: number): number {
-    return ((this.offBits === 32 ? 0 : h << this.offBits) | (node + 1)) >>> 0;
+    return ((this.offBits === 32 ? 0 : h << this.offBits) | (node + HEADER_WORDS)) >>> 0;
   }
 
   /** Node of a slot in use. */
   private nodeOf(s: number): number {
-    return this.offBits === 32 ? s - 1 : (s & ((1 << this.offBits) - 1)) - 1;
+    return this.offBits === 32 ? s - HEADER_WORDS : (s & ((1 << this.offBits) - 1)) - HEADER_WORDS;
   }
 
   /** The node whose key is `key[0..nw)`, or -1 if none. */
@@ -146,18 +168,43 @@ export class PositionTable {
   }
 
   /**
-   * Looks the key `key[0..nw)` up; if absent, stores it with `parent` and returns the new node;
-   * if present returns -1.
+   * Looks the key `key[0..nw)` up; if absent, stores it with `parent` (and `stamp`) and returns the
+   * new node; if present returns -1.
    */
-  insert(key: Uint32Array, nw: number, parent: number): number {
+  insert(key: Uint32Array, nw: number, parent: number, stamp = 0): number {
     const i = this.locate(key, nw);
     if (this.slots[i] !== 0) return -1;
+    return this.store(i, key, nw, parent, stamp);
+  }
+
+  /**
+   * Visits the key `key[ko..ko+nw)` for search iteration `stamp` (>= 1) coming from `parent`: stores it if
+   * absent (the table grows by one position), or enters it again if an earlier iteration (another
+   * stamp) stored or visited it, which costs nothing; either way its parent becomes `parent`, its stamp
+   * `stamp`, and the node is returned. Returns -1 if this iteration has visited it already.
+   */
+  visit(key: Uint32Array, nw: number, parent: number, stamp: number, ko = 0): number {
+    const i = this.locate(key, nw, ko);
+    const s = this.slots[i]!;
+    if (s === 0) return this.store(i, key, nw, parent, stamp, ko);
+    const node = this.nodeOf(s);
+    const arena = this.arena;
+    if (arena[node + 1] === stamp) return -1;
+    arena[node] = parent;
+    arena[node + 1] = stamp;
+    return node;
+  }
+
+  /** Stores a new node in the free slot i. */
+  private store(i: number, key: Uint32Array, nw: number, parent: number, stamp: number, ko = 0): number {
     const node = this.used;
     let arena = this.arena;
-    if (node + 1 + nw > arena.length) arena = this.growArena(nw + 1);
+    if (node + HEADER_WORDS + nw > arena.length) arena = this.growArena(nw + HEADER_WORDS);
     arena[node] = parent;
-    for (let j = 0; j < nw; j++) arena[node + 1 + j] = key[j]!;
-    this.used = node + 1 + nw;
+    arena[node + 1] = stamp;
+    const k0 = node + HEADER_WORDS;
+    for (let j = 0; j < nw; j++) arena[k0 + j] = key[ko + j]!;
+    this.used = k0 + nw;
     this.slots[i] = this.slotValue(this.lastHash, node);
     this.size++;
     if (this.size > this.slots.length * MAX_LOAD) this.rehash();
@@ -187,21 +234,22 @@ export class PositionTable {
   }
 
   private rehash(): void {
-    // from the first table to room for 2^16 positions, then straight to room for all expected (up
-    // to 2^22, then fourfold: fewer rehashes, shorter probes than doubling); past `expected`, double
+    // from the first table to room for 2^16 positions, then doubling, never past room for all
+    // expected until they are stored (a solve stores what its search keeps, often a small part of
+    // its budget: slots made for the whole budget at once would cost more than the positions)
     const fit = Math.ceil(this.expected / MAX_LOAD) + 1;
     const need = Math.ceil(this.size / MAX_LOAD);
-    const next = this.slots.length < EARLY_SLOTS ? EARLY_SLOTS : Math.max(this.slots.length * 4, PRESIZE_SLOTS);
+    const next = this.slots.length < EARLY_SLOTS ? EARLY_SLOTS : this.slots.length * 2;
     const cap = this.size >= this.expected ? need * 2 : Math.max(need + 2, Math.min(next, fit));
     const slots = new Uint32Array(cap);
     const arena = this.arena;
     for (let node = 0; node < this.used; ) {
-      const nw = this.keyLength(arena, node + 1);
-      const h = hashKey(arena, node + 1, nw);
+      const nw = this.keyLength(arena, node + HEADER_WORDS);
+      const h = hashKey(arena, node + HEADER_WORDS, nw);
       let i = slotOf(h, cap);
       while (slots[i] !== 0) if (++i === cap) i = 0;
       slots[i] = this.slotValue(h, node);
-      node += 1 + nw;
+      node += HEADER_WORDS + nw;
     }
     this.slots = slots;
   }

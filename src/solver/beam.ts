@@ -1,0 +1,293 @@
+/**
+ * Iterative-widening beam search over the solve's one transposition table: heuristic while its beam
+ * drops positions, complete once an iteration drops none.
+ *
+ * An iteration searches level by level from the start with a beam of `width` positions. Every child
+ * of every position in the level is built (all legal moves, with only the sound reductions of
+ * SolverState.generate) and visited in the table (PositionTable.visit): a position this iteration has
+ * visited already is skipped; one that an earlier iteration (or stage of the solve) stored is entered
+ * again free; a new one is stored, and counted. The children kept for the next level are the `width`
+ * best by the evaluation (KeyCodec.encode, lower is better), with a share of the width reserved for
+ * each number of stock deals left, so that positions which have just dealt (whose fresh cards score
+ * badly) are not crowded out by those that have not. When an iteration fails, the next one searches
+ * again from the start with a wider beam, through positions that are mostly stored already.
+ *
+ * An iteration that dropped no child expanded every position it visited, and so every position
+ * reachable from the start: if it found no win, the deal is **lost** (R19). The search is
+ * deterministic: integer evaluation, fixed move order, stable ordering of equal scores.
+ */
+import type { Position } from '../game/position.js';
+import { type ColumnStore, DEFAULT_WEIGHTS, type EvalWeights, KeyCodec } from './key.js';
+import { moveOrder, PRUNED } from './search.js';
+import { DEAL_MOVE, moveTag, NO_REVERSE, reverseTag, SolverState } from './state.js';
+import type { PositionTable } from './table.js';
+
+/** Settings of the beam search (the defaults are what `solve` uses). */
+export interface BeamOptions {
+  /** Evaluation weights (default BEAM_WEIGHTS). */
+  readonly weights?: EvalWeights;
+  /** Width of the first iteration (default BEAM_FIRST_WIDTH). */
+  readonly firstWidth?: number;
+  /** Factor by which the width grows from one iteration to the next (default BEAM_GROWTH). */
+  readonly growth?: number;
+  /** Share of the width reserved for each number of stock deals left (default BEAM_DEAL_SHARE). */
+  readonly dealShare?: number;
+  /** Leave out the moves search.ts's heuristic prunes, while iterations drop positions anyway. */
+  readonly prune?: boolean;
+}
+
+/** Evaluation of the beam search; tuned on seeds and games outside the benchmark sets. */
+export const BEAM_WEIGHTS: EvalWeights = DEFAULT_WEIGHTS;
+/** Width of the first iteration. */
+export const BEAM_FIRST_WIDTH = 16;
+/** Growth of the width between iterations. */
+export const BEAM_GROWTH = 2;
+/** Share of the width reserved for each number of stock deals left. */
+export const BEAM_DEAL_SHARE = 0.125;
+
+/** Outcome of a beam search, before the line is rebuilt. */
+export interface BeamOutcome {
+  readonly status: 'won' | 'lost' | 'undecided';
+  /** The won position's node (won only), whose parents lead back to the start. */
+  readonly goal: number;
+  /** Iterations run (the last one included). */
+  readonly iterations: number;
+  /** Width of the last iteration. */
+  readonly width: number;
+  /** The codec whose column ids the table's keys use (to rebuild the line). */
+  readonly codec: KeyCodec;
+  /** Peak bytes of the search's own arrays (beam levels and candidates), not the table's. */
+  readonly peakBytes: number;
+}
+
+/**
+ * Growable parallel arrays of one level's candidates — parent node, score, move-back tag, stock deals
+ * left, and the offset of the key in `keys` (keys are copied there: a candidate is stored in the
+ * table only if it is kept).
+ */
+class Candidates {
+  node = new Int32Array(1024);
+  score = new Int32Array(1024);
+  tag = new Uint8Array(1024);
+  deals = new Uint8Array(1024);
+  keyOff = new Int32Array(1024);
+  keys = new Uint32Array(8192);
+  keysUsed = 0;
+  n = 0;
+
+  get bytes(): number {
+    return this.node.length * 14 + this.keys.byteLength;
+  }
+
+  push(node: number, score: number, tag: number, deals: number, key: Uint32Array, nw: number): void {
+    if (this.keysUsed + nw > this.keys.length) {
+      const k = new Uint32Array(Math.max(this.keys.length * 2, this.keysUsed + nw));
+      k.set(this.keys);
+      this.keys = k;
+    }
+    const ko = this.keysUsed;
+    for (let j = 0; j < nw; j++) this.keys[ko + j] = key[j]!;
+    this.keysUsed = ko + nw;
+    if (this.n === this.node.length) {
+      const len = this.n * 2;
+      const g32 = (a: Int32Array) => {
+        const b = new Int32Array(len);
+        b.set(a);
+        return b;
+      };
+      const g8 = (a: Uint8Array) => {
+        const b = new Uint8Array(len);
+        b.set(a);
+        return b;
+      };
+      this.node = g32(this.node);
+      this.keyOff = g32(this.keyOff);
+      this.score = g32(this.score);
+      this.tag = g8(this.tag);
+      this.deals = g8(this.deals);
+    }
+    const i = this.n++;
+    this.node[i] = node;
+    this.score[i] = score;
+    this.tag[i] = tag;
+    this.deals[i] = deals;
+    this.keyOff[i] = ko;
+  }
+}
+
+/** Length in words of candidate i's key. */
+function keyLen(c: Candidates, i: number): number {
+  return (i + 1 < c.n ? c.keyOff[i + 1]! : c.keysUsed) - c.keyOff[i]!;
+}
+
+/**
+ * Runs iterations of widening beam search from `start` until a win, an iteration that dropped
+ * nothing (lost), or `maxPositions` positions stored in `table` (undecided). The table may hold
+ * positions stored earlier in the solve; keys name columns by `store`'s ids.
+ */
+export function beamSearch(start: Position, maxPositions: number, table: PositionTable, store: ColumnStore, opts: BeamOptions = {}): BeamOutcome {
+  const state = new SolverState(start);
+  const codec = new KeyCodec(state, opts.weights ?? BEAM_WEIGHTS, true, store);
+  const growth = opts.growth ?? BEAM_GROWTH;
+  const dealShare = opts.dealShare ?? BEAM_DEAL_SHARE;
+  let width = Math.max(1, Math.floor(opts.firstWidth ?? BEAM_FIRST_WIDTH));
+  const moves = new Int32Array(1024);
+  const cand = new Candidates();
+  // the level being expanded: nodes and their move-back tags
+  let levelNode = new Int32Array(64);
+  let levelTag = new Uint8Array(64);
+  let levelLen = 0;
+  // selection scratch: candidates in order of score, which are taken, counts per score and per deals left
+  let order = new Int32Array(1024);
+  let taken = new Uint8Array(1024);
+  let hist = new Int32Array(256);
+  const perDeals = new Int32Array(state.totalDeals + 1);
+  let peak = 0;
+  let iterations = 0;
+  let prune = opts.prune ?? true;
+  const perGroup = dealShare >= 1;
+
+  const nw0 = codec.encode(state);
+  let root = table.find(codec.buf, nw0);
+  if (root < 0) root = table.insert(codec.buf, nw0, 0);
+  const out = (status: BeamOutcome['status'], goal: number): BeamOutcome => ({
+    status,
+    goal,
+    iterations,
+    width,
+    codec,
+    peakBytes: Math.max(peak, cand.bytes + order.byteLength + taken.byteLength + levelNode.byteLength * 2),
+  });
+  table.setRoot(root, 0);
+  if (state.isWon()) return out('won', root);
+  if (table.size >= maxPositions) return out('undecided', -1);
+
+  for (;;) {
+    iterations++;
+    const stamp = table.newStamp();
+    table.setRoot(root, stamp);
+    levelNode[0] = root;
+    levelTag[0] = NO_REVERSE;
+    levelLen = 1;
+    let dropped = false;
+    let pruned = false;
+    let levels = 0;
+    let bestScore = 1e9;
+    let minStock = 99;
+    while (levelLen > 0) {
+      levels++;
+      cand.n = 0;
+      cand.keysUsed = 0;
+      for (let e = 0; e < levelLen; e++) {
+        const node = levelNode[e]!;
+        // the move back to the parent (columns as decoded) leads to a position this iteration visited
+        const back = levelTag[e]!;
+        codec.decode(table.arena, table.keyOffset(node), state);
+        const n = state.generate(moves, true);
+        for (let i = 0; i < n; i++) {
+          const m = moves[i]!;
+          if (back !== NO_REVERSE && moveTag(m) === back) continue;
+          if (prune && m !== DEAL_MOVE && moveOrder(state, m, true) === PRUNED) {
+            pruned = true;
+            continue;
+          }
+          const tok = state.apply(m);
+          const nw = codec.encode(state);
+          const found = table.find(codec.buf, nw);
+          if (found < 0 || table.stamp(found) !== stamp) {
+            if (state.isWon()) {
+              const id = table.visit(codec.buf, nw, node, stamp);
+              return out('won', id);
+            }
+            let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
+            if (tag !== NO_REVERSE) tag = codec.decodedTag(tag, state);
+            cand.push(node, codec.score, tag, state.stockLeft, codec.buf, nw);
+          }
+          state.undo(m, tok);
+        }
+      }
+      // select the next level: the best `width` by score (equal scores in the order they were met),
+      // first up to `reserve` of each number of stock deals left, then the best of the rest; a kept
+      // candidate is visited in the table (stored, and counted, if new); one that another parent of
+      // this level reached first is not kept twice
+      const nc = cand.n;
+      if (order.length < nc) {
+        order = new Int32Array(cand.node.length);
+        taken = new Uint8Array(cand.node.length);
+      }
+      let lo = 0x7fffffff;
+      let hi = 0;
+      const sc = cand.score;
+      for (let i = 0; i < nc; i++) {
+        const v = sc[i]!;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      if (hi - lo + 2 > hist.length) hist = new Int32Array(hi - lo + 2);
+      hist.fill(0, 0, hi - lo + 2);
+      for (let i = 0; i < nc; i++) hist[sc[i]! - lo + 1]!++;
+      for (let v = 1; v <= hi - lo + 1; v++) hist[v]! += hist[v - 1]!;
+      for (let i = 0; i < nc; i++) order[hist[sc[i]! - lo]!++] = i;
+      taken.fill(0, 0, nc);
+      let total = 0;
+      // keeps candidate i: 1 if kept, 0 if this iteration has it already, -1 if the budget ran out
+      const keep = (i: number): number => {
+        const size = table.size;
+        const id = table.visit(cand.keys, keyLen(cand, i), cand.node[i]!, stamp, cand.keyOff[i]!);
+        taken[i] = 2;
+        if (id < 0) return 0;
+        if (table.size > size && table.size >= maxPositions) return -1;
+        cand.node[i] = id;
+        taken[i] = 1;
+        total++;
+        return 1;
+      };
+      const reserve = perGroup ? width : Math.floor(width * dealShare);
+      const cap = perGroup ? 0x7fffffff : width;
+      if (reserve > 0) {
+        perDeals.fill(0);
+        for (let k = 0; k < nc && total < cap; k++) {
+          const i = order[k]!;
+          const g = cand.deals[i]!;
+          if (perDeals[g]! < reserve) {
+            const r = keep(i);
+            if (r < 0) return out('undecided', -1);
+            perDeals[g]! += r;
+          }
+        }
+      }
+      if (!perGroup) {
+        for (let k = 0; k < nc && total < width; k++) {
+          const i = order[k]!;
+          if (taken[i] === 0 && keep(i) < 0) return out('undecided', -1);
+        }
+      }
+      // dropped: a candidate left out that this iteration has not visited
+      for (let i = 0; i < nc && !dropped; i++) {
+        if (taken[i] !== 0) continue;
+        const f = table.find(cand.keys.subarray(cand.keyOff[i]!), keyLen(cand, i));
+        if (f < 0 || table.stamp(f) !== stamp) dropped = true;
+      }
+      if (levelNode.length < total) {
+        levelNode = new Int32Array(total);
+        levelTag = new Uint8Array(total);
+      }
+      levelLen = 0;
+      for (let k = 0; k < nc; k++) {
+        const i = order[k]!;
+        if (taken[i] !== 1) continue;
+        levelNode[levelLen] = cand.node[i]!;
+        levelTag[levelLen++] = cand.tag[i]!;
+      }
+      peak = Math.max(peak, cand.bytes + order.byteLength + taken.byteLength + levelNode.byteLength * 2);
+    }
+    if (process.env.BEAM_DEBUG) console.error(`iter ${iterations} width ${width} levels ${levels} positions ${table.size} best ${bestScore} minStock ${minStock}`);
+    if (!dropped) {
+      if (!pruned) return out('lost', -1);
+      // nothing dropped but pruned moves: the next iteration tries every move
+      prune = false;
+      continue;
+    }
+    width = Math.ceil(width * growth);
+  }
+}
