@@ -3,18 +3,21 @@
  * drops positions, complete once an iteration drops none.
  *
  * An iteration searches level by level from the start with a beam of `width` positions. Every child
- * of every position in the level is built (all legal moves, with only the sound reductions of
- * SolverState.generate) and visited in the table (PositionTable.visit): a position this iteration has
- * visited already is skipped; one that an earlier iteration (or stage of the solve) stored is entered
- * again free; a new one is stored, and counted. The children kept for the next level are the `width`
- * best by the evaluation (KeyCodec.encode, lower is better), with a share of the width reserved for
- * each number of stock deals left, so that positions which have just dealt (whose fresh cards score
- * badly) are not crowded out by those that have not. When an iteration fails, the next one searches
- * again from the start with a wider beam, through positions that are mostly stored already.
+ * of every position in the level is built (every legal move but for the sound reductions of
+ * SolverState.generate — and, while iterations drop children anyway, the moves search.ts's pruning
+ * leaves out), scored (KeyCodec.encode, lower is better) and looked up in the table: a child this
+ * iteration has visited already is left out. Of the others, the `width` best are kept for the next
+ * level, with a share of the width reserved for each number of stock deals left, so that positions
+ * which have just dealt (whose fresh cards score badly) are not crowded out by those that have not. A
+ * kept child is visited in the table (PositionTable.visit): stored, and counted, if new; entered again
+ * free if an earlier iteration or the quick stage stored it. A child that is left out is not stored.
+ * When an iteration fails, the next one searches again from the start with a wider beam, through
+ * positions that are mostly stored already.
  *
- * An iteration that dropped no child expanded every position it visited, and so every position
- * reachable from the start: if it found no win, the deal is **lost** (R19). The search is
- * deterministic: integer evaluation, fixed move order, stable ordering of equal scores.
+ * An iteration that dropped no child and pruned no move expanded every position it visited, and so
+ * every position reachable from the start: if it found no win, the deal is **lost** (R19). One that
+ * dropped none but pruned some is followed by one that prunes nothing. The search is deterministic:
+ * integer evaluation, fixed move order, stable ordering of equal scores.
  */
 import type { Position } from '../game/position.js';
 import { type ColumnStore, DEFAULT_WEIGHTS, type EvalWeights, KeyCodec } from './key.js';
@@ -32,7 +35,7 @@ export interface BeamOptions {
   readonly growth?: number;
   /** Share of the width reserved for each number of stock deals left (default BEAM_DEAL_SHARE). */
   readonly dealShare?: number;
-  /** Leave out the moves search.ts's heuristic prunes, while iterations drop positions anyway. */
+  /** Leave out the moves search.ts's pruning leaves out, until an iteration drops no child (default true). */
   readonly prune?: boolean;
 }
 
@@ -145,7 +148,6 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   let peak = 0;
   let iterations = 0;
   let prune = opts.prune ?? true;
-  const perGroup = dealShare >= 1;
 
   const nw0 = codec.encode(state);
   let root = table.find(codec.buf, nw0);
@@ -171,11 +173,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
     levelLen = 1;
     let dropped = false;
     let pruned = false;
-    let levels = 0;
-    let bestScore = 1e9;
-    let minStock = 99;
     while (levelLen > 0) {
-      levels++;
       cand.n = 0;
       cand.keysUsed = 0;
       for (let e = 0; e < levelLen; e++) {
@@ -242,11 +240,10 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         total++;
         return 1;
       };
-      const reserve = perGroup ? width : Math.floor(width * dealShare);
-      const cap = perGroup ? 0x7fffffff : width;
+      const reserve = Math.floor(width * dealShare);
       if (reserve > 0) {
         perDeals.fill(0);
-        for (let k = 0; k < nc && total < cap; k++) {
+        for (let k = 0; k < nc && total < width; k++) {
           const i = order[k]!;
           const g = cand.deals[i]!;
           if (perDeals[g]! < reserve) {
@@ -256,11 +253,9 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
           }
         }
       }
-      if (!perGroup) {
-        for (let k = 0; k < nc && total < width; k++) {
-          const i = order[k]!;
-          if (taken[i] === 0 && keep(i) < 0) return out('undecided', -1);
-        }
+      for (let k = 0; k < nc && total < width; k++) {
+        const i = order[k]!;
+        if (taken[i] === 0 && keep(i) < 0) return out('undecided', -1);
       }
       // dropped: a candidate left out that this iteration has not visited
       for (let i = 0; i < nc && !dropped; i++) {
@@ -281,7 +276,6 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
       }
       peak = Math.max(peak, cand.bytes + order.byteLength + taken.byteLength + levelNode.byteLength * 2);
     }
-    if (process.env.BEAM_DEBUG) console.error(`iter ${iterations} width ${width} levels ${levels} positions ${table.size} best ${bestScore} minStock ${minStock}`);
     if (!dropped) {
       if (!pruned) return out('lost', -1);
       // nothing dropped but pruned moves: the next iteration tries every move
