@@ -47,7 +47,7 @@ export function registerSolveCommands(program: Command): void {
       } else {
         const lines = [
           `${deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code} (${variantLabel(deal.position)}): ${summary(r)}`,
-          `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')} (the passes share the budget, so another budget may take another path); time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
+          `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')} (the stages share the budget, so another budget may take another path); time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
             `${r.elapsedMs >= 10 ? `${Math.round((r.positions / r.elapsedMs) * 1000).toLocaleString('en-US')} positions/s` : 'too quick for a positions/s figure'}; peak memory: ${mb(r.peakBytes)}`,
         ];
         if (r.status === 'won') {

@@ -59,7 +59,7 @@ export interface BeamOutcome {
   readonly width: number;
   /** The codec whose column ids the table's keys use (to rebuild the line). */
   readonly codec: KeyCodec;
-  /** Peak bytes of the search's own arrays (beam levels and candidates), not the table's. */
+  /** Peak bytes the search's own arrays used (a level's candidates and their keys, the beam), not the table's. */
   readonly peakBytes: number;
 }
 
@@ -77,10 +77,6 @@ class Candidates {
   keys = new Uint32Array(8192);
   keysUsed = 0;
   n = 0;
-
-  get bytes(): number {
-    return this.node.length * 14 + this.keys.byteLength;
-  }
 
   push(node: number, score: number, tag: number, deals: number, key: Uint32Array, nw: number): void {
     if (this.keysUsed + nw > this.keys.length) {
@@ -118,6 +114,24 @@ class Candidates {
   }
 }
 
+/**
+ * The search's arrays (candidates, level, selection), kept from one search to the next in a thread:
+ * memory touched for the first time costs far more than memory reused (page faults), and a worker
+ * solves deal after deal. They only grow; what a search reports is the bytes it used.
+ */
+interface Scratch {
+  cand: Candidates;
+  levelNode: Int32Array;
+  levelTag: Uint8Array;
+  order: Int32Array;
+  taken: Uint8Array;
+  hist: Int32Array;
+}
+let spareScratch: Scratch | null = null;
+function newScratch(): Scratch {
+  return { cand: new Candidates(), levelNode: new Int32Array(64), levelTag: new Uint8Array(64), order: new Int32Array(1024), taken: new Uint8Array(1024), hist: new Int32Array(256) };
+}
+
 /** Length in words of candidate i's key. */
 function keyLen(c: Candidates, i: number): number {
   return (i + 1 < c.n ? c.keyOff[i + 1]! : c.keysUsed) - c.keyOff[i]!;
@@ -135,15 +149,18 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   const dealShare = opts.dealShare ?? BEAM_DEAL_SHARE;
   let width = Math.max(1, Math.floor(opts.firstWidth ?? BEAM_FIRST_WIDTH));
   const moves = new Int32Array(1024);
-  const cand = new Candidates();
+  // the arrays of the last search in this thread, already in memory, or new ones (see Scratch)
+  const scratch = spareScratch ?? newScratch();
+  spareScratch = null;
+  const cand = scratch.cand;
   // the level being expanded: nodes and their move-back tags
-  let levelNode = new Int32Array(64);
-  let levelTag = new Uint8Array(64);
+  let levelNode = scratch.levelNode;
+  let levelTag = scratch.levelTag;
   let levelLen = 0;
   // selection scratch: candidates in order of score, which are taken, counts per score and per deals left
-  let order = new Int32Array(1024);
-  let taken = new Uint8Array(1024);
-  let hist = new Int32Array(256);
+  let order = scratch.order;
+  let taken = scratch.taken;
+  let hist = scratch.hist;
   const perDeals = new Int32Array(state.totalDeals + 1);
   let peak = 0;
   let iterations = 0;
@@ -152,14 +169,10 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   const nw0 = codec.encode(state);
   let root = table.find(codec.buf, nw0);
   if (root < 0) root = table.insert(codec.buf, nw0, 0);
-  const out = (status: BeamOutcome['status'], goal: number): BeamOutcome => ({
-    status,
-    goal,
-    iterations,
-    width,
-    codec,
-    peakBytes: Math.max(peak, cand.bytes + order.byteLength + taken.byteLength + levelNode.byteLength * 2),
-  });
+  const out = (status: BeamOutcome['status'], goal: number): BeamOutcome => {
+    spareScratch = { cand, levelNode, levelTag, order, taken, hist };
+    return { status, goal, iterations, width, codec, peakBytes: peak };
+  };
   table.setRoot(root, 0);
   if (state.isWon()) return out('won', root);
   if (table.size >= maxPositions) return out('undecided', -1);
@@ -274,7 +287,9 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         levelNode[levelLen] = cand.node[i]!;
         levelTag[levelLen++] = cand.tag[i]!;
       }
-      peak = Math.max(peak, cand.bytes + order.byteLength + taken.byteLength + levelNode.byteLength * 2);
+      // bytes in use: per candidate its node, score, tag, deals, key offset, order and taken, and its
+      // key; per kept position its node and tag
+      peak = Math.max(peak, nc * 19 + cand.keysUsed * 4 + levelLen * 5);
     }
     if (!dropped) {
       if (!pruned) return out('lost', -1);

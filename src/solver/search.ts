@@ -1,9 +1,10 @@
 /**
- * Depth-first search with a transposition table and cheap move ordering, and the move pruning that
- * the heuristic passes share (`moveOrder` with `prune`).
+ * The quick stage: depth-first search with a transposition table and cheap move ordering, restarted;
+ * and the move pruning that the beam search also uses while it is heuristic (`moveOrder` with `prune`).
  *
- * A position is stored in the table, and counted, when the search first enters it; a position met
- * again by another line is not entered again. At each position the moves are tried best first by
+ * A search enters a position once (PositionTable.visit, with a stamp of its own): a new position is
+ * stored, and counted, when it is first entered; one stored earlier in the solve is entered again at
+ * no cost to the budget; a position met again by another line of the same search is not entered again. At each position the moves are tried best first by
  * `moveOrder`, a cheap estimate of how much the move improves the position: turning up a face-down
  * card, completing a suit, joining cards of one suit, emptying a column; deals last. Without `prune`
  * every legal move is tried (but for the sound reductions of SolverState.generate) and the search is

@@ -81,6 +81,8 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
     classic = played.value.classic;
     reveal = played.value.reveal;
   }
+  // the table's memory goes to the next solve in this thread (memory already touched)
+  table.release();
   return {
     status,
     positions: table.size,

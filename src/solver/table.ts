@@ -48,6 +48,31 @@ function slotOf(h: number, cap: number): number {
   return Math.min(cap - 1, Math.floor(((h >>> 0) * cap) / 4294967296));
 }
 
+/**
+ * Memory a released table leaves for the next one (module-level: one per worker thread). On the
+ * machines measured, memory touched for the first time costs far more than copying into memory already
+ * touched (page faults: some 7 ms a megabyte here), so a worker solving deal after deal reuses its
+ * largest arena and slots. It changes no result, and `bytes` counts what the table would have
+ * allocated, not the reused buffer's size.
+ */
+const spare: { arena: ArrayBuffer | null; slots: ArrayBuffer | null } = { arena: null, slots: null };
+
+/** A zeroed Uint32Array of n words, in the spare slots buffer if it is large enough. */
+function takeSlots(n: number): Uint32Array {
+  const b = spare.slots;
+  if (b !== null && b.byteLength >= n * 4) {
+    spare.slots = null;
+    return new Uint32Array(b, 0, n).fill(0);
+  }
+  return new Uint32Array(n);
+}
+
+/** Offers a slots array's buffer as the spare (the larger one is kept). */
+function giveSlots(a: Uint32Array): void {
+  const b = a.buffer as ArrayBuffer;
+  if (spare.slots === null || spare.slots.byteLength < b.byteLength) spare.slots = b;
+}
+
 /** Growable exact table of keys. */
 export class PositionTable {
   /** Header and key words of all nodes, back to back. */
@@ -62,6 +87,8 @@ export class PositionTable {
   private offBits = 16;
   /** Stamps handed out so far (newStamp). */
   private stamps = 0;
+  /** The buffer under the arena, which may be longer than the arena (a spare taken over). */
+  private backing: ArrayBuffer | null;
   /** Hash of the key last located. */
   private lastHash = 0;
   private readonly keyLength: KeyLength;
@@ -75,14 +102,39 @@ export class PositionTable {
    */
   constructor(expected: number, keyLength: KeyLength) {
     const n = Math.max(64, Math.min(expected, 1 << 10));
-    this.slots = new Uint32Array(Math.ceil(n / MAX_LOAD) + 1);
-    this.arena = new Uint32Array(Math.max(1024, Math.min(expected, 1 << 10) * 8));
+    this.slots = takeSlots(Math.ceil(n / MAX_LOAD) + 1);
+    this.backing = spare.arena;
+    spare.arena = null;
+    this.arena = this.arenaOf(Math.max(1024, Math.min(expected, 1 << 10) * 8));
     this.offBits = Math.max(16, bitsFor(this.arena.length));
     this.keyLength = keyLength;
     this.expected = expected;
   }
 
-  /** Bytes held by the table's arrays (allocated, not just used). */
+  /**
+   * An arena of `len` words holding the current arena's words in use: a longer view of the backing
+   * buffer when it has room (nothing to copy), else a new buffer, with the words copied.
+   */
+  private arenaOf(len: number): Uint32Array {
+    const b = this.backing;
+    if (b !== null && b.byteLength >= len * 4) return new Uint32Array(b, 0, len);
+    const a = new Uint32Array(len);
+    if (this.arena) a.set(this.arena.subarray(0, this.used));
+    this.backing = a.buffer;
+    return a;
+  }
+
+  /**
+   * Leaves the table's arena and slots to the next table made in this thread (the spare), if they are
+   * larger than the spare. The table must not be used after.
+   */
+  release(): void {
+    if (this.backing !== null && (spare.arena === null || spare.arena.byteLength < this.backing.byteLength)) spare.arena = this.backing;
+    this.backing = null;
+    giveSlots(this.slots);
+  }
+
+  /** Bytes of the table's arrays as allocated for it (a reused spare counts as the size it is used at). */
   get bytes(): number {
     return this.arena.byteLength + this.slots.byteLength;
   }
@@ -215,8 +267,7 @@ export class PositionTable {
     // grow by a quarter, but not much past what the expected number of positions will need
     let len = Math.max(this.arena.length * 1.25, this.used + need + 1024, Math.min(this.expected, EARLY_POSITIONS) * 8);
     if (this.size > 1000 && this.size < this.expected) len = Math.min(len, Math.max(this.used + need + 1024, (this.used / this.size) * this.expected * 1.01));
-    const a = new Uint32Array(Math.ceil(len));
-    a.set(this.arena.subarray(0, this.used));
+    const a = this.arenaOf(Math.ceil(len));
     this.arena = a;
     const ob = bitsFor(a.length);
     if (ob > this.offBits) {
@@ -241,7 +292,7 @@ export class PositionTable {
     const need = Math.ceil(this.size / MAX_LOAD);
     const next = this.slots.length < EARLY_SLOTS ? EARLY_SLOTS : this.slots.length * 2;
     const cap = this.size >= this.expected ? need * 2 : Math.max(need + 2, Math.min(next, fit));
-    const slots = new Uint32Array(cap);
+    const slots = takeSlots(cap);
     const arena = this.arena;
     for (let node = 0; node < this.used; ) {
       const nw = this.keyLength(arena, node + HEADER_WORDS);
@@ -251,6 +302,7 @@ export class PositionTable {
       slots[i] = this.slotValue(h, node);
       node += HEADER_WORDS + nw;
     }
+    giveSlots(this.slots);
     this.slots = slots;
   }
 }
