@@ -279,7 +279,6 @@ function humanCell(row: ReportRow, col: keyof ReportRow): string {
   const v = row[col];
   if (v === null) return '-';
   if (typeof v === 'string') return v;
-  if (col === 'budget') return budgetWords(v);
   switch (col) {
     case 'floor': case 'ciLow': case 'ciHigh': case 'ceiling': case 'ceilingLow': case 'ceilingHigh':
       return `${(v * 100).toFixed(1)}%`;

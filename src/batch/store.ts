@@ -548,6 +548,11 @@ export class ResultStore {
     return out;
   }
 
+  /** The id of a study by name, if it exists. */
+  studyId(name: string): number | undefined {
+    return this.#db?.prepare('SELECT id FROM studies WHERE name = ?').pluck().get(name) as number | undefined;
+  }
+
   /** Study names that are not in the database, of those given (for a one-line error). */
   unknownStudies(names: readonly string[]): string[] {
     if (!this.#db) return [...names];
