@@ -10,7 +10,7 @@
  * its plan already stored at its budget (skipped in v1 because another study had solved it).
  */
 import type Database from 'better-sqlite3';
-import { getVariant, isGameName, isSuitCount } from '../game/variant.js';
+import { isGameName, isSuitCount } from '../game/variant.js';
 import { dealName, identityOfCode, parseSeeds, seedDeals, MAX_PLANNED_DEALS } from './deals.js';
 
 interface V1Row {
@@ -36,23 +36,33 @@ export function migrateToV2(db: Database.Database): void {
   const copy = db.prepare(`INSERT OR IGNORE INTO results_v2 (id, deal, ${cols}) SELECT id, ?, ${cols} FROM results WHERE id = ?`);
   const name = db.prepare('INSERT OR IGNORE INTO deal_names (deal, name) VALUES (?, ?)');
   const link = db.prepare('INSERT OR IGNORE INTO study_deals (study_id, deal, ord, name) VALUES (?, ?, ?, ?)');
-  const rows = db.prepare(
+  // settled rows first, then errors, so that of two rows of one deal a settled one is kept; in pages,
+  // since a connection cannot write while it iterates
+  const page = db.prepare(
     `SELECT r.id, r.code, r.source_kind, r.seed, r.pysol_game, r.pysol_number, r.file_path, r.run_id, runs.study_id
      FROM results r LEFT JOIN runs ON runs.id = r.run_id
-     ORDER BY (r.status = 'error'), r.id`,
-  ).iterate() as IterableIterator<V1Row>;
+     WHERE (r.status = 'error') = ? AND r.id > ? ORDER BY r.id LIMIT 5000`,
+  );
   const linked: { studyId: number; deal: string; name: string }[] = [];
-  for (const r of rows) {
-    const deal = identityOfCode(r.code) ?? r.code;
-    copy.run(deal, r.id);
-    const source =
-      r.source_kind === 'seed' ? { kind: 'seed' as const, seed: r.seed ?? 0 }
-      : r.source_kind === 'pysol' ? { kind: 'pysol' as const, game: r.pysol_game ?? '', number: r.pysol_number ?? 0 }
-      : r.source_kind === 'file' ? { kind: 'file' as const, path: r.file_path ?? '' }
-      : { kind: 'code' as const };
-    const n = dealName({ key: r.code, source });
-    name.run(deal, n);
-    if (r.study_id !== null) linked.push({ studyId: r.study_id, deal, name: n });
+  for (const errors of [0, 1]) {
+    let after = 0;
+    for (;;) {
+      const rows = page.all(errors, after) as V1Row[];
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1]!.id;
+      for (const r of rows) {
+        const deal = identityOfCode(r.code) ?? r.code;
+        copy.run(deal, r.id);
+        const source =
+          r.source_kind === 'seed' ? { kind: 'seed' as const, seed: r.seed ?? 0 }
+          : r.source_kind === 'pysol' ? { kind: 'pysol' as const, game: r.pysol_game ?? '', number: r.pysol_number ?? 0 }
+          : r.source_kind === 'file' ? { kind: 'file' as const, path: r.file_path ?? '' }
+          : { kind: 'code' as const };
+        const n = dealName({ key: r.code, source });
+        name.run(deal, n);
+        if (r.study_id !== null) linked.push({ studyId: r.study_id, deal, name: n });
+      }
+    }
   }
 
   // the deals each study counts: first a seeds study's whole plan (in order) where stored at its budget…
@@ -72,7 +82,6 @@ export function migrateToV2(db: Database.Database): void {
           if (deal !== undefined) link.run(st.id, deal, ord, p.key);
           ord++;
         }
-        void getVariant;
       } catch {
         // an unreadable spec: the study keeps the deals its runs stored (below)
       }
