@@ -191,7 +191,7 @@ export function registerGameCommands(program: Command): void {
     .option('--columns <numbering>', COLUMNS_HELP)
     .option('--explain', 'one line per move: its number, the notation, the cards moved in words, the card turned up, a suit completed, the stock deals left and the running scores')
     .option('--json', 'print one JSON object { code, moves, movesPlayed, classicScore, revealScore, won, flips, completed, position, columns, and with --explain explain: [one object per move] }')
-    .addHelpText('after', '\nExamples:\n  spidersolve play SE4-7 5-4 d\n  spidersolve play SP2-1007 "3-5 7-4 d" --json\n  spidersolve play pysol:spider2:5 "9-8 d" --explain     (PySolFC\'s column numbers)')
+    .addHelpText('after', '\nExamples:\n  spidersolve play SE4-7 5-4 d\n  spidersolve play SP2-1007 "3-5 7-4 d" --json\n  spidersolve play pysol:spider2:5 "9-8 d" --explain')
     .action((ref: string, moveArgs: string[], opts: { reveal?: boolean; json?: boolean; columns?: string; explain?: boolean }) => {
       const d = loadDealOrThrow(ref);
       const numbering = numberingFor(d, opts.columns);
