@@ -19,6 +19,7 @@ import { bandWidth, runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
 import { ResultStore } from '../src/batch/store.js';
 import type { ReportRow } from '../src/batch/report.js';
+import { solve } from '../src/solver/solve.js';
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
 
@@ -207,6 +208,38 @@ describe('budget ladders', () => {
       'L2 spiderette/1 @250: 8 deals, won 0, lost 1, undecided 7, errors 0',
       'L2 spiderette/1 @1000: 8 deals, won 4, lost 2, undecided 2, errors 0',
     ]);
+  });
+});
+
+describe('a budget ladder with the real solver', () => {
+  it('Spiderette 2 suits, seeds 1-10, rungs 300, 3,000, 30,000: the per-rung counts of direct solves, with 1 and 2 workers', async () => {
+    // direct solves with solver 2.2.0: won at 300: seed 5; at 3,000: 3 and 5; at 30,000: 1 2 3 4 5 7 9;
+    // 6, 8 and 10 undecided at 30,000; nothing lost (so 10 + 9 + 8 = 27 solves)
+    const v = getVariant('spiderette', 2);
+    const budgets = [300, 3000, 30000];
+    const reference = budgets.map((b) => {
+      let won = 0;
+      for (let seed = 1; seed <= 10; seed++) {
+        if (budgets.filter((x) => x <= b).some((x) => solve(dealPosition(v, seed), { maxPositions: x }).status === 'won')) won++;
+      }
+      return `R spiderette/2 @${b}: 10 deals, won ${won}, lost 0, undecided ${10 - won}, errors 0`;
+    });
+    // (checked against the direct solves, not numbers: another solver version may decide other deals)
+    const undecided = reference.map((r) => Number(/undecided (\d+)/.exec(r)![1]));
+    expect(undecided[0]).toBeGreaterThan(undecided[2]!); // the ladder decides more as the budget grows
+    const rowsOf = (path: string) => {
+      const d = new Database(path, { readonly: true });
+      const r = d.prepare('SELECT deal, code, max_positions, status, positions, line FROM results ORDER BY code, max_positions').all();
+      d.close();
+      return r;
+    };
+    const dbs = [join(dir, 'real-ladder-1.sqlite'), join(dir, 'real-ladder-2.sqlite')];
+    for (const [i, db] of dbs.entries()) {
+      const s = await runBatch({ ...seedsStudy(db, 'R', 'spiderette', [2], 1, 10, budgets), workers: i + 1, workerFile: undefined });
+      expect(s).toMatchObject({ ran: 10 + undecided[0]! + undecided[1]!, remaining: 0 }); // every deal, then the undecided
+      expect(counts(s.report)).toEqual(reference);
+    }
+    expect(rowsOf(dbs[1]!)).toEqual(rowsOf(dbs[0]!));
   });
 });
 
