@@ -3,6 +3,7 @@
  * --until-width stopping rule, and the migration of a schema-1 database. Known answers come from the
  * test worker's fake outcomes (test/batch-fixtures/test.worker.ts), counted by hand below.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,13 @@ import { MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
 import { ResultStore } from '../src/batch/store.js';
 import type { ReportRow } from '../src/batch/report.js';
 import { solve } from '../src/solver/solve.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
 
@@ -100,6 +108,15 @@ describe('two studies in one database', () => {
     ]);
     expect(studies[1]!.runs[0]).toMatchObject({ planned: 8, skipped: 4, completed: 4, workers: 2, pid: process.pid });
     expect(studies[1]!.runs[0]!.uid).toMatch(/^[0-9a-f-]{36}$/);
+    // the same through the command line
+    const one = cli('report', '--db', db, '--study', 'B', '--format', 'json');
+    expect((JSON.parse(one.stdout) as { study: string; deals: number }[]).map((r) => [r.study, r.deals])).toEqual([['B', 8]]);
+    const both = cli('report', '--db', db, '--study', 'A', '--study', 'B', '--pool', '--format', 'csv');
+    expect(both.stdout.split('\r\n')[1]).toMatch(/^A \+ B,spider,1,77,12,6,3,3,0,0\.5,/);
+    const exported = cli('export', '--csv', '--db', db, '--study', 'B');
+    expect(exported.stdout.split('\r\n').slice(1, -1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(
+      [5, 6, 7, 8, 9, 10, 11, 12].map((n) => `B,SP1-${n}`));
+    expect(cli('report', '--db', db, '--study', 'C')).toMatchObject({ status: 2, stderr: `spidersolve: option --study: no study "C" in ${db}; it holds "A", "B" (spidersolve studies lists them)\n` });
   });
 });
 
