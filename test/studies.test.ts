@@ -188,11 +188,14 @@ describe('budget ladders', () => {
     await withEnv(LADDER, () => runBatch(seedsStudy(one, 'L', 'spiderette', [1], 1, 8, [250, 500, 1000], { workers: 1 })));
     const db = join(dir, 'ladder-int.sqlite');
     const ctl = new AbortController();
-    let seen = 0;
-    const progress = { start() {}, update() { if (++seen === 11) ctl.abort(); }, stop() {} }; // during the second rung
+    let bars = 0;
+    const totals: number[] = [];
+    // one progress bar a rung, its total the deals the rung looks at; stop during the second rung
+    const progress = { start(n: number) { bars++; totals.push(n); }, update(n: number) { if (bars === 2 && n === 3) ctl.abort(); }, stop() {} };
     const first = await withEnv({ ...LADDER, SPIDERSOLVE_TEST_DELAY_MS: '10' }, () =>
       runBatch({ ...seedsStudy(db, 'L', 'spiderette', [1], 1, 8, [250, 500, 1000], { flushEvery: 1 }), signal: ctl.signal, progress }));
     expect(first.interrupted).toBe(true);
+    expect(totals).toEqual([8, 7]);
     expect(first.ran).toBeGreaterThanOrEqual(11);
     expect(first.ran).toBeLessThan(19);
     const second = await withEnv(LADDER, () => runBatch(seedsStudy(db, 'L', 'spiderette', [1], 1, 8, [250, 500, 1000])));

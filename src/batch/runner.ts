@@ -178,12 +178,21 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     const flushEvery = opts.flushEvery ?? 64;
     let started = false;
     let done = 0;
+    // deals to look at in the current rung (the plan, then those undecided at the previous rung), and
+    // of those, how many were reached so far (solved or found settled): the progress bar's total and value
+    let rungTotal = planned ?? 0;
+    let rungReached = 0;
+    let undecidedNext = 0;
     const stopped = { value: false };
     let fatal: unknown = null;
 
     for (let rung = 0; rung < budgets.length && !interrupted && !stopped.value && stopReason === null; rung++) {
       const budget = budgets[rung]!;
       const prev = rung > 0 ? budgets[rung - 1]! : null;
+      if (rung > 0) rungTotal = undecidedNext;
+      rungReached = 0;
+      undecidedNext = 0;
+      let barShown = false;
       const buffer: ResultRecord[] = [];
       let links: DealLink[] = [];
       // deals in flight or written but not yet flushed, by identity: the names waiting on them
@@ -253,10 +262,12 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         buffer.push(r);
         if (rung === 0) links.push(...waiting);
         done++;
+        rungReached++;
+        if (r.status === 'undecided') undecidedNext++;
         workerMs += ms;
         if (r.status === 'error') counts.errors++;
         else counts[r.status]++;
-        progress.update(done + skipped, counts);
+        progress.update(rungReached, counts);
         if (buffer.length >= flushEvery) flush();
       };
       const onOutcome = (deal: PlannedDeal, ident: string, o: WorkerOutcome) => {
@@ -297,6 +308,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
           if (prev !== null && statusAt(results, prev)?.status !== 'undecided') continue;
           const now = statusAt(results, budget);
           if (now && now.status !== 'error') {
+            rungReached++;
+            if (now.status === 'undecided') undecidedNext++;
             if (rung === 0) {
               skipped++;
               links.push(link);
@@ -305,9 +318,12 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
             }
             continue;
           }
-          if (!started) {
-            started = true;
-            progress.start(planned ?? 0);
+          if (!barShown) {
+            // one bar a rung: the deals this rung looks at
+            if (started) progress.stop();
+            started = barShown = true;
+            progress.start(rungTotal);
+            progress.update(rungReached, counts);
           }
           pool ??= createSolvePool({ workers: opts.workers, workerFile: opts.workerFile, maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb });
           pending.set(ident, [link]);
