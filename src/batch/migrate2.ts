@@ -65,6 +65,9 @@ export function migrateToV2(db: Database.Database): void {
     }
   }
 
+  // (looked up by v1 key below; the index stays with the table when it is renamed)
+  db.exec('CREATE INDEX results_by_code ON results_v2 (code, max_positions)');
+
   // the deals each study counts: first a seeds study's whole plan (in order) where stored at its budget…
   const studies = db.prepare('SELECT id, game, suits, deals_spec AS spec, max_positions AS budget FROM studies ORDER BY id').all() as
     { id: number; game: string | null; suits: string | null; spec: string; budget: number }[];
@@ -107,6 +110,5 @@ export function migrateToV2(db: Database.Database): void {
     ALTER TABLE runs_v2 RENAME TO runs;
     ALTER TABLE results_v2 RENAME TO results;
     CREATE INDEX results_by_group ON results (game, suits, max_positions, solver_version, status);
-    CREATE INDEX results_by_code ON results (code);
   `);
 }
