@@ -3,7 +3,6 @@
  * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
  * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
  */
-import { createWriteStream, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,7 +12,7 @@ import { InputError } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { parseSeeds, parseSuitsList, planDealsFile, planSeeds, type PlannedDeal } from '../batch/deals.js';
-import { fileInTheWay, makeDirs, statOrNull } from '../batch/files.js';
+import { databaseFiles, fileInTheWay, makeDirs, sameFileAs, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
 import { formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
@@ -172,17 +171,24 @@ function parseFilter(o: { game?: string; suits?: string }): ResultFilter {
 
 /**
  * Checks `--out` before anything is read or written (no side effects): refuses an empty name, a path
- * that is a directory, and a path with a parent component that exists but is not a directory, with a
- * one-line `bad-option` error such as `option --out "/tmp/file.txt/x.md": /tmp/file.txt is not a
- * directory`. Missing parent directories are fine: `createOutDir` makes them.
+ * that is a directory, a path with a parent component that exists but is not a directory (`option
+ * --out "/tmp/file.txt/x.md": /tmp/file.txt is not a directory`), and a path that names the results
+ * database `db` or one of its -wal, -shm or -journal files, directly or through a link (writing there
+ * would destroy the results), each with a one-line `bad-option` error. Missing parent directories
+ * are fine: `createOutDir` makes them.
  */
-export function checkOutPath(out: string): void {
+export function checkOutPath(out: string, db: string): void {
   const name = `option --out "${out}"`;
   if (out.trim() === '') throw new InputError('bad-option', `${name}: the file name is empty`);
   if (statOrNull(out)?.isDirectory()) throw new InputError('bad-option', `${name}: is a directory; give a file name`);
   // the nearest ancestor that exists must be a directory (everything below it will be created)
   const file = fileInTheWay(out);
   if (file !== null) throw new InputError('bad-option', `${name}: ${file} is not a directory`);
+  const clash = sameFileAs(out, databaseFiles(db));
+  if (clash !== null) {
+    const what = /-(wal|shm|journal)$/.test(clash) ? `${clash}, a file of the results database ${db}` : `the results database ${db}`;
+    throw new InputError('bad-option', `${name}: is ${what}; writing there would destroy the results, so nothing was written: give another file name`);
+  }
 }
 
 /** Creates the missing parent directories of `--out` (as `mkdir -p`); `checkOutPath` ran before. */
@@ -190,16 +196,21 @@ function createOutDir(out: string): void {
   makeDirs(dirname(resolve(out)));
 }
 
-function writeOut(out: string | undefined, text: string): void {
+/**
+ * Writes `--out` (checked by checkOutPath) through a temporary file renamed into place (files.ts
+ * writeFileAtomically), or stdout when there is no `--out`. A failure is a `bad-file` InputError
+ * naming the file; the file at the path is then as it was.
+ */
+async function writeOut(out: string | undefined, text: string): Promise<void> {
   if (out === undefined) {
     process.stdout.write(text);
     return;
   }
   try {
     createOutDir(out);
-    writeFileSync(out, text);
+    await writeTextAtomically(out, text);
   } catch (e) {
-    throw new InputError('bad-file', `option --out "${out}": cannot write it (${oneLine(e)})`);
+    throw new InputError('bad-file', `option --out "${out}": cannot write it (${oneLine(e)}); nothing was written there`);
   }
 }
 
@@ -207,10 +218,10 @@ async function reportAction(o: { db: string; game?: string; suits?: string; form
   const format = o.format as ReportFormat;
   if (!REPORT_FORMATS.includes(format)) throw new InputError('bad-option', `option --format "${o.format}": use table, md, csv or json`);
   const filter = parseFilter(o);
-  if (o.out !== undefined) checkOutPath(o.out);
+  if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
-    writeOut(o.out, formatReport(store.report(filter), format));
+    await writeOut(o.out, formatReport(store.report(filter), format));
   } finally {
     store.close();
   }
@@ -219,11 +230,11 @@ async function reportAction(o: { db: string; game?: string; suits?: string; form
 async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; out?: string; game?: string; suits?: string }): Promise<void> {
   if (!o.csv) throw new InputError('bad-option', 'export: give --csv (the only export format)');
   const filter = parseFilter(o);
-  if (o.out !== undefined) checkOutPath(o.out);
+  if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
     if (o.summary) {
-      writeOut(o.out, formatCsv(store.report(filter)));
+      await writeOut(o.out, formatCsv(store.report(filter)));
       return;
     }
     const csv = stringify({
@@ -240,13 +251,11 @@ async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; o
         if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
       }
     } else {
-      let dest;
       try {
         createOutDir(o.out);
-        dest = createWriteStream(o.out);
-        await pipeline(source, csv, dest);
+        await writeFileAtomically(o.out, (dest) => pipeline(source, csv, dest));
       } catch (e) {
-        throw new InputError('bad-file', `option --out "${o.out}": cannot write it (${oneLine(e)})`);
+        throw new InputError('bad-file', `option --out "${o.out}": cannot write it (${oneLine(e)}); nothing was written there`);
       }
     }
   } finally {

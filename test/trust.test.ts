@@ -1,0 +1,135 @@
+/**
+ * Issue #12, "no command may destroy or silently lose results, and every fault says what happened":
+ * one test (or more) per item, each failing before its fix. Slow ones (real batches) are in
+ * trust.slow.test.ts.
+ */
+import { chmodSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planSeeds } from '../src/batch/deals.js';
+import { canonicalPath, writeFileAtomically, writeTextAtomically } from '../src/batch/files.js';
+import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
+import { checkOutPath } from '../src/cli/batch.js';
+import { cli, expectOneLineError, expectUnchanged, snapshot } from './helpers/cli.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-trust-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A results database with three lost Spider 1-suit deals (seeds 1-3, budget 100). */
+function makeDb(path: string): void {
+  const s = ResultStore.openForWriting(path);
+  s.writeResults(null, planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
+    key: d.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null,
+    revealScore: null, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
+  })));
+  s.close();
+}
+
+describe('#12.1 --out that names the results database is refused before anything is written', () => {
+  it('report and export refuse the database, its -wal and -shm, through links, hard links and .., the files untouched', async () => {
+    const sub = join(dir, 'out1');
+    mkdirSync(join(sub, 'x'), { recursive: true });
+    const db = join(sub, 'a.sqlite');
+    makeDb(db);
+    // a reader holds the file open in WAL mode, so that the -wal and -shm files exist
+    const holder = new Database(db);
+    holder.pragma('journal_mode = WAL');
+    holder.prepare("UPDATE results SET positions = 6 WHERE code = 'SP1-1'").run();
+    const files = [db, `${db}-wal`, `${db}-shm`];
+    const before = files.map(snapshot);
+    symlinkSync('a.sqlite', join(sub, 'link-db'));
+    symlinkSync(`${db}-wal`, join(sub, 'link-wal'));
+    symlinkSync('a.sqlite-journal', join(sub, 'dangling-journal')); // points at no file (yet)
+    linkSync(db, join(sub, 'hard'));
+    const outs: [string, RegExp][] = [
+      [db, /is the results database .*a\.sqlite; writing there would destroy the results, so nothing was written/],
+      [join(sub, 'x', '..', 'a.sqlite'), /is the results database/],
+      [`${db}-wal`, /a\.sqlite-wal, a file of the results database/],
+      [`${db}-shm`, /a\.sqlite-shm, a file of the results database/],
+      [join(sub, 'link-db'), /is the results database/],
+      [join(sub, 'link-wal'), /a\.sqlite-wal, a file of the results database/],
+      [join(sub, 'dangling-journal'), /a\.sqlite-journal, a file of the results database/],
+      [join(sub, 'hard'), /is the results database/],
+    ];
+    try {
+      // each path through the helper both commands use (no process: quick)…
+      for (const [out, pattern] of outs) expect(() => checkOutPath(out, db)).toThrow(pattern);
+      expect(() => checkOutPath(db, join(sub, 'link-db'))).toThrow(/is the results database/); // --db through a link
+      expect(() => checkOutPath(join(sub, 'other.md'), db)).not.toThrow();
+      // …and the commands as a user runs them
+      const runs = await Promise.all([
+        cli(['report', '--db', db, '--out', db]),
+        cli(['export', '--csv', '--db', db, '--out', db]),
+        cli(['export', '--csv', '--summary', '--db', db, '--out', join(sub, 'link-wal')]),
+      ]);
+      expectOneLineError(runs[0]!, /^spidersolve: option --out ".*a\.sqlite": is the results database .*a\.sqlite; writing there would destroy the results, so nothing was written: give another file name\n$/);
+      expectOneLineError(runs[1]!, /is the results database/);
+      expectOneLineError(runs[2]!, /a\.sqlite-wal, a file of the results database/);
+      files.forEach((f, i) => expectUnchanged(f, before[i]!));
+      expect(readdirSync(sub).sort()).toEqual(['a.sqlite', 'a.sqlite-shm', 'a.sqlite-wal', 'dangling-journal', 'hard', 'link-db', 'link-wal', 'x']);
+    } finally {
+      holder.close();
+    }
+    expect(new Database(db, { readonly: true }).prepare('SELECT count(*) FROM results').pluck().get()).toBe(3);
+  });
+
+  it('reports and exports replace an existing file through a temporary file: no temporary file is left behind', async () => {
+    const sub = join(dir, 'out2');
+    mkdirSync(sub);
+    const db = join(sub, 'r.sqlite');
+    makeDb(db);
+    const md = join(sub, 'r.md');
+    const csv = join(sub, 'r.csv');
+    writeFileSync(md, 'old report, much longer than the new one '.repeat(100));
+    writeFileSync(csv, 'old');
+    chmodSync(csv, 0o640);
+    symlinkSync('r.csv', join(sub, 'link.csv'));
+    const [a, b] = await Promise.all([
+      cli(['report', '--db', db, '--format', 'md', '--out', md]),
+      cli(['export', '--csv', '--db', db, '--out', join(sub, 'link.csv')]),
+    ]);
+    expect(a).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    expect(b).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    expect(readFileSync(md, 'utf8')).toMatch(/^\| game \| suits \|[^]*\| spider \| 1 \| 100 \| 3 \|[^]*\n$/);
+    expect(readFileSync(md, 'utf8')).not.toContain('old report');
+    expect(readFileSync(csv, 'utf8').split('\r\n')).toHaveLength(5);
+    expect(statSync(csv).mode & 0o777).toBe(0o640); // the file's permissions are kept
+    expect(readdirSync(sub).sort()).toEqual(['link.csv', 'r.csv', 'r.md', 'r.sqlite']); // the link is kept, no .tmp
+  });
+
+  it('a write that fails halfway leaves the old file whole and no temporary file', async () => {
+    const sub = join(dir, 'out3');
+    mkdirSync(sub);
+    const target = join(sub, 'keep.csv');
+    writeFileSync(target, 'the good old file\n');
+    await expect(writeFileAtomically(target, async (out) => {
+      out.write('half a new fi');
+      await new Promise((r) => setTimeout(r, 10));
+      throw new Error('disk went away');
+    })).rejects.toThrow('disk went away');
+    expect(readFileSync(target, 'utf8')).toBe('the good old file\n');
+    expect(readdirSync(sub)).toEqual(['keep.csv']);
+    await writeTextAtomically(target, 'new\n');
+    expect(readFileSync(target, 'utf8')).toBe('new\n');
+    expect(readdirSync(sub)).toEqual(['keep.csv']);
+  });
+
+  it('canonicalPath resolves links, .. and missing tails alike', () => {
+    const sub = join(dir, 'canon');
+    mkdirSync(join(sub, 'real'), { recursive: true });
+    symlinkSync('real', join(sub, 'via'));
+    symlinkSync(join(sub, 'real', 'nothing-yet'), join(sub, 'dangling'));
+    const real = canonicalPath(join(sub, 'real'));
+    expect(canonicalPath(join(sub, 'via', 'f.txt'))).toBe(join(real, 'f.txt'));
+    expect(canonicalPath(join(sub, 'via', 'missing', '..', 'f.txt'))).toBe(join(real, 'f.txt'));
+    expect(canonicalPath(join(sub, 'dangling'))).toBe(join(real, 'nothing-yet'));
+    expect(canonicalPath(join(sub, 'via', 'no', 'such', 'dir', 'f'))).toBe(join(real, 'no', 'such', 'dir', 'f'));
+  });
+});
