@@ -3,13 +3,17 @@
  * one test (or more) per item, each failing before its fix. Slow ones (real batches) are in
  * trust.slow.test.ts.
  */
-import { chmodSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
+import { FileFault } from '../src/batch/faults.js';
 import { canonicalPath, writeFileAtomically, writeTextAtomically } from '../src/batch/files.js';
+import type { ProgressSink } from '../src/batch/progress.js';
+import { runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { checkOutPath } from '../src/cli/batch.js';
 import { cli, expectOneLineError, expectUnchanged, snapshot } from './helpers/cli.js';
@@ -131,5 +135,116 @@ describe('#12.1 --out that names the results database is refused before anything
     expect(canonicalPath(join(sub, 'via', 'missing', '..', 'f.txt'))).toBe(join(real, 'f.txt'));
     expect(canonicalPath(join(sub, 'dangling'))).toBe(join(real, 'nothing-yet'));
     expect(canonicalPath(join(sub, 'via', 'no', 'such', 'dir', 'f'))).toBe(join(real, 'no', 'such', 'dir', 'f'));
+  });
+});
+
+const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
+
+/** Sets test-worker environment variables for the duration of f (workers copy env when created). */
+async function withEnv<T>(env: Record<string, string>, f: () => Promise<T>): Promise<T> {
+  const old = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    return await f();
+  } finally {
+    for (const [k, v] of Object.entries(old)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** Options of a fake batch of Spider 1-suit seeds 1..n (the test worker, 5 ms a deal). */
+function fakeBatch(db: string, n: number, progress?: ProgressSink): BatchOptions {
+  return {
+    deals: planSeeds('spider', [1], [{ from: 1, to: n }]),
+    maxPositions: 77, workers: 2, dbPath: db, study: `fake-${n}`,
+    studyParams: { game: 'spider', suits: '1', dealsSpec: `seeds:1-${n}`, maxPositions: 77 },
+    workerFile: TEST_WORKER, flushEvery: 5, progress,
+  };
+}
+
+function countIn(db: string, sql = 'SELECT count(*) FROM results'): unknown {
+  const d = new Database(db, { readonly: true, fileMustExist: true });
+  try {
+    return d.prepare(sql).pluck().get();
+  } finally {
+    d.close();
+  }
+}
+
+describe('#12.2 a database deleted or replaced while a batch runs', () => {
+  const env = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '5' };
+
+  it('deleted: the batch stops with a FileFault, writes nothing at the path and saves every result in a rescued copy', async () => {
+    const sub = join(dir, 'gone1');
+    mkdirSync(sub);
+    const db = join(sub, 'r.sqlite');
+    let done = 0;
+    const progress: ProgressSink = {
+      start() {},
+      stop() {},
+      update(d) {
+        done = d;
+        if (d === 12) for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+      },
+    };
+    const err = await withEnv(env, () => runBatch(fakeBatch(db, 300, progress))).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(FileFault);
+    expect((err as Error).message).toMatch(new RegExp(`^database ${db} was deleted while the batch was writing it; stopped, nothing was written to that path; the \\d+ results of this run, with every result the old file held, are saved in ${db}\\.rescued-\\d{8}T\\d{6}Z\\.sqlite; to go on, move that file back`));
+    const files = readdirSync(sub);
+    expect(files).toEqual([expect.stringMatching(/^r\.sqlite\.rescued-\d{8}T\d{6}Z\.sqlite$/)]);
+    const rescued = join(sub, files[0]!);
+    // every result that came back before the stop is in the copy (the deals still running were cancelled)
+    expect(done).toBeGreaterThanOrEqual(12);
+    expect(done).toBeLessThan(300);
+    expect(countIn(rescued)).toBe(done);
+    expect((err as Error).message).toContain(`the ${done} results of this run`);
+    expect(countIn(rescued, 'SELECT status FROM runs')).toBe('failed');
+    // the copy is a spidersolve database: a batch resumes from it, running only what is missing
+    const resumed = await withEnv(env, () => runBatch({ ...fakeBatch(rescued, 300), progress: undefined }));
+    expect(resumed).toMatchObject({ skipped: done, ran: 300 - done, remaining: 0 });
+  });
+
+  it('replaced: the new file is left as it is, the results go to the rescued copy', async () => {
+    const sub = join(dir, 'gone2');
+    mkdirSync(sub);
+    const db = join(sub, 'r.sqlite');
+    const other = join(sub, 'other.sqlite');
+    makeDb(other);
+    const before = snapshot(other);
+    const progress: ProgressSink = {
+      start() {},
+      stop() {},
+      update(d) {
+        if (d === 7) renameSync(other, db);
+      },
+    };
+    const err = await withEnv(env, () => runBatch(fakeBatch(db, 300, progress))).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(FileFault);
+    expect((err as Error).message).toMatch(/was replaced by another file while the batch was writing it; stopped, nothing was written to the new file; the \d+ results of this run, with every result the old file held, are saved in /);
+    expectUnchanged(db, before);
+    expect(countIn(db)).toBe(3);
+  });
+
+  it('the command exits 1 with that one line', async () => {
+    const sub = join(dir, 'gone3');
+    mkdirSync(sub);
+    const db = join(sub, 'r.sqlite');
+    const r = await cli(['batch', '--game', 'spider', '--suits', '1', '--seeds', '1-2000', '--max-positions', '77', '--workers', '1', '--db', db], {
+      env: { ...env, SPIDERSOLVE_BATCH_WORKER: TEST_WORKER },
+      poll: () => {
+        let n = 0;
+        try {
+          n = Number(countIn(db));
+        } catch {
+          // not there yet
+        }
+        if (n < 5) return false;
+        for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+        return true;
+      },
+    });
+    expectOneLineError(r, /^spidersolve: database .*r\.sqlite was deleted while the batch was writing it; stopped, .* saved in .*r\.sqlite\.rescued-/, 1);
   });
 });

@@ -12,6 +12,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { FileFault } from '../batch/faults.js';
 import { InputError } from '../game/errors.js';
 import { registerBatchCommands } from './batch.js';
 import { registerGameCommands } from './game.js';
@@ -119,6 +120,10 @@ export async function runProgram(program: Command, args: readonly string[]): Pro
         process.stderr.write(`spidersolve: ${oneLine(e.message.replace(/^error:\s*/, ''))}\n`);
         code = 2;
       }
+    } else if (e instanceof FileFault) {
+      // a file failed under us (disk full, I/O error, database deleted): not a defect of ours
+      process.stderr.write(`spidersolve: ${oneLine(e.message)}\n`);
+      code = 1;
     } else {
       const msg = e instanceof Error ? e.message : String(e);
       process.stderr.write(`spidersolve: internal error: ${oneLine(msg)}\n`);
