@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
 import { FileFault } from '../src/batch/faults.js';
 import { canonicalPath, writeFileAtomically, writeTextAtomically } from '../src/batch/files.js';
@@ -154,13 +154,13 @@ async function withEnv<T>(env: Record<string, string>, f: () => Promise<T>): Pro
   }
 }
 
-/** Options of a fake batch of Spider 1-suit seeds 1..n (the test worker, 5 ms a deal). */
+/** Options of a fake batch of Spider 1-suit seeds 1..n (the test worker): a write every 5 results, none on a timer. */
 function fakeBatch(db: string, n: number, progress?: ProgressSink): BatchOptions {
   return {
     deals: planSeeds('spider', [1], [{ from: 1, to: n }]),
     maxPositions: 77, workers: 2, dbPath: db, study: `fake-${n}`,
     studyParams: { game: 'spider', suits: '1', dealsSpec: `seeds:1-${n}`, maxPositions: 77 },
-    workerFile: TEST_WORKER, flushEvery: 5, progress,
+    workerFile: TEST_WORKER, flushEvery: 5, flushMs: 60_000, progress,
   };
 }
 
@@ -246,5 +246,47 @@ describe('#12.2 a database deleted or replaced while a batch runs', () => {
       },
     });
     expectOneLineError(r, /^spidersolve: database .*r\.sqlite was deleted while the batch was writing it; stopped, .* saved in .*r\.sqlite\.rescued-/, 1);
+  });
+});
+
+describe('#12.5 a full disk or an I/O error while a batch writes', () => {
+  const env = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '2' };
+
+  /** Runs a fake batch whose third write (and, with `finishFails`, the run's final update) fails with `code`. */
+  async function failingBatch(name: string, code: string, message: string, finishFails: boolean) {
+    const db = join(dir, `${name}.sqlite`);
+    const write = ResultStore.prototype.writeResults;
+    const finish = ResultStore.prototype.finishRun;
+    let calls = 0;
+    const w = vi.spyOn(ResultStore.prototype, 'writeResults').mockImplementation(function (this: ResultStore, ...a) {
+      if (++calls === 3) throw new Database.SqliteError(message, code);
+      return write.apply(this, a);
+    });
+    const f = vi.spyOn(ResultStore.prototype, 'finishRun').mockImplementation(function (this: ResultStore, ...a) {
+      if (finishFails) throw new Database.SqliteError(message, code);
+      return finish.apply(this, a);
+    });
+    try {
+      const err = await withEnv(env, () => runBatch(fakeBatch(db, 200))).then(() => null, (e: unknown) => e);
+      return { db, err: err as Error };
+    } finally {
+      w.mockRestore();
+      f.mockRestore();
+    }
+  }
+
+  it('disk full: names the file, says the 10 results written are kept, the run is marked failed, and how to resume', async () => {
+    const { db, err } = await failingBatch('full', 'SQLITE_FULL', 'database or disk is full', false);
+    expect(err).toBeInstanceOf(FileFault);
+    expect(err.message).toBe(`database ${db}: the disk is full (SQLITE_FULL); the batch stopped: every result stored before it is kept (10 of this run); the run is marked failed; free some space, then run the same command again to resume`);
+    expect(countIn(db)).toBe(10); // two writes of 5 (flushEvery)
+    expect(countIn(db, 'SELECT status FROM runs')).toBe('failed');
+  });
+
+  it('I/O error: the same, and says when the run could not be marked failed', async () => {
+    const { db, err } = await failingBatch('io', 'SQLITE_IOERR_WRITE', 'disk I/O error', true);
+    expect(err).toBeInstanceOf(FileFault);
+    expect(err.message).toBe(`database ${db}: the disk reported an I/O error (SQLITE_IOERR_WRITE: disk I/O error); the batch stopped: every result stored before it is kept as far as the disk kept it (10 of this run); the run could not be marked failed and shows as running; check the disk, then run the same command again to resume`);
+    expect(countIn(db)).toBe(10);
   });
 });

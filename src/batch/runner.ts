@@ -18,7 +18,7 @@ import { createSolvePool } from './pool.js';
 import type { WorkerOutcome } from './protocol.js';
 import { NO_PROGRESS, type ProgressCounts, type ProgressSink } from './progress.js';
 import { summarize, type ReportRow } from './report.js';
-import { FileFault } from './faults.js';
+import { FileFault, storageFaultKind } from './faults.js';
 import { oneLine } from './schema.js';
 import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord, type StudyParams } from './store.js';
 
@@ -238,14 +238,16 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       report: summarize(after),
     };
   } catch (e) {
-    if (runId >= 0) {
+    let marked = runId < 0 || e instanceof FileFault; // a deleted database's run was marked in the old file
+    if (!marked) {
       try {
         store.finishRun(runId, 'failed');
+        marked = true;
       } catch {
         // the store itself is failing; the error below says why
       }
     }
-    throw e;
+    throw storageFault(e, store.path, written, runId < 0 ? null : marked) ?? e;
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     try {
@@ -254,6 +256,25 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       store.close();
     }
   }
+}
+
+/**
+ * A FileFault for a batch stopped by the disk (`storageFaultKind`: full, or an I/O error) while it
+ * wrote `path`, saying which file, what was kept (every result written before: `written` of this
+ * run), what became of the run (`marked`: marked failed, or could not be; null when no run was
+ * started yet) and how to go on; null when `e` is no such fault.
+ */
+function storageFault(e: unknown, path: string, written: number, marked: boolean | null): FileFault | null {
+  const kind = storageFaultKind(e);
+  if (kind === null) return null;
+  const code = String((e as { code?: unknown }).code);
+  const what = kind === 'full' ? `the disk is full (${code})` : `the disk reported an I/O error (${code}: ${oneLine(e)})`;
+  const kept = kind === 'full'
+    ? `every result stored before it is kept (${written} of this run)`
+    : `every result stored before it is kept as far as the disk kept it (${written} of this run)`;
+  const run = marked === null ? '' : marked ? '; the run is marked failed' : '; the run could not be marked failed and shows as running';
+  const next = kind === 'full' ? 'free some space, then run the same command again to resume' : 'check the disk, then run the same command again to resume';
+  return new FileFault(path, `database ${path}: ${what}; the batch stopped: ${kept}${run}; ${next}`);
 }
 
 /**

@@ -5,8 +5,10 @@
  *
  * Exit codes: 0 success (or the status a command set in `process.exitCode`, e.g. batch's 130); 2 a fault in the input (an InputError: bad deal code, bad move, missing file,
  * bad option value; or a commander usage error), reported on stderr as one line
- * `spidersolve: <message>`; 1 anything else, reported as `spidersolve: internal error: <message>`
- * (set SPIDERSOLVE_DEBUG=1 to get the stack as well).
+ * `spidersolve: <message>`; 1 a fault of a file under the command (a FileFault: disk full, I/O error,
+ * database deleted or replaced during a batch), one line `spidersolve: <message>` naming the file and
+ * what was kept; 1 anything else, reported as `spidersolve: internal error: <message>` (set
+ * SPIDERSOLVE_DEBUG=1 to get the stack as well).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
