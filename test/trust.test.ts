@@ -290,3 +290,32 @@ describe('#12.5 a full disk or an I/O error while a batch writes', () => {
     expect(countIn(db)).toBe(10);
   });
 });
+
+describe('#12.4 a signal while the program is still loading', () => {
+  it('batch: held from the first line of the entry, then stops the batch like any other: summary, resume command, exit 130', async () => {
+    const runs = await Promise.all((['SIGINT', 'SIGTERM'] as const).map((s) =>
+      cli(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-20', '--max-positions', '77', '--workers', '1', '--db', join(dir, `early-${s}.sqlite`), '--study', s], {
+        entry: 'src/cli/entry.ts',
+        env: { SPIDERSOLVE_TEST_SIGNAL_AT_START: s, SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1' },
+      })));
+    for (const r of runs) {
+      expect(r.stderr).not.toMatch(/bad|error/);
+      expect(r.signal).toBe(null);
+      expect(r.status).toBe(130);
+      expect(r.stdout).toMatch(/^study SIG(INT|TERM) \(interrupted\)\n  deals 20: 0 already settled, 0 run now in .*, 20 left\n/);
+      expect(r.stderr).toMatch(/^\nspidersolve: stopping; finished results are kept \(.*\)\nspidersolve: interrupted with 20 of 20 deals left; resume with the same command:\n  npx spidersolve batch --game spiderette .* --study SIG(INT|TERM)\n$/);
+    }
+    for (const s of ['SIGINT', 'SIGTERM']) {
+      expect(countIn(join(dir, `early-${s}.sqlite`))).toBe(0);
+      expect(countIn(join(dir, `early-${s}.sqlite`), 'SELECT group_concat(status) FROM runs')).toBe('interrupted');
+    }
+  });
+
+  it('any other command ends by that signal, as without the early handling', async () => {
+    const runs = await Promise.all((['SIGINT', 'SIGTERM'] as const).map((s) =>
+      cli(['deal', '--seed', '7'], { entry: 'src/cli/entry.ts', env: { SPIDERSOLVE_TEST_SIGNAL_AT_START: s } })));
+    expect(runs.map((r) => [r.status, r.signal, r.stdout])).toEqual([[null, 'SIGINT', ''], [null, 'SIGTERM', '']]);
+    const plain = await cli(['deal', '--seed', '7'], { entry: 'src/cli/entry.ts' });
+    expect(plain).toMatchObject({ status: 0, stdout: 'SP4-7\n', stderr: '' });
+  });
+});

@@ -21,6 +21,7 @@ import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyParams } from '../batch/store.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parseGameOption, parseIntOption } from './common.js';
+import { takeEarlySignal } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT/SIGTERM (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130;
@@ -133,6 +134,9 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   const sig = abortOnSignals((name) =>
     process.stderr.write(`\nspidersolve: stopping; finished results are kept (${name === 'SIGINT' ? 'press Ctrl-C again' : 'a second signal'} to quit at once)\n`),
   );
+  // a signal that came while the program was still loading (signals.ts) counts as one now
+  const early = takeEarlySignal();
+  if (early !== null) process.emit(early, early);
   let summary: BatchSummary;
   let leftOut = 0;
   try {

@@ -18,6 +18,7 @@ import { FileFault } from '../batch/faults.js';
 import { InputError } from '../game/errors.js';
 import { registerBatchCommands } from './batch.js';
 import { registerGameCommands } from './game.js';
+import { endEarlySignals, takeEarlySignal } from './signals.js';
 import { registerSolveCommands } from './solve.js';
 
 /** The version in package.json (found by walking up from this file; works from src/ and dist/src/). */
@@ -91,6 +92,14 @@ export function quietOnClosedPipe(): void {
  */
 export async function main(args: readonly string[] = process.argv.slice(2)): Promise<number> {
   quietOnClosedPipe();
+  // A signal that came while the program loaded (signals.ts): `batch` takes it and stops as on any
+  // signal; any other command ends now, by that signal, as it would have without the early handling.
+  const early = endEarlySignals();
+  if (early !== null && args[0] !== 'batch') {
+    takeEarlySignal();
+    process.kill(process.pid, early);
+    await new Promise(() => {}); // the signal ends the process
+  }
   return runProgram(buildProgram(), args);
 }
 
