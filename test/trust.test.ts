@@ -3,6 +3,7 @@
  * one test (or more) per item, each failing before its fix. Slow ones (real batches) are in
  * trust.slow.test.ts.
  */
+import { spawnSync } from 'node:child_process';
 import { chmodSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ import type { ProgressSink } from '../src/batch/progress.js';
 import { runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { checkOutPath } from '../src/cli/batch.js';
-import { cli, expectOneLineError, expectUnchanged, snapshot } from './helpers/cli.js';
+import { cli, expectOneLineError, expectUnchanged, ROOT, snapshot } from './helpers/cli.js';
 
 let dir: string;
 beforeAll(() => {
@@ -317,5 +318,31 @@ describe('#12.4 a signal while the program is still loading', () => {
     expect(runs.map((r) => [r.status, r.signal, r.stdout])).toEqual([[null, 'SIGINT', ''], [null, 'SIGTERM', '']]);
     const plain = await cli(['deal', '--seed', '7'], { entry: 'src/cli/entry.ts' });
     expect(plain).toMatchObject({ status: 0, stdout: 'SP4-7\n', stderr: '' });
+  });
+});
+
+const HAS_PYTHON = spawnSync('python3', ['-c', 'import pty'], { stdio: 'ignore' }).status === 0;
+
+describe('#12.6 Ctrl-C in a terminal', () => {
+  // a real terminal (a pseudo-terminal, through Python's pty module) and a real Ctrl-C typed into it
+  it.skipIf(!HAS_PYTHON)('stops the progress bar before anything else is written: no text over the bar, no bar after the message', () => {
+    const db = join(dir, 'tty.sqlite');
+    const r = spawnSync('python3', [join(ROOT, 'test/helpers/ptyrun.py'), '/300 |', process.execPath, '--import', 'tsx', 'src/cli/main.ts',
+      'batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-300', '--max-positions', '77', '--workers', '1', '--db', db], {
+      cwd: ROOT, encoding: 'utf8', timeout: 60_000,
+      env: { ...process.env, SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '20' },
+    });
+    const [json, status] = r.stdout.trim().split('\n');
+    const screen = JSON.parse(json!) as string;
+    expect(Number(status)).toBe(130);
+    const barStop = screen.lastIndexOf('\x1b8'); // the bar restores the cursor it saved when it started
+    const message = screen.indexOf('spidersolve: stopping');
+    expect(screen.indexOf('/300 |')).toBeGreaterThanOrEqual(0); // the bar was drawn
+    expect(barStop).toBeGreaterThan(0);
+    expect(message).toBeGreaterThan(barStop);
+    // after the bar's stop: only whole lines of text, no bar drawn again, no cursor movement
+    const after = screen.slice(barStop + 2);
+    expect(after).not.toMatch(/\x1b|\/300 \|/);
+    expect(after).toMatch(/^\r\n\r\nspidersolve: stopping; finished results are kept \(press Ctrl-C again to quit at once\)\r\nstudy .* \(interrupted\)\r\n  deals 300: /);
   });
 });

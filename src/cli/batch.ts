@@ -131,9 +131,12 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   // seeds, opening the database, starting the pool): a signal during that work then stops the batch
   // like any other — no deal dispatched, the summary, the resume command, exit 130 — instead of
   // killing the process or going unnoticed. runBatch looks at the signal once more before dispatch.
-  const sig = abortOnSignals((name) =>
-    process.stderr.write(`\nspidersolve: stopping; finished results are kept (${name === 'SIGINT' ? 'press Ctrl-C again' : 'a second signal'} to quit at once)\n`),
-  );
+  // The bar is stopped before anything else is written to the terminal (progress.ts).
+  const progress = createProgress(process.stderr);
+  const sig = abortOnSignals((name) => {
+    progress.stop();
+    process.stderr.write(`\nspidersolve: stopping; finished results are kept (${name === 'SIGINT' ? 'press Ctrl-C again' : 'a second signal'} to quit at once)\n`);
+  });
   // a signal that came while the program was still loading (signals.ts) counts as one now
   const early = takeEarlySignal();
   if (early !== null) process.emit(early, early);
@@ -145,7 +148,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     summary = await runBatch({
       ...req,
       signal: sig.signal,
-      progress: createProgress(process.stderr),
+      progress,
       // test and benchmark hook: another worker module (e.g. a slowed-down one); not for users
       workerFile: process.env.SPIDERSOLVE_BATCH_WORKER || undefined,
     });
