@@ -346,3 +346,66 @@ describe('#12.6 Ctrl-C in a terminal', () => {
     expect(after).toMatch(/^\r\n\r\nspidersolve: stopping; finished results are kept \(press Ctrl-C again to quit at once\)\r\nstudy .* \(interrupted\)\r\n  deals 300: /);
   });
 });
+
+describe('#12.7 a refused foreign database gets no file created beside it', () => {
+  it('a WAL-mode SQLite file of another program: refused from its header, no -wal or -shm made, bytes untouched', async () => {
+    const sub = join(dir, 'foreign');
+    mkdirSync(sub);
+    const db = join(sub, 'theirs.sqlite');
+    const d = new Database(db);
+    d.pragma('journal_mode = WAL');
+    d.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep');");
+    d.close(); // a clean close: one file, still marked WAL in its header
+    expect(readFileSync(db)[18]).toBe(2);
+    expect(readdirSync(sub)).toEqual(['theirs.sqlite']);
+    const before = snapshot(db);
+    const refused = /^database .*theirs\.sqlite: an SQLite database that is not a spidersolve results database; left untouched \(use another --db path\)$/;
+    expect(() => ResultStore.openForWriting(db)).toThrow(refused);
+    expect(() => ResultStore.openForReading(db)).toThrow(refused);
+    const [b, r] = await Promise.all([
+      cli(['batch', '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '77', '--db', db]),
+      cli(['report', '--db', db]),
+    ]);
+    expectOneLineError(b, /not a spidersolve results database; left untouched/);
+    expectOneLineError(r, /not a spidersolve results database; left untouched/);
+    expect(readdirSync(sub)).toEqual(['theirs.sqlite']);
+    expectUnchanged(db, before);
+  });
+
+  // (its shared-memory index, -shm, may get a reader's marks: that is how SQLite readers work)
+  it('the same while the other program has it open (its -wal and -shm exist): nothing is created, the file and its -wal left as they are', () => {
+    const sub = join(dir, 'foreign-open');
+    mkdirSync(sub);
+    const db = join(sub, 'theirs.sqlite');
+    const d = new Database(db);
+    try {
+      d.pragma('journal_mode = WAL');
+      d.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep');");
+      const files = [db, `${db}-wal`];
+      const before = files.map(snapshot);
+      expect(() => ResultStore.openForWriting(db)).toThrow(/not a spidersolve results database/);
+      files.forEach((f, i) => expectUnchanged(f, before[i]!));
+      expect(readdirSync(sub).sort()).toEqual(['theirs.sqlite', 'theirs.sqlite-shm', 'theirs.sqlite-wal']);
+    } finally {
+      d.close();
+    }
+  });
+
+  it('an empty WAL-mode SQLite file is still taken as a fresh database, and one of ours is still ours', () => {
+    const sub = join(dir, 'blank-wal');
+    mkdirSync(sub);
+    const blank = join(sub, 'blank.sqlite');
+    const d = new Database(blank);
+    d.pragma('journal_mode = WAL');
+    d.close();
+    const s = ResultStore.openForWriting(blank);
+    s.close();
+    const ours = join(sub, 'ours.sqlite');
+    makeDb(ours);
+    expect(countIn(ours)).toBe(3);
+    const again = ResultStore.openForReading(ours);
+    expect(again.report()).toHaveLength(1);
+    again.close();
+    expect(countIn(blank)).toBe(0);
+  });
+});
