@@ -10,7 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { planSeeds } from '../src/batch/deals.js';
+import { planDealsFile, planSeeds } from '../src/batch/deals.js';
+import { quoteInput } from '../src/game/errors.js';
+import { parseMove } from '../src/game/move.js';
+import { loadDeal } from '../src/game/ref.js';
+import { parseIntOption } from '../src/cli/common.js';
 import { FileFault } from '../src/batch/faults.js';
 import { canonicalPath, writeFileAtomically, writeTextAtomically } from '../src/batch/files.js';
 import type { ProgressSink } from '../src/batch/progress.js';
@@ -407,5 +411,83 @@ describe('#12.7 a refused foreign database gets no file created beside it', () =
     expect(again.report()).toHaveLength(1);
     again.close();
     expect(countIn(blank)).toBe(0);
+  });
+});
+
+describe('#12.8 a JSON position file nested thousands deep', () => {
+  const deep = (n: number) => ({
+    'columns.json': `{"columns":[{"faceUp":[${'['.repeat(n)}${']'.repeat(n)}]}]}`,
+    'game.json': `{"game":${'['.repeat(n)}${']'.repeat(n)},"columns":[]}`,
+    'removed.json': `{"columns":[],"removed":[${'{"a":'.repeat(n)}1${'}'.repeat(n)}]}`,
+    'top.json': `${'['.repeat(n)}${']'.repeat(n)}`,
+  });
+
+  it('is a one-line error naming the file and the field, not a stack overflow', () => {
+    const sub = join(dir, 'deep');
+    mkdirSync(sub);
+    const expected: Record<string, string> = {
+      'columns.json': 'columns[0].faceUp[0]: an array (1 item) is not a card; write rank then suit, e.g. "10S"',
+      'game.json': 'game: an array (1 item) is not "spider" or "spiderette"',
+      'removed.json': 'removed[0]: an object is not a suit letter (S H D C)',
+      'top.json': ': expected a JSON object with "columns" and "stockDeals"',
+    };
+    for (const [name, text] of Object.entries(deep(20_000))) {
+      const path = join(sub, name);
+      writeFileSync(path, text);
+      const r = loadDeal(path);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.message).toBe(`position file ${path}${expected[name]!.startsWith(':') ? '' : ' '}${expected[name]}`);
+    }
+  });
+
+  it('batch --deals naming such a file, and show: exit 2, one line', async () => {
+    const sub = join(dir, 'deep-cli');
+    mkdirSync(sub);
+    const file = join(sub, 'deep.json');
+    writeFileSync(file, deep(10_000)['columns.json']);
+    const deals = join(sub, 'deals.txt');
+    writeFileSync(deals, `${file}\n`);
+    const [b, s] = await Promise.all([
+      cli(['batch', '--deals', deals, '--db', join(sub, 'r.sqlite')]),
+      cli(['show', file]),
+    ]);
+    expectOneLineError(b, /^spidersolve: --deals .*deals\.txt: 1 bad line \(1\), nothing was run: line 1: position file .*deep\.json columns\[0\]\.faceUp\[0\]: an array \(1 item\) is not a card/);
+    expectOneLineError(s, /^spidersolve: position file .*deep\.json columns\[0\]\.faceUp\[0\]: an array \(1 item\) is not a card/);
+    expect(readdirSync(sub).sort()).toEqual(['deals.txt', 'deep.json']);
+  });
+});
+
+describe('#12.9 errors state the fault and quote a short, printable excerpt', () => {
+  it('a 100,000-character code, option value, move or file name is cut to its start and end, with its length', () => {
+    const code = `SP4X-${'A'.repeat(100_000)}`;
+    const r = loadDeal(code);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.message).toBe(`deal code "SP4X-${'A'.repeat(92)}…${'A'.repeat(32)}" (100,005 characters): too long: 100000 characters after "SP4X-", a spider 4-suit code has exactly 120 (115 payload + 5 check)`);
+    }
+    const path = `Q${'q'.repeat(99_999)}`;
+    const f = loadDeal(path);
+    expect(f.ok).toBe(false);
+    if (!f.ok) expect(f.error.message).toMatch(/^position file "Qq{28}…q{10}" \(100,000 characters\): cannot be read \(ENAMETOOLONG\)$/);
+    expect(() => parseIntOption('max-positions', '9'.repeat(5000), 1, 10)).toThrow(/^option --max-positions "9{29}…9{10}" \(5,000 characters\): must be 1\.\.10$/);
+    const m = parseMove(`x${'\u0007'.repeat(3)}${'y'.repeat(500)}`, 7);
+    expect(m.ok).toBe(false);
+    if (!m.ok) expect(m.error.message).toMatch(/^move "x\?\?\?y{25}…y{10}" \(504 characters\): not a move;/);
+    // a whole explicit code is short enough to be quoted whole
+    expect(quoteInput(`SP4X-${'1'.repeat(120)}`, 130)).toBe(`"SP4X-${'1'.repeat(120)}"`);
+    expect(quoteInput('tab\there\u0000')).toBe('"tab?here?"');
+  });
+
+  it('a binary deals file is refused as a whole in one short line', async () => {
+    const sub = join(dir, 'binary');
+    mkdirSync(sub);
+    const file = join(sub, 'deals.bin');
+    const bytes = Buffer.alloc(3000);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + 13) % 256;
+    writeFileSync(file, Buffer.concat([Buffer.from('SE4-1\nSE4-2\n'), bytes]));
+    expect(() => planDealsFile(file, loadDeal)).toThrow(/^--deals .*deals\.bin: not a text file \((a zero byte|bytes that are not UTF-8 text) at line 3\); give a text file of deal codes/);
+    const r = await cli(['batch', '--deals', file, '--db', join(sub, 'r.sqlite')]);
+    expectOneLineError(r, /^spidersolve: --deals .*deals\.bin: not a text file/);
+    expect(r.stderr.length).toBeLessThan(300);
   });
 });

@@ -64,11 +64,14 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Last line of defence: a message on one line (at most 2,000 characters). */
+/**
+ * Last line of defence: a message on one line of printable characters, at most 2,000 of them (the
+ * messages quote the input short already, `quoteInput`; this is for any that does not).
+ */
 function oneLine(s: string): string {
   const line = s
     .replace(/\s*\n\s*/g, ' ')
-    .replace(/[^\x20-\x7e\u00a0-\uffff]|\ufffd/g, '?')
+    .replace(/[^\x20-\x7e\u00a0-\uffff]|[\ufffd\u2028\u2029]/g, '?')
     .trim();
   return line.length > 2000 ? `${line.slice(0, 1997)}...` : line;
 }
