@@ -14,7 +14,8 @@ import { planDealsFile, planSeeds } from '../src/batch/deals.js';
 import { quoteInput } from '../src/game/errors.js';
 import { parseMove } from '../src/game/move.js';
 import { loadDeal } from '../src/game/ref.js';
-import { parseIntOption } from '../src/cli/common.js';
+import { formatPosition, parseIntOption } from '../src/cli/common.js';
+import { speedText } from '../src/cli/solve.js';
 import { FileFault } from '../src/batch/faults.js';
 import { canonicalPath, writeFileAtomically, writeTextAtomically } from '../src/batch/files.js';
 import type { ProgressSink } from '../src/batch/progress.js';
@@ -489,5 +490,41 @@ describe('#12.9 errors state the fault and quote a short, printable excerpt', ()
     const r = await cli(['batch', '--deals', file, '--db', join(sub, 'r.sqlite')]);
     expectOneLineError(r, /^spidersolve: --deals .*deals\.bin: not a text file/);
     expect(r.stderr.length).toBeLessThan(300);
+  });
+});
+
+describe('#12.10 the answer a user would expect, or a clear refusal', () => {
+  it('play with an empty line, and show --json --format text, are refused in one line', async () => {
+    const [empty, spaces, both, agree] = await Promise.all([
+      cli(['play', 'SE4-7', '']),
+      cli(['play', 'SE4-7', ' , ']),
+      cli(['show', 'SE4-7', '--json', '--format', 'text']),
+      cli(['show', 'SE4-7', '--json', '--format', 'json']),
+    ]);
+    for (const r of [empty, spaces]) expectOneLineError(r, /^spidersolve: play: no moves given \(the line is empty\); give moves such as 5-2 d/);
+    expectOneLineError(both, /^spidersolve: options --json and --format "text" ask for different outputs; give one of them\n$/);
+    expect(agree.status).toBe(0);
+    expect(JSON.parse(agree.stdout)).toMatchObject({ code: 'SE4-7' });
+  });
+
+  it('a database path that is a device (/dev/null) is refused, not read as an empty database', () => {
+    expect(() => ResultStore.openForReading('/dev/null')).toThrow(/^database \/dev\/null: not a regular file \(a device, pipe or socket cannot hold a database\); give a file path$/);
+    expect(() => ResultStore.openForWriting('/dev/null')).toThrow(/not a regular file/);
+  });
+
+  it('a solve shorter than a second gives no positions/s figure', () => {
+    expect(speedText(65, 30)).toBe('under a second: too short for a positions/s figure');
+    expect(speedText(999_999, 999)).toBe('under a second: too short for a positions/s figure');
+    expect(speedText(1_500_000, 2500)).toBe('600,000 positions/s');
+  });
+
+  it('the removed line counts completed runs: 0 of 8 in two-suit Spider, 0 of 4 in four-suit Spiderette', () => {
+    const sp2 = loadDeal('SP2-3');
+    const se4 = loadDeal('SE4-7');
+    expect(sp2.ok && se4.ok).toBe(true);
+    if (sp2.ok && se4.ok) {
+      expect(formatPosition(sp2.value.position, false).at(-1)).toBe('removed: none (0 of 8 runs completed)');
+      expect(formatPosition(se4.value.position, false).at(-1)).toBe('removed: none (0 of 4 runs completed)');
+    }
   });
 });

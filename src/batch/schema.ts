@@ -111,6 +111,8 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
   try {
     const st = statSync(path);
     if (st.isDirectory()) throw new InputError('bad-file', `database ${path}: is a directory`);
+    // /dev/null, a FIFO, a terminal: reads as empty, keeps nothing
+    if (!st.isFile()) throw new InputError('bad-file', `database ${path}: not a regular file (a device, pipe or socket cannot hold a database); give a file path`);
     size = st.size;
   } catch (e) {
     if (e instanceof InputError) throw e;

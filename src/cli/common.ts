@@ -78,7 +78,8 @@ export function formatPosition(pos: Position, reveal: boolean): string[] {
   if (pos.stock.length === 0) lines.push('stock: empty');
   else if (!reveal) lines.push(`stock: ${pos.stock.length} deal${pos.stock.length === 1 ? '' : 's'} left (${pos.stock.map((d) => d.length).join(', ')} cards, ${cards} in all)`);
   else pos.stock.forEach((d, i) => lines.push(`stock ${i + 1}/${pos.stock.length}: ${d.map(card).join(' ')}`));
-  lines.push(`removed: ${pos.removed.length ? pos.removed.map((s) => SUIT_SYMBOLS[s]).join(' ') : 'none'} (${pos.removed.length} of ${v.completeSuits} suits)`);
+  // completeSuits counts runs K..A (8 in two-suit Spider: four of each suit), not suits
+  lines.push(`removed: ${pos.removed.length ? pos.removed.map((s) => SUIT_SYMBOLS[s]).join(' ') : 'none'} (${pos.removed.length} of ${v.completeSuits} runs completed)`);
   return lines;
 }
 
