@@ -3,7 +3,6 @@
  * one test (or more) per item, each failing before its fix. Slow ones (real batches) are in
  * trust.slow.test.ts.
  */
-import { spawnSync } from 'node:child_process';
 import { chmodSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +21,7 @@ import type { ProgressSink } from '../src/batch/progress.js';
 import { runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { checkOutPath } from '../src/cli/batch.js';
-import { cli, expectOneLineError, expectUnchanged, ROOT, snapshot } from './helpers/cli.js';
+import { cli, expectOneLineError, expectUnchanged, snapshot } from './helpers/cli.js';
 
 let dir: string;
 beforeAll(() => {
@@ -233,26 +232,6 @@ describe('#12.2 a database deleted or replaced while a batch runs', () => {
     expect(countIn(db)).toBe(3);
   });
 
-  it('the command exits 1 with that one line', async () => {
-    const sub = join(dir, 'gone3');
-    mkdirSync(sub);
-    const db = join(sub, 'r.sqlite');
-    const r = await cli(['batch', '--game', 'spider', '--suits', '1', '--seeds', '1-2000', '--max-positions', '77', '--workers', '1', '--db', db], {
-      env: { ...env, SPIDERSOLVE_BATCH_WORKER: TEST_WORKER },
-      poll: () => {
-        let n = 0;
-        try {
-          n = Number(countIn(db));
-        } catch {
-          // not there yet
-        }
-        if (n < 5) return false;
-        for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
-        return true;
-      },
-    });
-    expectOneLineError(r, /^spidersolve: database .*r\.sqlite was deleted while the batch was writing it; stopped, .* saved in .*r\.sqlite\.rescued-/, 1);
-  });
 });
 
 describe('#12.5 a full disk or an I/O error while a batch writes', () => {
@@ -294,61 +273,6 @@ describe('#12.5 a full disk or an I/O error while a batch writes', () => {
     expect(err).toBeInstanceOf(FileFault);
     expect(err.message).toBe(`database ${db}: the disk reported an I/O error (SQLITE_IOERR_WRITE: disk I/O error); the batch stopped: every result stored before it is kept as far as the disk kept it (10 of this run); the run could not be marked failed and shows as running; check the disk, then run the same command again to resume`);
     expect(countIn(db)).toBe(10);
-  });
-});
-
-describe('#12.4 a signal while the program is still loading', () => {
-  it('batch: held from the first line of the entry, then stops the batch like any other: summary, resume command, exit 130', async () => {
-    const runs = await Promise.all((['SIGINT', 'SIGTERM'] as const).map((s) =>
-      cli(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-20', '--max-positions', '77', '--workers', '1', '--db', join(dir, `early-${s}.sqlite`), '--study', s], {
-        entry: 'src/cli/entry.ts',
-        env: { SPIDERSOLVE_TEST_SIGNAL_AT_START: s, SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1' },
-      })));
-    for (const r of runs) {
-      expect(r.stderr).not.toMatch(/bad|error/);
-      expect(r.signal).toBe(null);
-      expect(r.status).toBe(130);
-      expect(r.stdout).toMatch(/^study SIG(INT|TERM) \(interrupted\)\n  deals 20: 0 already settled, 0 run now in .*, 20 left\n/);
-      expect(r.stderr).toMatch(/^\nspidersolve: stopping; finished results are kept \(.*\)\nspidersolve: interrupted with 20 of 20 deals left; resume with the same command:\n  npx spidersolve batch --game spiderette .* --study SIG(INT|TERM)\n$/);
-    }
-    for (const s of ['SIGINT', 'SIGTERM']) {
-      expect(countIn(join(dir, `early-${s}.sqlite`))).toBe(0);
-      expect(countIn(join(dir, `early-${s}.sqlite`), 'SELECT group_concat(status) FROM runs')).toBe('interrupted');
-    }
-  });
-
-  it('any other command ends by that signal, as without the early handling', async () => {
-    const runs = await Promise.all((['SIGINT', 'SIGTERM'] as const).map((s) =>
-      cli(['deal', '--seed', '7'], { entry: 'src/cli/entry.ts', env: { SPIDERSOLVE_TEST_SIGNAL_AT_START: s } })));
-    expect(runs.map((r) => [r.status, r.signal, r.stdout])).toEqual([[null, 'SIGINT', ''], [null, 'SIGTERM', '']]);
-    const plain = await cli(['deal', '--seed', '7'], { entry: 'src/cli/entry.ts' });
-    expect(plain).toMatchObject({ status: 0, stdout: 'SP4-7\n', stderr: '' });
-  });
-});
-
-const HAS_PYTHON = spawnSync('python3', ['-c', 'import pty'], { stdio: 'ignore' }).status === 0;
-
-describe('#12.6 Ctrl-C in a terminal', () => {
-  // a real terminal (a pseudo-terminal, through Python's pty module) and a real Ctrl-C typed into it
-  it.skipIf(!HAS_PYTHON)('stops the progress bar before anything else is written: no text over the bar, no bar after the message', () => {
-    const db = join(dir, 'tty.sqlite');
-    const r = spawnSync('python3', [join(ROOT, 'test/helpers/ptyrun.py'), '/300 |', process.execPath, '--import', 'tsx', 'src/cli/main.ts',
-      'batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-300', '--max-positions', '77', '--workers', '1', '--db', db], {
-      cwd: ROOT, encoding: 'utf8', timeout: 60_000,
-      env: { ...process.env, SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '20' },
-    });
-    const [json, status] = r.stdout.trim().split('\n');
-    const screen = JSON.parse(json!) as string;
-    expect(Number(status)).toBe(130);
-    const barStop = screen.lastIndexOf('\x1b8'); // the bar restores the cursor it saved when it started
-    const message = screen.indexOf('spidersolve: stopping');
-    expect(screen.indexOf('/300 |')).toBeGreaterThanOrEqual(0); // the bar was drawn
-    expect(barStop).toBeGreaterThan(0);
-    expect(message).toBeGreaterThan(barStop);
-    // after the bar's stop: only whole lines of text, no bar drawn again, no cursor movement
-    const after = screen.slice(barStop + 2);
-    expect(after).not.toMatch(/\x1b|\/300 \|/);
-    expect(after).toMatch(/^\r\n\r\nspidersolve: stopping; finished results are kept \(press Ctrl-C again to quit at once\)\r\nstudy .* \(interrupted\)\r\n  deals 300: /);
   });
 });
 
