@@ -122,9 +122,16 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0): string {
     `  budget ${s.maxPositions} positions, solver ${s.solverVersion}, database ${s.db}`,
     '',
     formatTable(s.report).trimEnd(),
+    ...(s.report.length > 0 ? TABLE_LEGEND : []),
   ];
   return lines.join('\n') + '\n';
 }
+
+/** Two lines under the batch's table that say what its columns mean (README: `spidersolve report`). */
+export const TABLE_LEGEND: readonly string[] = [
+  'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals;',
+  'pos and ms: median and 95th percentile (p95) of positions searched and milliseconds, over won deals.',
+];
 
 async function batchAction(o: BatchCliOptions): Promise<void> {
   // The handlers go in before any slow work (reading and checking a deals file, planning millions of
