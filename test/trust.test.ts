@@ -18,10 +18,11 @@ import { speedText } from '../src/cli/solve.js';
 import { FileFault } from '../src/batch/faults.js';
 import { canonicalPath, writeFileAtomically, writeTextAtomically } from '../src/batch/files.js';
 import type { ProgressSink } from '../src/batch/progress.js';
-import { runBatch, type BatchOptions } from '../src/batch/runner.js';
+import { runBatch, type BatchOptions, type BatchSummary } from '../src/batch/runner.js';
 import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
-import { checkOutPath } from '../src/cli/batch.js';
-import { cli, expectOneLineError, expectUnchanged, snapshot } from './helpers/cli.js';
+import { summarize } from '../src/batch/report.js';
+import { checkOutPath, formatBatchSummary, TABLE_LEGEND } from '../src/cli/batch.js';
+import { cli, expectOneLineError, expectUnchanged, ROOT as ROOT_DIR, snapshot } from './helpers/cli.js';
 
 let dir: string;
 beforeAll(() => {
@@ -450,5 +451,35 @@ describe('#12.10 the answer a user would expect, or a clear refusal', () => {
       expect(formatPosition(sp2.value.position, false).at(-1)).toBe('removed: none (0 of 8 runs completed)');
       expect(formatPosition(se4.value.position, false).at(-1)).toBe('removed: none (0 of 4 runs completed)');
     }
+  });
+});
+
+describe('#12.11 the main job reads once, with its columns explained', () => {
+  it("the README's first command prints the table once (no cat of the same report) and the batch explains floor, CI, ceiling and p95 under it", () => {
+    const readme = readFileSync(join(ROOT_DIR, 'README.md'), 'utf8');
+    const first = /```sh\n(npm ci && [^\n]*)\n```/.exec(readme)![1]!;
+    expect(first).toBe('npm ci && npx spidersolve batch --deals data/pysol-sample.txt && npx spidersolve report --format md --out reports/pysol-sample.md');
+    const summary: BatchSummary = {
+      study: 's', studyId: 1, runId: 1, db: 'd.sqlite', game: 'spider', suits: '1', maxPositions: 100, workers: 1, solverVersion: '1.0.0',
+      planned: 1, skipped: 0, ran: 1, won: 1, lost: 0, undecided: 0, errors: 0, remaining: 0, interrupted: false, elapsedMs: 5,
+      dealsPerSecond: 200, workerMs: 4,
+      report: summarize([{ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 7, elapsedMs: 1 }]),
+    };
+    const lines = formatBatchSummary(summary).trimEnd().split('\n');
+    expect(lines.at(-3)).toMatch(/^spider\s+1\s+100\s+1\s+1\s/);
+    expect(lines.slice(-2)).toEqual([...TABLE_LEGEND]);
+    expect(TABLE_LEGEND.join(' ')).toMatch(/floor = won \/ deals.*CI = its 95% Wilson interval.*ceiling = .*95th percentile \(p95\)/);
+  });
+});
+
+describe('#12.12 the quick and the slow suite', () => {
+  it('npm test skips test/*.slow.test.ts, npm run test:slow runs only them, and CI runs the README line: both', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.test).toBe("vitest run --exclude 'test/**/*.slow.test.ts'");
+    expect(pkg.scripts['test:slow']).toBe('vitest run slow.test');
+    const ci = readFileSync(join(ROOT_DIR, '.ci/run'), 'utf8');
+    expect(ci).toMatch(/\nnpm ci\nnpm run typecheck\nnpm test\nnpm run test:slow\n/);
+    expect(readFileSync(join(ROOT_DIR, 'README.md'), 'utf8')).toContain('```sh\nnpm ci && npm test && npm run test:slow\n```');
+    expect(readdirSync(join(ROOT_DIR, 'test')).filter((f) => f.endsWith('.slow.test.ts')).sort()).toEqual(['batch-cli.slow.test.ts', 'properties.slow.test.ts', 'trust.slow.test.ts']);
   });
 });
