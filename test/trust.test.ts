@@ -236,6 +236,19 @@ describe('#12.2 a database deleted or replaced while a batch runs', () => {
 });
 
 describe('#12.5 a full disk or an I/O error while a batch writes', () => {
+  it('the disk full while the database is opened (its schema written): a FileFault naming the file, not bad input', () => {
+    const db = join(dir, 'full-at-open.sqlite');
+    const exec = vi.spyOn(Database.prototype, 'exec').mockImplementation(() => {
+      throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
+    });
+    try {
+      expect(() => ResultStore.openForWriting(db)).toThrow(FileFault);
+      expect(() => ResultStore.openForWriting(db)).toThrow(`database ${db}: the disk is full while opening it (database or disk is full); nothing was run and every result it held is kept; free some space, then run the same command again`);
+    } finally {
+      exec.mockRestore();
+    }
+  });
+
   const env = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '2' };
 
   /** Runs a fake batch whose third write (and, with `finishFails`, the run's final update) fails with `code`. */

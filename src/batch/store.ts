@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../game/errors.js';
 import type { PlannedDeal } from './deals.js';
+import { FileFault, storageFaultKind } from './faults.js';
 import { fileInTheWay, makeDirs, statOrNull } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
 import { ReportAccumulator, type ReportInput, type ReportRow, type ResultStatus } from './report.js';
@@ -193,6 +194,12 @@ export class ResultStore {
     } catch (e) {
       db?.close();
       if (e instanceof InputError) throw e;
+      const kind = storageFaultKind(e);
+      if (kind !== null) {
+        // not bad input: the disk failed (exit 1, see faults.ts)
+        const what = kind === 'full' ? 'the disk is full' : 'the disk reported an I/O error';
+        throw new FileFault(path, `database ${path}: ${what} while opening it (${oneLine(e)}); nothing was run and every result it held is kept; ${kind === 'full' ? 'free some space' : 'check the disk'}, then run the same command again`);
+      }
       throw new InputError('bad-file', `database ${path}: cannot open it for writing (${oneLine(e)})`);
     }
   }
