@@ -192,7 +192,7 @@ describe('budget ladders', () => {
     const totals: number[] = [];
     // one progress bar a rung, its total the deals the rung looks at; stop during the second rung
     const progress = { start(n: number) { bars++; totals.push(n); }, update(n: number) { if (bars === 2 && n === 3) ctl.abort(); }, stop() {} };
-    const first = await withEnv({ ...LADDER, SPIDERSOLVE_TEST_DELAY_MS: '10' }, () =>
+    const first = await withEnv({ ...LADDER, SPIDERSOLVE_TEST_DELAY_MS: '3' }, () =>
       runBatch({ ...seedsStudy(db, 'L', 'spiderette', [1], 1, 8, [250, 500, 1000], { flushEvery: 1 }), signal: ctl.signal, progress }));
     expect(first.interrupted).toBe(true);
     expect(totals).toEqual([8, 7]);
