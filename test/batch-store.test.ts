@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../src/game/errors.js';
 import type { PlannedDeal } from '../src/batch/deals.js';
 import type { WorkerOutcome } from '../src/batch/protocol.js';
-import { APPLICATION_ID, inspectDatabaseFile, MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
+import { APPLICATION_ID, inspectDatabaseFile, migrate, MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore, type StoredRow, type StudyParams } from '../src/batch/store.js';
 
 let dir: string;
@@ -47,6 +47,32 @@ function expectRefusedUntouched(path: string, f: () => unknown, pattern: RegExp)
 }
 
 describe('schema', () => {
+  it('two processes migrating a new file at once: the second, which read version 0 before the first wrote, applies nothing', () => {
+    const path = join(dir, 'race.sqlite');
+    const first = new Database(path);
+    const second = new Database(path);
+    // the second connection reads the version, then the first migrates before the second takes the lock
+    let raced = false;
+    const racing = new Proxy(second, {
+      get(target, prop) {
+        if (prop !== 'pragma') return Reflect.get(target, prop, target);
+        return (sql: string, o?: { simple?: boolean }) => {
+          const v = target.pragma(sql, o);
+          if (!raced && sql === 'user_version') {
+            raced = true;
+            expect(migrate(first)).toBe(MIGRATIONS.length);
+          }
+          return v;
+        };
+      },
+    });
+    expect(migrate(racing)).toBe(0);
+    expect(raced).toBe(true);
+    expect(second.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    first.close();
+    second.close();
+  });
+
   it('a new file gets every migration, the marker and WAL mode', () => {
     const path = join(dir, 'sub', 'dir', 'r.sqlite');
     expect(inspectDatabaseFile(path)).toEqual({ kind: 'absent' });

@@ -289,27 +289,30 @@ function statOrNullSync(path: string): ReturnType<typeof statSync> | null {
  * Returns the number of migrations applied. The caller has checked the file with inspectDatabaseFile.
  */
 export function migrate(db: Database.Database): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const todo = MIGRATIONS.filter((m) => m.version > current);
-  if (todo.length === 0) return 0;
+  if (!MIGRATIONS.some((m) => m.version > (db.pragma('user_version', { simple: true }) as number))) return 0;
   // rebuilding a table (a migration's JS step) needs foreign-key checks off; they are checked at the end
   const fk = db.pragma('foreign_keys', { simple: true }) as number;
   db.pragma('foreign_keys = OFF');
   try {
-    db.transaction(() => {
+    // The version is read again inside the write transaction: two processes opening a new file at once
+    // both see version 0 outside it, and only the first to take the lock may apply the migrations.
+    return db.transaction(() => {
+      const current = db.pragma('user_version', { simple: true }) as number;
+      const todo = MIGRATIONS.filter((m) => m.version > current);
       for (const m of todo) {
         db.exec(m.sql);
         m.run?.(db);
         db.pragma(`user_version = ${m.version}`);
       }
+      if (todo.length === 0) return 0;
       const bad = db.pragma('foreign_key_check') as unknown[];
       if (bad.length > 0) throw new Error(`migration left ${bad.length} broken references`);
       db.pragma(`application_id = ${APPLICATION_ID | 0}`);
+      return todo.length;
     }).immediate();
   } finally {
     if (fk) db.pragma('foreign_keys = ON');
   }
-  return todo.length;
 }
 
 /** An error's message on one line. */
