@@ -367,6 +367,14 @@ export class ResultStore {
     return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
   }
 
+  /**
+   * The connection, for a write by another module of src/batch (merge.ts copies rows of every table):
+   * WAL mode is switched on first, as for this class's own writes.
+   */
+  writer(): Database.Database {
+    return this.#w();
+  }
+
   /** Report rows over every stored result passing the filter (streamed; see report.ts). */
   report(filter: ResultFilter = {}): ReportRow[] {
     const acc = new ReportAccumulator();

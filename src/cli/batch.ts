@@ -18,6 +18,7 @@ import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
 import { formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
+import { makeShard, resolveShard, selectShard, type Shard } from '../batch/shard.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyParams } from '../batch/store.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
@@ -40,6 +41,9 @@ interface BatchCliOptions {
   db: string;
   study?: string;
   json?: boolean;
+  /** `--shard K/N`, or false for `--no-shard`. */
+  shard?: string | boolean;
+  shardCount?: string;
 }
 
 /** A fully checked batch request (no file touched yet apart from reading the deals file). */
@@ -52,6 +56,10 @@ export interface BatchRequest {
   dbPath: string;
   study: string;
   studyParams: StudyParams;
+  /** The shard this process runs (`deals` is then that shard's part), or null for the whole study. */
+  shard: Shard | null;
+  /** Deals of the whole study (before the shard was taken). */
+  studyDeals: number;
 }
 
 /**
@@ -59,7 +67,9 @@ export interface BatchRequest {
  * `bad-reference`) for: unknown game, bad suit list, bad or empty seed range, both or neither of
  * --seeds/--deals, bad --max-positions/--workers, any bad line of the deals file.
  */
-export function parseBatchOptions(o: BatchCliOptions): BatchRequest {
+export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = process.env): BatchRequest {
+  // the shard first: a bad --shard or scheduler variable is refused before a deals file is read
+  const shard = resolveShard(o, env);
   if ((o.seeds === undefined) === (o.deals === undefined)) {
     throw new InputError('bad-option', 'batch: give exactly one of --seeds <range> or --deals <file>');
   }
@@ -87,7 +97,10 @@ export function parseBatchOptions(o: BatchCliOptions): BatchRequest {
   }
   const study = o.study === undefined ? defaultName : o.study.trim();
   if (study === '') throw new InputError('bad-option', '--study: the name is empty');
+  const studyDeals = deals.length;
+  if (shard) deals = selectShard(deals, shard);
   return {
+    shard, studyDeals,
     deals, leftOut, maxPositions, workers, dbPath: o.db, study,
     studyParams: { game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions },
   };
@@ -107,14 +120,32 @@ export function resumeCommand(argv: readonly string[] = process.argv.slice(2)): 
   return ['npx spidersolve', ...argv.map(shellQuote)].join(' ');
 }
 
+/** What a sharded batch prints about its shard (`shard` in `--json`). */
+export interface ShardInfo {
+  /** `K/N`, K counting from 0. */
+  shard: string;
+  index: number;
+  count: number;
+  /** Where K/N came from: `--shard 3/32`, or the scheduler's variables. */
+  source: string;
+  /** Deals of the whole study; the shard's own are `planned`. */
+  studyDeals: number;
+}
+
+function shardInfo(req: BatchRequest): ShardInfo | null {
+  const s = req.shard;
+  return s ? { shard: makeShard(s), index: s.index, count: s.count, source: s.source, studyDeals: req.studyDeals } : null;
+}
+
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** The text summary of a batch (stdout); `leftOut`: deals of the file that --game/--suits left out. */
-export function formatBatchSummary(s: BatchSummary, leftOut = 0): string {
+export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInfo | null = null): string {
   const lines = [
     `study ${s.study}${s.interrupted ? ' (interrupted)' : ''}`,
+    ...(shard ? [`  shard ${shard.shard} (${shard.source}): ${s.planned} of the study's ${shard.studyDeals} deals`] : []),
     `  deals ${s.planned}: ${s.skipped} already settled, ${s.ran} run now in ${seconds(s.elapsedMs)} ` +
       `(${s.dealsPerSecond.toFixed(1)} deals/s, ${s.workers} worker${s.workers > 1 ? 's' : ''}), ${s.remaining} left` +
       (leftOut > 0 ? `; ${leftOut} of other games or suit counts in the file left out` : ''),
@@ -136,9 +167,13 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   );
   let summary: BatchSummary;
   let leftOut = 0;
+  let shard: ShardInfo | null = null;
   try {
     const req = parseBatchOptions(o);
     leftOut = req.leftOut;
+    shard = shardInfo(req);
+    // on stderr at once, so that a scheduler's log of the task says which part it ran
+    if (shard) process.stderr.write(`spidersolve: shard ${shard.shard} (${shard.source}): ${req.deals.length} of the study's ${shard.studyDeals} deals, into ${req.dbPath}\n`);
     summary = await runBatch({
       ...req,
       signal: sig.signal,
@@ -151,9 +186,9 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   }
   if (o.json) {
     const { report, ...rest } = summary;
-    process.stdout.write(JSON.stringify({ ...rest, leftOut, report: rowsAsRecords(report) }) + '\n');
+    process.stdout.write(JSON.stringify({ ...rest, leftOut, shard, report: rowsAsRecords(report) }) + '\n');
   } else {
-    process.stdout.write(formatBatchSummary(summary, leftOut));
+    process.stdout.write(formatBatchSummary(summary, leftOut, shard));
   }
   if (summary.interrupted) {
     process.stderr.write(`spidersolve: interrupted with ${summary.remaining} of ${summary.planned} deals left; resume with the same command:\n  ${resumeCommand()}\n`);
@@ -268,6 +303,9 @@ export function registerBatchCommands(program: Command): void {
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
     .option('--study <name>', 'study name (default: derived from game, suits, deals and budget)')
     .option('--json', 'print one JSON object instead of the text summary')
+    .option('--shard <K/N>', 'run only shard K of N of the study\'s deals, K counting from 0 (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set); give each shard its own --db and merge them after')
+    .option('--shard-count <n>', 'the number of shards, for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K)')
+    .option('--no-shard', 'run the whole study even inside a Slurm job array or Kubernetes Indexed Job')
     .addHelpText('after', '\nExit status: 0 done, 2 bad input, 130 interrupted (run the same command again to resume).')
     .action(batchAction);
 

@@ -15,6 +15,7 @@ import { Command, CommanderError } from 'commander';
 import { InputError } from '../game/errors.js';
 import { registerBatchCommands } from './batch.js';
 import { registerGameCommands } from './game.js';
+import { registerMergeCommand } from './merge.js';
 import { registerSolveCommands } from './solve.js';
 
 /** The version in package.json (found by walking up from this file; works from src/ and dist/src/). */
@@ -56,6 +57,7 @@ export function buildProgram(): Command {
   registerGameCommands(program);
   registerSolveCommands(program);
   registerBatchCommands(program);
+  registerMergeCommand(program);
   quietErrors(program);
   return program;
 }
