@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/game/errors.js';
 import { parseShard, resolveShard, selectShard, shardAssignment, shardFromEnvironment } from '../src/batch/shard.js';
+import { parseBatchOptions } from '../src/cli/batch.js';
 
 function message(f: () => unknown): string {
   try {
@@ -100,7 +101,7 @@ describe('the split', () => {
         // each shard keeps the list's order
         for (const p of parts) expect(p).toEqual([...p].sort((x, y) => x - y));
       }),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
   it('is frozen: the same n and N give the same split, pinned here for 10 deals in 3 shards', () => {
@@ -127,3 +128,30 @@ describe('the split', () => {
 });
 
 const PINNED_10_IN_3 = ['deij', 'fgh', 'abc'];
+
+describe('batch --shard (parseBatchOptions)', () => {
+  const base = { game: 'spiderette', suits: '1,2', seeds: '1-5', db: 'x.sqlite', maxPositions: '1000' };
+  it('takes shard K of the study\'s planned deals, with the study\'s name and parameters unchanged', () => {
+    const whole = parseBatchOptions(base, {});
+    expect(whole.shard).toBeNull();
+    expect(whole.deals.map((d) => d.key)).toEqual(['SE1-1', 'SE2-1', 'SE1-2', 'SE2-2', 'SE1-3', 'SE2-3', 'SE1-4', 'SE2-4', 'SE1-5', 'SE2-5']);
+    const parts = [0, 1, 2].map((k) => parseBatchOptions({ ...base, shard: `${k}/3` }, {}));
+    expect(parts.map((p) => p.deals.length)).toEqual([4, 3, 3]);
+    expect(parts.flatMap((p) => p.deals.map((d) => d.key)).sort()).toEqual(whole.deals.map((d) => d.key).sort());
+    for (const p of parts) {
+      expect(p.studyDeals).toBe(10);
+      expect(p.study).toBe(whole.study);
+      expect(p.studyParams).toEqual(whole.studyParams);
+    }
+  });
+  it('reads a Slurm array task from the environment unless --no-shard', () => {
+    const env = { SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_COUNT: '3' };
+    const r = parseBatchOptions(base, env);
+    expect(r.shard).toMatchObject({ index: 1, count: 3 });
+    expect(r.deals.map((d) => d.key)).toEqual(parseBatchOptions({ ...base, shard: '1/3' }, {}).deals.map((d) => d.key));
+    expect(parseBatchOptions({ ...base, shard: false }, env).shard).toBeNull();
+  });
+  it('refuses a bad shard before reading a deals file', () => {
+    expect(message(() => parseBatchOptions({ deals: '/nonexistent/deals.txt', db: 'x.sqlite', shard: '3/3' }, {}))).toContain('K counts from 0');
+  });
+});
