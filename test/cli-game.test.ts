@@ -154,7 +154,7 @@ describe('show', () => {
         '6: ## ## ## ## ## | 6♥',
         '7: ## ## ## ## ## ## | 8♥',
         'stock: 4 deals left (7, 7, 7, 3 cards, 24 in all)',
-        'removed: none (0 of 4 suits)',
+        'removed: none (0 of 4 runs completed)',
         '',
       ].join('\n'),
     );
