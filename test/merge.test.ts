@@ -43,14 +43,17 @@ function outcome(d: PlannedDeal, positions = 100 + Number(d.key.split('-')[1]) *
   };
 }
 
-/** A database holding one study, one finished run and the given records, as a shard's batch leaves it. */
+/**
+ * A database holding one study, one finished run and the given records with their links to the study
+ * (each at its seed's place in the plan, as a shard's batch leaves it).
+ */
 function shardDb(name: string, records: ResultRecord[], opts: { study?: string; params?: StudyParams; runStatus?: 'done' | 'running' } = {}): string {
   const path = join(dir, name);
   const s = ResultStore.openForWriting(path);
   try {
     const study = s.ensureStudy(opts.study ?? 'the-study', opts.params ?? PARAMS);
     const run = s.startRun(study, { workers: 1, solverVersion: VERSION, planned: records.length, skipped: 0 });
-    s.writeResults(run, records);
+    s.writeResults(run, records, study, records.map((r) => ({ deal: r.deal, ord: Number(r.code.split('-')[1]) - 1, name: r.code })));
     if (opts.runStatus !== 'running') s.finishRun(run, 'done');
   } finally {
     s.close();
@@ -90,10 +93,17 @@ describe('merge', () => {
       studies: { added: 1, present: 1, updated: 0 },
       runs: { added: 2, present: 0, updated: 0 },
       results: { added: 6, present: 0, updated: 0 },
+      deal_names: { added: 6, present: 0, updated: 0 },
+      study_deals: { added: 6, present: 0, updated: 0 },
     });
     expect(table(into, 'SELECT count(*) AS n FROM studies')).toEqual([{ n: 1 }]);
     // every result points at a run of the target, and every run at its study
     expect(table(into, 'SELECT count(*) AS n FROM results r JOIN runs u ON u.id = r.run_id JOIN studies s ON s.id = u.study_id')).toEqual([{ n: 6 }]);
+    // the runs keep their uids, the links their places in the plan, under the target's study id
+    const uids = [...table(a, 'SELECT uid FROM runs'), ...table(b, 'SELECT uid FROM runs')];
+    expect(table(into, 'SELECT uid FROM runs ORDER BY id')).toEqual(uids);
+    expect(table(into, "SELECT s.name, d.ord, d.name AS dealName FROM study_deals d JOIN studies s ON s.id = d.study_id ORDER BY d.ord")).toEqual(
+      DEALS.map((d, i) => ({ name: 'the-study', ord: i, dealName: d.key })));
     // the same rows as the shards hold (ids and timing aside)
     const cols = 'code, status, positions, line, move_count, classic_score, reveal_score, peak_bytes, solver_version';
     const merged = table(into, `SELECT ${cols} FROM results ORDER BY code`);
@@ -107,6 +117,8 @@ describe('merge', () => {
       studies: { added: 0, present: 2, updated: 0 },
       runs: { added: 0, present: 2, updated: 0 },
       results: { added: 0, present: 6, updated: 0 },
+      deal_names: { added: 0, present: 6, updated: 0 },
+      study_deals: { added: 0, present: 6, updated: 0 },
     });
     expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 6 }]);
     expect(table(into, 'SELECT count(*) AS n FROM runs')).toEqual([{ n: 2 }]);
@@ -132,7 +144,11 @@ describe('merge', () => {
     const a = shardDb('d1.sqlite', [won(DEALS[0]!, 200)]);
     const b = shardDb('d2.sqlite', [won(DEALS[0]!, 201)]);
     const into = join(dir, 'never.sqlite');
-    expect(refused(() => mergeDatabases(into, [a, b]))).toContain(`deal SE1-1 at ${BUDGET} positions, solver ${VERSION}: status "won" in ${a} but "undecided" in ${b}, positions 200 in ${a} but 201 in ${b}`);
+    expect(refused(() => mergeDatabases(into, [a, b]))).toBe(
+      `merge refused, nothing written to ${into}: 1 conflict (the same key with different values): deal SE1-1 at ${BUDGET} positions, solver ${VERSION}: ` +
+        `status "won" in ${a} but "undecided" in ${b}, positions 200 in ${a} but 201 in ${b}, move_count 3 in ${a} but null in ${b}, ` +
+        `line "1-2 d 3-4" in ${a} but null in ${b}, classic_score 497 in ${a} but null in ${b}, reveal_score 2 in ${a} but null in ${b}`,
+    );
     expect(existsSync(into)).toBe(false);
   });
 
@@ -162,11 +178,33 @@ describe('merge', () => {
     const s = ResultStore.openForWriting(path);
     s.finishRun(1, 'done');
     s.close();
+    // (the merged copy's run is still 'running' with a live pid: this process)
     const into = join(dir, 'g-into.sqlite');
     mergeDatabases(into, [copy]);
     expect(table(into, 'SELECT status FROM runs')).toEqual([{ status: 'running' }]);
     expect(mergeDatabases(into, [path]).totals.runs).toEqual({ added: 0, present: 0, updated: 1 });
     expect(table(into, 'SELECT status, finished_at IS NOT NULL AS finished FROM runs')).toEqual([{ status: 'done', finished: 1 }]);
+  });
+
+  it('a deal planned at two places under two names, reached by two shards, is counted once at its first place, with both names', () => {
+    const d = DEALS[0]!;
+    const r = won(d);
+    const linked = (name: string, ord: number, label: string): string => {
+      const path = join(dir, name);
+      const s = ResultStore.openForWriting(path);
+      const study = s.ensureStudy('the-study', PARAMS);
+      s.writeResults(s.startRun(study, { workers: 1, solverVersion: VERSION, planned: 1, skipped: 0 }), [r], study, [{ deal: r.deal, ord, name: label }]);
+      s.close();
+      return path;
+    };
+    const late = linked('k1.sqlite', 7, 'pysol:spiderette:99');
+    const early = linked('k2.sqlite', 2, 'SE1-1');
+    for (const [n, order] of [['k-a.sqlite', [late, early]], ['k-b.sqlite', [early, late]]] as const) {
+      const into = join(dir, n);
+      mergeDatabases(into, [...order]);
+      expect(table(into, 'SELECT ord, name FROM study_deals')).toEqual([{ ord: 2, name: 'SE1-1' }]);
+      expect(table(into, 'SELECT name FROM deal_names ORDER BY name')).toEqual([{ name: 'SE1-1' }, { name: 'pysol:spiderette:99' }]);
+    }
   });
 
   it('skips the target when a glob names it, and a file given twice', () => {
@@ -207,8 +245,8 @@ describe('merge', () => {
     expect(ok.status).toBe(0);
     expect(ok.stdout).toBe(
       `merged 1 database into ${into} (new) in ${/in (\d+\.\d) s/.exec(ok.stdout)![1]} s\n` +
-        `  ${a}: studies 1 added, 0 already there; runs 1 added, 0 already there; results 2 added, 0 already there\n` +
-        '  in all: studies 1 added, 0 already there; runs 1 added, 0 already there; results 2 added, 0 already there\n',
+        `  ${a}: studies 1 added, 0 already there; runs 1 added, 0 already there; results 2 added, 0 already there; deal_names 2 added, 0 already there; study_deals 2 added, 0 already there\n` +
+        '  in all: studies 1 added, 0 already there; runs 1 added, 0 already there; results 2 added, 0 already there; deal_names 2 added, 0 already there; study_deals 2 added, 0 already there\n',
     );
     const bad = run(['--into', into, a, join(dir, 'missing.sqlite'), '--json']);
     expect(bad.status).toBe(2);

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/game/errors.js';
-import { parseShard, resolveShard, selectShard, shardAssignment, shardFromEnvironment } from '../src/batch/shard.js';
+import { parseShard, resolveShard, selectShard, shardAssignment, shardFromEnvironment, shardSize } from '../src/batch/shard.js';
 import { parseBatchOptions } from '../src/cli/batch.js';
 
 function message(f: () => unknown): string {
@@ -131,27 +131,32 @@ const PINNED_10_IN_3 = ['deij', 'fgh', 'abc'];
 
 describe('batch --shard (parseBatchOptions)', () => {
   const base = { game: 'spiderette', suits: '1,2', seeds: '1-5', db: 'x.sqlite', maxPositions: '1000' };
-  it('takes shard K of the study\'s planned deals, with the study\'s name and parameters unchanged', () => {
+  it('keeps the study whole (its plan, name and parameters) and says which shard to run', () => {
     const whole = parseBatchOptions(base, {});
     expect(whole.shard).toBeNull();
-    expect(whole.deals.map((d) => d.key)).toEqual(['SE1-1', 'SE2-1', 'SE1-2', 'SE2-2', 'SE1-3', 'SE2-3', 'SE1-4', 'SE2-4', 'SE1-5', 'SE2-5']);
+    expect(whole.studyDeals).toBe(10);
     const parts = [0, 1, 2].map((k) => parseBatchOptions({ ...base, shard: `${k}/3` }, {}));
-    expect(parts.map((p) => p.deals.length)).toEqual([4, 3, 3]);
-    expect(parts.flatMap((p) => p.deals.map((d) => d.key)).sort()).toEqual(whole.deals.map((d) => d.key).sort());
+    expect(parts.map((p) => p.shard && shardSize(p.studyDeals!, p.shard))).toEqual([4, 3, 3]);
     for (const p of parts) {
-      expect(p.studyDeals).toBe(10);
+      expect([...p.deals].map((d) => d.key)).toEqual([...whole.deals].map((d) => d.key));
       expect(p.study).toBe(whole.study);
       expect(p.studyParams).toEqual(whole.studyParams);
     }
   });
   it('reads a Slurm array task from the environment unless --no-shard', () => {
     const env = { SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_COUNT: '3' };
-    const r = parseBatchOptions(base, env);
-    expect(r.shard).toMatchObject({ index: 1, count: 3 });
-    expect(r.deals.map((d) => d.key)).toEqual(parseBatchOptions({ ...base, shard: '1/3' }, {}).deals.map((d) => d.key));
+    expect(parseBatchOptions(base, env).shard).toMatchObject({ index: 1, count: 3 });
     expect(parseBatchOptions({ ...base, shard: false }, env).shard).toBeNull();
   });
-  it('refuses a bad shard before reading a deals file', () => {
+  it('takes a ladder per shard, refuses --until-width with a shard (also one from the environment), and a bad shard before reading a deals file', () => {
+    expect(parseBatchOptions({ ...base, maxPositions: '1000,4000', shard: '0/2' }, {}).budgets).toEqual([1000, 4000]);
+    expect(message(() => parseBatchOptions({ ...base, untilWidth: '0.1', shardCount: '4' }, { JOB_COMPLETION_INDEX: '1' }))).toContain(
+      'option --until-width cannot run as a shard (shard 1/4, from Kubernetes Indexed Job: JOB_COMPLETION_INDEX=1, --shard-count 4)',
+    );
+    expect(message(() => parseBatchOptions({ ...base, untilWidth: '0.1', shard: '1/4' }, {}))).toContain(
+      'option --until-width cannot run as a shard (shard 1/4, from --shard 1/4): its rule stops at the first prefix of the plan',
+    );
+    expect(parseBatchOptions({ ...base, untilWidth: '0.1', shard: false }, { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_COUNT: '2' }).untilWidth).toBe(0.1);
     expect(message(() => parseBatchOptions({ deals: '/nonexistent/deals.txt', db: 'x.sqlite', shard: '3/3' }, {}))).toContain('K counts from 0');
   });
 });

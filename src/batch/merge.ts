@@ -1,10 +1,10 @@
 /**
- * `spidersolve merge`: copies the studies, runs and results of several results databases (the shards
+ * `spidersolve merge`: copies the studies, runs, results, deal names and study links of several results databases (the shards
  * of a study run on a cluster, one file each) into one.
  *
  * Rows are matched by their **natural key**, never by their ids (each file numbers its rows itself):
- * a study by its name, a run by its study and what started it, a result by (deal code, budget,
- * solver version). A column that holds another table's id (`runs.study_id`, `results.run_id`) is
+ * a study by its name, a run by its uid, a result by (deal, budget, solver version), a deal's name by
+ * (deal, name), a study's link to a deal by (study, deal). A column that holds another table's id (`runs.study_id`, `results.run_id`) is
  * compared by that row's natural key and rewritten to the target's id. What each table's key is, which
  * columns must agree, and which may be brought up to date, is data (`MERGE_TABLES`), so that a new
  * table or column of the schema is one entry or one name here.
@@ -19,8 +19,8 @@
  *   the same merge again completes it.
  * - Idempotent: a row already in the target adds nothing (merging twice adds nothing). An `error`
  *   result is replaced by a settled one from another file (as a resumed batch does); a settled result
- *   is never replaced by an error. A run recorded as `running` is brought up to date by a copy of the
- *   same run that has finished.
+ *   is never replaced by an error. A run recorded as `running` is brought up to date by a later copy of
+ *   the same run (finished, or with a newer heartbeat).
  * - Inputs are only read. An input with an older schema is copied (VACUUM INTO a temporary file) and
  *   the copy migrated.
  */
@@ -53,30 +53,37 @@ export interface MergeTable {
   /** Columns an existing row takes from the incoming one when `refreshWhen` says so (e.g. a run's end). */
   readonly refresh?: readonly string[];
   readonly refreshWhen?: (existing: Row, incoming: Row) => boolean;
-  /** A row's name in messages. */
+  /** A row's name in messages, from its key columns and `shown`. */
   readonly describe: (row: Row) => string;
+  /** Columns besides the key that `describe` reads. */
+  readonly shown?: readonly string[];
 }
 
-/** The tables of schema version 1, parents before children. */
+/**
+ * The tables of the schema (version 2), parents before children, with their natural keys (the
+ * comment of migration 2 in schema.ts lists them).
+ */
 export const MERGE_TABLES: readonly MergeTable[] = [
   {
     table: 'studies',
     key: ['name'],
+    // the study's design (game, suits, deals, budgets, stopping rule) as canonical JSON
     agree: ['params'],
     describe: (r) => `study "${String(r.name)}"`,
   },
   {
     table: 'runs',
-    // schema 1 gives runs no name of their own: these columns tell one run from another
-    key: ['study_id', 'started_at', 'solver_version', 'workers', 'planned', 'skipped'],
+    key: ['uid'],
     refs: { study_id: 'studies' },
-    refresh: ['finished_at', 'status', 'completed', 'errors'],
-    refreshWhen: (e, i) => e.status === 'running' && i.status !== 'running',
-    describe: (r) => `run started ${String(r.started_at)}`,
+    refresh: ['finished_at', 'status', 'planned', 'skipped', 'completed', 'errors', 'heartbeat_at', 'note'],
+    // a copy of a run taken while it ran, brought up to date by a later copy
+    refreshWhen: (e, i) =>
+      e.status === 'running' && (i.status !== 'running' || String(i.heartbeat_at ?? '') > String(e.heartbeat_at ?? '')),
+    describe: (r) => `run ${String(r.uid)}`,
   },
   {
     table: 'results',
-    key: ['code', 'max_positions', 'solver_version'],
+    key: ['deal', 'max_positions', 'solver_version'],
     refs: { run_id: 'runs' },
     agree: ['status', 'positions', 'move_count', 'line', 'classic_score', 'reveal_score'],
     settle: (e, i) => {
@@ -84,7 +91,23 @@ export const MERGE_TABLES: readonly MergeTable[] = [
       if (e.status === 'error') return 'replace'; // an error is run again; a settled result takes its place
       return 'conflict';
     },
-    describe: (r) => `deal ${String(r.code)} at ${String(r.max_positions)} positions, solver ${String(r.solver_version)}`,
+    describe: (r) => `deal ${String(r.code ?? r.deal)} at ${String(r.max_positions)} positions, solver ${String(r.solver_version)}`,
+    shown: ['code'],
+  },
+  {
+    table: 'deal_names',
+    key: ['deal', 'name'],
+    describe: (r) => `name ${String(r.name)} of deal ${String(r.deal)}`,
+  },
+  {
+    table: 'study_deals',
+    key: ['study_id', 'deal'],
+    refs: { study_id: 'studies' },
+    agree: ['ord', 'name'],
+    // a deal planned twice under two names (two places) is counted once, at its first place, as one
+    // run does; two shards may each have reached it at one of them
+    settle: (e, i) => (Number(i.ord) < Number(e.ord) ? 'replace' : 'keep'),
+    describe: (r) => `deal ${String(r.deal)} of a study`,
   },
 ];
 
@@ -226,11 +249,11 @@ function checkConflicts(target: Database.Database | null, targetPath: string, in
   for (const spec of MERGE_TABLES) {
     if (!spec.agree) continue;
     const seen = new Map<string, { row: Row; where: string }>();
-    const slim = (r: Row): Row => Object.fromEntries([...spec.key, ...spec.agree!].map((c) => [c, r[c]]));
+    const slim = (r: Row): Row => Object.fromEntries([...spec.key, ...spec.agree!, ...(spec.shown ?? [])].map((c) => [c, r[c]]));
     const sources: [Database.Database, string][] = [...(target ? [[target, targetPath] as [Database.Database, string]] : []), ...inputs.map((i) => [i.db, i.path] as [Database.Database, string])];
     for (const [db, where] of sources) {
       const src = new Source(db);
-      const cols = [...new Set([...spec.key, ...spec.agree])];
+      const cols = [...new Set([...spec.key, ...spec.agree, ...(spec.shown ?? [])])];
       for (const row of db.prepare(`SELECT ${cols.map(q).join(', ')} FROM ${q(spec.table)}`).iterate() as IterableIterator<Row>) {
         const k = src.natKey(spec, row);
         const prev = seen.get(k);

@@ -180,6 +180,11 @@ export function shardAssignment(n: number, count: number): Uint32Array {
   return out;
 }
 
+/** How many of `n` planned deals shard K of N holds: ⌈(n − K) / N⌉ (see shardAssignment). */
+export function shardSize(n: number, shard: Pick<Shard, 'index' | 'count'>): number {
+  return Math.max(0, Math.ceil((n - shard.index) / shard.count));
+}
+
 /** The items of one shard of a planned list, in the list's order (see shardAssignment). */
 export function selectShard<T>(items: readonly T[], shard: Pick<Shard, 'index' | 'count'>): T[] {
   if (shard.count === 1) return items.slice();

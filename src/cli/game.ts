@@ -18,7 +18,13 @@ import type { LoadedDeal } from '../game/ref.js';
 import { legalMoves, moveText } from '../game/rules.js';
 import { playLine } from '../game/score.js';
 import { getVariant } from '../game/variant.js';
+import { explainLine, formatExplained } from '../game/explain.js';
+import { fromNumbering, toNumbering, type Numbering } from '../game/numbering.js';
 import {
+  cardWords,
+  COLUMNS_HELP,
+  numberingFor,
+  numberingNote,
   formatPosition,
   loadDealOrThrow,
   parseGameOption,
@@ -77,8 +83,9 @@ function showJson(d: LoadedDeal, reveal: boolean): Record<string, unknown> {
 }
 
 /** One line describing a legal move for people. */
-export function describeMove(pos: Position, move: Move): string {
-  const card = (c: number) => makeCard(c, true);
+export function describeMove(pos: Position, move: Move, numbering?: Numbering, cardName?: (c: number) => string): string {
+  const card = cardName ?? ((c: number) => makeCard(c, true));
+  const n = (i: number) => (numbering ? numbering.shown[i]! : i + 1);
   if (move.kind === 'deal') {
     const d = pos.stock[0]!;
     return `deal ${d.length} cards from the stock onto columns 1-${d.length} (${pos.stock.length} deal${pos.stock.length === 1 ? '' : 's'} left)`;
@@ -87,10 +94,17 @@ export function describeMove(pos: Position, move: Move): string {
   const group = src.slice(src.length - move.count);
   const what = move.count === 1 ? card(group[0]!) : `${move.count} cards ${card(group[0]!)}..${card(group[group.length - 1]!)}`;
   const dst = pos.columns[move.to]!;
-  const onto = dst.up.length === 0 ? `into empty column ${move.to + 1}` : `onto ${card(dst.up[dst.up.length - 1]!)} in column ${move.to + 1}`;
+  const onto = dst.up.length === 0 ? `into empty column ${n(move.to)}` : `onto ${card(dst.up[dst.up.length - 1]!)} in column ${n(move.to)}`;
   const left = src.length - move.count;
-  const after = left === 0 && pos.columns[move.from]!.down.length > 0 ? ', turns up a card' : left === 0 ? `, empties column ${move.from + 1}` : '';
-  return `move ${what} from column ${move.from + 1} ${onto}${after}`;
+  const after = left === 0 && pos.columns[move.from]!.down.length > 0 ? ', turns up a card' : left === 0 ? `, empties column ${n(move.from)}` : '';
+  return `move ${what} from column ${n(move.from)} ${onto}${after}`;
+}
+
+/** The explanation of a line already played (so it cannot fail) in a numbering (explain.ts). */
+export function explainOrThrow(d: LoadedDeal, moves: readonly string[], numbering: Numbering) {
+  const r = explainLine(d.position, moves, { numbering, ...cardWords(d, numbering) });
+  if (!r.ok) throw r.error;
+  return r.value;
 }
 
 /** Registers `deal`, `show`, `moves` and `play` on the program. */
@@ -153,17 +167,22 @@ export function registerGameCommands(program: Command): void {
     .command('moves')
     .description('list the legal moves of a deal or position, in the project\'s move notation (d = deal, 3-7, 3-7x2 into an empty column)')
     .argument('<deal>', DEAL_HELP)
-    .option('--json', 'print one JSON object { code, moves, won }')
-    .addHelpText('after', '\nExample:\n  spidersolve moves SE4-7')
-    .action((ref: string, opts: { json?: boolean }) => {
+    .option('--columns <numbering>', COLUMNS_HELP)
+    .option('--json', 'print one JSON object { code, moves, won, columns (the numbering: pysol or spidersolve) }')
+    .addHelpText('after', '\nExample:\n  spidersolve moves SE4-7\n  spidersolve moves pysol:spider2:5     (in PySolFC\'s column numbers)')
+    .action((ref: string, opts: { json?: boolean; columns?: string }) => {
       const d = loadDealOrThrow(ref);
       const pos = d.position;
+      const numbering = numberingFor(d, opts.columns);
+      const note = numberingNote(d, numbering);
       const moves = legalMoves(pos);
-      if (opts.json) return printJson({ code: d.code, moves: moves.map((m) => moveText(pos, m)), won: isWon(pos) });
-      if (moves.length === 0) return printLines([isWon(pos) ? 'no legal moves: the game is won' : 'no legal moves']);
-      const texts = moves.map((m) => moveText(pos, m));
+      const texts = moves.map((m) => toNumbering(moveText(pos, m), numbering));
+      if (opts.json) return printJson({ code: d.code, moves: texts, won: isWon(pos), columns: numbering.name });
+      const head = note ? [note] : [];
+      if (moves.length === 0) return printLines([...head, isWon(pos) ? 'no legal moves: the game is won' : 'no legal moves']);
       const w = Math.max(...texts.map((t) => t.length));
-      printLines(moves.map((m, i) => `${texts[i]!.padEnd(w)}  ${describeMove(pos, m)}`));
+      const cw = cardWords(d, numbering);
+      printLines([...head, ...moves.map((m, i) => `${texts[i]!.padEnd(w)}  ${describeMove(pos, m, numbering, cw.card)}`)]);
     });
 
   program
@@ -172,19 +191,31 @@ export function registerGameCommands(program: Command): void {
     .argument('<deal>', DEAL_HELP)
     .argument('<move...>', 'moves in the project\'s notation: d (deal), 3-7 (column 3 onto column 7), 3-7x2 (2 cards into empty column 7); may also be one quoted, space-separated line')
     .option('--reveal', 'show the face-down cards and the stock of the resulting position')
-    .option('--json', 'print one JSON object { code, moves, movesPlayed, classicScore, revealScore, won, flips, completed, position }')
-    .addHelpText('after', '\nExamples:\n  spidersolve play SE4-7 5-4 d\n  spidersolve play SP2-1007 "3-5 7-4 d" --json')
-    .action((ref: string, moveArgs: string[], opts: { reveal?: boolean; json?: boolean }) => {
+    .option('--columns <numbering>', COLUMNS_HELP)
+    .option('--explain', 'one line per move: its number, the notation, the cards moved in words, the card turned up, a suit completed, the stock deals left and the running scores')
+    .option('--json', 'print one JSON object { code, moves, movesPlayed, classicScore, revealScore, won, flips, completed, position, columns, and with --explain explain: [one object per move] }')
+    .addHelpText('after', '\nExamples:\n  spidersolve play SE4-7 5-4 d\n  spidersolve play SP2-1007 "3-5 7-4 d" --json\n  spidersolve play pysol:spider2:5 "9-8 d" --explain')
+    .action((ref: string, moveArgs: string[], opts: { reveal?: boolean; json?: boolean; columns?: string; explain?: boolean }) => {
       const d = loadDealOrThrow(ref);
-      const line = moveArgs.flatMap((a) => a.split(/[\s,]+/)).filter(Boolean);
-      if (line.length === 0) throw new InputError('bad-move', 'play: no moves given (the line is empty); give moves such as 5-2 d (spidersolve moves <deal> lists the legal ones)');
+      const numbering = numberingFor(d, opts.columns);
+      const note = numberingNote(d, numbering);
+      const words = moveArgs.flatMap((a) => a.split(/[\s,]+/)).filter(Boolean);
+      if (words.length === 0) throw new InputError('bad-move', 'play: no moves given (the line is empty); give moves such as 5-2 d (spidersolve moves <deal> lists the legal ones)');
+      const line = words.map((m, i) => {
+        const t = fromNumbering(m, numbering);
+        if (!t.ok) throw new InputError(t.error.code, `${t.error.message} (move ${i + 1} of the line)`);
+        return t.value;
+      });
       const r = playLine(d.position, line);
       if (!r.ok) throw r.error;
       const p = r.value;
+      const explained = opts.explain ? explainOrThrow(d, p.moves, numbering) : null;
+      const shown = p.moves.map((m) => toNumbering(m, numbering));
       if (opts.json) {
         return printJson({
           code: d.code,
-          moves: p.moves,
+          columns: numbering.name,
+          moves: shown,
           movesPlayed: p.moves.length,
           classicScore: p.classic,
           revealScore: p.reveal,
@@ -192,15 +223,18 @@ export function registerGameCommands(program: Command): void {
           flips: p.flips,
           completed: p.completed,
           position: positionToJson(p.position),
+          ...(explained ? { explain: explained } : {}),
         });
       }
       printLines([
         ...describeLoaded(d),
-        `played ${p.moves.length} move${p.moves.length === 1 ? '' : 's'}: ${p.moves.join(' ')}`,
+        ...(note ? [note] : []),
+        `played ${p.moves.length} move${p.moves.length === 1 ? '' : 's'}: ${shown.join(' ')}`,
+        ...(explained ? formatExplained(explained) : []),
         `classic score ${p.classic} (R16), reveal score ${p.reveal} (R17); ${p.flips} card${p.flips === 1 ? '' : 's'} turned up, ${p.completed} suit${p.completed === 1 ? '' : 's'} completed` +
           (d.position.removed.length > 0 ? ` (the scores also count the ${d.position.removed.length} removed before the line)` : ''),
         p.won ? 'won' : 'not won',
-        ...formatPosition(p.position, !!opts.reveal),
+        ...formatPosition(p.position, !!opts.reveal, numbering, cardWords(d, numbering).card),
       ]);
     });
 }
