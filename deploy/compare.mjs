@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Compares two spidersolve results databases the way the cluster checks need: the same results row for
 // row (every column of `results` but the timing and bookkeeping ones: id, elapsed_ms, run_id,
-// created_at), and the same `spidersolve report --format json` with its timing fields left out
-// (medianMs, p95Ms). Exit 0 when equal, 1 (with the first differences) when not, 2 on bad use.
+// created_at), the same links of deals to studies (study name, deal, place in the plan, name), and
+// the same `spidersolve report --format json` with its timing fields left out (medianMs, p95Ms). Exit 0 when equal, 1 (with the first differences) when not, 2 on bad use.
 //
 //   node deploy/compare.mjs merged.sqlite single.sqlite
 //
@@ -31,6 +31,18 @@ function rows(path) {
   }
 }
 
+// every deal linked to its study at its place in the plan (schema 2's study_deals), by study name
+function links(path) {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'study_deals'").get();
+    if (!has) return [];
+    return db.prepare('SELECT s.name AS study, d.deal, d.ord, d.name FROM study_deals d JOIN studies s ON s.id = d.study_id ORDER BY s.name, d.ord').all().map((r) => JSON.stringify(r));
+  } finally {
+    db.close();
+  }
+}
+
 function report(path) {
   const cmd = (process.env.SPIDERSOLVE || `node ${fileURLToPath(new URL('../bin/spidersolve.js', import.meta.url))}`).split(/\s+/);
   const out = execFileSync(cmd[0], [...cmd.slice(1), 'report', '--db', path, '--format', 'json'], { encoding: 'utf8' });
@@ -43,9 +55,9 @@ const sa = new Set(ra);
 const sb = new Set(rb);
 const onlyA = ra.filter((r) => !sb.has(r));
 const onlyB = rb.filter((r) => !sa.has(r));
+let bad = false;
 const repA = JSON.stringify(report(a));
 const repB = JSON.stringify(report(b));
-let bad = false;
 if (onlyA.length || onlyB.length || ra.length !== rb.length) {
   bad = true;
   console.log(`results differ: ${ra.length} rows in ${a}, ${rb.length} in ${b}; ${onlyA.length} only in the first, ${onlyB.length} only in the second`);
@@ -53,6 +65,15 @@ if (onlyA.length || onlyB.length || ra.length !== rb.length) {
   for (const r of onlyB.slice(0, 3)) console.log(`  only in ${b}: ${r}`);
 } else {
   console.log(`results: the same ${ra.length} rows (every column but ${[...IGNORED].join(', ')})`);
+}
+const la = links(a);
+const lb = links(b);
+if (JSON.stringify(la) !== JSON.stringify(lb)) {
+  bad = true;
+  const sb2 = new Set(lb);
+  console.log(`study links differ: ${la.length} in ${a}, ${lb.length} in ${b}; first only in ${a}: ${la.find((r) => !sb2.has(r)) ?? 'none'}`);
+} else {
+  console.log(`study links: the same ${la.length} (study, deal, place in the plan, name)`);
 }
 if (repA !== repB) {
   bad = true;

@@ -72,6 +72,18 @@ function expectSameAsSingle(merged: string): void {
   const pick = (r: Record<string, unknown>) => [r.code, r.status, r.positions, r.line, r.classic_score, r.reveal_score];
   expect(got.map(pick)).toEqual(want.map(pick));
   expect(report(merged)).toEqual(report(single));
+  // each deal linked to the study at its place in the plan, by the name the plan gave it
+  expect(links(merged)).toEqual(links(single));
+  expect(links(single).length).toBe(80);
+}
+
+function links(path: string): unknown[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT s.name AS study, d.deal, d.ord, d.name FROM study_deals d JOIN studies s ON s.id = d.study_id ORDER BY s.name, d.ord').all();
+  } finally {
+    db.close();
+  }
 }
 
 beforeAll(async () => {
@@ -109,6 +121,8 @@ describe('a study as shards, merged', () => {
       studies: { added: 1, present: 2, updated: 0 },
       runs: { added: 3, present: 0, updated: 0 },
       results: { added: 80, present: 0, updated: 0 },
+      deal_names: { added: 80, present: 0, updated: 0 },
+      study_deals: { added: 80, present: 0, updated: 0 },
     });
     expectSameAsSingle(into);
 
@@ -126,7 +140,7 @@ describe('a study as shards, merged', () => {
     expect(r.status, r.stderr).toBe(0);
     for (let k = 0; k < 4; k++) expect(r.stderr).toContain(`spidersolve: shard ${k}/4 (--shard ${k}/4): 20 of the study's 80 deals, into ${out}/shard-${k}.sqlite`);
     expect(r.stdout).toContain(`merged 4 databases into ${out}/all.sqlite (new)`);
-    expect(r.stdout).toContain('in all: studies 1 added, 3 already there; runs 4 added, 0 already there; results 80 added, 0 already there');
+    expect(r.stdout).toContain('in all: studies 1 added, 3 already there; runs 4 added, 0 already there; results 80 added, 0 already there; deal_names 80 added, 0 already there; study_deals 80 added, 0 already there');
     expectSameAsSingle(join(out, 'all.sqlite'));
   });
 
