@@ -10,7 +10,8 @@
  *    (deals over the wall time of shards and merge together). The difference is what sharding costs
  *    on one machine: a process and a pool started per shard, and the idle tail of the last shard.
  * 2. Merge alone: BENCH_MERGE results (default 100,000) written into 4 shard databases through the
- *    store, then `mergeDatabases` into a new file, and again into the same file (all already there).
+ *    store, with their study links and deal names as a batch writes them (so 300,000 rows in all),
+ *    then `mergeDatabases` into a new file, and again into the same file (all already there).
  *
  * Settings (environment): BENCH_SEEDS (default 100), BENCH_BUDGET (default 200000), BENCH_MERGE.
  * The machine is shared and noisy: compare within one run.
@@ -23,7 +24,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { planSeeds } from '../src/batch/deals.js';
 import { mergeDatabases } from '../src/batch/merge.js';
-import { selectShard } from '../src/batch/shard.js';
+import { shardAssignment } from '../src/batch/shard.js';
 import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 
 function setting(name: string, fallback: number, lo: number, hi: number): number {
@@ -97,14 +98,18 @@ async function main(): Promise<void> {
     const path = join(dir, `m-${k}.sqlite`);
     const store = ResultStore.openForWriting(path);
     const study = store.ensureStudy('merge-bench', { game: 'spider', suits: '4', dealsSpec: `seeds:1-${MERGE}`, maxPositions: BUDGET });
-    const part = selectShard(deals, { index: k, count: 4 });
+    const assignment = shardAssignment(deals.length, 4);
+    const places = [...deals.keys()].filter((i) => assignment[i] === k);
+    const part = places.map((i) => deals[i]!);
     const run = store.startRun(study, { workers: 1, solverVersion: 'bench', planned: part.length, skipped: 0 });
     for (let i = 0; i < part.length; i += 5000) {
-      store.writeResults(run, part.slice(i, i + 5000).map((d, j) => recordFromOutcome(d, BUDGET, {
+      const recs = part.slice(i, i + 5000).map((d, j) => recordFromOutcome(d, BUDGET, {
         key: d.key, status: (i + j) % 5 === 0 ? 'undecided' : 'won', positions: 1000 + i + j, elapsedMs: 12.5,
         line: (i + j) % 5 === 0 ? '' : '1-2 3-4 d 5-6 7-8 d 9-10 2-1 d 4-3 6-5 d 8-7 10-9 d', moveCount: 14,
         classicScore: 486, revealScore: 30, peakBytes: 1 << 20, solverVersion: 'bench', workerMs: 13,
-      })));
+      }));
+      // as a batch writes them: with the study's links (place in the plan, name)
+      store.writeResults(run, recs, study, recs.map((r, j) => ({ deal: r.deal, ord: places[i + j]!, name: r.code })));
     }
     store.finishRun(run, 'done');
     store.close();
