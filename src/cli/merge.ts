@@ -27,7 +27,7 @@ export function formatMergeSummary(s: MergeSummary): string {
 export function registerMergeCommand(program: Command): void {
   program
     .command('merge')
-    .description('copy the studies, runs and results of databases (e.g. the shards of a study) into one; idempotent, refuses conflicts')
+    .description('copy the studies, runs, results and links of databases (e.g. the shards of a study) into one; idempotent, refuses conflicts')
     .argument('<files...>', 'spidersolve results databases to merge (e.g. shards/shard-*.sqlite)')
     .requiredOption('--into <file>', 'the database to merge into (created if absent)')
     .option('--json', 'print one JSON object instead of the text summary')
