@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
 import { mergeDatabases } from '../src/batch/merge.js';
-import { SCHEMA_VERSION } from '../src/batch/schema.js';
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord, type StudyParams } from '../src/batch/store.js';
 import type { WorkerOutcome } from '../src/batch/protocol.js';
 import { InputError } from '../src/game/errors.js';
@@ -205,6 +205,29 @@ describe('merge', () => {
       expect(table(into, 'SELECT ord, name FROM study_deals')).toEqual([{ ord: 2, name: 'SE1-1' }]);
       expect(table(into, 'SELECT name FROM deal_names ORDER BY name')).toEqual([{ name: 'SE1-1' }, { name: 'pysol:spiderette:99' }]);
     }
+  });
+
+  it('merges a schema-1 file through a migrated copy, leaving the file itself as it was', () => {
+    const v1 = join(dir, 'v1.sqlite');
+    const db = new Database(v1);
+    db.exec(MIGRATIONS[0]!.sql);
+    db.pragma('user_version = 1');
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.exec(`
+      INSERT INTO studies VALUES (1, 'old', 'spiderette', '1', 'seeds:1-2', ${BUDGET}, '{"game":"spiderette","suits":"1","deals":"seeds:1-2","maxPositions":${BUDGET}}', '2026-01-01T00:00:00Z');
+      INSERT INTO runs VALUES (1, 1, '2026-01-01T00:00:00Z', '2026-01-01T00:01:00Z', 1, '${VERSION}', 'done', 2, 0, 2, 0);
+      INSERT INTO results (code, game, suits, source_kind, seed, max_positions, status, positions, elapsed_ms, solver_version, run_id, created_at)
+        VALUES ('SE1-1', 'spiderette', 1, 'seed', 1, ${BUDGET}, 'lost', 42, 1, '${VERSION}', 1, '2026-01-01T00:00:00Z');
+    `);
+    db.close();
+    const before = readFileSync(v1);
+    const into = join(dir, 'v1-into.sqlite');
+    const s = mergeDatabases(into, [v1]);
+    expect(s.totals.results).toEqual({ added: 1, present: 0, updated: 0 });
+    expect(readFileSync(v1).equals(before)).toBe(true);
+    // stored under the deal's identity, as the migration gives it
+    expect(table(into, 'SELECT deal, code, status, positions FROM results')).toEqual([{ deal: won(DEALS[0]!).deal, code: 'SE1-1', status: 'lost', positions: 42 }]);
+    expect(table(into, 'SELECT name, planned FROM studies')).toEqual([{ name: 'old', planned: 2 }]);
   });
 
   it('skips the target when a glob names it, and a file given twice', () => {
