@@ -24,10 +24,10 @@
  *   the same run (finished, or with a newer heartbeat).
  * - Inputs are only read. An input with an older schema is copied (VACUUM INTO a temporary file) and
  *   the copy migrated.
- * - Memory: the check holds the keys and compared values of every row of the target and the inputs
- *   (about 4.5 KB a result with its links, measured): fine for studies of 100,000 results, not for
- *   tens of millions (a check streamed by sorted key would be).
+ * - Memory: the check holds, for every row of the target and the inputs, its natural key, a hash of
+ *   its compared values and what `settle` reads (a few hundred bytes a result with its links).
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,6 +54,8 @@ export interface MergeTable {
   readonly agree?: readonly string[];
   /** Decides between an existing row and an incoming one whose `agree` columns differ. */
   readonly settle?: (existing: Row, incoming: Row) => Settle;
+  /** The columns `settle` reads of the existing row (the check keeps only these and a hash of the rest). */
+  readonly settleOn?: readonly string[];
   /** Columns an existing row takes from the incoming one when `refreshWhen` says so (e.g. a run's end). */
   readonly refresh?: readonly string[];
   readonly refreshWhen?: (existing: Row, incoming: Row) => boolean;
@@ -95,6 +97,7 @@ export const MERGE_TABLES: readonly MergeTable[] = [
       if (e.status === 'error') return 'replace'; // an error is run again; a settled result takes its place
       return 'conflict';
     },
+    settleOn: ['status'],
     describe: (r) => `deal ${String(r.code ?? r.deal)} at ${String(r.max_positions)} positions, solver ${String(r.solver_version)}`,
     shown: ['code'],
   },
@@ -111,6 +114,7 @@ export const MERGE_TABLES: readonly MergeTable[] = [
     // a deal planned twice under two names (two places) is counted once, at its first place, as one
     // run does; two shards may each have reached it at one of them
     settle: (e, i) => (Number(i.ord) < Number(e.ord) ? 'replace' : 'keep'),
+    settleOn: ['ord'],
     describe: (r) => `deal ${String(r.deal)} of a study`,
   },
 ];
@@ -250,73 +254,60 @@ function differs(spec: MergeTable, a: Row, b: Row): string[] {
 function checkConflicts(target: Database.Database | null, targetPath: string, inputs: readonly OpenInput[]): void {
   const conflicts: string[] = [];
   let total = 0;
+  const sources: { db: Database.Database; path: string }[] = [...(target ? [{ db: target, path: targetPath }] : []), ...inputs];
   for (const spec of MERGE_TABLES) {
     if (!spec.agree) continue;
-    const seen = new Map<string, { row: Row; where: string }>();
-    const slim = (r: Row): Row => Object.fromEntries([...spec.key, ...spec.agree!, ...(spec.shown ?? [])].map((c) => [c, r[c]]));
-    const sources: [Database.Database, string][] = [...(target ? [[target, targetPath] as [Database.Database, string]] : []), ...inputs.map((i) => [i.db, i.path] as [Database.Database, string])];
-    for (const [db, where] of sources) {
+    // per natural key: a hash of the compared values, where they came from, and what `settle` reads
+    // (a line of play is a kilobyte: a million of them are not held, only their hashes)
+    const seen = new Map<string, { h: string; from: number; s: Row }>();
+    const hash = (r: Row) => createHash('sha1').update(JSON.stringify(spec.agree!.map((c) => r[c] ?? null))).digest('base64');
+    const kept = (r: Row, h: string, from: number) => ({ h, from, s: Object.fromEntries((spec.settleOn ?? []).map((c) => [c, r[c] ?? null])) });
+    const cols = [...new Set([...spec.key, ...spec.agree, ...(spec.shown ?? [])])];
+    const keyHasRefs = spec.key.some((k) => spec.refs?.[k]);
+    sources.forEach(({ db, path }, from) => {
       const src = new Source(db);
-      const cols = [...new Set([...spec.key, ...spec.agree, ...(spec.shown ?? [])])];
       for (const row of db.prepare(`SELECT ${cols.map(q).join(', ')} FROM ${q(spec.table)}`).iterate() as IterableIterator<Row>) {
-        const k = src.natKey(spec, row);
+        // the key itself hashed too (a deal's key is its 60-125 character code): 160 bits, no collision
+        const k = createHash('sha1').update(src.natKey(spec, row)).digest('base64');
+        const h = hash(row);
         const prev = seen.get(k);
         if (!prev) {
-          seen.set(k, { row: slim(row), where });
+          seen.set(k, kept(row, h, from));
           continue;
         }
-        const diff = differs(spec, prev.row, row);
-        if (diff.length === 0) continue;
-        const how = spec.settle ? spec.settle(prev.row, row) : 'conflict';
-        if (how === 'replace') seen.set(k, { row: slim(row), where });
+        if (prev.h === h) continue;
+        const how = spec.settle ? spec.settle(prev.s, row) : 'conflict';
+        if (how === 'replace') seen.set(k, kept(row, h, from));
         if (how !== 'conflict') continue;
         total++;
-        if (conflicts.length < MAX_CONFLICTS_SHOWN) {
-          conflicts.push(`${spec.describe(row)}: ${diff.map((c) => `${c} ${fmt(prev.row[c])} in ${prev.where} but ${fmt(row[c])} in ${where}`).join(', ')}`);
-        }
+        if (conflicts.length >= MAX_CONFLICTS_SHOWN) continue;
+        // the earlier row, read again from its file, to name what differs
+        const earlier = sources[prev.from]!;
+        const before = keyHasRefs
+          ? undefined
+          : (earlier.db.prepare(`SELECT ${cols.map(q).join(', ')} FROM ${q(spec.table)} WHERE ${spec.key.map((c) => `${q(c)} IS ?`).join(' AND ')}`).get(...spec.key.map((c) => row[c] ?? null)) as Row | undefined);
+        conflicts.push(before
+          ? `${spec.describe(row)}: ${differs(spec, before, row).map((c) => `${c} ${fmt(before[c])} in ${earlier.path} but ${fmt(row[c])} in ${path}`).join(', ')}`
+          : `${spec.describe(row)}: ${spec.agree!.join(', ')} differ between ${earlier.path} and ${path}`);
       }
-    }
+    });
   }
   if (total > 0) {
     throw new InputError('bad-file', `merge refused, nothing written to ${targetPath}: ${total} conflict${total > 1 ? 's' : ''} (the same key with different values): ${conflicts.join('; ')}${total > conflicts.length ? `; … ${total - conflicts.length} more` : ''}`);
   }
 }
 
-/**
- * The target's rows of one table by natural key (the key's values in the target, ids included),
- * with the columns the merge compares: read once, then kept up to date by the merge's own writes —
- * one pass over the table instead of one indexed lookup a row. Nothing else
- * may write the target during a merge (a row it added would make an insert fail: that input is rolled
- * back and the merge stops with an error).
- */
-interface TargetIndex {
-  readonly cols: string[];
-  readonly hasId: boolean;
-  /** id (when the table has one), key, agree and refresh columns. */
-  readonly wanted: string[];
-  readonly rows: Map<string, Row>;
-}
-
-function targetIndex(target: Database.Database, spec: MergeTable): TargetIndex {
-  const { cols, hasId } = columnsOf(target, spec.table);
-  const wanted = [...new Set([...(hasId ? ['id'] : []), ...spec.key, ...(spec.agree ?? []), ...(spec.refresh ?? [])])];
-  const rows = new Map<string, Row>();
-  for (const r of target.prepare(`SELECT ${wanted.map(q).join(', ')} FROM ${q(spec.table)}`).iterate() as IterableIterator<Row>) {
-    rows.set(JSON.stringify(spec.key.map((k) => r[k] ?? null)), r);
-  }
-  return { cols, hasId, wanted, rows };
-}
-
 /** Merges one input into the target in one transaction; returns its counts per table. */
-function mergeOne(target: Database.Database, input: OpenInput, targetPath: string, indexes: Map<string, TargetIndex>): Record<string, MergeCounts> {
+function mergeOne(target: Database.Database, input: OpenInput, targetPath: string): Record<string, MergeCounts> {
   const counts: Record<string, MergeCounts> = {};
   target.transaction(() => {
     const idMaps = new Map<string, Map<unknown, unknown>>();
     for (const spec of MERGE_TABLES) {
       const c: MergeCounts = (counts[spec.table] = { added: 0, present: 0, updated: 0 });
-      let index = indexes.get(spec.table);
-      if (!index) indexes.set(spec.table, (index = targetIndex(target, spec)));
-      const { cols, hasId, wanted, rows } = index;
+      const { cols, hasId } = columnsOf(target, spec.table);
+      // the target's row of a key (its unique index), with the columns the merge compares
+      const wanted = [...new Set([...(hasId ? ['id'] : []), ...spec.key, ...(spec.agree ?? []), ...(spec.refresh ?? [])])];
+      const find = target.prepare(`SELECT ${wanted.map(q).join(', ')} FROM ${q(spec.table)} WHERE ${spec.key.map((k) => `${q(k)} IS ?`).join(' AND ')}`);
       const idMap = new Map<unknown, unknown>();
       idMaps.set(spec.table, idMap);
       const insert = target.prepare(`INSERT INTO ${q(spec.table)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
@@ -330,15 +321,11 @@ function mergeOne(target: Database.Database, input: OpenInput, targetPath: strin
           const v = row[col];
           mapped[col] = v === null || v === undefined ? null : (idMaps.get(table)?.get(v) ?? null);
         }
-        const key = JSON.stringify(spec.key.map((k) => mapped[k] ?? null));
-        const existing = rows.get(key);
+        const existing = find.get(...spec.key.map((k) => mapped[k] ?? null)) as Row | undefined;
         const where = (e: Row) => (hasId ? [e.id] : spec.key.map((k) => e[k] ?? null));
-        const keep = (id: unknown) => rows.set(key, Object.fromEntries(wanted.map((k) => [k, k === 'id' ? id : (mapped[k] ?? null)])));
         if (!existing) {
           const info = insert.run(...cols.map((k) => mapped[k] ?? null));
-          const id = Number(info.lastInsertRowid);
-          if (hasId) idMap.set(srcId, id);
-          keep(id);
+          if (hasId) idMap.set(srcId, Number(info.lastInsertRowid));
           c.added++;
           continue;
         }
@@ -352,14 +339,12 @@ function mergeOne(target: Database.Database, input: OpenInput, targetPath: strin
           }
           if (how === 'replace') {
             replace.run(...cols.map((k) => mapped[k] ?? null), ...where(existing));
-            keep(existing.id);
             c.updated++;
             continue;
           }
         }
         if (refreshStmt && spec.refreshWhen?.(existing, mapped) && spec.refresh!.some((k) => (existing[k] ?? null) !== (mapped[k] ?? null))) {
           refreshStmt.run(...spec.refresh!.map((k) => mapped[k] ?? null), ...where(existing));
-          for (const k of spec.refresh!) existing[k] = mapped[k] ?? null;
           c.updated++;
           continue;
         }
@@ -427,10 +412,9 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
     const store = ResultStore.openForWriting(into);
     try {
       const db = store.writer();
-      const indexes = new Map<string, TargetIndex>();
       for (const s of summaries) {
         const i = openFor.get(s);
-        if (i) s.tables = mergeOne(db, i, into, indexes);
+        if (i) s.tables = mergeOne(db, i, into);
       }
     } finally {
       store.close();
