@@ -131,6 +131,8 @@ async function main(): Promise<void> {
   ];
   console.log('');
   console.log(table(['merge of 4 files', 'results', 'added', 'already there', 'wall s', 'CPU s', 'results/s (wall)'], [row('into a new file', first), row('again (idempotent)', again)]));
+  // an upper bound for the merge: the process also wrote the 4 files
+  console.log(`peak resident memory of this process: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 }
 
 try {
