@@ -20,6 +20,7 @@ import { NO_PROGRESS, type ProgressCounts, type ProgressSink } from './progress.
 import { statusAt, wilsonInterval, type ReportRow, type ResultStatus } from './report.js';
 import { FileFault, storageFaultKind } from './faults.js';
 import { oneLine } from './schema.js';
+import { shardAssignment, shardSize } from './shard.js';
 import { HEARTBEAT_MS, recordFromError, recordFromOutcome, ResultStore, type DealLink, type ResultRecord, type StudyParams } from './store.js';
 
 /** Everything `runBatch` needs. */
@@ -43,6 +44,14 @@ export interface BatchOptions {
    * upper bound is narrower than this. Single-rung studies only.
    */
   readonly untilWidth?: number;
+  /**
+   * Run only this shard of the plan (shard.ts): the deals at the plan's places that
+   * `shardAssignment(planned, count)` gives to `index`. The plan is still walked whole, so each deal
+   * keeps its place (`study_deals.ord`) and the study its parameters, as in an unsharded run; a
+   * ladder works per shard (each deal's rungs are its own). Needs a finite plan and no `untilWidth`
+   * (its rule reads the plan's prefix, which no shard sees).
+   */
+  readonly shard?: { readonly index: number; readonly count: number };
   /** Worker threads, ≥ 1. */
   readonly workers: number;
   /** Database file (created if absent). */
@@ -137,10 +146,15 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     if (!(budgets[i]! > budgets[i - 1]!)) throw new RangeError(`runBatch: budgets must increase, got ${budgets.join(',')}`);
   }
   if (opts.untilWidth !== undefined && budgets.length > 1) throw new RangeError('runBatch: untilWidth needs a single budget');
+  const planned = Array.isArray(opts.deals) ? (opts.deals as readonly PlannedDeal[]).length : (opts.studyParams.planned ?? null);
+  const shard = opts.shard && opts.shard.count > 1 ? opts.shard : null;
+  if (shard && (planned === null || opts.untilWidth !== undefined)) throw new RangeError('runBatch: a shard needs a finite plan and no untilWidth');
+  // the shard of each place of the plan, and the deals this run's shard holds (the run's `planned`)
+  const assignment = shard ? shardAssignment(planned!, shard.count) : null;
+  const runPlanned = shard ? shardSize(planned!, shard) : planned;
   const store = ResultStore.openForWriting(opts.dbPath);
   const progress = opts.progress ?? NO_PROGRESS;
   const counts: ProgressCounts = { won: 0, lost: 0, undecided: 0, errors: 0 };
-  const planned = Array.isArray(opts.deals) ? (opts.deals as readonly PlannedDeal[]).length : (opts.studyParams.planned ?? null);
   let runId = -1;
   let workerMs = 0;
   let ran = 0;
@@ -163,7 +177,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   try {
     const studyId = store.ensureStudy(opts.study, { ...opts.studyParams, budgets, planned });
     store.markAbandoned();
-    runId = store.startRun(studyId, { workers: opts.workers, solverVersion: SOLVER_VERSION, planned: planned ?? 0, skipped: 0 });
+    runId = store.startRun(studyId, { workers: opts.workers, solverVersion: SOLVER_VERSION, planned: runPlanned ?? 0, skipped: 0 });
     beat = setInterval(() => {
       try {
         store.heartbeat(runId);
@@ -183,7 +197,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     let done = 0;
     // deals to look at in the current rung (the plan, then those undecided at the previous rung), and
     // of those, how many were reached so far (solved or found settled): the progress bar's total and value
-    let rungTotal = planned ?? 0;
+    let rungTotal = runPlanned ?? 0;
     let rungReached = 0;
     let undecidedNext = 0;
     const stopped = { value: false };
@@ -308,6 +322,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
             await new Promise<void>((r) => setImmediate(r));
           }
           if (stopping) break;
+          if (assignment && assignment[ord] !== shard!.index) continue; // another shard's deal
           const name = dealName(deal);
           const ident = deal.deal ?? (deal.source.kind === 'file' ? undefined : store.identityByName(name)) ?? plannedIdentity(deal);
           const link: DealLink = { deal: ident, ord, name };
@@ -374,11 +389,13 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     ran = done;
     const where = store.fileAtPath();
     if (where !== 'same') throw databaseGoneFault(store, where, runId, [], written);
-    store.heartbeat(runId, { planned: planned ?? 0, skipped });
+    store.heartbeat(runId, { planned: runPlanned ?? 0, skipped });
     store.finishRun(runId, interrupted ? 'interrupted' : 'done', stopReason);
     const report = store.report({ studies: [opts.study] });
     const info = store.studies([opts.study])[0];
-    const plannedNow = info?.planned ?? planned;
+    // a shard's summary counts its own deals: those of its places of the plan that are settled
+    const plannedNow = shard ? runPlanned : (info?.planned ?? planned);
+    const settledNow = !info ? null : shard ? store.settledPlaces(studyId, budgets[budgets.length - 1]!).filter((o) => assignment![o] === shard.index).length : info.settled;
     const elapsedMs = performance.now() - t0;
     return {
       study: opts.study, studyId, runId, db: opts.dbPath,
@@ -386,7 +403,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       maxPositions: budgets[0]!, budgets, workers: opts.workers, solverVersion: SOLVER_VERSION,
       planned: plannedNow, skipped, ran,
       ...counts,
-      remaining: plannedNow === null || !info ? null : plannedNow - info.settled,
+      remaining: plannedNow === null || settledNow === null ? null : plannedNow - settledNow,
       interrupted,
       stopReason,
       elapsedMs: Math.round(elapsedMs * 10) / 10,

@@ -581,9 +581,28 @@ export class ResultStore {
     return out;
   }
 
+  /**
+   * The places in the plan (`study_deals.ord`) of the study's deals that are settled at `budget`, the
+   * last rung (a win or a loss at or below it, an undecided at or above it; as `studies` counts them).
+   * A shard's summary counts its own among them.
+   */
+  settledPlaces(studyId: number, budget: number): number[] {
+    if (!this.#db) return [];
+    return this.#db.prepare(`SELECT sd.ord FROM study_deals sd WHERE sd.study_id = ? AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND (
+        (r.status IN ('won', 'lost') AND r.max_positions <= ?) OR (r.status = 'undecided' AND r.max_positions >= ?)))`).pluck().all(studyId, budget, budget) as number[];
+  }
+
   /** The id of a study by name, if it exists. */
   studyId(name: string): number | undefined {
     return this.#db?.prepare('SELECT id FROM studies WHERE name = ?').pluck().get(name) as number | undefined;
+  }
+
+  /**
+   * The connection, for a write by another module of src/batch (merge.ts copies rows of every table):
+   * WAL mode is switched on first, as for this class's own writes.
+   */
+  writer(): Database.Database {
+    return this.#w();
   }
 
   /** Study names that are not in the database, of those given (for a one-line error). */

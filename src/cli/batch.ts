@@ -17,6 +17,7 @@ import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
 import { budgetWords, formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
+import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
@@ -42,6 +43,9 @@ interface BatchCliOptions {
   study?: string;
   untilWidth?: string;
   json?: boolean;
+  /** `--shard K/N`, or false for `--no-shard`. */
+  shard?: string | boolean;
+  shardCount?: string;
 }
 
 /** A fully checked batch request (no file touched yet apart from reading the deals file). */
@@ -59,6 +63,13 @@ export interface BatchRequest {
   dbPath: string;
   study: string;
   studyParams: StudyParams;
+  /**
+   * The shard this process runs, or null for the whole study. `deals` stays the whole plan: the
+   * runner walks it and runs only this shard's deals (so each keeps its place in the plan).
+   */
+  shard: Shard | null;
+  /** Deals of the whole study's plan; null when it is open-ended. */
+  studyDeals: number | null;
 }
 
 /**
@@ -66,7 +77,9 @@ export interface BatchRequest {
  * `bad-reference`) for: unknown game, bad suit list, bad or empty seed range, both or neither of
  * --seeds/--deals, bad --max-positions/--workers, any bad line of the deals file.
  */
-export function parseBatchOptions(o: BatchCliOptions): BatchRequest {
+export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = process.env): BatchRequest {
+  // the shard first: a bad --shard or scheduler variable is refused before a deals file is read
+  const shard = resolveShard(o, env);
   if ((o.seeds === undefined) === (o.deals === undefined)) {
     throw new InputError('bad-option', 'batch: give exactly one of --seeds <range> or --deals <file>');
   }
@@ -77,6 +90,14 @@ export function parseBatchOptions(o: BatchCliOptions): BatchRequest {
   const untilWidth = o.untilWidth === undefined ? undefined : parseWidth(o.untilWidth);
   if (untilWidth !== undefined && budgets.length > 1) {
     throw new InputError('bad-option', 'option --until-width: give one budget with it (--max-positions N), not a ladder');
+  }
+  if (untilWidth !== undefined && shard) {
+    // a ladder is fine per shard (each deal's rungs are its own); the stopping rule is not
+    throw new InputError(
+      'bad-option',
+      `option --until-width cannot run as a shard (shard ${makeShard(shard)}, from ${shard.source}): its rule stops at the first prefix of the plan, in order, ` +
+        'whose band is narrow enough, and no shard sees the whole prefix; run it as one batch (--no-shard inside a job array), or shard a fixed seed range without it',
+    );
   }
   const workers = o.workers === undefined ? Math.min(defaultWorkerCount(), MAX_WORKERS) : parseIntOption('workers', o.workers, 1, MAX_WORKERS);
   let spec: StudyPlanSpec;
@@ -99,9 +120,11 @@ export function parseBatchOptions(o: BatchCliOptions): BatchRequest {
     defaultName = `${base}${game ? `-${game}` : ''}${suits ? `-${suits.join(',')}` : ''}-${words}`;
   }
   const plan = planStudy(spec, loadDeal);
+  if (shard && plan.planned === null) throw new InputError('bad-option', `shard ${makeShard(shard)}: an open-ended plan cannot be split into shards; give a closed seed range`);
   const study = o.study === undefined ? defaultName : o.study.trim();
   if (study === '') throw new InputError('bad-option', '--study: the name is empty');
   return {
+    shard, studyDeals: plan.planned,
     deals: plan.deals, leftOut: plan.leftOut, maxPositions, budgets, ...(untilWidth !== undefined ? { untilWidth } : {}),
     workers, dbPath: o.db, study,
     studyParams: { game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions, budgets, untilWidth: untilWidth ?? null, planned: plan.planned },
@@ -143,15 +166,36 @@ export function resumeCommand(argv: readonly string[] = process.argv.slice(2)): 
   return ['npx spidersolve', ...argv.map(shellQuote)].join(' ');
 }
 
+/** What a sharded batch prints about its shard (`shard` in `--json`). */
+export interface ShardInfo {
+  /** `K/N`, K counting from 0. */
+  shard: string;
+  index: number;
+  count: number;
+  /** Where K/N came from: `--shard 3/32`, or the scheduler's variables. */
+  source: string;
+  /** Deals of this shard (the summary's `planned`). */
+  deals: number;
+  /** Deals of the whole study's plan. */
+  studyDeals: number;
+}
+
+function shardInfo(req: BatchRequest): ShardInfo | null {
+  const s = req.shard;
+  if (!s || req.studyDeals === null) return null;
+  return { shard: makeShard(s), index: s.index, count: s.count, source: s.source, deals: shardSize(req.studyDeals, s), studyDeals: req.studyDeals };
+}
+
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** The text summary of a batch (stdout); `leftOut`: deals of the file that --game/--suits left out. */
-export function formatBatchSummary(s: BatchSummary, leftOut = 0): string {
+export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInfo | null = null): string {
   const ladder = s.budgets.length > 1 ? `budget ladder ${s.budgets.map((b) => b.toLocaleString('en-US')).join(', ')} positions` : `budget ${s.maxPositions.toLocaleString('en-US')} positions`;
   const lines = [
     `study ${s.study}${s.interrupted ? ' (interrupted)' : s.stopReason ? ' (stopped by its rule)' : ''}`,
+    ...(shard ? [`  shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals`] : []),
     `  deals ${s.planned ?? 'open-ended'}: ${s.skipped} already settled, ${s.ran} run now in ${seconds(s.elapsedMs)} ` +
       `(${s.dealsPerSecond.toFixed(1)} deals/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})${s.remaining === null ? '' : `, ${s.remaining} left`}` +
       (leftOut > 0 ? `; ${leftOut} of other games or suit counts in the file left out` : ''),
@@ -187,11 +231,16 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   if (early !== null) process.emit(early, early);
   let summary: BatchSummary;
   let leftOut = 0;
+  let shard: ShardInfo | null = null;
   try {
     const req = parseBatchOptions(o);
     leftOut = req.leftOut;
+    shard = shardInfo(req);
+    // on stderr at once, so that a scheduler's log of the task says which part it ran
+    if (shard) process.stderr.write(`spidersolve: shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals, into ${req.dbPath}\n`);
     summary = await runBatch({
       ...req,
+      shard: req.shard ?? undefined,
       signal: sig.signal,
       progress,
       // test and benchmark hook: another worker module (e.g. a slowed-down one); not for users
@@ -202,9 +251,9 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   }
   if (o.json) {
     const { report, ...rest } = summary;
-    process.stdout.write(JSON.stringify({ ...rest, leftOut, report: rowsAsRecords(report) }) + '\n');
+    process.stdout.write(JSON.stringify({ ...rest, leftOut, shard, report: rowsAsRecords(report) }) + '\n');
   } else {
-    process.stdout.write(formatBatchSummary(summary, leftOut));
+    process.stdout.write(formatBatchSummary(summary, leftOut, shard));
   }
   if (summary.interrupted) {
     const left = summary.remaining === null ? 'interrupted' : `interrupted with ${summary.remaining} of ${summary.planned} deals left`;
@@ -344,6 +393,9 @@ export function registerBatchCommands(program: Command): void {
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
     .option('--study <name>', 'study name (default: from the game, suits, deals and budgets, e.g. spider-4-seeds-1-1000-1M-positions, or the deals file\'s name)')
     .option('--json', 'print one JSON object instead of the text summary')
+    .option('--shard <K/N>', 'run only shard K of N of the study\'s deals, K counting from 0 (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set); give each shard its own --db and merge them after')
+    .option('--shard-count <n>', 'the number of shards, for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K)')
+    .option('--no-shard', 'run the whole study even inside a Slurm job array or Kubernetes Indexed Job')
     .addHelpText('after', '\nExit status: 0 done, 2 bad input, 130 interrupted (run the same command again to resume).')
     .action(batchAction);
 

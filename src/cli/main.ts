@@ -18,6 +18,7 @@ import { FileFault } from '../batch/faults.js';
 import { InputError } from '../game/errors.js';
 import { registerBatchCommands } from './batch.js';
 import { registerGameCommands } from './game.js';
+import { registerMergeCommand } from './merge.js';
 import { endEarlySignals, takeEarlySignal } from './signals.js';
 import { registerSolveCommands } from './solve.js';
 
@@ -60,6 +61,7 @@ export function buildProgram(): Command {
   registerGameCommands(program);
   registerSolveCommands(program);
   registerBatchCommands(program);
+  registerMergeCommand(program);
   quietErrors(program);
   return program;
 }

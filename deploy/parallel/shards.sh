@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs a spidersolve study as N shards with GNU parallel, then merges them into DIR/all.sqlite.
+#
+#   deploy/parallel/shards.sh N DIR <spidersolve batch options…>
+#   deploy/parallel/shards.sh 4 shards --game spiderette --suits 1,2 --seeds 1-1000 --max-positions 100000
+#
+# On this machine by default (JOBS shards at once, default N). With PARALLEL_HOSTS=host1,host2 (GNU
+# parallel's --sshlogin list; `:` is this machine) the shards run over ssh on those hosts, each in a
+# temporary folder there, and their databases come back into DIR (--return, then --cleanup): the
+# hosts need spidersolve installed as SPIDERSOLVE names it. A shard that fails is retried (RETRIES,
+# default 2) and resumes where it stopped; if one still fails, nothing is merged and the script exits 1
+# — run it again: finished shards are skipped in seconds (every deal settled) and the rest resume.
+#
+# Settings: SPIDERSOLVE (default `spidersolve`; e.g. "node /path/bin/spidersolve.js"), JOBS, RETRIES,
+# PARALLEL_HOSTS, WORKERS (worker threads a shard, default 1).
+set -euo pipefail
+if [[ $# -lt 3 ]]; then
+  echo "usage: $0 N DIR <spidersolve batch options…>" >&2
+  exit 2
+fi
+n=$1 dir=$2
+shift 2
+read -ra spidersolve <<<"${SPIDERSOLVE:-spidersolve}"
+mkdir -p "$dir"
+remote=()
+if [[ -n ${PARALLEL_HOSTS:-} ]]; then
+  # each job runs in a temporary folder on its host; its shard file is fetched back, then removed there
+  remote=(--sshlogin "$PARALLEL_HOSTS" --workdir ... --return "$dir/shard-{}.sqlite" --cleanup)
+fi
+# -q: every argument passed as it is (quoted for the shell parallel runs each job in)
+if ! parallel -q --jobs "${JOBS:-$n}" --retries "${RETRIES:-2}" --tag --line-buffer "${remote[@]}" \
+  "${spidersolve[@]}" batch "$@" --workers "${WORKERS:-1}" --shard "{}/$n" --db "$dir/shard-{}.sqlite" \
+  ::: $(seq 0 $((n - 1))); then
+  echo "$0: some shards failed (see above); nothing merged — run the same command again to resume them" >&2
+  exit 1
+fi
+exec "${spidersolve[@]}" merge --into "$dir/all.sqlite" "$dir"/shard-*.sqlite

@@ -1,0 +1,443 @@
+/**
+ * `spidersolve merge`: copies the studies, runs, results, deal names and study links of several
+ * results databases (the shards of a study run on a cluster, one file each) into one.
+ *
+ * Rows are matched by their **natural key**, never by their ids (each file numbers its rows itself):
+ * a study by its name, a run by its uid, a result by (deal, budget, solver version), a deal's name by
+ * (deal, name), a study's link to a deal by (study, deal). A column that holds another table's id
+ * (`runs.study_id`, `results.run_id`, `study_deals.study_id`) is compared by that row's natural key
+ * and rewritten to the target's id. What each table's key is, which
+ * columns must agree, and which may be brought up to date, is data (`MERGE_TABLES`), so that a new
+ * table or column of the schema is one entry or one name here.
+ *
+ * Guarantees:
+ * - Every input is checked before anything is written: a file that is not a spidersolve database, has
+ *   a newer schema or cannot be read, and any **conflict** — the same deal, budget and solver version
+ *   with a different result (status, positions, line, move count or scores) in two files, or one study
+ *   name with two sets of parameters — refuses the whole merge (InputError, naming the rows and the
+ *   files), and the target is left as it was (not even created).
+ * - Then one transaction per input: a crash leaves the target with whole inputs merged, and running
+ *   the same merge again completes it.
+ * - Idempotent: a row already in the target adds nothing (merging twice adds nothing). An `error`
+ *   result is replaced by a settled one from another file (as a resumed batch does); a settled result
+ *   is never replaced by an error. A run recorded as `running` is brought up to date by a later copy of
+ *   the same run (finished, or with a newer heartbeat).
+ * - Inputs are only read. An input with an older schema is copied (VACUUM INTO a temporary file) and
+ *   the copy migrated.
+ * - Memory: the check holds, for every row of the target and the inputs, its natural key, a hash of
+ *   its compared values and what `settle` reads (a few hundred bytes a result with its links).
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { InputError } from '../game/errors.js';
+import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
+import { ResultStore } from './store.js';
+
+/** A row as better-sqlite3 returns it. */
+type Row = Record<string, unknown>;
+
+/** What to do with an incoming row whose natural key is already there. */
+type Settle = 'keep' | 'replace' | 'conflict';
+
+/** How one table is merged. */
+export interface MergeTable {
+  readonly table: string;
+  /** Natural key: the columns that identify a row in every file (unique in the schema). */
+  readonly key: readonly string[];
+  /** Columns holding another table's `id`: compared by that row's natural key, rewritten to the target's id. */
+  readonly refs?: Readonly<Record<string, string>>;
+  /** Columns that must be equal when the key matches (else `settle` decides; default: conflict). */
+  readonly agree?: readonly string[];
+  /** Decides between an existing row and an incoming one whose `agree` columns differ. */
+  readonly settle?: (existing: Row, incoming: Row) => Settle;
+  /** The columns `settle` reads of the existing row (the check keeps only these and a hash of the rest). */
+  readonly settleOn?: readonly string[];
+  /** Columns an existing row takes from the incoming one when `refreshWhen` says so (e.g. a run's end). */
+  readonly refresh?: readonly string[];
+  readonly refreshWhen?: (existing: Row, incoming: Row) => boolean;
+  /** A row's name in messages, from its key columns and `shown`. */
+  readonly describe: (row: Row) => string;
+  /** Columns besides the key that `describe` reads. */
+  readonly shown?: readonly string[];
+}
+
+/**
+ * The tables of the schema (version 2), parents before children, with their natural keys (the
+ * comment of migration 2 in schema.ts lists them).
+ */
+export const MERGE_TABLES: readonly MergeTable[] = [
+  {
+    table: 'studies',
+    key: ['name'],
+    // the study's design (game, suits, deals, budgets, stopping rule) as canonical JSON
+    agree: ['params'],
+    describe: (r) => `study "${String(r.name)}"`,
+  },
+  {
+    table: 'runs',
+    key: ['uid'],
+    refs: { study_id: 'studies' },
+    refresh: ['finished_at', 'status', 'planned', 'skipped', 'completed', 'errors', 'heartbeat_at', 'note'],
+    // a copy of a run taken while it ran, brought up to date by a later copy
+    refreshWhen: (e, i) =>
+      e.status === 'running' && (i.status !== 'running' || String(i.heartbeat_at ?? '') > String(e.heartbeat_at ?? '')),
+    describe: (r) => `run ${String(r.uid)}`,
+  },
+  {
+    table: 'results',
+    key: ['deal', 'max_positions', 'solver_version'],
+    refs: { run_id: 'runs' },
+    agree: ['status', 'positions', 'move_count', 'line', 'classic_score', 'reveal_score'],
+    settle: (e, i) => {
+      if (i.status === 'error') return 'keep'; // never replace anything by an error
+      if (e.status === 'error') return 'replace'; // an error is run again; a settled result takes its place
+      return 'conflict';
+    },
+    settleOn: ['status'],
+    describe: (r) => `deal ${String(r.code ?? r.deal)} at ${String(r.max_positions)} positions, solver ${String(r.solver_version)}`,
+    shown: ['code'],
+  },
+  {
+    table: 'deal_names',
+    key: ['deal', 'name'],
+    describe: (r) => `name ${String(r.name)} of deal ${String(r.deal)}`,
+  },
+  {
+    table: 'study_deals',
+    key: ['study_id', 'deal'],
+    refs: { study_id: 'studies' },
+    agree: ['ord', 'name'],
+    // a deal planned twice under two names (two places) is counted once, at its first place, as one
+    // run does; two shards may each have reached it at one of them
+    settle: (e, i) => (Number(i.ord) < Number(e.ord) ? 'replace' : 'keep'),
+    settleOn: ['ord'],
+    describe: (r) => `deal ${String(r.deal)} of a study`,
+  },
+];
+
+/** What merging one input did, in rows per table. */
+export interface MergeCounts {
+  /** Rows copied in. */
+  added: number;
+  /** Rows already in the target (same key; nothing to do). */
+  present: number;
+  /** Existing rows replaced (an error result by a settled one) or brought up to date (a finished run). */
+  updated: number;
+}
+
+/** One input's part of the merge. */
+export interface MergeInputSummary {
+  /** The path as given. */
+  path: string;
+  /** Why it was not merged (e.g. it is the target itself), or null. */
+  skipped: string | null;
+  tables: Record<string, MergeCounts>;
+}
+
+/** What `mergeDatabases` did. */
+export interface MergeSummary {
+  into: string;
+  /** The target did not exist before. */
+  created: boolean;
+  inputs: MergeInputSummary[];
+  /** Sums over the inputs, per table. */
+  totals: Record<string, MergeCounts>;
+  elapsedMs: number;
+}
+
+/** Largest number of conflicts named in the message of a refused merge. */
+const MAX_CONFLICTS_SHOWN = 5;
+
+function q(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+function fmt(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  const s = typeof v === 'string' ? v : String(v);
+  return s.length > 60 ? `"${s.slice(0, 57)}..."` : typeof v === 'string' ? `"${s}"` : s;
+}
+
+/** Column names of a table, in order, with whether it has an INTEGER PRIMARY KEY `id`. */
+function columnsOf(db: Database.Database, table: string): { cols: string[]; hasId: boolean } {
+  const info = db.prepare(`SELECT name, pk FROM pragma_table_info(?)`).all(table) as { name: string; pk: number }[];
+  if (info.length === 0) throw new Error(`merge: table ${table} is missing`);
+  const hasId = info.some((c) => c.name === 'id' && c.pk === 1);
+  return { cols: info.map((c) => c.name).filter((c) => !(hasId && c === 'id')), hasId };
+}
+
+/** A read-only view of one database for the merge: natural keys of its rows. */
+class Source {
+  readonly db: Database.Database;
+  readonly #byId = new Map<string, Database.Statement>();
+  readonly #natKeys = new Map<string, Map<unknown, string>>();
+
+  constructor(db: Database.Database) {
+    this.db = db;
+  }
+
+  /** The natural key of `row` of `spec`'s table as one string (refs replaced by their rows' keys). */
+  natKey(spec: MergeTable, row: Row): string {
+    return JSON.stringify(spec.key.map((c) => (spec.refs?.[c] ? this.refKey(spec.refs[c]!, row[c]) : row[c] ?? null)));
+  }
+
+  /** The natural key of row `id` of `table` (memoised), or null for a null or dangling id. */
+  refKey(table: string, id: unknown): string | null {
+    if (id === null || id === undefined) return null;
+    let memo = this.#natKeys.get(table);
+    if (!memo) this.#natKeys.set(table, (memo = new Map()));
+    const hit = memo.get(id);
+    if (hit !== undefined) return hit;
+    let stmt = this.#byId.get(table);
+    if (!stmt) this.#byId.set(table, (stmt = this.db.prepare(`SELECT * FROM ${q(table)} WHERE id = ?`)));
+    const row = stmt.get(id) as Row | undefined;
+    const spec = MERGE_TABLES.find((t) => t.table === table);
+    if (!row || !spec) return null;
+    const k = this.natKey(spec, row);
+    memo.set(id, k);
+    return k;
+  }
+}
+
+/** A checked input: where it is read from, and what to remove afterwards. */
+interface OpenInput {
+  path: string;
+  db: Database.Database;
+  tmpDir: string | null;
+}
+
+function openInput(path: string): OpenInput {
+  const state = inspectDatabaseFile(path);
+  if (state.kind === 'absent') throw new InputError('bad-file', `merge: input ${path}: no such file`);
+  if (state.kind === 'fresh') throw new InputError('bad-file', `merge: input ${path}: an empty file, not a spidersolve results database`);
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+  } catch (e) {
+    throw new InputError('bad-file', `merge: input ${path}: cannot open it (${oneLine(e)})`);
+  }
+  if (state.version === SCHEMA_VERSION) return { path, db, tmpDir: null };
+  // an older schema: migrate a copy, never the input
+  const tmpDir = mkdtempSync(join(tmpdir(), 'spidersolve-merge-'));
+  try {
+    const copy = join(tmpDir, 'input.sqlite');
+    db.prepare('VACUUM INTO ?').run(copy);
+    db.close();
+    const w = new Database(copy);
+    migrate(w);
+    w.close();
+    return { path, db: new Database(copy, { readonly: true }), tmpDir };
+  } catch (e) {
+    db.close();
+    rmSync(tmpDir, { recursive: true, force: true });
+    throw new InputError('bad-file', `merge: input ${path}: cannot upgrade a copy of its schema version ${state.version} (${oneLine(e)})`);
+  }
+}
+
+function closeInput(i: OpenInput): void {
+  if (i.db.open) i.db.close();
+  if (i.tmpDir) rmSync(i.tmpDir, { recursive: true, force: true });
+}
+
+function differs(spec: MergeTable, a: Row, b: Row): string[] {
+  return (spec.agree ?? []).filter((c) => (a[c] ?? null) !== (b[c] ?? null));
+}
+
+/**
+ * Checks every input against the target and each other without writing anything; throws InputError
+ * `bad-file` naming the conflicts (up to MAX_CONFLICTS_SHOWN, and how many in all).
+ */
+function checkConflicts(target: Database.Database | null, targetPath: string, inputs: readonly OpenInput[]): void {
+  const conflicts: string[] = [];
+  let total = 0;
+  const sources: { db: Database.Database; path: string }[] = [...(target ? [{ db: target, path: targetPath }] : []), ...inputs];
+  for (const spec of MERGE_TABLES) {
+    if (!spec.agree) continue;
+    // per natural key: a hash of the compared values, where they came from, and what `settle` reads
+    // (a line of play is a kilobyte: a million of them are not held, only their hashes)
+    const seen = new Map<string, { h: string; from: number; s: Row }>();
+    const hash = (r: Row) => createHash('sha1').update(JSON.stringify(spec.agree!.map((c) => r[c] ?? null))).digest('base64');
+    const kept = (r: Row, h: string, from: number) => ({ h, from, s: Object.fromEntries((spec.settleOn ?? []).map((c) => [c, r[c] ?? null])) });
+    const cols = [...new Set([...spec.key, ...spec.agree, ...(spec.shown ?? [])])];
+    const keyHasRefs = spec.key.some((k) => spec.refs?.[k]);
+    sources.forEach(({ db, path }, from) => {
+      const src = new Source(db);
+      for (const row of db.prepare(`SELECT ${cols.map(q).join(', ')} FROM ${q(spec.table)}`).iterate() as IterableIterator<Row>) {
+        // the key itself hashed too (a deal's key is its 60-125 character code): 160 bits, no collision
+        const k = createHash('sha1').update(src.natKey(spec, row)).digest('base64');
+        const h = hash(row);
+        const prev = seen.get(k);
+        if (!prev) {
+          seen.set(k, kept(row, h, from));
+          continue;
+        }
+        if (prev.h === h) continue;
+        const how = spec.settle ? spec.settle(prev.s, row) : 'conflict';
+        if (how === 'replace') seen.set(k, kept(row, h, from));
+        if (how !== 'conflict') continue;
+        total++;
+        if (conflicts.length >= MAX_CONFLICTS_SHOWN) continue;
+        // the earlier row, read again from its file, to name what differs
+        const earlier = sources[prev.from]!;
+        const before = keyHasRefs
+          ? undefined
+          : (earlier.db.prepare(`SELECT ${cols.map(q).join(', ')} FROM ${q(spec.table)} WHERE ${spec.key.map((c) => `${q(c)} IS ?`).join(' AND ')}`).get(...spec.key.map((c) => row[c] ?? null)) as Row | undefined);
+        conflicts.push(before
+          ? `${spec.describe(row)}: ${differs(spec, before, row).map((c) => `${c} ${fmt(before[c])} in ${earlier.path} but ${fmt(row[c])} in ${path}`).join(', ')}`
+          : `${spec.describe(row)}: ${spec.agree!.join(', ')} differ between ${earlier.path} and ${path}`);
+      }
+    });
+  }
+  if (total > 0) {
+    throw new InputError('bad-file', `merge refused, nothing written to ${targetPath}: ${total} conflict${total > 1 ? 's' : ''} (the same key with different values): ${conflicts.join('; ')}${total > conflicts.length ? `; … ${total - conflicts.length} more` : ''}`);
+  }
+}
+
+/** Merges one input into the target in one transaction; returns its counts per table. */
+function mergeOne(target: Database.Database, input: OpenInput, targetPath: string): Record<string, MergeCounts> {
+  const counts: Record<string, MergeCounts> = {};
+  target.transaction(() => {
+    const idMaps = new Map<string, Map<unknown, unknown>>();
+    for (const spec of MERGE_TABLES) {
+      const c: MergeCounts = (counts[spec.table] = { added: 0, present: 0, updated: 0 });
+      const { cols, hasId } = columnsOf(target, spec.table);
+      // the target's row of a key (its unique index), with the columns the merge compares
+      const wanted = [...new Set([...(hasId ? ['id'] : []), ...spec.key, ...(spec.agree ?? []), ...(spec.refresh ?? [])])];
+      const find = target.prepare(`SELECT ${wanted.map(q).join(', ')} FROM ${q(spec.table)} WHERE ${spec.key.map((k) => `${q(k)} IS ?`).join(' AND ')}`);
+      const idMap = new Map<unknown, unknown>();
+      idMaps.set(spec.table, idMap);
+      const insert = target.prepare(`INSERT INTO ${q(spec.table)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+      const keyWhere = hasId ? 'id = ?' : spec.key.map((k) => `${q(k)} IS ?`).join(' AND ');
+      const replace = target.prepare(`UPDATE ${q(spec.table)} SET ${cols.map((k) => `${q(k)} = ?`).join(', ')} WHERE ${keyWhere}`);
+      const refreshStmt = spec.refresh ? target.prepare(`UPDATE ${q(spec.table)} SET ${spec.refresh.map((k) => `${q(k)} = ?`).join(', ')} WHERE ${keyWhere}`) : null;
+      for (const row of input.db.prepare(`SELECT * FROM ${q(spec.table)}`).iterate() as IterableIterator<Row>) {
+        const mapped: Row = row; // a fresh object per row: its ids are rewritten in place
+        const srcId = row.id;
+        for (const [col, table] of Object.entries(spec.refs ?? {})) {
+          const v = row[col];
+          mapped[col] = v === null || v === undefined ? null : (idMaps.get(table)?.get(v) ?? null);
+        }
+        const existing = find.get(...spec.key.map((k) => mapped[k] ?? null)) as Row | undefined;
+        const where = (e: Row) => (hasId ? [e.id] : spec.key.map((k) => e[k] ?? null));
+        if (!existing) {
+          const info = insert.run(...cols.map((k) => mapped[k] ?? null));
+          if (hasId) idMap.set(srcId, Number(info.lastInsertRowid));
+          c.added++;
+          continue;
+        }
+        if (hasId) idMap.set(srcId, existing.id);
+        const diff = differs(spec, existing, mapped);
+        if (diff.length > 0) {
+          const how = spec.settle ? spec.settle(existing, mapped) : 'conflict';
+          if (how === 'conflict') {
+            // checkConflicts ran first: only a write to the target meanwhile gets here
+            throw new InputError('bad-file', `merge of ${input.path} into ${targetPath} refused (that input rolled back): ${spec.describe(row)}: ${diff.map((k) => `${k} ${fmt(existing[k])} there but ${fmt(mapped[k])} here`).join(', ')}`);
+          }
+          if (how === 'replace') {
+            replace.run(...cols.map((k) => mapped[k] ?? null), ...where(existing));
+            c.updated++;
+            continue;
+          }
+        }
+        if (refreshStmt && spec.refreshWhen?.(existing, mapped) && spec.refresh!.some((k) => (existing[k] ?? null) !== (mapped[k] ?? null))) {
+          refreshStmt.run(...spec.refresh!.map((k) => mapped[k] ?? null), ...where(existing));
+          c.updated++;
+          continue;
+        }
+        c.present++;
+      }
+    }
+  }).immediate();
+  return counts;
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return resolve(a) === resolve(b);
+  }
+}
+
+/**
+ * Merges `inputs` into the database `into` (created if absent); see the module comment. An input
+ * that is the target itself (a glob like `shards/*.sqlite` that also matches the target) is skipped
+ * and said so, as is an input given twice. Throws InputError `bad-file` (nothing written) for a bad
+ * input or a conflict.
+ */
+export function mergeDatabases(into: string, inputs: readonly string[]): MergeSummary {
+  const t0 = performance.now();
+  if (inputs.length === 0) throw new InputError('bad-option', 'merge: give the databases to merge');
+  const targetState = inspectDatabaseFile(into);
+  const summaries: MergeInputSummary[] = [];
+  const open: OpenInput[] = [];
+  const openFor = new Map<MergeInputSummary, OpenInput>();
+  try {
+    for (const path of inputs) {
+      const s: MergeInputSummary = { path, skipped: null, tables: {} };
+      summaries.push(s);
+      if (targetState.kind !== 'absent' && sameFile(path, into)) {
+        s.skipped = 'it is the target';
+        continue;
+      }
+      const twice = summaries.find((o) => o !== s && o.skipped === null && sameFile(o.path, path));
+      if (twice) {
+        s.skipped = `given twice (as ${twice.path})`;
+        continue;
+      }
+      const i = openInput(path);
+      open.push(i);
+      openFor.set(s, i);
+    }
+
+    // every check before the first write: the target stays as it was if anything is refused
+    let targetRead: Database.Database | null = null;
+    if (targetState.kind === 'ours') {
+      try {
+        targetRead = new Database(into, { readonly: true, fileMustExist: true });
+      } catch (e) {
+        throw new InputError('bad-file', `merge: target ${into}: cannot open it (${oneLine(e)})`);
+      }
+    }
+    try {
+      checkConflicts(targetRead, into, open);
+    } finally {
+      targetRead?.close();
+    }
+
+    const store = ResultStore.openForWriting(into);
+    try {
+      const db = store.writer();
+      for (const s of summaries) {
+        const i = openFor.get(s);
+        if (i) s.tables = mergeOne(db, i, into);
+      }
+    } finally {
+      store.close();
+    }
+  } finally {
+    for (const i of open) closeInput(i);
+  }
+  const totals: Record<string, MergeCounts> = {};
+  for (const spec of MERGE_TABLES) {
+    const t: MergeCounts = (totals[spec.table] = { added: 0, present: 0, updated: 0 });
+    for (const s of summaries) {
+      const c = s.tables[spec.table];
+      if (!c) continue;
+      t.added += c.added;
+      t.present += c.present;
+      t.updated += c.updated;
+    }
+  }
+  return {
+    into,
+    created: targetState.kind === 'absent' || targetState.kind === 'fresh',
+    inputs: summaries,
+    totals,
+    elapsedMs: Math.round((performance.now() - t0) * 10) / 10,
+  };
+}

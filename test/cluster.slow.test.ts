@@ -1,0 +1,197 @@
+/**
+ * A study run as shards and merged gives exactly what one run of it gives: as N processes with
+ * --shard K/N, through the GNU parallel recipe (deploy/parallel/shards.sh, for real: Debian's
+ * `parallel` must be installed; .ci/run installs it), and through the Kubernetes manifests' own
+ * commands (deploy/k8s/*.yaml, run here with JOB_COMPLETION_INDEX set as the Job controller sets it,
+ * since there is no cluster here). These run the compiled build, as the recipes do; beforeAll
+ * compiles it. The Slurm recipe is checked by deploy/slurm/check.sh, by hand (see the README).
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'bin', 'spidersolve.js');
+/** The study of the recipes' examples and of deploy/k8s/shard-job.yaml: 80 deals, a few seconds. */
+const STUDY = ['--game', 'spiderette', '--suits', '1,2', '--seeds', '1-40', '--max-positions', '20000'];
+/** Columns of `results` that differ between runs of the same study. */
+const IGNORED = new Set(['id', 'elapsed_ms', 'run_id', 'created_at']);
+
+let dir: string;
+let single: string;
+
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(cmd: string, args: string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const full: Record<string, string | undefined> = { ...process.env, ...env };
+    for (const k of Object.keys(full)) if (full[k] === undefined) delete full[k];
+    const child = spawn(cmd, args, { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** Every result row with the columns that must be equal (all but IGNORED), sorted. */
+function resultRows(path: string): Record<string, unknown>[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const cols = (db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[]).filter((c) => !IGNORED.has(c));
+    const rows = db.prepare(`SELECT ${cols.map((c) => `"${c}"`).join(', ')} FROM results`).all() as Record<string, unknown>[];
+    return rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  } finally {
+    db.close();
+  }
+}
+
+/** `report --format json` without its timing fields. */
+function report(path: string): unknown[] {
+  const out = execFileSync(process.execPath, [CLI, 'report', '--db', path, '--format', 'json'], { encoding: 'utf8' });
+  return (JSON.parse(out) as Record<string, unknown>[]).map(({ medianMs: _m, p95Ms: _p, ...rest }) => rest);
+}
+
+function expectSameAsSingle(merged: string): void {
+  const want = resultRows(single);
+  expect(want.length).toBe(80);
+  const got = resultRows(merged);
+  expect(got).toEqual(want);
+  // and the points that matter most, spelled out: status, positions, line and scores of every deal
+  const pick = (r: Record<string, unknown>) => [r.code, r.status, r.positions, r.line, r.classic_score, r.reveal_score];
+  expect(got.map(pick)).toEqual(want.map(pick));
+  expect(report(merged)).toEqual(report(single));
+  // each deal linked to the study at its place in the plan, by the name the plan gave it
+  expect(links(merged)).toEqual(links(single));
+  expect(links(single).length).toBe(80);
+}
+
+function links(path: string): unknown[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT s.name AS study, d.deal, d.ord, d.name FROM study_deals d JOIN studies s ON s.id = d.study_id ORDER BY s.name, d.ord').all();
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-cluster-'));
+  // the recipes run the build: compile the sources under test into dist/
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
+  single = join(dir, 'single.sqlite');
+  const r = await run(process.execPath, [CLI, 'batch', ...STUDY, '--workers', '1', '--no-shard', '--db', single]);
+  expect(r.status, r.stderr).toBe(0);
+}, 180_000);
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a study as shards, merged', () => {
+  it('3 shard processes (--shard K/3) merged equal one run, row for row, and the report', async () => {
+    const shards = [0, 1, 2].map((k) => join(dir, `p-shard-${k}.sqlite`));
+    const outs = await Promise.all(shards.map((db, k) => run(process.execPath, [CLI, 'batch', ...STUDY, '--workers', '1', '--shard', `${k}/3`, '--db', db, '--json'])));
+    const summaries = outs.map((o) => {
+      expect(o.status, o.stderr).toBe(0);
+      return JSON.parse(o.stdout) as { planned: number; shard: { shard: string; index: number; count: number; source: string; studyDeals: number } };
+    });
+    expect(summaries.map((s) => s.shard.shard)).toEqual(['0/3', '1/3', '2/3']);
+    expect(summaries.map((s) => s.shard.source)).toEqual(['--shard 0/3', '--shard 1/3', '--shard 2/3']);
+    // 80 deals in 3 shards: 27, 27, 26
+    expect(summaries.map((s) => s.planned)).toEqual([27, 27, 26]);
+    expect(summaries.every((s) => s.shard.studyDeals === 80)).toBe(true);
+    expect(outs[1]!.stderr).toContain(`spidersolve: shard 1/3 (--shard 1/3): 27 of the study's 80 deals, into ${shards[1]}`);
+
+    const into = join(dir, 'p-all.sqlite');
+    const m = await run(process.execPath, [CLI, 'merge', '--into', into, ...shards, '--json']);
+    expect(m.status, m.stderr).toBe(0);
+    expect(JSON.parse(m.stdout).totals).toEqual({
+      studies: { added: 1, present: 2, updated: 0 },
+      runs: { added: 3, present: 0, updated: 0 },
+      results: { added: 80, present: 0, updated: 0 },
+      deal_names: { added: 80, present: 0, updated: 0 },
+      study_deals: { added: 80, present: 0, updated: 0 },
+    });
+    expectSameAsSingle(into);
+
+    // a shard run again is an ordinary resumed batch: nothing to do
+    const again = await run(process.execPath, [CLI, 'batch', ...STUDY, '--workers', '1', '--shard', '2/3', '--db', shards[2]!, '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ planned: 26, skipped: 26, ran: 0, remaining: 0 });
+  });
+
+  it('the GNU parallel recipe (deploy/parallel/shards.sh, 4 shards on this machine) equals one run', async () => {
+    const has = spawnSync('parallel', ['--version'], { encoding: 'utf8' });
+    expect(has.error, 'GNU parallel is not installed: apt-get install -y parallel (.ci/run does)').toBeUndefined();
+    expect(has.stdout).toMatch(/^GNU parallel/);
+    const out = join(dir, 'gnu');
+    const r = await run(join(ROOT, 'deploy', 'parallel', 'shards.sh'), ['4', out, ...STUDY], { SPIDERSOLVE: `${process.execPath} ${CLI}` });
+    expect(r.status, r.stderr).toBe(0);
+    for (let k = 0; k < 4; k++) expect(r.stderr).toContain(`spidersolve: shard ${k}/4 (--shard ${k}/4): 20 of the study's 80 deals, into ${out}/shard-${k}.sqlite`);
+    expect(r.stdout).toContain(`merged 4 databases into ${out}/all.sqlite (new)`);
+    expect(r.stdout).toContain('in all: studies 1 added, 3 already there; runs 4 added, 0 already there; results 80 added, 0 already there; deal_names 80 added, 0 already there; study_deals 80 added, 0 already there');
+    expectSameAsSingle(join(out, 'all.sqlite'));
+  });
+
+  it('the Kubernetes manifests: an Indexed Job whose command, run once per index, merges to one run', async () => {
+    const docs = (file: string) => parseAllDocuments(readFileSync(join(ROOT, 'deploy', 'k8s', file), 'utf8')).map((d) => {
+      expect(d.errors).toEqual([]);
+      return d.toJS() as Record<string, any>;
+    });
+    const [job] = docs('shard-job.yaml');
+    const [mergeJob] = docs('merge-job.yaml');
+    const [pvc] = docs('shards-pvc.yaml');
+    expect(job).toMatchObject({ apiVersion: 'batch/v1', kind: 'Job', spec: { completionMode: 'Indexed' } });
+    expect(pvc).toMatchObject({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', spec: { accessModes: ['ReadWriteMany'] } });
+    const n = job!.spec.completions as number;
+    const pod = job!.spec.template.spec;
+    const [container] = pod.containers;
+    const [mergeContainer] = mergeJob!.spec.template.spec.containers;
+    // the image the Dockerfile builds, in both jobs; the shard volume is the claim, mounted at /shards
+    expect(readFileSync(join(ROOT, 'deploy', 'k8s', 'Dockerfile'), 'utf8')).toContain(`-t ${container.image} `);
+    expect(mergeContainer.image).toBe(container.image);
+    for (const p of [pod, mergeJob!.spec.template.spec]) {
+      expect(p.volumes).toEqual([{ name: 'shards', persistentVolumeClaim: { claimName: pvc!.metadata.name } }]);
+      expect(p.containers[0].volumeMounts).toEqual([{ name: 'shards', mountPath: '/shards' }]);
+    }
+    const [sh, c, command] = container.command as string[];
+    expect([sh, c]).toEqual(['sh', '-c']);
+    // --shard-count is the Job's completions, and each pod writes its own file on the volume
+    expect(command).toContain(`--shard-count ${n} `);
+    expect(command).toContain('--db /shards/shard-$JOB_COMPLETION_INDEX.sqlite');
+    expect(command).toContain(STUDY.join(' '));
+
+    // run the pods' command as the Job controller would: JOB_COMPLETION_INDEX = 0..n-1, /app the project
+    const shardDir = join(dir, 'k8s');
+    const local = (s: string) => s.replaceAll('/app/', `${ROOT}/`).replaceAll('/shards', shardDir);
+    execFileSync('mkdir', ['-p', shardDir]);
+    const pods = await Promise.all(Array.from({ length: n }, (_, i) => run('sh', ['-c', local(command)], { JOB_COMPLETION_INDEX: String(i) })));
+    pods.forEach((p, i) => {
+      expect(p.status, p.stderr).toBe(0);
+      // the index variable reaches the shard
+      expect(p.stderr).toContain(`spidersolve: shard ${i}/${n} (Kubernetes Indexed Job: JOB_COMPLETION_INDEX=${i}, --shard-count ${n}): 20 of the study's 80 deals, into ${shardDir}/shard-${i}.sqlite`);
+    });
+    const [msh, mc, mergeCommand] = mergeContainer.command as string[];
+    expect([msh, mc]).toEqual(['sh', '-c']);
+    const merged = await run('sh', ['-c', local(mergeCommand)]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stdout).toContain(`merged ${n} databases into ${shardDir}/all.sqlite (new)`);
+    expectSameAsSingle(join(shardDir, 'all.sqlite'));
+
+    // without the index (not in an Indexed Job) the same command is refused, saying why
+    const outside = await run('sh', ['-c', local(command)], { JOB_COMPLETION_INDEX: undefined });
+    expect(outside.status).toBe(2);
+    expect(outside.stderr).toContain(`option --shard-count ${n}: no shard index in the environment`);
+  });
+});

@@ -1,0 +1,279 @@
+/**
+ * `spidersolve merge` (src/batch/merge.ts) on small databases written through the store (no solving):
+ * natural keys and id remapping, idempotence, conflicts refused with the target untouched, errors
+ * replaced by settled results (never the other way), foreign and newer files refused, the target
+ * skipped when a glob names it, and the command's exit status and output.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
+import { mergeDatabases } from '../src/batch/merge.js';
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
+import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord, type StudyParams } from '../src/batch/store.js';
+import type { WorkerOutcome } from '../src/batch/protocol.js';
+import { InputError } from '../src/game/errors.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const VERSION = '9.9.9-test';
+const BUDGET = 500;
+const PARAMS: StudyParams = { game: 'spiderette', suits: '1', dealsSpec: 'seeds:1-6', maxPositions: BUDGET };
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-merge-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const DEALS: PlannedDeal[] = planSeeds('spiderette', [1], [{ from: 1, to: 6 }]);
+
+/** A deterministic fake outcome of deal `d` (won deals with a line and scores, every third undecided). */
+function outcome(d: PlannedDeal, positions = 100 + Number(d.key.split('-')[1]) * 7): WorkerOutcome {
+  const won = positions % 3 !== 0;
+  return {
+    key: d.key, status: won ? 'won' : 'undecided', positions, elapsedMs: 1.5, line: won ? '1-2 d 3-4' : '',
+    moveCount: won ? 3 : null, classicScore: won ? 497 : null, revealScore: won ? 2 : null, peakBytes: 4096,
+    solverVersion: VERSION, workerMs: 2,
+  };
+}
+
+/**
+ * A database holding one study, one finished run and the given records with their links to the study
+ * (each at its seed's place in the plan, as a shard's batch leaves it).
+ */
+function shardDb(name: string, records: ResultRecord[], opts: { study?: string; params?: StudyParams; runStatus?: 'done' | 'running' } = {}): string {
+  const path = join(dir, name);
+  const s = ResultStore.openForWriting(path);
+  try {
+    const study = s.ensureStudy(opts.study ?? 'the-study', opts.params ?? PARAMS);
+    const run = s.startRun(study, { workers: 1, solverVersion: VERSION, planned: records.length, skipped: 0 });
+    s.writeResults(run, records, study, records.map((r) => ({ deal: r.deal, ord: Number(r.code.split('-')[1]) - 1, name: r.code })));
+    if (opts.runStatus !== 'running') s.finishRun(run, 'done');
+  } finally {
+    s.close();
+  }
+  return path;
+}
+
+const won = (d: PlannedDeal, positions?: number) => recordFromOutcome(d, BUDGET, outcome(d, positions));
+
+function table(path: string, sql: string): unknown[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).all();
+  } finally {
+    db.close();
+  }
+}
+
+function refused(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(InputError);
+    return (e as Error).message;
+  }
+  throw new Error('expected the merge to be refused');
+}
+
+describe('merge', () => {
+  it('copies studies, runs and results of shards into one, remapping ids, and merging again adds nothing', () => {
+    const a = shardDb('a.sqlite', DEALS.slice(0, 3).map((d) => won(d)));
+    const b = shardDb('b.sqlite', DEALS.slice(3).map((d) => won(d)));
+    const into = join(dir, 'ab.sqlite');
+    const first = mergeDatabases(into, [a, b]);
+    expect(first.created).toBe(true);
+    expect(first.totals).toEqual({
+      studies: { added: 1, present: 1, updated: 0 },
+      runs: { added: 2, present: 0, updated: 0 },
+      results: { added: 6, present: 0, updated: 0 },
+      deal_names: { added: 6, present: 0, updated: 0 },
+      study_deals: { added: 6, present: 0, updated: 0 },
+    });
+    expect(table(into, 'SELECT count(*) AS n FROM studies')).toEqual([{ n: 1 }]);
+    // every result points at a run of the target, and every run at its study
+    expect(table(into, 'SELECT count(*) AS n FROM results r JOIN runs u ON u.id = r.run_id JOIN studies s ON s.id = u.study_id')).toEqual([{ n: 6 }]);
+    // the runs keep their uids, the links their places in the plan, under the target's study id
+    const uids = [...table(a, 'SELECT uid FROM runs'), ...table(b, 'SELECT uid FROM runs')];
+    expect(table(into, 'SELECT uid FROM runs ORDER BY id')).toEqual(uids);
+    expect(table(into, "SELECT s.name, d.ord, d.name AS dealName FROM study_deals d JOIN studies s ON s.id = d.study_id ORDER BY d.ord")).toEqual(
+      DEALS.map((d, i) => ({ name: 'the-study', ord: i, dealName: d.key })));
+    // the same rows as the shards hold (ids and timing aside)
+    const cols = 'code, status, positions, line, move_count, classic_score, reveal_score, peak_bytes, solver_version';
+    const merged = table(into, `SELECT ${cols} FROM results ORDER BY code`);
+    const parts = [...table(a, `SELECT ${cols} FROM results`), ...table(b, `SELECT ${cols} FROM results`)].sort((x, y) => String((x as { code: string }).code).localeCompare((y as { code: string }).code));
+    expect(merged).toEqual(parts);
+
+    const bytes = readFileSync(into);
+    const again = mergeDatabases(into, [a, b]);
+    expect(again.created).toBe(false);
+    expect(again.totals).toEqual({
+      studies: { added: 0, present: 2, updated: 0 },
+      runs: { added: 0, present: 2, updated: 0 },
+      results: { added: 0, present: 6, updated: 0 },
+      deal_names: { added: 0, present: 6, updated: 0 },
+      study_deals: { added: 0, present: 6, updated: 0 },
+    });
+    expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 6 }]);
+    expect(table(into, 'SELECT count(*) AS n FROM runs')).toEqual([{ n: 2 }]);
+    expect(readFileSync(into).subarray(100).equals(bytes.subarray(100))).toBe(true); // pages unchanged past the header's change counter
+  });
+
+  it('refuses a conflict (same deal, budget and solver version, other result), names it, and leaves the target as it was', () => {
+    const a = shardDb('c1.sqlite', DEALS.slice(0, 2).map((d) => won(d)));
+    const into = join(dir, 'c-into.sqlite');
+    mergeDatabases(into, [a]);
+    const before = readFileSync(into);
+    const b = shardDb('c2.sqlite', [won(DEALS[2]!), won(DEALS[1]!, 9999)]);
+    const c = shardDb('c3.sqlite', [won(DEALS[3]!)]);
+    const m = refused(() => mergeDatabases(into, [c, b]));
+    expect(m).toContain(`merge refused, nothing written to ${into}: 1 conflict`);
+    expect(m).toContain(`deal SE1-2 at ${BUDGET} positions, solver ${VERSION}: positions 114 in ${into} but 9999 in ${b}`);
+    expect(readFileSync(into).equals(before)).toBe(true);
+    // c came first and is fine, but nothing of it was written either
+    expect(table(into, "SELECT count(*) AS n FROM results WHERE code = 'SE1-4'")).toEqual([{ n: 0 }]);
+  });
+
+  it('refuses a conflict between two inputs without creating the target', () => {
+    const a = shardDb('d1.sqlite', [won(DEALS[0]!, 200)]);
+    const b = shardDb('d2.sqlite', [won(DEALS[0]!, 201)]);
+    const into = join(dir, 'never.sqlite');
+    expect(refused(() => mergeDatabases(into, [a, b]))).toBe(
+      `merge refused, nothing written to ${into}: 1 conflict (the same key with different values): deal SE1-1 at ${BUDGET} positions, solver ${VERSION}: ` +
+        `status "won" in ${a} but "undecided" in ${b}, positions 200 in ${a} but 201 in ${b}, move_count 3 in ${a} but null in ${b}, ` +
+        `line "1-2 d 3-4" in ${a} but null in ${b}, classic_score 497 in ${a} but null in ${b}, reveal_score 2 in ${a} but null in ${b}`,
+    );
+    expect(existsSync(into)).toBe(false);
+  });
+
+  it('refuses one study name with two sets of parameters', () => {
+    const a = shardDb('e1.sqlite', [won(DEALS[0]!)]);
+    const b = shardDb('e2.sqlite', [won(DEALS[1]!)], { params: { ...PARAMS, dealsSpec: 'seeds:1-7' } });
+    expect(refused(() => mergeDatabases(join(dir, 'e.sqlite'), [a, b]))).toContain('study "the-study": params');
+  });
+
+  it('replaces an error by a settled result, never a settled result by an error', () => {
+    const errA = recordFromError(DEALS[0]!, BUDGET, 'worker ran out of memory', VERSION);
+    const a = shardDb('f1.sqlite', [errA, won(DEALS[1]!)]);
+    const b = shardDb('f2.sqlite', [won(DEALS[0]!), recordFromError(DEALS[1]!, BUDGET, 'boom', VERSION)]);
+    const into = join(dir, 'f.sqlite');
+    const s = mergeDatabases(into, [a, b]);
+    expect(s.inputs[1]!.tables.results).toEqual({ added: 0, present: 1, updated: 1 });
+    expect(table(into, 'SELECT code, status, error FROM results ORDER BY code')).toEqual([
+      { code: 'SE1-1', status: won(DEALS[0]!).status, error: null },
+      { code: 'SE1-2', status: won(DEALS[1]!).status, error: null },
+    ]);
+  });
+
+  it('brings a run recorded as running up to date from a finished copy of it', () => {
+    const path = shardDb('g.sqlite', [won(DEALS[0]!)], { runStatus: 'running' });
+    const copy = join(dir, 'g-running.sqlite');
+    writeFileSync(copy, readFileSync(path));
+    const s = ResultStore.openForWriting(path);
+    s.finishRun(1, 'done');
+    s.close();
+    // (the merged copy's run is still 'running' with a live pid: this process)
+    const into = join(dir, 'g-into.sqlite');
+    mergeDatabases(into, [copy]);
+    expect(table(into, 'SELECT status FROM runs')).toEqual([{ status: 'running' }]);
+    expect(mergeDatabases(into, [path]).totals.runs).toEqual({ added: 0, present: 0, updated: 1 });
+    expect(table(into, 'SELECT status, finished_at IS NOT NULL AS finished FROM runs')).toEqual([{ status: 'done', finished: 1 }]);
+  });
+
+  it('a deal planned at two places under two names, reached by two shards, is counted once at its first place, with both names', () => {
+    const d = DEALS[0]!;
+    const r = won(d);
+    const linked = (name: string, ord: number, label: string): string => {
+      const path = join(dir, name);
+      const s = ResultStore.openForWriting(path);
+      const study = s.ensureStudy('the-study', PARAMS);
+      s.writeResults(s.startRun(study, { workers: 1, solverVersion: VERSION, planned: 1, skipped: 0 }), [r], study, [{ deal: r.deal, ord, name: label }]);
+      s.close();
+      return path;
+    };
+    const late = linked('k1.sqlite', 7, 'pysol:spiderette:99');
+    const early = linked('k2.sqlite', 2, 'SE1-1');
+    for (const [n, order] of [['k-a.sqlite', [late, early]], ['k-b.sqlite', [early, late]]] as const) {
+      const into = join(dir, n);
+      mergeDatabases(into, [...order]);
+      expect(table(into, 'SELECT ord, name FROM study_deals')).toEqual([{ ord: 2, name: 'SE1-1' }]);
+      expect(table(into, 'SELECT name FROM deal_names ORDER BY name')).toEqual([{ name: 'SE1-1' }, { name: 'pysol:spiderette:99' }]);
+    }
+  });
+
+  it('merges a schema-1 file through a migrated copy, leaving the file itself as it was', () => {
+    const v1 = join(dir, 'v1.sqlite');
+    const db = new Database(v1);
+    db.exec(MIGRATIONS[0]!.sql);
+    db.pragma('user_version = 1');
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.exec(`
+      INSERT INTO studies VALUES (1, 'old', 'spiderette', '1', 'seeds:1-2', ${BUDGET}, '{"game":"spiderette","suits":"1","deals":"seeds:1-2","maxPositions":${BUDGET}}', '2026-01-01T00:00:00Z');
+      INSERT INTO runs VALUES (1, 1, '2026-01-01T00:00:00Z', '2026-01-01T00:01:00Z', 1, '${VERSION}', 'done', 2, 0, 2, 0);
+      INSERT INTO results (code, game, suits, source_kind, seed, max_positions, status, positions, elapsed_ms, solver_version, run_id, created_at)
+        VALUES ('SE1-1', 'spiderette', 1, 'seed', 1, ${BUDGET}, 'lost', 42, 1, '${VERSION}', 1, '2026-01-01T00:00:00Z');
+    `);
+    db.close();
+    const before = readFileSync(v1);
+    const into = join(dir, 'v1-into.sqlite');
+    const s = mergeDatabases(into, [v1]);
+    expect(s.totals.results).toEqual({ added: 1, present: 0, updated: 0 });
+    expect(readFileSync(v1).equals(before)).toBe(true);
+    // stored under the deal's identity, as the migration gives it
+    expect(table(into, 'SELECT deal, code, status, positions FROM results')).toEqual([{ deal: won(DEALS[0]!).deal, code: 'SE1-1', status: 'lost', positions: 42 }]);
+    expect(table(into, 'SELECT name, planned FROM studies')).toEqual([{ name: 'old', planned: 2 }]);
+  });
+
+  it('skips the target when a glob names it, and a file given twice', () => {
+    const a = shardDb('h1.sqlite', [won(DEALS[0]!)]);
+    const into = join(dir, 'h.sqlite');
+    mergeDatabases(into, [a]);
+    const s = mergeDatabases(into, [into, a, join(dir, '.', 'h1.sqlite')]);
+    expect(s.inputs.map((i) => i.skipped)).toEqual(['it is the target', null, `given twice (as ${a})`]);
+    expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 1 }]);
+  });
+
+  it('refuses files that are not spidersolve databases, a newer schema, an empty file and a missing one', () => {
+    const a = shardDb('i1.sqlite', [won(DEALS[0]!)]);
+    const into = join(dir, 'i.sqlite');
+    const text = join(dir, 'notes.txt');
+    writeFileSync(text, 'hello\n');
+    const foreign = join(dir, 'foreign.sqlite');
+    new Database(foreign).exec('CREATE TABLE t (x)');
+    const newer = shardDb('newer.sqlite', []);
+    const n = new Database(newer);
+    n.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    n.close();
+    const empty = join(dir, 'empty.sqlite');
+    writeFileSync(empty, '');
+    expect(refused(() => mergeDatabases(into, [a, text]))).toBe(`database ${text}: not an SQLite database; left untouched (use another --db path)`);
+    expect(refused(() => mergeDatabases(into, [a, foreign]))).toContain(`database ${foreign}: an SQLite database that is not a spidersolve results database`);
+    expect(refused(() => mergeDatabases(into, [a, newer]))).toContain(`schema version ${SCHEMA_VERSION + 1} is newer than this spidersolve knows`);
+    expect(refused(() => mergeDatabases(into, [a, empty]))).toBe(`merge: input ${empty}: an empty file, not a spidersolve results database`);
+    expect(refused(() => mergeDatabases(into, [a, join(dir, 'nope.sqlite')]))).toBe(`merge: input ${join(dir, 'nope.sqlite')}: no such file`);
+    expect(existsSync(into)).toBe(false);
+  });
+
+  it('as a command: prints what it added, exits 2 with one line on a refusal', () => {
+    const a = shardDb('j1.sqlite', DEALS.slice(0, 2).map((d) => won(d)));
+    const into = join(dir, 'j.sqlite');
+    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'merge', ...args], { cwd: ROOT, encoding: 'utf8' });
+    const ok = run(['--into', into, a]);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toBe(
+      `merged 1 database into ${into} (new) in ${/in (\d+\.\d) s/.exec(ok.stdout)![1]} s\n` +
+        `  ${a}: studies 1 added, 0 already there; runs 1 added, 0 already there; results 2 added, 0 already there; deal_names 2 added, 0 already there; study_deals 2 added, 0 already there\n` +
+        '  in all: studies 1 added, 0 already there; runs 1 added, 0 already there; results 2 added, 0 already there; deal_names 2 added, 0 already there; study_deals 2 added, 0 already there\n',
+    );
+    const bad = run(['--into', into, a, join(dir, 'missing.sqlite'), '--json']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe(`spidersolve: merge: input ${join(dir, 'missing.sqlite')}: no such file\n`);
+    expect(bad.stdout).toBe('');
+  });
+});
