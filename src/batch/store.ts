@@ -109,6 +109,16 @@ export interface ResultFilter {
   readonly suits?: readonly number[];
 }
 
+/** A stored won or lost result of one deal (see `ResultStore.storedOutcome`). */
+export interface StoredOutcome {
+  status: 'won' | 'lost';
+  /** Space-separated winning line; null when lost. */
+  line: string | null;
+  positions: number | null;
+  maxPositions: number;
+  solverVersion: string;
+}
+
 /** Outcome of a run, as stored in `runs.status`. */
 export type RunStatus = 'running' | 'done' | 'interrupted' | 'failed';
 
@@ -351,6 +361,23 @@ export class ResultStore {
       }
     })();
     return out;
+  }
+
+  /**
+   * The most useful stored outcome of one deal (its `results.code` key) for viewing it: a won row with
+   * its line (the current solver version first, then the largest budget), else a lost row (a proof holds
+   * at any budget), else null. Undecided and error rows are never returned. Used by `view --solve`.
+   */
+  storedOutcome(key: string, solverVersion: string): StoredOutcome | null {
+    if (!this.#db) return null;
+    const row = this.#db
+      .prepare(
+        `SELECT status, line, positions, max_positions AS maxPositions, solver_version AS solverVersion FROM results
+         WHERE code = ? AND (status = 'lost' OR (status = 'won' AND line IS NOT NULL))
+         ORDER BY status = 'won' DESC, solver_version = ? DESC, max_positions DESC, solver_version DESC LIMIT 1`,
+      )
+      .get(key, solverVersion) as StoredOutcome | undefined;
+    return row ?? null;
   }
 
   #where(f: ResultFilter): { sql: string; args: (string | number)[] } {

@@ -6,12 +6,11 @@
  * mid-game position), `moves` a list of moves in the project's notation, `won` whether the game is won.
  */
 import type { Command } from 'commander';
-import { makeCard } from '../game/cards.js';
 import { makeDealCode } from '../game/code.js';
 import { dealCards, MAX_SEED } from '../game/deal.js';
+import { describeMove } from '../game/describe.js';
 import { InputError } from '../game/errors.js';
-import type { Move } from '../game/move.js';
-import { isWon, type Position } from '../game/position.js';
+import { isWon } from '../game/position.js';
 import { positionToJson } from '../game/positionFile.js';
 import { pysolDeal, type PysolKind } from '../game/pysol.js';
 import type { LoadedDeal } from '../game/ref.js';
@@ -76,22 +75,8 @@ function showJson(d: LoadedDeal, reveal: boolean): Record<string, unknown> {
   return o;
 }
 
-/** One line describing a legal move for people. */
-export function describeMove(pos: Position, move: Move): string {
-  const card = (c: number) => makeCard(c, true);
-  if (move.kind === 'deal') {
-    const d = pos.stock[0]!;
-    return `deal ${d.length} cards from the stock onto columns 1-${d.length} (${pos.stock.length} deal${pos.stock.length === 1 ? '' : 's'} left)`;
-  }
-  const src = pos.columns[move.from]!.up;
-  const group = src.slice(src.length - move.count);
-  const what = move.count === 1 ? card(group[0]!) : `${move.count} cards ${card(group[0]!)}..${card(group[group.length - 1]!)}`;
-  const dst = pos.columns[move.to]!;
-  const onto = dst.up.length === 0 ? `into empty column ${move.to + 1}` : `onto ${card(dst.up[dst.up.length - 1]!)} in column ${move.to + 1}`;
-  const left = src.length - move.count;
-  const after = left === 0 && pos.columns[move.from]!.down.length > 0 ? ', turns up a card' : left === 0 ? `, empties column ${move.from + 1}` : '';
-  return `move ${what} from column ${move.from + 1} ${onto}${after}`;
-}
+/** Kept here for callers of the CLI module; the function lives in src/game/describe.ts. */
+export { describeMove };
 
 /** Registers `deal`, `show`, `moves` and `play` on the program. */
 export function registerGameCommands(program: Command): void {

@@ -16,6 +16,7 @@ import { InputError } from '../game/errors.js';
 import { registerBatchCommands } from './batch.js';
 import { registerGameCommands } from './game.js';
 import { registerSolveCommands } from './solve.js';
+import { registerViewCommand } from './view.js';
 
 /** The version in package.json (found by walking up from this file; works from src/ and dist/src/). */
 export function packageVersion(): string {
@@ -56,6 +57,7 @@ export function buildProgram(): Command {
   registerGameCommands(program);
   registerSolveCommands(program);
   registerBatchCommands(program);
+  registerViewCommand(program);
   quietErrors(program);
   return program;
 }
