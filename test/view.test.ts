@@ -19,13 +19,11 @@ import { SOLVER_VERSION } from '../src/solver/types.js';
 import { lineFrames, type ViewFrame } from '../src/view/frames.js';
 import { escapeHtml, jsonForScript } from '../src/view/html.js';
 import { viewerPage } from '../src/view/page.js';
+import { SE1_1_LINE } from './helpers/lines.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-view-'));
 
-/** A winning line of SE1-1 (solver 2.2.0's, 63 moves), fixed here so the test does not depend on the solver. */
-export const SE1_1_LINE =
-  '2-7 4-5 4-3 3-4 3-1 5-2 7-1 7-4 7-1 1-4 4-1x9 4-3 5-4x1 d d 6-3 6-5 6-2 3-6 3-1 1-3 d d 4-2 4-2 3-4 3-4 4-6 4-3 5-2 1-5 1-5 2-1 2-5 5-2 6-5 6-1x3 6-4x1 6-1 6-2 2-1 2-1 5-1x5 5-6 5-1 3-1 5-7 6-7 2-3x1 2-1 7-1x4 3-7 7-3x2 4-7 7-2 7-3 7-4x1 7-5x1 1-3 2-5 3-4 5-7 7-4';
 
 function start(ref: string) {
   const d = loadDeal(ref);
