@@ -195,8 +195,8 @@ export const REPORT_COLUMNS: readonly (keyof ReportRow)[] = [
   'ceiling', 'medianPositions', 'p95Positions', 'medianMs', 'p95Ms', 'solverVersion',
 ];
 
-/** Human-readable cell: rates as percentages with one decimal, positions whole, ms with one decimal. */
-function humanCell(row: ReportRow, col: keyof ReportRow): string {
+/** Human-readable cell (table, md, html): rates as percentages with one decimal, positions whole, ms with one decimal. */
+export function humanCell(row: ReportRow, col: keyof ReportRow): string {
   const v = row[col];
   if (v === null) return '-';
   if (typeof v === 'string') return v;
@@ -212,7 +212,8 @@ function humanCell(row: ReportRow, col: keyof ReportRow): string {
   }
 }
 
-const HUMAN_HEADERS: Record<keyof ReportRow, string> = {
+/** Column headers of the human-readable formats (table, md, html). */
+export const HUMAN_HEADERS: Record<keyof ReportRow, string> = {
   game: 'game', suits: 'suits', budget: 'budget', deals: 'deals', won: 'won', lost: 'lost',
   undecided: 'undecided', errors: 'errors', floor: 'floor', ciLow: 'CI low', ciHigh: 'CI high',
   ceiling: 'ceiling', medianPositions: 'med pos', p95Positions: 'p95 pos', medianMs: 'med ms',

@@ -13,6 +13,7 @@ import { fileInTheWay, makeDirs } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
 import { ReportAccumulator, type ReportInput, type ReportRow, type ResultStatus } from './report.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
+import type { WonEffort } from '../report/data.js';
 
 /** Default database path, relative to the working directory. */
 export const DEFAULT_DB_PATH = 'data/results.sqlite';
@@ -404,6 +405,19 @@ export class ResultStore {
     );
     for (const r of stmt.iterate(...w.args)) acc.add(r as ReportInput);
     return acc.rows();
+  }
+
+  /**
+   * The effort of every won deal passing the filter (positions, search time, winning-line length),
+   * streamed in no particular order: what the report's charts need beyond the report rows.
+   */
+  *wonEffort(filter: ResultFilter = {}): IterableIterator<WonEffort> {
+    if (!this.#db) return;
+    const w = this.#where(filter);
+    const stmt = this.#db.prepare(
+      `SELECT game, suits, max_positions AS budget, solver_version AS solverVersion, positions, elapsed_ms AS elapsedMs, move_count AS moveCount FROM results ${w.sql ? `${w.sql} AND` : 'WHERE'} status = 'won'`,
+    );
+    yield* stmt.iterate(...w.args) as IterableIterator<WonEffort>;
   }
 
   /**

@@ -20,6 +20,7 @@ import { formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat 
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyParams } from '../batch/store.js';
+import { reportHtml, reportVega } from '../report/html.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parseGameOption, parseIntOption } from './common.js';
 
@@ -162,6 +163,9 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
 }
 
 const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'md', 'csv', 'json'];
+/** The report's picture formats (src/report/html.ts): one HTML file with charts, or the charts' Vega-Lite specs. */
+type PictureFormat = 'html' | 'vega';
+const PICTURE_FORMATS: readonly PictureFormat[] = ['html', 'vega'];
 
 function parseFilter(o: { game?: string; suits?: string }): ResultFilter {
   return {
@@ -203,13 +207,27 @@ function writeOut(out: string | undefined, text: string): void {
   }
 }
 
-async function reportAction(o: { db: string; game?: string; suits?: string; format: string; out?: string }): Promise<void> {
-  const format = o.format as ReportFormat;
-  if (!REPORT_FORMATS.includes(format)) throw new InputError('bad-option', `option --format "${o.format}": use table, md, csv or json`);
+async function reportAction(o: { db: string; game?: string; suits?: string; format: string; out?: string }, cmd: Command): Promise<void> {
+  const format = o.format as ReportFormat | PictureFormat;
+  if (!REPORT_FORMATS.includes(format as ReportFormat) && !PICTURE_FORMATS.includes(format as PictureFormat)) {
+    throw new InputError('bad-option', `option --format "${o.format}": use table, md, csv, json, html or vega`);
+  }
   const filter = parseFilter(o);
   if (o.out !== undefined) checkOutPath(o.out);
   const store = ResultStore.openForReading(o.db);
   try {
+    if (format === 'html' || format === 'vega') {
+      const rows = store.report(filter);
+      const generator = `spidersolve ${cmd.parent?.version() ?? ''}`.trim();
+      const what = filter.game || filter.suits ? [filter.game, filter.suits ? `suits ${filter.suits.join(',')}` : undefined].filter(Boolean).join(', ') : 'all results';
+      writeOut(
+        o.out,
+        format === 'html'
+          ? await reportHtml(rows, store.wonEffort(filter), { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z') })
+          : reportVega(rows, store.wonEffort(filter), generator),
+      );
+      return;
+    }
     writeOut(o.out, formatReport(store.report(filter), format));
   } finally {
     store.close();
@@ -277,7 +295,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
-    .option('--format <format>', 'table, md, csv or json (an array of row objects)', 'table')
+    .option('--format <format>', 'table, md, csv, json (an array of row objects), html (one self-contained file with the table and charts) or vega (the charts\' Vega-Lite specs with their data)', 'table')
     .option('--out <file>', 'write to this file instead of stdout; missing parent directories are created (like mkdir -p)')
     .action(reportAction);
 
