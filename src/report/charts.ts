@@ -167,7 +167,7 @@ export function reportCharts(d: ChartData): Chart[] {
     proofRateChart(d),
     spreadChart('time', 'Solving time of won deals', 'search time per won deal (milliseconds, log scale)', d.timeMs, d.groups, { type: 'log' }, 0.1, ',~g'),
     spreadChart('positions', 'Positions searched per won deal', 'positions stored per won deal (log scale)', d.positions, d.groups, { type: 'log' }, 1),
-    spreadChart('line-length', 'Length of the winning line', 'moves in the winning line, deals included', d.lineLength, d.groups, { type: 'linear', zero: false }),
+    spreadChart('line-length', 'Length of the winning line', 'winning-line length (moves, deals included)', d.lineLength, d.groups, { type: 'linear', zero: false }),
   ];
 }
 

@@ -1,0 +1,11 @@
+import { chromium } from 'playwright-core';
+import { mkdtempSync } from 'node:fs';
+const [file, out, w='1100', h='900'] = process.argv.slice(2);
+const ctx = await chromium.launchPersistentContext(mkdtempSync('/tmp/pw-'), { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox','--disable-gpu'] });
+const page = await ctx.newPage();
+await page.setViewportSize({width: Number(w), height: Number(h)});
+page.on('pageerror', e => console.log('pageerror', e.message));
+page.on('request', r => console.log('req', r.url().slice(0,80)));
+await page.goto('file://' + file);
+await page.screenshot({ path: out, fullPage: true });
+await ctx.close();
