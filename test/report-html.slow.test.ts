@@ -77,7 +77,7 @@ describe('the HTML report in chromium', () => {
         expect(s.rules).toBe(3); // min to max
         expect(s.symbols).toBe(3); // the 95th percentile
       }
-      await screenshot(page, `report-${name}.png`, true);
+      await screenshot(page, `report-${name}.png`, { fullPage: true, docs: name === 'desktop' });
       expect(errors).toEqual([]);
       expect(requests).toEqual([pathToFileURL(file).href]);
       await page.close();

@@ -170,7 +170,7 @@ describe('the viewer in chromium', () => {
       // every column fits the screen's width
       const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
       expect(widths.page).toBeLessThanOrEqual(widths.view);
-      await screenshot(page, `viewer-${name}.png`, name === 'desktop');
+      await screenshot(page, `viewer-${name}.png`, { fullPage: name === 'desktop', docs: true });
       await page.keyboard.press('End');
       expect(await page.getAttribute('[data-status]', 'data-status')).toBe('won');
       expect(errors).toEqual([]);

@@ -5,7 +5,7 @@
  * that a page loads nothing from the network.
  *
  * Screenshots go to test-output/screenshots/ (kept after the run, ignored by git); with
- * SPIDERSOLVE_DOCS_SHOTS=1 they are also copied to docs/ (the README's pictures).
+ * SPIDERSOLVE_DOCS_SHOTS=1 the README's pictures among them are also copied to docs/.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,12 +53,16 @@ export async function openPage(context: BrowserContext, url: string, viewport: {
   return { page, requests, errors };
 }
 
-/** Saves a screenshot as test-output/screenshots/NAME (and docs/NAME with SPIDERSOLVE_DOCS_SHOTS=1); returns its path. */
-export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
+/**
+ * Saves a screenshot as test-output/screenshots/NAME, and when `docs` (a README picture) and
+ * SPIDERSOLVE_DOCS_SHOTS=1 also as docs/NAME; returns its path.
+ */
+export async function screenshot(page: Page, name: string, o: { fullPage?: boolean; docs?: boolean } = {}): Promise<string> {
+  const fullPage = o.fullPage ?? false;
   mkdirSync(SHOTS_DIR, { recursive: true });
   const path = join(SHOTS_DIR, name);
   await page.screenshot({ path, fullPage });
-  if (process.env.SPIDERSOLVE_DOCS_SHOTS === '1') {
+  if (o.docs && process.env.SPIDERSOLVE_DOCS_SHOTS === '1') {
     mkdirSync(join(ROOT, 'docs'), { recursive: true });
     copyFileSync(path, join(ROOT, 'docs', name));
   }
