@@ -122,10 +122,10 @@ var ups=Math.max(u-1,0);c.style.height='calc(var(--ch) + var(--down) * '+d+' + v
 w.appendChild(c);b.appendChild(w)})}
 function piles(f){var s=$('stock');var deals=f.stock.length,cards=0;f.stock.forEach(function(d){cards+=d.length});
 s.setAttribute('data-stock-deals',String(deals));s.setAttribute('data-stock-cards',String(cards));
-var st=$('stack');st.textContent='';st.style.width='calc(var(--cw) * 0.72 + '+Math.max(deals-1,0)*7+'px)';
-for(var i=0;i<deals;i++){var e=el('div','stockcard back');e.style.left=(i*7)+'px';st.appendChild(e)}
+var st=$('stack');st.textContent='';st.style.width='calc(var(--cw) * 0.72 + '+Math.max(deals-1,0)*5+'px)';
+for(var i=0;i<deals;i++){var e=el('div','stockcard back');e.style.left=(i*5)+'px';st.appendChild(e)}
 if(deals===0){var z=el('div','slot');z.style.position='absolute';z.style.bottom='0';st.appendChild(z)}
-$('stock-label').textContent=deals===0?'empty':deals+' deal'+(deals===1?'':'s')+' left ('+cards+' cards)';
+$('stock-label').textContent=deals===0?'empty':deals+' deal'+(deals===1?'':'s')+' left';s.title=cards+' cards';
 var sc=$('stock-cards');sc.textContent='';if(reveal&&deals>0){sc.textContent='next deal: '+f.stock[0].map(label).join(' ')}
 var r=$('removed');r.setAttribute('data-removed-suits',f.removed.join(' '));r.setAttribute('data-removed-count',String(f.removed.length));
 var sl=$('slots');sl.textContent='';for(var j=0;j<data.completeSuits;j++){var x=f.removed[j];
