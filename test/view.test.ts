@@ -182,5 +182,7 @@ describe('spidersolve view', () => {
     expect(illegal.status).toBe(2);
     expect(illegal.stderr).toMatch(/^spidersolve: move "1-2": .*\(move 2 of the line\)\n$/);
     expect(cli('view', 'SE9-1').status).toBe(2);
+    const budget = cli('view', 'SE1-1', '--max-positions', '10');
+    expect([budget.status, budget.stderr]).toEqual([2, 'spidersolve: option --max-positions: only with --solve\n']);
   });
 });

@@ -90,6 +90,7 @@ function planView(deal: LoadedDeal, o: ViewOptions): { line: string[]; verdict: 
 
 function viewAction(ref: string, o: ViewOptions, version: string): void {
   if (o.line !== undefined && o.solve) throw new InputError('bad-option', 'option --line: give either --line or --solve, not both');
+  if (o.maxPositions !== undefined && !o.solve) throw new InputError('bad-option', 'option --max-positions: only with --solve');
   if (o.out !== undefined) checkOutPath(o.out);
   const deal = loadDealOrThrow(ref);
   const plan = planView(deal, o);
