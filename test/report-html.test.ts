@@ -104,9 +104,32 @@ describe('chart data of the hand-counted study', () => {
 
   it('names the budget and the solver version in the labels only when they differ', () => {
     const two = rowsOf([...records, ...records.map((r) => ({ ...r, maxPositions: 1_000_000 }))]);
-    const labels = chartData(two, []).groups;
+    const labels = chartData(two, []).series;
     expect(labels).toEqual(['spider 2 suits @ 10k', 'spider 2 suits @ 1M', 'spiderette 1 suit @ 10k', 'spiderette 1 suit @ 1M']);
     expect([shortCount(1_000_000), shortCount(200_000), shortCount(1_500), shortCount(167_000)]).toEqual(['1M', '200k', '1,500', '167k']);
+  });
+
+  it('with rungs, draws a ladder\'s rows as one curve from its top rung, each rung\'s floor marked', () => {
+    // a ladder 100 / 1,000 / 10,000 over 10 deals: 2 won within 100, 5 within 1,000, 6 within 10,000
+    // (cumulative, as the per-study report counts a deal won at a lower rung at every higher one)
+    const row = (budget: number, won: number) => ({ study: 'lad', game: 'spider', suits: 4, budget, solverVersion: '2.2.0', deals: 10, won, lost: 0, undecided: 10 - won, errors: 0 });
+    const ladder = [row(100, 2), row(1000, 5), row(10_000, 6)];
+    const eff = (budget: number, positions: number[]) => positions.map((p) => ({ study: 'lad', game: 'spider', suits: 4, budget, solverVersion: '2.2.0', positions: p, elapsedMs: p / 100, moveCount: 200 }));
+    const effort = [...eff(100, [40, 90]), ...eff(1000, [40, 90, 300, 700, 950]), ...eff(10_000, [40, 90, 300, 700, 950, 4000])];
+    const d = chartData(ladder, effort, { rungs: true });
+    expect(d.groups).toEqual(['spider 4 suits @ 100', 'spider 4 suits @ 1,000', 'spider 4 suits @ 10k']);
+    expect(d.series).toEqual(['spider 4 suits']);
+    expect(d.proof.map((p) => [p.positions, p.won])).toEqual([[40, 1], [90, 2], [300, 3], [700, 4], [950, 5], [4000, 6], [10_000, 6]]);
+    expect(d.budgets).toEqual([
+      { group: 'spider 4 suits', budget: 100, floor: 0.2 },
+      { group: 'spider 4 suits', budget: 1000, floor: 0.5 },
+      { group: 'spider 4 suits', budget: 10_000, floor: 0.6 },
+    ]);
+    expect(d.positions.map((p) => [p.group, p.n, p.max])).toEqual([['spider 4 suits', 6, 4000]]);
+    expect(d.winRate.filter((p) => p.measure === 'floor').map((p) => [p.group, p.rate])).toEqual([['spider 4 suits @ 100', 0.2], ['spider 4 suits @ 1,000', 0.5], ['spider 4 suits @ 10k', 0.6]]);
+    // two studies: named in the labels
+    const two = chartData([...ladder, { ...row(1000, 3), study: 'other' }], [], { rungs: true });
+    expect(two.series).toEqual(['lad: spider 4 suits', 'other: spider 4 suits']);
   });
 
   it('samples a curve of many distinct counts at log-spaced budgets, each point still exact', () => {

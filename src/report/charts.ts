@@ -78,7 +78,7 @@ function winRateChart(d: ChartData): Chart {
 function proofRateChart(d: ChartData): Chart {
   const title = 'Share of deals won within a budget';
   const caption =
-    'Read up from a budget B (positions, log scale) to the share of each group\'s deals that were won using at most B positions; the dashed line marks the budget searched, where each curve ends at its floor (a deal solved with a smaller budget may take another path, so this is the effort this study spent, not a re-run).';
+    'Read up from a budget B (positions, log scale) to the share of each group\'s deals that were won using at most B positions; dashed lines mark the budgets searched and diamonds the share won at each (every rung of a budget ladder), where the curve reaches the floor (a deal solved with a smaller budget may take another path, so the curve is the effort this study spent, not a re-run).';
   const marks = [...new Set(d.budgets.map((b) => b.budget))].map((budget) => ({ budget }));
   const x = { field: 'positions', type: 'quantitative', scale: { type: 'log' }, axis: { title: 'budget B (positions searched, log scale)', format: '~s' } };
   const spec = {
@@ -107,7 +107,7 @@ function proofRateChart(d: ChartData): Chart {
         encoding: {
           x,
           y: { field: 'share', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%', title: 'deals won within B (% of deals)' } },
-          color: { field: 'group', type: 'nominal', sort: d.groups, title: 'game and suits', legend: { orient: 'bottom', columns: 3, labelLimit: 220 } },
+          color: { field: 'group', type: 'nominal', sort: d.series, title: 'game and suits', legend: { orient: 'bottom', columns: 3, labelLimit: 220 } },
         },
       },
       {
@@ -116,7 +116,7 @@ function proofRateChart(d: ChartData): Chart {
         encoding: {
           x: { field: 'budget', type: 'quantitative' },
           y: { field: 'floor', type: 'quantitative' },
-          color: { field: 'group', type: 'nominal', sort: d.groups },
+          color: { field: 'group', type: 'nominal', sort: d.series },
           tooltip: [{ field: 'group' }, { field: 'budget', format: ',' }, { field: 'floor', format: '.1%', title: 'won at the budget' }],
         },
       },
@@ -165,9 +165,9 @@ export function reportCharts(d: ChartData): Chart[] {
   return [
     winRateChart(d),
     proofRateChart(d),
-    spreadChart('time', 'Solving time of won deals', 'search time per won deal (milliseconds, log scale)', d.timeMs, d.groups, { type: 'log' }, 0.1, ',~g'),
-    spreadChart('positions', 'Positions searched per won deal', 'positions stored per won deal (log scale)', d.positions, d.groups, { type: 'log' }, 1),
-    spreadChart('line-length', 'Length of the winning line', 'winning-line length (moves, deals included)', d.lineLength, d.groups, { type: 'linear', zero: false }),
+    spreadChart('time', 'Solving time of won deals', 'search time per won deal (milliseconds, log scale)', d.timeMs, d.series, { type: 'log' }, 0.1, ',~g'),
+    spreadChart('positions', 'Positions searched per won deal', 'positions stored per won deal (log scale)', d.positions, d.series, { type: 'log' }, 1),
+    spreadChart('line-length', 'Length of the winning line', 'winning-line length (moves, deals included)', d.lineLength, d.series, { type: 'linear', zero: false }),
   ];
 }
 

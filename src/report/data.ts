@@ -10,6 +10,8 @@ import { percentile, wilsonInterval, type ReportRow } from '../batch/report.js';
 
 /** The effort of one won deal, as stored (results: positions, elapsed_ms, move_count). */
 export interface WonEffort {
+  /** The study whose report row the deal counts in, when the report is per study. */
+  readonly study?: string;
   readonly game: string;
   readonly suits: number;
   /** Position budget the deal was searched with. */
@@ -48,8 +50,9 @@ export interface ProofPoint {
   readonly deals: number;
 }
 
-/** A budget to mark on the proof-rate chart. */
+/** A budget to mark on the proof-rate chart: a report row's budget (a ladder's rung) and its floor. */
 export interface BudgetMark {
+  /** The series (curve) the row belongs to. */
   readonly group: string;
   readonly budget: number;
   /** The group's floor at that budget (won / deals), a fraction. */
@@ -70,8 +73,10 @@ export interface Spread {
 
 /** Everything the charts draw. */
 export interface ChartData {
-  /** Group labels in report order. */
+  /** Row labels in report order (the win-rate chart's rows). */
   readonly groups: readonly string[];
+  /** Series labels in report order (a curve and a spread row each; with rungs, one a ladder). */
+  readonly series: readonly string[];
   readonly winRate: readonly WinRatePoint[];
   readonly proof: readonly ProofPoint[];
   readonly budgets: readonly BudgetMark[];
@@ -93,20 +98,32 @@ export function shortCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-function groupKey(g: { game: string; suits: number; budget: number; solverVersion: string }): string {
-  return `${g.game}\u0000${g.suits}\u0000${g.budget}\u0000${g.solverVersion}`;
+/** A report row as the charts read it; `study` is set when the report is per study. */
+export type ChartRow = Pick<ReportRow, 'game' | 'suits' | 'budget' | 'solverVersion' | 'deals' | 'won' | 'lost' | 'undecided' | 'errors'> & { readonly study?: string };
+
+function rowKey(g: { study?: string; game: string; suits: number; budget: number; solverVersion: string }): string {
+  return `${g.study ?? ''}\u0000${g.game}\u0000${g.suits}\u0000${g.budget}\u0000${g.solverVersion}`;
 }
 
-/** The label of each report row: `spider 2 suits`, plus `@ 1M` / `v2.2.0` when those differ between rows. */
-export function groupLabels(rows: readonly ReportRow[]): string[] {
+/**
+ * Labels of report rows: `spider 2 suits`, with the study (`mine: spider 2 suits`) when the rows
+ * hold more than one, the budget (`@ 1M`) when they hold more than one, and the solver version
+ * (`v2.2.0`) likewise. `series` is the label of the curve a row belongs to: with `rungs` (a budget
+ * ladder's rows are rungs of one curve) it leaves the budget out, else it is the row's label.
+ */
+export function groupLabels(rows: readonly ChartRow[], rungs = false): { row: string[]; series: string[] } {
+  const studies = new Set(rows.map((r) => r.study ?? ''));
   const budgets = new Set(rows.map((r) => r.budget));
   const versions = new Set(rows.map((r) => r.solverVersion));
-  return rows.map((r) => {
+  const series = rows.map((r) => {
     let s = `${r.game} ${r.suits} suit${r.suits === 1 ? '' : 's'}`;
-    if (budgets.size > 1) s += ` @ ${shortCount(r.budget)}`;
+    if (studies.size > 1) s = `${r.study}: ${s}`;
+    if (!rungs && budgets.size > 1) s += ` @ ${shortCount(r.budget)}`;
     if (versions.size > 1) s += ` v${r.solverVersion}`;
     return s;
   });
+  const row = rows.map((r, i) => (rungs && budgets.size > 1 ? `${series[i]} @ ${shortCount(r.budget)}` : series[i]!));
+  return { row, series };
 }
 
 /**
@@ -155,48 +172,64 @@ function spread(group: string, sorted: readonly number[]): Spread | null {
 }
 
 /**
- * The chart data of report rows and the won deals' effort (`won` is read once, streamed; deals of a
- * group the rows do not have are ignored). Win rates come from the rows' counts; the ceiling's
- * interval is the Wilson interval of (won + undecided + errors) / deals, as the floor's is of won /
- * deals. Spreads use the report's percentile (type 7), so the median time and positions equal the
- * report's `medianMs` and `medianPositions`.
+ * The chart data of report rows and the won deals' effort (`won` is read once, streamed; each won
+ * deal counts in the row of its study, game, suits, budget and solver version; others are ignored).
+ *
+ * Without `rungs`, every row is its own curve. With `rungs`, the rows of one study, game, suits and
+ * solver version are the rungs of a budget ladder with cumulative counts (a deal won at a lower rung
+ * counts as won at every higher one, with the positions it was won in): they make one curve, drawn
+ * from the won deals of the highest rung, with each rung's floor marked at its budget; the spreads
+ * are those of the highest rung too.
+ *
+ * Win rates come from the rows' counts, one entry a row; the ceiling's interval is the Wilson interval
+ * of (won + undecided + errors) / deals, as the floor's is of won / deals. Spreads use the report's
+ * percentile (type 7), so the median time and positions equal the report's `medianMs` and
+ * `medianPositions`.
  */
-export function chartData(rows: readonly ReportRow[], won: Iterable<WonEffort>): ChartData {
-  const labels = groupLabels(rows);
-  const byKey = new Map<string, { label: string; pos: number[]; ms: number[]; moves: number[] }>();
-  rows.forEach((r, i) => byKey.set(groupKey(r), { label: labels[i]!, pos: [], ms: [], moves: [] }));
+export function chartData(rows: readonly ChartRow[], won: Iterable<WonEffort>, o: { rungs?: boolean } = {}): ChartData {
+  const labels = groupLabels(rows, o.rungs);
+  const byKey = new Map<string, { pos: number[]; ms: number[]; moves: number[] }>();
+  for (const r of rows) byKey.set(rowKey(r), { pos: [], ms: [], moves: [] });
   for (const w of won) {
-    const g = byKey.get(groupKey(w));
+    const g = byKey.get(rowKey(w));
     if (!g) continue;
     if (w.positions !== null) g.pos.push(w.positions);
     if (w.elapsedMs !== null) g.ms.push(w.elapsedMs);
     if (w.moveCount !== null) g.moves.push(w.moveCount);
   }
   const winRate: WinRatePoint[] = [];
-  const proof: ProofPoint[] = [];
   const budgets: BudgetMark[] = [];
-  const timeMs: Spread[] = [];
-  const positions: Spread[] = [];
-  const lineLength: Spread[] = [];
+  // the rows of each series, in report order
+  const series = new Map<string, ChartRow[]>();
   rows.forEach((r, i) => {
-    const label = labels[i]!;
-    const g = byKey.get(groupKey(r))!;
+    const label = labels.row[i]!;
     if (r.deals > 0) {
       const open = r.won + r.undecided + r.errors;
       const fc = wilsonInterval(r.won, r.deals)!;
       const cc = wilsonInterval(open, r.deals)!;
       winRate.push({ group: label, measure: 'floor', rate: r.won / r.deals, low: fc[0], high: fc[1], deals: r.deals, count: r.won });
       winRate.push({ group: label, measure: 'ceiling', rate: open / r.deals, low: cc[0], high: cc[1], deals: r.deals, count: open });
-      budgets.push({ group: label, budget: r.budget, floor: r.won / r.deals });
+      budgets.push({ group: labels.series[i]!, budget: r.budget, floor: r.won / r.deals });
     }
-    const sort = (xs: number[]) => xs.sort((a, b) => a - b);
-    proof.push(...proofCurve(label, sort(g.pos), r.deals, r.budget));
+    const list = series.get(labels.series[i]!) ?? [];
+    list.push(r);
+    series.set(labels.series[i]!, list);
+  });
+  const proof: ProofPoint[] = [];
+  const timeMs: Spread[] = [];
+  const positions: Spread[] = [];
+  const lineLength: Spread[] = [];
+  const sort = (xs: number[]) => xs.sort((a, b) => a - b);
+  for (const [label, list] of series) {
+    const top = list.reduce((a, b) => (b.budget > a.budget ? b : a));
+    const g = byKey.get(rowKey(top))!;
+    proof.push(...proofCurve(label, sort(g.pos), top.deals, top.budget));
     const t = spread(label, sort(g.ms));
     if (t) timeMs.push(t);
     const p = spread(label, g.pos);
     if (p) positions.push(p);
     const m = spread(label, sort(g.moves));
     if (m) lineLength.push(m);
-  });
-  return { groups: labels, winRate, proof, budgets, timeMs, positions, lineLength };
+  }
+  return { groups: labels.row, series: [...series.keys()], winRate, proof, budgets, timeMs, positions, lineLength };
 }
