@@ -65,7 +65,7 @@ describe('spidersolve program', () => {
   });
   it('every command has a short one-line description in the same style: lowercase first, no final period', () => {
     const descriptions = Object.fromEntries(buildProgram().commands.map((c) => [c.name(), c.description()]));
-    expect(Object.keys(descriptions)).toEqual(['deal', 'show', 'moves', 'play', 'solve', 'hint', 'batch', 'report', 'export']);
+    expect(Object.keys(descriptions)).toEqual(['deal', 'show', 'moves', 'play', 'solve', 'hint', 'batch', 'report', 'export', 'view']);
     for (const [name, d] of Object.entries(descriptions)) {
       expect(d, name).toMatch(/^[a-z][^\n]*[^.]$/);
       expect(d.length, name).toBeLessThanOrEqual(140);
@@ -154,7 +154,7 @@ describe('show', () => {
         '6: ## ## ## ## ## | 6♥',
         '7: ## ## ## ## ## ## | 8♥',
         'stock: 4 deals left (7, 7, 7, 3 cards, 24 in all)',
-        'removed: none (0 of 4 suits)',
+        'removed: none (0 of 4 runs completed)',
         '',
       ].join('\n'),
     );

@@ -24,7 +24,7 @@ function cli(...args: string[]): string {
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 beforeAll(async () => {
   browser = await launchBrowser();
-});
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
 });
@@ -82,5 +82,5 @@ describe('the HTML report in chromium', () => {
       expect(requests).toEqual([pathToFileURL(file).href]);
       await page.close();
     }
-  });
+  }, 300_000);
 });

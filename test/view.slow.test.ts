@@ -97,7 +97,7 @@ function expectSame(got: Shown, want: ReturnType<typeof played>): void {
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 beforeAll(async () => {
   browser = await launchBrowser();
-});
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
 });
@@ -157,7 +157,7 @@ describe('the viewer in chromium', () => {
 
     expect(errors).toEqual([]);
     expect(requests).toEqual([pathToFileURL(file).href]);
-  });
+  }, 300_000);
 
   it('shows a Spider deal the same way on a desktop and a phone screen', async () => {
     const file = join(dir, 'sp2-1007.html');
@@ -177,5 +177,5 @@ describe('the viewer in chromium', () => {
       expect(requests).toEqual([pathToFileURL(file).href]);
       await page.close();
     }
-  });
+  }, 300_000);
 });

@@ -2,8 +2,12 @@
  * Paths of the files spidersolve writes (the database, `--out` files): looking at them, and creating
  * their directories.
  */
-import { existsSync, mkdirSync, statSync, type Stats } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync, closeSync, createWriteStream, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync,
+  realpathSync, renameSync, rmSync, statSync, type Stats,
+} from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /**
  * fs.statSync, or null when the path is absent or cannot be reached (a component above it is not a
@@ -42,4 +46,99 @@ export function makeDirs(dir: string): void {
     if (dirname(d) === d) break;
   }
   for (let i = missing.length - 1; i >= 0; i--) mkdirSync(missing[i]!);
+}
+
+/**
+ * The absolute path of `path` with every symbolic link resolved — also when the path does not exist
+ * (yet), or is a link to a file that does not exist: the missing tail is kept as written, and a
+ * dangling link is followed to where it points (at most 40 links, as the kernel does). Two paths that
+ * name the same file (through links, `..` or a relative form) give the same canonical path, whether
+ * or not the file exists.
+ */
+export function canonicalPath(path: string, hops = 0): string {
+  const abs = resolve(path);
+  try {
+    return realpathSync(abs);
+  } catch {
+    // a missing component, or a dangling link
+  }
+  let st: Stats | null = null;
+  try {
+    st = lstatSync(abs);
+  } catch {
+    // absent
+  }
+  if (st?.isSymbolicLink() && hops < 40) return canonicalPath(resolve(dirname(abs), readlinkSync(abs)), hops + 1);
+  const parent = dirname(abs);
+  if (parent === abs) return abs;
+  return join(canonicalPath(parent, hops), basename(abs));
+}
+
+/** The files SQLite keeps for a database at `db`: the file, its -wal, -shm and -journal files. */
+export function databaseFiles(db: string): string[] {
+  const real = canonicalPath(db);
+  const out = new Set<string>();
+  for (const base of [resolve(db), real]) for (const suffix of ['', '-wal', '-shm', '-journal']) out.add(base + suffix);
+  return [...out];
+}
+
+/**
+ * The first of `files` that `out` names — the same path once links are resolved, or the same file
+ * (device and inode: a hard link) — or null when it names none of them. Looks only; creates nothing.
+ */
+export function sameFileAs(out: string, files: readonly string[]): string | null {
+  const outPath = canonicalPath(out);
+  const outStat = statOrNull(out);
+  for (const f of files) {
+    if (canonicalPath(f) === outPath) return f;
+    const st = outStat && statOrNull(f);
+    if (st && outStat && st.dev === outStat.dev && st.ino === outStat.ino) return f;
+  }
+  return null;
+}
+
+/**
+ * Writes a file so that a failed write never leaves half a file where a good one was: the content
+ * goes to a temporary file in the same folder (`.<name>.<pid>-<random>.tmp`), is flushed to disk,
+ * then renamed over `path` in one step. `write` receives the temporary file's stream and resolves
+ * when it has written everything (ending the stream, as `pipeline` does). On any failure the
+ * temporary file is removed and the error is thrown; the file at `path` is as it was.
+ *
+ * A link at `path` is kept: the file it points to is replaced. A path that exists and is not a
+ * regular file (a device such as /dev/null, a FIFO) is written directly: it cannot be replaced. An
+ * existing file keeps its permission bits. The caller has created the folder.
+ */
+export async function writeFileAtomically(path: string, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<void> {
+  const existing = statOrNull(path);
+  if (existing && !existing.isFile()) {
+    await write(createWriteStream(path));
+    return;
+  }
+  const target = canonicalPath(path);
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fd = openSync(tmp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
+    const stream = createWriteStream('', { fd, autoClose: false });
+    try {
+      await write(stream);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (existing) chmodSync(tmp, existing.mode & 0o7777);
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** `writeFileAtomically` of a whole text (UTF-8). */
+export function writeTextAtomically(path: string, text: string): Promise<void> {
+  return writeFileAtomically(path, (out) =>
+    new Promise<void>((res, rej) => {
+      out.on('error', rej);
+      out.end(text, () => res());
+    }),
+  );
 }

@@ -16,7 +16,11 @@ export interface ProgressCounts {
 export interface ProgressSink {
   start(total: number): void;
   update(done: number, counts: ProgressCounts): void;
-  /** Removes nothing; leaves the last state on screen and ends the line. */
+  /**
+   * Removes nothing; leaves the last state on screen and ends the line, so that whatever is printed
+   * next starts on a line of its own. Idempotent; after it, start and update show nothing (call it
+   * before printing anything else on the terminal, e.g. when a signal comes).
+   */
   stop(): void;
 }
 
@@ -41,18 +45,25 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr): Pro
     cliProgress.Presets.shades_classic,
   );
   let t0 = 0;
+  let state: 'new' | 'running' | 'stopped' = 'new';
   const zero = { won: 0, lost: 0, undecided: 0, errors: 0 };
   return {
     start(total) {
+      if (state !== 'new') return;
+      state = 'running';
       t0 = performance.now();
       bar.start(total, 0, { rate: '0.0', ...zero });
     },
     update(done, counts) {
+      if (state !== 'running') return;
       const s = (performance.now() - t0) / 1000;
       bar.update(done, { rate: s > 0 ? (done / s).toFixed(1) : '0.0', ...counts });
     },
     stop() {
-      bar.stop();
+      // the bar saves the cursor when it starts and restores it when it stops: anything written to
+      // the terminal in between would be overwritten by what comes after the stop
+      if (state === 'running') bar.stop();
+      state = 'stopped';
     },
   };
 }

@@ -18,6 +18,7 @@ import { createSolvePool } from './pool.js';
 import type { WorkerOutcome } from './protocol.js';
 import { NO_PROGRESS, type ProgressCounts, type ProgressSink } from './progress.js';
 import { summarize, type ReportRow } from './report.js';
+import { FileFault, storageFaultKind } from './faults.js';
 import { oneLine } from './schema.js';
 import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord, type StudyParams } from './store.js';
 
@@ -98,6 +99,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   let runId = -1;
   let workerMs = 0;
   let ran = 0;
+  // results this run has written to the database
+  let written = 0;
   // The abort listener goes in first and stays until the end, so that an abort at any moment counts:
   // before dispatch it stops the batch before any deal runs; during dispatch `stopDispatch` cancels.
   let interrupted = false;
@@ -138,11 +141,30 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         wake();
       };
       stopDispatch = stop;
+      // Piscina reports the answer of a task cancelled while that answer was already on its way as an
+      // 'error' event of the pool (an uncaught exception without a listener): the deal was cancelled
+      // and is run again on resume, so that one is ignored; any other pool error stops the batch.
+      pool.on('error', (e: unknown) => {
+        if (oneLine(e).startsWith('Unexpected message from Worker')) return;
+        fatal ??= e;
+        stop();
+      });
 
       const flush = () => {
-        if (buffer.length === 0 || fatal) return;
+        if (fatal) return;
+        // the file at the path must still be the one this store writes (checked at every flush,
+        // also when there is nothing to write: the timer runs every flushMs)
+        const where = store.fileAtPath();
+        if (where !== 'same') {
+          fatal = databaseGoneFault(store, where, runId, buffer.splice(0), written);
+          stop();
+          return;
+        }
+        if (buffer.length === 0) return;
         try {
-          store.writeResults(runId, buffer.splice(0));
+          const batch = buffer.splice(0);
+          store.writeResults(runId, batch);
+          written += batch.length;
         } catch (e) {
           fatal = e;
           stop();
@@ -196,6 +218,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       if (fatal) throw fatal;
     }
 
+    const where = store.fileAtPath();
+    if (where !== 'same') throw databaseGoneFault(store, where, runId, [], written);
     store.finishRun(runId, interrupted ? 'interrupted' : 'done');
     const after = store.reportInputsFor(opts.deals.map((d) => d.key), opts.maxPositions, SOLVER_VERSION);
     const settledNow = after.filter((r) => r.status !== 'error').length;
@@ -214,14 +238,16 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       report: summarize(after),
     };
   } catch (e) {
-    if (runId >= 0) {
+    let marked = runId < 0 || e instanceof FileFault; // a deleted database's run was marked in the old file
+    if (!marked) {
       try {
         store.finishRun(runId, 'failed');
+        marked = true;
       } catch {
         // the store itself is failing; the error below says why
       }
     }
-    throw e;
+    throw storageFault(e, store.path, written, runId < 0 ? null : marked) ?? e;
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     try {
@@ -230,6 +256,56 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       store.close();
     }
   }
+}
+
+/**
+ * A FileFault for a batch stopped by the disk (`storageFaultKind`: full, or an I/O error) while it
+ * wrote `path`, saying which file, what was kept (every result written before: `written` of this
+ * run), what became of the run (`marked`: marked failed, or could not be; null when no run was
+ * started yet) and how to go on; null when `e` is no such fault.
+ */
+function storageFault(e: unknown, path: string, written: number, marked: boolean | null): FileFault | null {
+  const kind = storageFaultKind(e);
+  if (kind === null) return null;
+  const code = String((e as { code?: unknown }).code);
+  const what = kind === 'full' ? `the disk is full (${code})` : `the disk reported an I/O error (${code}: ${oneLine(e)})`;
+  const kept = kind === 'full'
+    ? `every result stored before it is kept (${written} of this run)`
+    : `every result stored before it is kept as far as the disk kept it (${written} of this run)`;
+  const run = marked === null ? '' : marked ? '; the run is marked failed' : '; the run could not be marked failed and shows as running';
+  const next = kind === 'full' ? 'free some space, then run the same command again to resume' : 'check the disk, then run the same command again to resume';
+  return new FileFault(path, `database ${path}: ${what}; the batch stopped: ${kept}${run}; ${next}`);
+}
+
+/**
+ * The fault of a batch whose database file was deleted, or replaced by another file, while it ran
+ * (`where`). The connection still holds the old file: the results not yet written (`pending`) go into
+ * it, the run is marked failed there, and the whole old file is copied (VACUUM INTO) beside the path
+ * as `<path>.rescued-<UTC time>.sqlite`, so that nothing is lost; nothing is written to the path.
+ * The message says what happened, where the results are and how to go on.
+ */
+function databaseGoneFault(store: ResultStore, where: 'deleted' | 'replaced', runId: number, pending: readonly ResultRecord[], written: number): FileFault {
+  const path = store.path;
+  let stored = written;
+  let rescue: string | null = null;
+  let why = '';
+  try {
+    if (pending.length > 0) {
+      store.writeResults(runId, pending);
+      stored += pending.length;
+    }
+    store.finishRun(runId, 'failed');
+    const target = `${path}.rescued-${new Date().toISOString().replace(/[-:]|\.\d+/g, '')}.sqlite`;
+    store.saveCopy(target);
+    rescue = target;
+  } catch (e) {
+    why = oneLine(e);
+  }
+  const what = where === 'deleted' ? 'was deleted' : 'was replaced by another file';
+  const kept = rescue
+    ? `the ${stored} results of this run, with every result the old file held, are saved in ${rescue}; to go on, move that file back to ${path} (or give --db ${rescue}) and run the same command again`
+    : `the ${stored} results of this run went with the old file (a copy could not be saved: ${why}); run the same command again to redo them`;
+  return new FileFault(path, `database ${path} ${what} while the batch was writing it; stopped, nothing was written to ${where === 'deleted' ? 'that path' : 'the new file'}; ${kept}`);
 }
 
 /**

@@ -99,7 +99,9 @@ export type DatabaseFileState =
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
 /**
- * Looks at a database file without changing it (header bytes, then a read-only connection).
+ * Looks at a database file without changing it or creating anything beside it: the header bytes
+ * (magic, application id, schema version, schema cookie) decide, and a read-only connection is opened
+ * only for a file whose newest state may be in its -wal file (one that exists already).
  * Throws InputError `bad-file`, one line naming the file, when the path is a directory, the file is
  * not an SQLite database, is someone else's database, has a schema newer than SCHEMA_VERSION, or
  * cannot be read.
@@ -109,6 +111,8 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
   try {
     const st = statSync(path);
     if (st.isDirectory()) throw new InputError('bad-file', `database ${path}: is a directory`);
+    // /dev/null, a FIFO, a terminal: reads as empty, keeps nothing
+    if (!st.isFile()) throw new InputError('bad-file', `database ${path}: not a regular file (a device, pipe or socket cannot hold a database); give a file path`);
     size = st.size;
   } catch (e) {
     if (e instanceof InputError) throw e;
@@ -117,19 +121,43 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
     throw new InputError('bad-file', `database ${path}: cannot read it (${oneLine(e)})`);
   }
   if (size === 0) return { kind: 'fresh' };
-  const head = Buffer.alloc(16);
+  const head = Buffer.alloc(100);
+  let got: number;
   try {
     const fd = openSync(path, 'r');
     try {
-      readSync(fd, head, 0, 16, 0);
+      got = readSync(fd, head, 0, 100, 0);
     } finally {
       closeSync(fd);
     }
   } catch (e) {
     throw new InputError('bad-file', `database ${path}: cannot read it (${oneLine(e)})`);
   }
-  if (head.toString('latin1') !== SQLITE_MAGIC) {
+  if (head.subarray(0, 16).toString('latin1') !== SQLITE_MAGIC) {
     throw new InputError('bad-file', `database ${path}: not an SQLite database; left untouched (use another --db path)`);
+  }
+  if (got < 100) throw new InputError('bad-file', `database ${path}: cannot read it as SQLite (the header is cut short at ${got} bytes); left untouched`);
+  // Decided from the header where it can be: opening a WAL-mode file, even read-only, creates its
+  // -wal and -shm files beside it, which a refused file must not get. The header (page 1) is written
+  // whole by each checkpoint, so in the main file it shows the state of some committed transaction.
+  const headerAppId = head.readUInt32BE(68);
+  const headerVersion = head.readUInt32BE(60);
+  const schemaCookie = head.readUInt32BE(40); // 0 until a table (or any schema object) is created
+  const walExists = statOrNullSync(`${path}-wal`) !== null;
+  if (headerAppId !== APPLICATION_ID) {
+    // our marker is set in the transaction that creates our tables: a file with a schema and no marker
+    // in its header is someone else's, whatever its -wal holds
+    if (schemaCookie !== 0 || headerVersion !== 0 || headerAppId !== 0) {
+      throw new InputError('bad-file', `database ${path}: an SQLite database that is not a spidersolve results database; left untouched (use another --db path)`);
+    }
+    // a blank header and no -wal: an empty database, ours to initialise
+    if (!walExists) return { kind: 'fresh' };
+    // a blank header with a -wal (a batch killed before its first checkpoint): only the WAL can say
+  } else if (!walExists) {
+    if (headerVersion > SCHEMA_VERSION) {
+      throw new InputError('bad-file', `database ${path}: schema version ${headerVersion} is newer than this spidersolve knows (${SCHEMA_VERSION}); upgrade spidersolve`);
+    }
+    return { kind: 'ours', version: headerVersion };
   }
   let appId: number;
   let version: number;
@@ -159,6 +187,14 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
     throw new InputError('bad-file', `database ${path}: schema version ${version} is newer than this spidersolve knows (${SCHEMA_VERSION}); upgrade spidersolve`);
   }
   return { kind: 'ours', version };
+}
+
+function statOrNullSync(path: string): ReturnType<typeof statSync> | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
 }
 
 /**

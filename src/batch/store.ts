@@ -9,7 +9,8 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../game/errors.js';
 import type { PlannedDeal } from './deals.js';
-import { fileInTheWay, makeDirs } from './files.js';
+import { FileFault, storageFaultKind } from './faults.js';
+import { fileInTheWay, makeDirs, statOrNull } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
 import { ReportAccumulator, type ReportInput, type ReportRow, type ResultStatus } from './report.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
@@ -135,10 +136,27 @@ export class ResultStore {
   /** Opened for writing and not yet switched to WAL mode (done at the first write). */
   #walPending: boolean;
 
+  /** Device and inode of the file a writing connection opened (see `fileAtPath`). */
+  readonly #ident: { dev: number; ino: number } | null;
+
   private constructor(path: string, db: Database.Database | null, walPending = false) {
     this.path = path;
     this.#db = db;
     this.#walPending = walPending;
+    const st = db && !db.readonly ? statOrNull(path) : null;
+    this.#ident = st ? { dev: st.dev, ino: st.ino } : null;
+  }
+
+  /**
+   * Whether the file this store writes is still the one at its path: `same`, `deleted` (no file
+   * there now) or `replaced` (another file there: another device or inode). A store opened for
+   * reading always answers `same`. Looks only (one stat).
+   */
+  fileAtPath(): 'same' | 'deleted' | 'replaced' {
+    if (!this.#ident) return 'same';
+    const st = statOrNull(this.path);
+    if (!st) return 'deleted';
+    return st.dev === this.#ident.dev && st.ino === this.#ident.ino ? 'same' : 'replaced';
   }
 
   /**
@@ -187,6 +205,12 @@ export class ResultStore {
     } catch (e) {
       db?.close();
       if (e instanceof InputError) throw e;
+      const kind = storageFaultKind(e);
+      if (kind !== null) {
+        // not bad input: the disk failed (exit 1, see faults.ts)
+        const what = kind === 'full' ? 'the disk is full' : 'the disk reported an I/O error';
+        throw new FileFault(path, `database ${path}: ${what} while opening it (${oneLine(e)}); nothing was run and every result it held is kept; ${kind === 'full' ? 'free some space' : 'check the disk'}, then run the same command again`);
+      }
       throw new InputError('bad-file', `database ${path}: cannot open it for writing (${oneLine(e)})`);
     }
   }
@@ -252,6 +276,15 @@ export class ResultStore {
       }
     }
     db.close();
+  }
+
+  /**
+   * Copies the whole database, as this connection sees it, into a new file `dest` (VACUUM INTO: one
+   * self-contained file, marker and schema version included). Throws SQLite's error when `dest`
+   * exists or cannot be written.
+   */
+  saveCopy(dest: string): void {
+    this.#conn().prepare('VACUUM INTO ?').run(dest);
   }
 
   /**

@@ -3,7 +3,6 @@
  * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
  * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
  */
-import { createWriteStream, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,7 +12,7 @@ import { InputError } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { parseSeeds, parseSuitsList, planDealsFile, planSeeds, type PlannedDeal } from '../batch/deals.js';
-import { fileInTheWay, makeDirs, statOrNull } from '../batch/files.js';
+import { databaseFiles, fileInTheWay, makeDirs, sameFileAs, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
 import { formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
@@ -23,6 +22,7 @@ import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type S
 import { reportHtml, reportVega } from '../report/html.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parseGameOption, parseIntOption } from './common.js';
+import { takeEarlySignal } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT/SIGTERM (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130;
@@ -123,18 +123,31 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0): string {
     `  budget ${s.maxPositions} positions, solver ${s.solverVersion}, database ${s.db}`,
     '',
     formatTable(s.report).trimEnd(),
+    ...(s.report.length > 0 ? TABLE_LEGEND : []),
   ];
   return lines.join('\n') + '\n';
 }
+
+/** Two lines under the batch's table that say what its columns mean (README: `spidersolve report`). */
+export const TABLE_LEGEND: readonly string[] = [
+  'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals;',
+  'pos and ms: median and 95th percentile (p95) of positions searched and milliseconds, over won deals.',
+];
 
 async function batchAction(o: BatchCliOptions): Promise<void> {
   // The handlers go in before any slow work (reading and checking a deals file, planning millions of
   // seeds, opening the database, starting the pool): a signal during that work then stops the batch
   // like any other — no deal dispatched, the summary, the resume command, exit 130 — instead of
   // killing the process or going unnoticed. runBatch looks at the signal once more before dispatch.
-  const sig = abortOnSignals((name) =>
-    process.stderr.write(`\nspidersolve: stopping; finished results are kept (${name === 'SIGINT' ? 'press Ctrl-C again' : 'a second signal'} to quit at once)\n`),
-  );
+  // The bar is stopped before anything else is written to the terminal (progress.ts).
+  const progress = createProgress(process.stderr);
+  const sig = abortOnSignals((name) => {
+    progress.stop();
+    process.stderr.write(`\nspidersolve: stopping; finished results are kept (${name === 'SIGINT' ? 'press Ctrl-C again' : 'a second signal'} to quit at once)\n`);
+  });
+  // a signal that came while the program was still loading (signals.ts) counts as one now
+  const early = takeEarlySignal();
+  if (early !== null) process.emit(early, early);
   let summary: BatchSummary;
   let leftOut = 0;
   try {
@@ -143,7 +156,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     summary = await runBatch({
       ...req,
       signal: sig.signal,
-      progress: createProgress(process.stderr),
+      progress,
       // test and benchmark hook: another worker module (e.g. a slowed-down one); not for users
       workerFile: process.env.SPIDERSOLVE_BATCH_WORKER || undefined,
     });
@@ -176,17 +189,24 @@ function parseFilter(o: { game?: string; suits?: string }): ResultFilter {
 
 /**
  * Checks `--out` before anything is read or written (no side effects): refuses an empty name, a path
- * that is a directory, and a path with a parent component that exists but is not a directory, with a
- * one-line `bad-option` error such as `option --out "/tmp/file.txt/x.md": /tmp/file.txt is not a
- * directory`. Missing parent directories are fine: `createOutDir` makes them.
+ * that is a directory, a path with a parent component that exists but is not a directory (`option
+ * --out "/tmp/file.txt/x.md": /tmp/file.txt is not a directory`), and a path that names the results
+ * database `db` or one of its -wal, -shm or -journal files, directly or through a link (writing there
+ * would destroy the results), each with a one-line `bad-option` error. Missing parent directories
+ * are fine: `createOutDir` makes them.
  */
-export function checkOutPath(out: string): void {
+export function checkOutPath(out: string, db: string): void {
   const name = `option --out "${out}"`;
   if (out.trim() === '') throw new InputError('bad-option', `${name}: the file name is empty`);
   if (statOrNull(out)?.isDirectory()) throw new InputError('bad-option', `${name}: is a directory; give a file name`);
   // the nearest ancestor that exists must be a directory (everything below it will be created)
   const file = fileInTheWay(out);
   if (file !== null) throw new InputError('bad-option', `${name}: ${file} is not a directory`);
+  const clash = sameFileAs(out, databaseFiles(db));
+  if (clash !== null) {
+    const what = /-(wal|shm|journal)$/.test(clash) ? `${clash}, a file of the results database ${db}` : `the results database ${db}`;
+    throw new InputError('bad-option', `${name}: is ${what}; writing there would destroy the results, so nothing was written: give another file name`);
+  }
 }
 
 /** Creates the missing parent directories of `--out` (as `mkdir -p`); `checkOutPath` ran before. */
@@ -194,16 +214,21 @@ function createOutDir(out: string): void {
   makeDirs(dirname(resolve(out)));
 }
 
-function writeOut(out: string | undefined, text: string): void {
+/**
+ * Writes `--out` (checked by checkOutPath) through a temporary file renamed into place (files.ts
+ * writeFileAtomically), or stdout when there is no `--out`. A failure is a `bad-file` InputError
+ * naming the file; the file at the path is then as it was.
+ */
+async function writeOut(out: string | undefined, text: string): Promise<void> {
   if (out === undefined) {
     process.stdout.write(text);
     return;
   }
   try {
     createOutDir(out);
-    writeFileSync(out, text);
+    await writeTextAtomically(out, text);
   } catch (e) {
-    throw new InputError('bad-file', `option --out "${out}": cannot write it (${oneLine(e)})`);
+    throw new InputError('bad-file', `option --out "${out}": cannot write it (${oneLine(e)}); nothing was written there`);
   }
 }
 
@@ -213,14 +238,14 @@ async function reportAction(o: { db: string; game?: string; suits?: string; form
     throw new InputError('bad-option', `option --format "${o.format}": use table, md, csv, json, html or vega`);
   }
   const filter = parseFilter(o);
-  if (o.out !== undefined) checkOutPath(o.out);
+  if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
     if (format === 'html' || format === 'vega') {
       const rows = store.report(filter);
       const generator = `spidersolve ${cmd.parent?.version() ?? ''}`.trim();
       const what = filter.game || filter.suits ? [filter.game, filter.suits ? `suits ${filter.suits.join(',')}` : undefined].filter(Boolean).join(', ') : 'all results';
-      writeOut(
+      await writeOut(
         o.out,
         format === 'html'
           ? await reportHtml(rows, store.wonEffort(filter), { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z') })
@@ -228,7 +253,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; form
       );
       return;
     }
-    writeOut(o.out, formatReport(store.report(filter), format));
+    await writeOut(o.out, formatReport(store.report(filter), format));
   } finally {
     store.close();
   }
@@ -237,11 +262,11 @@ async function reportAction(o: { db: string; game?: string; suits?: string; form
 async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; out?: string; game?: string; suits?: string }): Promise<void> {
   if (!o.csv) throw new InputError('bad-option', 'export: give --csv (the only export format)');
   const filter = parseFilter(o);
-  if (o.out !== undefined) checkOutPath(o.out);
+  if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
     if (o.summary) {
-      writeOut(o.out, formatCsv(store.report(filter)));
+      await writeOut(o.out, formatCsv(store.report(filter)));
       return;
     }
     const csv = stringify({
@@ -258,13 +283,11 @@ async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; o
         if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
       }
     } else {
-      let dest;
       try {
         createOutDir(o.out);
-        dest = createWriteStream(o.out);
-        await pipeline(source, csv, dest);
+        await writeFileAtomically(o.out, (dest) => pipeline(source, csv, dest));
       } catch (e) {
-        throw new InputError('bad-file', `option --out "${o.out}": cannot write it (${oneLine(e)})`);
+        throw new InputError('bad-file', `option --out "${o.out}": cannot write it (${oneLine(e)}); nothing was written there`);
       }
     }
   } finally {

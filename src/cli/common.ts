@@ -3,7 +3,7 @@
  * Commands throw InputError for anything the user got wrong; main.ts reports it in one place.
  */
 import { makeCard, SUIT_SYMBOLS } from '../game/cards.js';
-import { InputError } from '../game/errors.js';
+import { InputError, quoteInput } from '../game/errors.js';
 import type { Position } from '../game/position.js';
 import { loadDeal, type LoadedDeal } from '../game/ref.js';
 import { isGameName, isSuitCount, type GameName, type SuitCount } from '../game/variant.js';
@@ -37,16 +37,16 @@ export function loadDealOrThrow(ref: string): LoadedDeal {
  */
 export function parseIntOption(name: string, text: string, min: number, max: number): number {
   const t = String(text).trim();
-  if (!/^[+-]?\d+$/.test(t)) throw new InputError('bad-option', `option --${name} "${text}": not a whole number in digits (${min}..${max})`);
+  if (!/^[+-]?\d+$/.test(t)) throw new InputError('bad-option', `option --${name} ${quoteInput(text)}: not a whole number in digits (${min}..${max})`);
   const n = Number(t);
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError('bad-option', `option --${name} "${text}": must be ${min}..${max}`);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError('bad-option', `option --${name} ${quoteInput(text)}: must be ${min}..${max}`);
   return n;
 }
 
 /** Parses `--game`: spider or spiderette (any case). Throws InputError `bad-option`. */
 export function parseGameOption(text: string): GameName {
   const g = String(text).trim().toLowerCase();
-  if (!isGameName(g)) throw new InputError('bad-option', `option --game "${text}": use spider or spiderette`);
+  if (!isGameName(g)) throw new InputError('bad-option', `option --game ${quoteInput(text)}: use spider or spiderette`);
   return g;
 }
 
@@ -54,7 +54,7 @@ export function parseGameOption(text: string): GameName {
 export function parseSuitsOption(text: string): SuitCount {
   const t = String(text).trim();
   const n = /^\d+$/.test(t) ? Number(t) : NaN;
-  if (!isSuitCount(n)) throw new InputError('bad-option', `option --suits "${text}": use 1, 2 or 4`);
+  if (!isSuitCount(n)) throw new InputError('bad-option', `option --suits ${quoteInput(text)}: use 1, 2 or 4`);
   return n;
 }
 
@@ -78,7 +78,8 @@ export function formatPosition(pos: Position, reveal: boolean): string[] {
   if (pos.stock.length === 0) lines.push('stock: empty');
   else if (!reveal) lines.push(`stock: ${pos.stock.length} deal${pos.stock.length === 1 ? '' : 's'} left (${pos.stock.map((d) => d.length).join(', ')} cards, ${cards} in all)`);
   else pos.stock.forEach((d, i) => lines.push(`stock ${i + 1}/${pos.stock.length}: ${d.map(card).join(' ')}`));
-  lines.push(`removed: ${pos.removed.length ? pos.removed.map((s) => SUIT_SYMBOLS[s]).join(' ') : 'none'} (${pos.removed.length} of ${v.completeSuits} suits)`);
+  // completeSuits counts runs K..A (8 in two-suit Spider: four of each suit), not suits
+  lines.push(`removed: ${pos.removed.length ? pos.removed.map((s) => SUIT_SYMBOLS[s]).join(' ') : 'none'} (${pos.removed.length} of ${v.completeSuits} runs completed)`);
   return lines;
 }
 

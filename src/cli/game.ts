@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { makeDealCode } from '../game/code.js';
 import { dealCards, MAX_SEED } from '../game/deal.js';
 import { describeMove } from '../game/describe.js';
-import { InputError } from '../game/errors.js';
+import { InputError, quoteInput } from '../game/errors.js';
 import { isWon } from '../game/position.js';
 import { positionToJson } from '../game/positionFile.js';
 import { pysolDeal, type PysolKind } from '../game/pysol.js';
@@ -123,9 +123,12 @@ export function registerGameCommands(program: Command): void {
     .option('--format <format>', 'text or json', 'text')
     .option('--json', 'same as --format json: { code, label, source, game, suits, columns: [{ faceDown (count, or cards with --reveal), faceUp }], stock (deal sizes, or cards with --reveal), removed, won, and with --reveal position (the JSON position-file form) }')
     .addHelpText('after', '\nExamples:\n  spidersolve show SP2-1007\n  spidersolve show pysol:spider:14934 --reveal\n  spidersolve show board.txt --json')
-    .action((ref: string, opts: { reveal?: boolean; format: string; json?: boolean }) => {
+    .action((ref: string, opts: { reveal?: boolean; format: string; json?: boolean }, cmd: Command) => {
       const format = opts.json ? 'json' : String(opts.format).toLowerCase();
-      if (format !== 'text' && format !== 'json') throw new InputError('bad-option', `option --format "${opts.format}": use text or json`);
+      if (opts.json && cmd.getOptionValueSource('format') === 'cli' && String(opts.format).toLowerCase() !== 'json') {
+        throw new InputError('bad-option', `options --json and --format ${quoteInput(opts.format)} ask for different outputs; give one of them`);
+      }
+      if (format !== 'text' && format !== 'json') throw new InputError('bad-option', `option --format ${quoteInput(opts.format)}: use text or json`);
       const d = loadDealOrThrow(ref);
       if (format === 'json') return printJson(showJson(d, !!opts.reveal));
       printLines([...describeLoaded(d), ...formatPosition(d.position, !!opts.reveal)]);
@@ -159,6 +162,7 @@ export function registerGameCommands(program: Command): void {
     .action((ref: string, moveArgs: string[], opts: { reveal?: boolean; json?: boolean }) => {
       const d = loadDealOrThrow(ref);
       const line = moveArgs.flatMap((a) => a.split(/[\s,]+/)).filter(Boolean);
+      if (line.length === 0) throw new InputError('bad-move', 'play: no moves given (the line is empty); give moves such as 5-2 d (spidersolve moves <deal> lists the legal ones)');
       const r = playLine(d.position, line);
       if (!r.ok) throw r.error;
       const p = r.value;

@@ -5,16 +5,20 @@
  *
  * Exit codes: 0 success (or the status a command set in `process.exitCode`, e.g. batch's 130); 2 a fault in the input (an InputError: bad deal code, bad move, missing file,
  * bad option value; or a commander usage error), reported on stderr as one line
- * `spidersolve: <message>`; 1 anything else, reported as `spidersolve: internal error: <message>`
- * (set SPIDERSOLVE_DEBUG=1 to get the stack as well).
+ * `spidersolve: <message>`; 1 a fault of a file under the command (a FileFault: disk full, I/O error,
+ * database deleted or replaced during a batch), one line `spidersolve: <message>` naming the file and
+ * what was kept; 1 anything else, reported as `spidersolve: internal error: <message>` (set
+ * SPIDERSOLVE_DEBUG=1 to get the stack as well).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { FileFault } from '../batch/faults.js';
 import { InputError } from '../game/errors.js';
 import { registerBatchCommands } from './batch.js';
 import { registerGameCommands } from './game.js';
+import { endEarlySignals, takeEarlySignal } from './signals.js';
 import { registerSolveCommands } from './solve.js';
 import { registerViewCommand } from './view.js';
 
@@ -62,11 +66,14 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Last line of defence: a message on one line (at most 2,000 characters). */
+/**
+ * Last line of defence: a message on one line of printable characters, at most 2,000 of them (the
+ * messages quote the input short already, `quoteInput`; this is for any that does not).
+ */
 function oneLine(s: string): string {
   const line = s
     .replace(/\s*\n\s*/g, ' ')
-    .replace(/[^\x20-\x7e\u00a0-\uffff]|\ufffd/g, '?')
+    .replace(/[^\x20-\x7e\u00a0-\uffff]|[\ufffd\u2028\u2029]/g, '?')
     .trim();
   return line.length > 2000 ? `${line.slice(0, 1997)}...` : line;
 }
@@ -90,6 +97,14 @@ export function quietOnClosedPipe(): void {
  */
 export async function main(args: readonly string[] = process.argv.slice(2)): Promise<number> {
   quietOnClosedPipe();
+  // A signal that came while the program loaded (signals.ts): `batch` takes it and stops as on any
+  // signal; any other command ends now, by that signal, as it would have without the early handling.
+  const early = endEarlySignals();
+  if (early !== null && args[0] !== 'batch') {
+    takeEarlySignal();
+    process.kill(process.pid, early);
+    await new Promise(() => {}); // the signal ends the process
+  }
   return runProgram(buildProgram(), args);
 }
 
@@ -121,6 +136,10 @@ export async function runProgram(program: Command, args: readonly string[]): Pro
         process.stderr.write(`spidersolve: ${oneLine(e.message.replace(/^error:\s*/, ''))}\n`);
         code = 2;
       }
+    } else if (e instanceof FileFault) {
+      // a file failed under us (disk full, I/O error, database deleted): not a defect of ours
+      process.stderr.write(`spidersolve: ${oneLine(e.message)}\n`);
+      code = 1;
     } else {
       const msg = e instanceof Error ? e.message : String(e);
       process.stderr.write(`spidersolve: internal error: ${oneLine(msg)}\n`);

@@ -31,6 +31,19 @@ function summary(r: SolveResult): string {
   return what;
 }
 
+/** Solves shorter than this give no positions/s figure: their fixed costs and V8's warm-up swamp it. */
+export const MIN_MS_FOR_RATE = 1000;
+
+/**
+ * The speed of one solve for the text output: `N positions/s` when it took at least MIN_MS_FOR_RATE
+ * milliseconds, else a note that it was too short for a meaningful figure (65 positions in 0.03 s
+ * is not a speed).
+ */
+export function speedText(positions: number, elapsedMs: number): string {
+  if (elapsedMs < MIN_MS_FOR_RATE) return 'under a second: too short for a positions/s figure';
+  return `${Math.round((positions / elapsedMs) * 1000).toLocaleString('en-US')} positions/s`;
+}
+
 /** Registers `solve` and `hint` on the program. */
 export function registerSolveCommands(program: Command): void {
   program
@@ -48,7 +61,7 @@ export function registerSolveCommands(program: Command): void {
         const lines = [
           `${deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code} (${variantLabel(deal.position)}): ${summary(r)}`,
           `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')} (the passes share the budget, so another budget may take another path); time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
-            `${r.elapsedMs >= 10 ? `${Math.round((r.positions / r.elapsedMs) * 1000).toLocaleString('en-US')} positions/s` : 'too quick for a positions/s figure'}; peak memory: ${mb(r.peakBytes)}`,
+            `${speedText(r.positions, r.elapsedMs)}; peak memory: ${mb(r.peakBytes)}`,
         ];
         if (r.status === 'won') {
           lines.push(`moves: ${r.moveCount}; classic score: ${r.classicScore} (R16); reveal score: ${r.revealScore} (R17)`);

@@ -7,11 +7,11 @@
  * Exit codes: 0 the page was written (whatever the verdict; the line printed says it), 2 bad input
  * (a bad deal, a bad or illegal move of --line, --line with --solve, a bad --out or database).
  */
-import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { makeDirs, statOrNull } from '../batch/files.js';
+import { makeDirs, statOrNull, writeTextAtomically } from '../batch/files.js';
 import { dealKey } from '../batch/deals.js';
+import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, ResultStore, type StoredOutcome } from '../batch/store.js';
 import { InputError } from '../game/errors.js';
 import type { LoadedDeal } from '../game/ref.js';
@@ -88,10 +88,10 @@ function planView(deal: LoadedDeal, o: ViewOptions): { line: string[]; verdict: 
   };
 }
 
-function viewAction(ref: string, o: ViewOptions, version: string): void {
+async function viewAction(ref: string, o: ViewOptions, version: string): Promise<void> {
   if (o.line !== undefined && o.solve) throw new InputError('bad-option', 'option --line: give either --line or --solve, not both');
   if (o.maxPositions !== undefined && !o.solve) throw new InputError('bad-option', 'option --max-positions: only with --solve');
-  if (o.out !== undefined) checkOutPath(o.out);
+  if (o.out !== undefined) checkOutPath(o.out, o.db);
   const deal = loadDealOrThrow(ref);
   const plan = planView(deal, o);
   const frames = lineFrames(deal.position, plan.line);
@@ -116,9 +116,9 @@ function viewAction(ref: string, o: ViewOptions, version: string): void {
   }
   try {
     makeDirs(dirname(resolve(o.out)));
-    writeFileSync(o.out, html);
+    await writeTextAtomically(o.out, html);
   } catch (e) {
-    throw new InputError('bad-file', `option --out "${o.out}": cannot write it (${(e as Error).message.split('\n')[0]})`);
+    throw new InputError('bad-file', `option --out "${o.out}": cannot write it (${oneLine(e)}); nothing was written there`);
   }
   const what = { won: `won in ${plan.line.length} moves`, lost: 'lost (proven)', undecided: 'undecided', line: `a line of ${plan.line.length} moves, not won`, position: 'the position alone' }[verdict];
   process.stdout.write(`wrote ${o.out}: ${title}, ${what}\n`);
@@ -140,5 +140,5 @@ export function registerViewCommand(program: Command): void {
       'after',
       `\n${DEAL_HELP}\n\nExamples:\n  spidersolve view SE1-1 --solve --out reports/SE1-1.html\n  spidersolve view SE4-7 --line "5-2 d" --out se4-7.html\n\nExit codes: 0 page written (won, lost, undecided or a line), 2 bad input.`,
     )
-    .action((ref: string, o: ViewOptions) => viewAction(ref, o, program.version() ?? ''));
+    .action(async (ref: string, o: ViewOptions) => viewAction(ref, o, program.version() ?? ''));
 }

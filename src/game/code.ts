@@ -26,7 +26,7 @@
  */
 import { makeCardValue, suitOf, rankOf, type Card } from './cards.js';
 import { compositionFault, dealCards, isSeed, MAX_SEED } from './deal.js';
-import { err, ok, type Result } from './errors.js';
+import { err, ok, quoteInput, type Result } from './errors.js';
 import { ALL_VARIANTS, getVariant, type SuitCount, type Variant } from './variant.js';
 
 /** A parsed deal code: its variant, its seed for the seeded form, and the deal's card order. */
@@ -134,19 +134,19 @@ function lengthFault(variant: Variant, length: number): string | null {
  * `bad-composition` (explicit code whose cards are not the variant's deck, naming the card).
  */
 export function parseDealCode(text: string): Result<DealCodeValue> {
-  const name = `deal code "${text}"`;
+  const name = `deal code ${quoteInput(text, 130)}`; // an explicit code is quoted whole (at most 125)
   const t = text.trim().toUpperCase();
   const m = CODE_RE.exec(t);
   if (!m) return err('bad-code', `${name}: not a deal code; write e.g. SP2-1007 (game SP or SE, suits 1, 2 or 4, seed) or an explicit SP4X-… code`);
   const [, tag, suitsText, x, body] = m as unknown as [string, string, string, string, string];
-  if (tag !== 'SP' && tag !== 'SE') return err('bad-code', `${name}: unknown game "${tag}"; use SP (Spider) or SE (Spiderette)`);
+  if (tag !== 'SP' && tag !== 'SE') return err('bad-code', `${name}: unknown game ${quoteInput(tag)}; use SP (Spider) or SE (Spiderette)`);
   const suits = Number(suitsText);
   if (suits !== 1 && suits !== 2 && suits !== 4) return err('bad-code', `${name}: ${suitsText} suits is not a variant; use 1, 2 or 4`);
   const variant = getVariant(tag === 'SP' ? 'spider' : 'spiderette', suits as SuitCount);
   if (!x) {
-    if (!/^\d+$/.test(body)) return err('bad-code', `${name}: the seed "${body}" is not a whole number`);
+    if (!/^\d+$/.test(body)) return err('bad-code', `${name}: the seed ${quoteInput(body)} is not a whole number`);
     const seed = body.length > 12 ? Infinity : Number(body);
-    if (!isSeed(seed)) return err('bad-code', `${name}: seed ${body} is out of range 0..${MAX_SEED}`);
+    if (!isSeed(seed)) return err('bad-code', `${name}: seed ${quoteInput(body).slice(1, -1)} is out of range 0..${MAX_SEED}`);
     return ok({ variant, seed, cards: dealCards(variant, seed) });
   }
   const p = prefix(variant, true);

@@ -46,3 +46,43 @@ export function unwrap<T>(r: Result<T>): T {
   if (r.ok) return r.value;
   throw r.error;
 }
+
+/** Most characters of the user's input that an error message quotes (see `quoteInput`). */
+export const QUOTE_MAX = 40;
+
+/**
+ * A piece of the user's input as an error message quotes it: in double quotes, each character that
+ * cannot be shown on a terminal line (control characters, bytes that were not UTF-8) as `?`, and a
+ * text longer than `max` characters cut to its start and end around `…`, followed by its length:
+ * `"SP4X-AAAAAAAAAAAAAAAAAAAAAAAAA…AAAAAAAAA" (100,005 characters)`. So a message stays one short
+ * line that states the fault, whatever was typed or read.
+ */
+export function quoteInput(text: string, max = QUOTE_MAX): string {
+  const chars = [...String(text)];
+  const printable = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\uffff]|[\ufffd\u2028\u2029]/gu, '?');
+  if (chars.length <= max) return `"${printable(chars.join(''))}"`;
+  const tail = Math.floor(max / 4);
+  const head = max - tail - 1;
+  return `"${printable(chars.slice(0, head).join(''))}…${printable(chars.slice(-tail).join(''))}" (${chars.length.toLocaleString('en-US')} characters)`;
+}
+
+/**
+ * A file name as an error message shows it: as given when it is printable and at most 120 characters
+ * long, else quoted and cut as `quoteInput` does.
+ */
+export function pathForMessage(path: string): string {
+  return path.length <= 120 && /^[\x20-\x7e\u00a0-\uffff]*$/u.test(path) && !/[\ufffd\u2028\u2029]/.test(path) ? path : quoteInput(path);
+}
+
+/**
+ * A JSON value read from the user's file as an error message shows it: a number, true, false or null
+ * as JSON writes it, a string as `quoteInput` quotes it, and an array or object by its kind only
+ * (`an array`, `an object`): never written out whole, so a value nested thousands deep cannot
+ * overflow the stack or the line.
+ */
+export function describeJsonValue(x: unknown): string {
+  if (typeof x === 'string') return quoteInput(x);
+  if (Array.isArray(x)) return `an array (${x.length} item${x.length === 1 ? '' : 's'})`;
+  if (x !== null && typeof x === 'object') return 'an object';
+  return quoteInput(String(JSON.stringify(x) ?? typeof x)).slice(1, -1);
+}

@@ -10,7 +10,7 @@
  * Columns are numbered from 1. `makeMove` always writes the count for a move into an empty column and
  * never otherwise.
  */
-import { err, ok, type Result } from './errors.js';
+import { err, ok, quoteInput, type Result } from './errors.js';
 
 /** A move: a deal from the stock, or `count` cards from the end of column `from` to column `to` (0-based). */
 export type Move = { readonly kind: 'deal' } | { readonly kind: 'move'; readonly from: number; readonly to: number; readonly count: number };
@@ -41,7 +41,7 @@ export function parseMove(text: string, columns: number): Result<MoveSpec> {
   const t = text.trim().toLowerCase();
   if (t === 'd' || t === 'deal') return ok({ kind: 'deal' });
   const m = MOVE_RE.exec(t);
-  if (!m) return err('bad-move', `move "${text}": not a move; write d (deal), FROM-TO (3-7) or FROM-TOxCOUNT (3-7x4)`);
+  if (!m) return err('bad-move', `move ${quoteInput(text)}: not a move; write d (deal), FROM-TO (3-7) or FROM-TOxCOUNT (3-7x4)`);
   const from = Number(m[1]);
   const to = Number(m[2]);
   const count = m[3] === undefined ? 0 : Number(m[3]);

@@ -49,7 +49,7 @@
  */
 import { makeCard, parseCard, SUIT_LETTERS, suitOf, type Card, type Suit } from './cards.js';
 import { compositionFault } from './deal.js';
-import { err, ok, type ErrorCode, type Result } from './errors.js';
+import { describeJsonValue, err, ok, quoteInput, type ErrorCode, type Result } from './errors.js';
 import { cardCounts, type Column, type Position } from './position.js';
 import { completedRunSuit } from './rules.js';
 import { getVariant, isGameName, isSuitCount, type GameName, type SuitCount, type Variant } from './variant.js';
@@ -164,9 +164,9 @@ export function parsePositionText(text: string, name: string): Result<Position> 
   const readCards = (s: string, lineNo: number, what: string): RawCard[] | Fail => {
     const out: RawCard[] = [];
     for (const tok of s.split(/[\s,]+/).filter(Boolean)) {
-      if (/^[#?x*]+$/i.test(tok)) return fail('bad-card', lineNo, `"${tok}" hides a card; every ${what} card must be written (the solver knows them all, R18)`);
+      if (/^[#?x*]+$/i.test(tok)) return fail('bad-card', lineNo, `${quoteInput(tok)} hides a card; every ${what} card must be written (the solver knows them all, R18)`);
       const c = parseCard(tok);
-      if (c === undefined) return fail('bad-card', lineNo, `"${tok}" is not a card; write rank then suit, e.g. 10S, QH, AS`);
+      if (c === undefined) return fail('bad-card', lineNo, `${quoteInput(tok)} is not a card; write rank then suit, e.g. 10S, QH, AS`);
       out.push({ card: c, where: `line ${lineNo}` });
     }
     return out;
@@ -176,7 +176,7 @@ export function parsePositionText(text: string, name: string): Result<Position> 
     const line = lines[i]!.replace(/^\s*#.*$|\s#(\s.*)?$/, '').trim();
     if (!line) continue;
     const m = /^([^:]+):(.*)$/.exec(line);
-    if (!m) return fail('bad-file', lineNo, `"${line}" is not "key: value"; expected game:, a column (1: …), stock: or removed:`);
+    if (!m) return fail('bad-file', lineNo, `${quoteInput(line)} is not "key: value"; expected game:, a column (1: …), stock: or removed:`);
     const key = m[1]!.trim().toLowerCase();
     const value = m[2]!.trim();
     if (/^\d+$/.test(key)) {
@@ -195,14 +195,14 @@ export function parsePositionText(text: string, name: string): Result<Position> 
       if (gameLine) return fail('bad-file', lineNo, `game is given twice (first on line ${gameLine})`);
       gameLine = lineNo;
       const gm = /^([a-z]+)(?:\s+(\S+))?$/i.exec(value);
-      if (!gm) return fail('bad-file', lineNo, `game "${value}": write e.g. "game: spider 2" or "game: spiderette 4"`);
+      if (!gm) return fail('bad-file', lineNo, `game ${quoteInput(value)}: write e.g. "game: spider 2" or "game: spiderette 4"`);
       const g = gm[1]!.toLowerCase();
-      if (!isGameName(g)) return fail('bad-file', lineNo, `game "${gm[1]}": unknown; use spider or spiderette`);
+      if (!isGameName(g)) return fail('bad-file', lineNo, `game ${quoteInput(gm[1]!)}: unknown; use spider or spiderette`);
       raw.game = g;
       if (gm[2] !== undefined) {
         // the suit count may be left out, as in the JSON form: then it is inferred from the cards
         const s = Number(gm[2]);
-        if (!isSuitCount(s)) return fail('bad-file', lineNo, `suits "${gm[2]}": use 1, 2 or 4`);
+        if (!isSuitCount(s)) return fail('bad-file', lineNo, `suits ${quoteInput(gm[2]!)}: use 1, 2 or 4`);
         raw.suits = s;
       }
       raw.gameWhere = `line ${lineNo}`;
@@ -217,13 +217,13 @@ export function parsePositionText(text: string, name: string): Result<Position> 
       raw.removedWhere = `line ${lineNo}`;
       for (const tok of value.split(/[\s,]+/).filter((t) => t && t !== '-')) {
         const s = parseSuitLetter(tok);
-        if (s === undefined) return fail('bad-card', lineNo, `removed "${tok}" is not a suit letter (S H D C)`);
+        if (s === undefined) return fail('bad-card', lineNo, `removed ${quoteInput(tok)} is not a suit letter (S H D C)`);
         raw.removed.push(s);
       }
     } else if (key === 'source') {
       // free text, ignored
     } else {
-      return fail('bad-file', lineNo, `unknown key "${m[1]!.trim()}"; expected game:, a column number (1: …), stock:, removed: or source:`);
+      return fail('bad-file', lineNo, `unknown key ${quoteInput(m[1]!.trim())}; expected game:, a column number (1: …), stock:, removed: or source:`);
     }
   }
   if (cols.size === 0) return err('bad-layout', `${prefix}: no columns; write one line per column, "1: <face-down> | <face-up>"`);
@@ -328,11 +328,11 @@ export function parsePositionJson(text: string, name: string): Result<Position> 
   }
   const raw: RawPosition = { columns: [], stock: [], removed: [], gameWhere: 'columns', removedWhere: 'removed' };
   if (o.game !== undefined) {
-    if (typeof o.game !== 'string' || !isGameName(o.game.toLowerCase())) return fail('bad-json', 'game', `${JSON.stringify(o.game)} is not "spider" or "spiderette"`);
+    if (typeof o.game !== 'string' || !isGameName(o.game.toLowerCase())) return fail('bad-json', 'game', `${describeJsonValue(o.game)} is not "spider" or "spiderette"`);
     raw.game = o.game.toLowerCase() as GameName;
   }
   if (o.suits !== undefined) {
-    if (typeof o.suits !== 'number' || !isSuitCount(o.suits)) return fail('bad-json', 'suits', `${JSON.stringify(o.suits)} is not 1, 2 or 4`);
+    if (typeof o.suits !== 'number' || !isSuitCount(o.suits)) return fail('bad-json', 'suits', `${describeJsonValue(o.suits)} is not 1, 2 or 4`);
     raw.suits = o.suits;
   }
   if (o.source !== undefined && typeof o.source !== 'string') return fail('bad-json', 'source', 'must be a string');
@@ -342,7 +342,7 @@ export function parsePositionJson(text: string, name: string): Result<Position> 
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
       const c = typeof x === 'string' ? parseCard(x) : undefined;
-      if (c === undefined) return fail('bad-card', `${where}[${i}]`, `${JSON.stringify(x)} is not a card; write rank then suit, e.g. "10S"`);
+      if (c === undefined) return fail('bad-card', `${where}[${i}]`, `${describeJsonValue(x)} is not a card; write rank then suit, e.g. "10S"`);
       out.push({ card: c, where: `${where}[${i}]` });
     }
     return out;
@@ -372,7 +372,7 @@ export function parsePositionJson(text: string, name: string): Result<Position> 
     for (let i = 0; i < o.removed.length; i++) {
       const x = o.removed[i];
       const s = typeof x === 'string' ? parseSuitLetter(x) : undefined;
-      if (s === undefined) return fail('bad-card', `removed[${i}]`, `${JSON.stringify(x)} is not a suit letter (S H D C)`);
+      if (s === undefined) return fail('bad-card', `removed[${i}]`, `${describeJsonValue(x)} is not a suit letter (S H D C)`);
       raw.removed.push(s);
     }
   }

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { makeDealCode, parseDealCode } from './code.js';
-import { err, ok, type Result } from './errors.js';
+import { err, ok, pathForMessage, quoteInput, type Result } from './errors.js';
 import { dealCardsOf, positionFromDeal, type Position } from './position.js';
 import { parsePositionJson, parsePositionText } from './positionFile.js';
 import { isPysolKind, parsePysolNumber, pysolDeal } from './pysol.js';
@@ -50,9 +50,9 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
     const parts = pm[1]!.split(':');
     const kind = (parts[0] ?? '').toLowerCase();
     if (parts.length !== 2 || !isPysolKind(kind)) {
-      return err('bad-reference', `deal "${ref}": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette`);
+      return err('bad-reference', `deal ${quoteInput(ref, 130)}: write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette`);
     }
-    const n = parsePysolNumber(parts[1]!, `deal "${ref}"`);
+    const n = parsePysolNumber(parts[1]!, `deal ${quoteInput(ref, 130)}`);
     if (!n.ok) return n;
     const d = pysolDeal(kind, n.value);
     if (!d.ok) return d;
@@ -86,9 +86,9 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
       if (!c.ok) return c;
     }
     const why = code === 'ENOENT' ? 'no such file (and not a deal code or pysol:GAME:N)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? (e as Error).message})`;
-    return err('bad-file', `position file ${ref}: ${why}`);
+    return err('bad-file', `position file ${pathForMessage(ref)}: ${why}`);
   }
-  const r = /\.json$/i.test(ref) ? parsePositionJson(text, ref) : parsePositionText(text, ref);
+  const r = /\.json$/i.test(ref) ? parsePositionJson(text, pathForMessage(ref)) : parsePositionText(text, pathForMessage(ref));
   if (!r.ok) return r;
   const cards = dealCardsOf(r.value);
   return ok({ position: r.value, code: cards ? makeDealCode(r.value.variant, cards) : null, source: { kind: 'file', path: ref }, label });
