@@ -80,10 +80,12 @@ describe('spidersolve batch: bad input', () => {
   it('bad options and bad deals files exit 2 with one line, the database untouched', async () => {
     const db = join(dir, 'keep.sqlite');
     const s = ResultStore.openForWriting(db);
-    s.writeResults(null, planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
+    const recs = planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
       key: d.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null,
       revealScore: null, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
-    })));
+    }));
+    const st = s.ensureStudy('st', { game: 'spider', suits: '1', dealsSpec: 'seeds:1-3', maxPositions: 100 });
+    s.writeResults(null, recs, st, recs.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
     s.close();
     const before = snapshot(db);
     const deals = join(dir, 'deals.txt');
@@ -187,7 +189,8 @@ describe('spidersolve report and export', () => {
     const b = await cli(['batch', '--game', 'spiderette', '--suits', '4', '--seeds', '1-8', '--max-positions', '77', '--workers', '1', '--db', db], env);
     expect(b.status).toBe(0);
     expect(b.stdout).toMatch(/won 4, lost 2, undecided 2, errors 0/);
-    expect(b.stdout).toMatch(/spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/);
+    expect(b.stdout).toMatch(/^study spiderette-4-seeds-1-8-77-positions$/m);
+    expect(b.stdout).toMatch(/spiderette-4-seeds-1-8-77-positions\s+spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/);
     const out = join(dir, 'deals.csv');
     const [json, md, csv, exp, sum] = await Promise.all([
       cli(['report', '--db', db, '--format', 'json']),
@@ -197,33 +200,35 @@ describe('spidersolve report and export', () => {
       cli(['export', '--csv', '--summary', '--db', db]),
     ]);
     const rows = JSON.parse(json.stdout) as Record<string, unknown>[];
-    expect(rows).toEqual([expect.objectContaining({ game: 'spiderette', suits: 4, budget: 77, deals: 8, won: 4, lost: 2, undecided: 2, errors: 0, floor: 0.5, ceiling: 0.75, medianPositions: 554, p95Positions: 789 })]);
-    expect(md.stdout.split('\n')[2]).toMatch(/^\| spiderette \| 4 \| 77 \| 8 \| 4 \|/);
-    expect(csv.stdout.split('\r\n')).toEqual([expect.stringMatching(/^game,suits,budget,/), '']); // header only: no spider rows
+    expect(rows).toEqual([expect.objectContaining({ study: 'spiderette-4-seeds-1-8-77-positions', game: 'spiderette', suits: 4, budget: 77, deals: 8, won: 4, lost: 2, undecided: 2, errors: 0, floor: 0.5, ceiling: 0.75, medianPositions: 554, p95Positions: 789 })]);
+    expect(md.stdout.split('\n')[2]).toMatch(/^\| spiderette-4-seeds-1-8-77-positions \| spiderette \| 4 \| 77 \| 8 \| 4 \|/);
+    expect(csv.stdout.split('\r\n')).toEqual([expect.stringMatching(/^study,game,suits,budget,/), '']); // header only: no spider rows
     expect(exp.status).toBe(0);
     const lines = readFileSync(out, 'utf8').split('\r\n');
-    expect(lines[0]).toBe('code,game,suits,source_kind,seed,pysol_game,pysol_number,file_path,max_positions,status,positions,elapsed_ms,move_count,line,classic_score,reveal_score,peak_bytes,error,solver_version,run_id,created_at');
+    expect(lines[0]).toBe('study,name,deal,code,game,suits,source_kind,seed,pysol_game,pysol_number,file_path,max_positions,status,positions,elapsed_ms,move_count,line,classic_score,reveal_score,peak_bytes,error,solver_version,run_id,created_at');
     expect(lines).toHaveLength(10);
-    expect(lines[1]).toMatch(/^SE4-1,spiderette,4,seed,1,,,,77,lost,104,1,,,,,1000,,/);
-    expect(lines[3]).toMatch(/^SE4-3,spiderette,4,seed,3,,,,77,won,304,3,3,1-2 3-4 d,1297,1020,3000,,/);
-    expect(sum.stdout.split('\r\n')[1]).toMatch(/^spiderette,4,77,8,4,2,2,0,0\.5,/);
+    expect(lines[1]).toMatch(/^spiderette-4-seeds-1-8-77-positions,SE4-1,SE4X-[0-9A-Z]{63},SE4-1,spiderette,4,seed,1,,,,77,lost,104,1,,,,,1000,,/);
+    expect(lines[3]).toMatch(/^spiderette-4-seeds-1-8-77-positions,SE4-3,SE4X-[0-9A-Z]{63},SE4-3,spiderette,4,seed,3,,,,77,won,304,3,3,1-2 3-4 d,1297,1020,3000,,/);
+    expect(sum.stdout.split('\r\n')[1]).toMatch(/^spiderette-4-seeds-1-8-77-positions,spiderette,4,77,8,4,2,2,0,0\.5,/);
 
     // RFC 4180 quoting of a field with a comma, quotes and a line break
     const store = ResultStore.openForWriting(db);
-    const odd = { key: 'POS:SE4:00ff', ref: '/x/a,b.txt', game: 'spiderette' as const, suits: 4 as const, source: { kind: 'file' as const, path: '/x/a,b.txt' } };
-    store.writeResults(null, [recordFromError(odd, 77, 'bad "thing",\nsecond line', '1.0.0')]);
+    const odd = { key: 'POS:SE4:00ff', ref: '/x/a,b.txt', game: 'spiderette' as const, suits: 4 as const, source: { kind: 'file' as const, path: '/x/a,b.txt' }, deal: 'POS:SE4:00ff' };
+    store.writeResults(null, [recordFromError(odd, 77, 'bad "thing",\nsecond line', '1.0.0')], store.studyId('spiderette-4-seeds-1-8-77-positions')!, [{ deal: 'POS:SE4:00ff', ord: 8, name: 'file:/x/a,b.txt' }]);
     store.close();
     const quoted = await cli(['export', '--csv', '--db', db, '--game', 'spiderette']);
-    expect(quoted.stdout).toContain('POS:SE4:00ff,spiderette,4,file,,,,"/x/a,b.txt",77,error,,,,,,,,"bad ""thing"",\nsecond line",1.0.0,,');
+    expect(quoted.stdout).toContain('spiderette-4-seeds-1-8-77-positions,"file:/x/a,b.txt",POS:SE4:00ff,POS:SE4:00ff,spiderette,4,file,,,,"/x/a,b.txt",77,error,,,,,,,,"bad ""thing"",\nsecond line",1.0.0,,');
   });
 
   it('--out creates missing parent directories; a regular file in the path, or a directory as --out, is a one-line error', async () => {
     const db = join(dir, 'out.sqlite');
     const s = ResultStore.openForWriting(db);
-    s.writeResults(null, planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
+    const recs = planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
       key: d.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null,
       revealScore: null, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
-    })));
+    }));
+    const st = s.ensureStudy('st', { game: 'spider', suits: '1', dealsSpec: 'seeds:1-3', maxPositions: 100 });
+    s.writeResults(null, recs, st, recs.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
     s.close();
     const md = join(dir, 'made', 'a', 'b', 'r.md');
     const sum = join(dir, 'made2', 's.csv');
@@ -234,9 +239,9 @@ describe('spidersolve report and export', () => {
       cli(['export', '--csv', '--db', db, '--out', deals]),
     ]);
     for (const r of made) expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
-    expect(readFileSync(md, 'utf8').split('\n')[2]).toBe('| spider | 1 | 100 | 3 | 0 | 3 | 0 | 0 | 0.0% | 0.0% | 56.1% | 0.0% | - | - | - | - | 1.0.0 |');
+    expect(readFileSync(md, 'utf8').split('\n')[2]).toBe('| st | spider | 1 | 100 | 3 | 0 | 3 | 0 | 0 | 0.0% | 0.0% | 56.1% | 0.0% | 0.0% | 56.1% | - | - | - | - | 1.0.0 |');
     // 0/3: Wilson high 0.5614970…, six decimals in CSV
-    expect(readFileSync(sum, 'utf8')).toBe(`${['game,suits,budget,deals,won,lost,undecided,errors,floor,ciLow,ciHigh,ceiling,medianPositions,p95Positions,medianMs,p95Ms,solverVersion', 'spider,1,100,3,0,3,0,0,0,0,0.561497,0,,,,,1.0.0'].join('\r\n')}\r\n`);
+    expect(readFileSync(sum, 'utf8')).toBe(`${['study,game,suits,budget,deals,won,lost,undecided,errors,floor,ciLow,ciHigh,ceiling,ceilingLow,ceilingHigh,medianPositions,p95Positions,medianMs,p95Ms,solverVersion', 'st,spider,1,100,3,0,3,0,0,0,0,0.561497,0,0,0.561497,,,,,1.0.0'].join('\r\n')}\r\n`);
     expect(readFileSync(deals, 'utf8').split('\r\n')).toHaveLength(5); // header, 3 deals, ''
 
     const file = join(dir, 'file.txt');

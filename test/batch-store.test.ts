@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../src/game/errors.js';
 import type { PlannedDeal } from '../src/batch/deals.js';
 import type { WorkerOutcome } from '../src/batch/protocol.js';
-import { APPLICATION_ID, inspectDatabaseFile, MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
-import { recordFromError, recordFromOutcome, ResultStore, type StudyParams } from '../src/batch/store.js';
+import { APPLICATION_ID, inspectDatabaseFile, migrate, MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
+import { recordFromError, recordFromOutcome, ResultStore, type StoredRow, type StudyParams } from '../src/batch/store.js';
 
 let dir: string;
 beforeEach(() => {
@@ -47,6 +47,32 @@ function expectRefusedUntouched(path: string, f: () => unknown, pattern: RegExp)
 }
 
 describe('schema', () => {
+  it('two processes migrating a new file at once: the second, which read version 0 before the first wrote, applies nothing', () => {
+    const path = join(dir, 'race.sqlite');
+    const first = new Database(path);
+    const second = new Database(path);
+    // the second connection reads the version, then the first migrates before the second takes the lock
+    let raced = false;
+    const racing = new Proxy(second, {
+      get(target, prop) {
+        if (prop !== 'pragma') return Reflect.get(target, prop, target);
+        return (sql: string, o?: { simple?: boolean }) => {
+          const v = target.pragma(sql, o);
+          if (!raced && sql === 'user_version') {
+            raced = true;
+            expect(migrate(first)).toBe(MIGRATIONS.length);
+          }
+          return v;
+        };
+      },
+    });
+    expect(migrate(racing)).toBe(0);
+    expect(raced).toBe(true);
+    expect(second.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    first.close();
+    second.close();
+  });
+
   it('a new file gets every migration, the marker and WAL mode', () => {
     const path = join(dir, 'sub', 'dir', 'r.sqlite');
     expect(inspectDatabaseFile(path)).toEqual({ kind: 'absent' });
@@ -63,7 +89,7 @@ describe('schema', () => {
     // a clean close leaves WAL mode: one self-contained file
     expect(db.pragma('journal_mode', { simple: true })).toBe('delete');
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-    expect(tables).toEqual(['results', 'runs', 'studies']);
+    expect(tables).toEqual(['deal_names', 'results', 'runs', 'studies', 'study_deals']);
     db.close();
   });
 
@@ -136,18 +162,25 @@ describe('schema', () => {
   });
 });
 
+/** Every stored row, ordered by its first name. */
+function byCode(s: ResultStore): StoredRow[] {
+  return [...s.allRows()].sort((x, y) => (x.code < y.code ? -1 : x.code > y.code ? 1 : 0));
+}
+
 describe('results', () => {
   it('stores every field; line and scores only for won deals', () => {
     const s = ResultStore.openForWriting(join(dir, 'r.sqlite'));
-    const pysolDeal: PlannedDeal = { key: 'SP4X-ABC', ref: 'SP4X-ABC', game: 'spider', suits: 4, source: { kind: 'pysol', game: 'spider', number: 7 } };
-    const fileDeal: PlannedDeal = { key: 'POS:SE1:0123', ref: '/x/p.json', game: 'spiderette', suits: 1, source: { kind: 'file', path: '/x/p.json' } };
+    const pysolDeal: PlannedDeal = { key: 'SP4X-ABC', ref: 'SP4X-ABC', game: 'spider', suits: 4, source: { kind: 'pysol', game: 'spider', number: 7 }, deal: 'SP4X-ABC' };
+    const fileDeal: PlannedDeal = { key: 'POS:SE1:0123', ref: '/x/p.json', game: 'spiderette', suits: 1, source: { kind: 'file', path: '/x/p.json' }, deal: 'POS:SE1:0123' };
     s.writeResults(null, [
       recordFromOutcome(deal(1), 100, outcome('SP1-1', 'won')),
       recordFromOutcome(pysolDeal, 100, { ...outcome('SP4X-ABC', 'undecided'), line: 'junk', moveCount: 5 }),
       recordFromError(fileDeal, 100, 'boom', '1.0.0'),
     ]);
-    const rows = [...s.rows()];
-    expect(rows.map((r) => r.code)).toEqual(['SP1-1', 'SP4X-ABC', 'POS:SE1:0123']);
+    const rows = byCode(s);
+    expect(rows.map((r) => r.code)).toEqual(['POS:SE1:0123', 'SP1-1', 'SP4X-ABC']);
+    rows.push(rows.shift()!);
+    expect(rows[0]!.deal).toMatch(/^SP1X-/); // a seeded deal's identity is the explicit code of its cards
     expect(rows[0]).toMatchObject({
       game: 'spider', suits: 1, sourceKind: 'seed', seed: 1, pysolGame: null, maxPositions: 100, status: 'won',
       positions: 10, elapsedMs: 1.5, moveCount: 3, line: 'a b c', classicScore: 1297, revealScore: 1020, peakBytes: 99,
@@ -165,24 +198,27 @@ describe('results', () => {
     expect([...s.settledKeys(100, '1.0.0')]).toEqual(['SP1-2']);
     // retry: the error becomes a result, the settled deal is kept as it was
     expect(s.writeResults(null, [recordFromOutcome(deal(1), 100, outcome('SP1-1', 'won')), recordFromOutcome(deal(2), 100, outcome('SP1-2', 'won'))])).toBe(1);
-    const rows = [...s.rows()];
+    const rows = byCode(s);
     expect(rows.map((r) => [r.code, r.status, r.error])).toEqual([['SP1-1', 'won', null], ['SP1-2', 'lost', null]]);
     // an error never replaces a settled result either
     expect(s.writeResults(null, [recordFromError(deal(2), 100, 'late', '1.0.0')])).toBe(0);
     s.close();
   });
 
-  it('the key is (code, budget, solver version)', () => {
+  it('the key is (deal, budget, solver version)', () => {
     const s = ResultStore.openForWriting(join(dir, 'r.sqlite'));
     s.writeResults(null, [
       recordFromOutcome(deal(1), 100, outcome('SP1-1', 'won')),
       recordFromOutcome(deal(1), 200, outcome('SP1-1', 'won')),
       recordFromOutcome(deal(1), 100, { ...outcome('SP1-1', 'won'), solverVersion: '2.0.0' }),
     ]);
-    expect([...s.rows()]).toHaveLength(3);
+    expect([...s.allRows()]).toHaveLength(3);
     expect([...s.settledKeys(100, '1.0.0')]).toEqual(['SP1-1']);
     expect([...s.settledKeys(300, '1.0.0')]).toEqual([]);
-    expect(s.report().map((r) => [r.budget, r.solverVersion, r.deals])).toEqual([[100, '1.0.0', 1], [100, '2.0.0', 1], [200, '1.0.0', 1]]);
+    // the same cards under another name (an explicit code) are the same deal: no new row
+    const explicit = byCode(s)[0]!.deal;
+    expect(s.writeResults(null, [recordFromOutcome({ key: explicit, ref: explicit, game: 'spider', suits: 1, source: { kind: 'code' } }, 100, outcome(explicit, 'won'))])).toBe(0);
+    expect([...s.allRows()]).toHaveLength(3);
     s.close();
   });
 
@@ -203,23 +239,28 @@ describe('results', () => {
     db.close();
   });
 
-  it('report, filters and reportInputsFor read what was written', () => {
+  it('report and rows read the deals each study counts, per study, with filters', () => {
     const s = ResultStore.openForWriting(join(dir, 'r.sqlite'));
-    s.writeResults(null, [
+    const a = s.ensureStudy('a', params);
+    const b = s.ensureStudy('b', { ...params, dealsSpec: 'seeds:1' });
+    const recs = [
       recordFromOutcome(deal(1, 1), 100, outcome('SP1-1', 'won', 40)),
       recordFromOutcome(deal(2, 1), 100, outcome('SP1-2', 'lost')),
       recordFromOutcome(deal(1, 2), 100, outcome('SP2-1', 'undecided')),
       recordFromOutcome({ ...deal(1, 1), key: 'SE1-1', game: 'spiderette' }, 100, outcome('SE1-1', 'won')),
-    ]);
-    expect(s.report().map((r) => `${r.game}/${r.suits}:${r.deals}`)).toEqual(['spider/1:2', 'spider/2:1', 'spiderette/1:1']);
+    ];
+    s.writeResults(null, recs, a, recs.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
+    s.linkDeals(b, [{ deal: recs[0]!.deal, ord: 0, name: 'SP1-1' }]);
+    expect(s.report().map((r) => `${r.study} ${r.game}/${r.suits}:${r.deals}`)).toEqual(['a spider/1:2', 'a spider/2:1', 'a spiderette/1:1', 'b spider/1:1']);
     expect(s.report({ game: 'spider', suits: [2] }).map((r) => r.deals)).toEqual([1]);
-    expect([...s.rows({ suits: [1], game: 'spider' })].map((r) => r.code)).toEqual(['SP1-1', 'SP1-2']);
-    const inputs = s.reportInputsFor(['SP1-1', 'SP1-9', 'SP2-1'], 100, '1.0.0');
-    expect(inputs.map((r) => r.status)).toEqual(['won', 'undecided']);
-    expect(inputs[0]).toEqual({ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 40, elapsedMs: 1.5 });
+    expect(s.report({ studies: ['b'] }).map((r) => [r.study, r.won])).toEqual([['b', 1]]);
+    expect(s.report({ pool: true, suits: [1], game: 'spider' }).map((r) => [r.study, r.deals])).toEqual([['a + b', 2]]);
+    expect([...s.rows({ suits: [1], game: 'spider' })].map((r) => `${r.study}:${r.code}`)).toEqual(['a:SP1-1', 'a:SP1-2', 'b:SP1-1']);
+    expect(s.report({ studies: ['a'], suits: [1], game: 'spider' })[0]).toMatchObject({ deals: 2, won: 1, lost: 1, medianPositions: 40 });
     s.close();
     const r = ResultStore.openForReading(join(dir, 'r.sqlite'));
     expect(r.report()[0]!.won).toBe(1);
+    expect(r.studies().map((x) => [x.name, x.counted, x.settled])).toEqual([['a', 4, 4], ['b', 1, 1]]);
     r.close();
   });
 

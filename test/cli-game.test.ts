@@ -65,7 +65,7 @@ describe('spidersolve program', () => {
   });
   it('every command has a short one-line description in the same style: lowercase first, no final period', () => {
     const descriptions = Object.fromEntries(buildProgram().commands.map((c) => [c.name(), c.description()]));
-    expect(Object.keys(descriptions)).toEqual(['deal', 'show', 'moves', 'play', 'solve', 'hint', 'batch', 'report', 'export', 'view']);
+    expect(Object.keys(descriptions)).toEqual(['deal', 'show', 'moves', 'play', 'solve', 'hint', 'batch', 'report', 'export', 'studies', 'view']);
     for (const [name, d] of Object.entries(descriptions)) {
       expect(d, name).toMatch(/^[a-z][^\n]*[^.]$/);
       expect(d.length, name).toBeLessThanOrEqual(140);
@@ -242,7 +242,7 @@ describe('moves', () => {
     );
   });
   it('--json: { code, moves, won }', () => {
-    expect(json('moves', 'SE4-7', '--json')).toEqual({ code: 'SE4-7', moves: ['5-2', '5-3', '5-4', '5-6', 'd'], won: false });
+    expect(json('moves', 'SE4-7', '--json')).toEqual({ code: 'SE4-7', moves: ['5-2', '5-3', '5-4', '5-6', 'd'], won: false, columns: 'spidersolve' });
   });
 });
 
@@ -275,7 +275,7 @@ describe('play', () => {
   });
   it('the examples of play --help are legal lines', () => {
     const examples = cli('play', '--help').stdout.split('Examples:')[1]!.trim().split('\n');
-    expect(examples).toHaveLength(2);
+    expect(examples).toHaveLength(3);
     for (const ex of examples) {
       // split the shell line: words, and one double-quoted group
       const args = [...ex.trim().matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!).slice(1);
@@ -287,7 +287,7 @@ describe('play', () => {
   it('hint --json: { code, status, move, positions, line }, the move being the line\'s first', () => {
     const o = json('hint', 'SE1-1', '--max-positions', '20000', '--json');
     expect(o).toMatchObject({ code: 'SE1-1', status: 'won' });
-    expect(Object.keys(o)).toEqual(['code', 'status', 'move', 'positions', 'line']);
+    expect(Object.keys(o)).toEqual(['code', 'status', 'move', 'positions', 'line', 'columns']);
     expect(o.line.length).toBeGreaterThan(10);
     expect(o.move).toBe(o.line[0]);
   });

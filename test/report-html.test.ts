@@ -53,7 +53,9 @@ function studyRecords(): ResultRecord[] {
 function studyDb(): string {
   const db = join(dir, `study-${Math.random().toString(36).slice(2)}.sqlite`);
   const store = ResultStore.openForWriting(db);
-  store.writeResults(null, studyRecords());
+  const study = store.ensureStudy('hand', { game: null, suits: null, dealsSpec: 'file:/hand-counted', maxPositions: BUDGET });
+  const records = studyRecords();
+  store.writeResults(null, records, study, records.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
   store.close();
   return db;
 }
@@ -171,7 +173,7 @@ describe('spidersolve report --format html and --format vega', () => {
       expect(f).toMatch(/<figcaption>[^<]+\.<\/figcaption>/);
     }
     // the table holds the report's cells
-    expect(html).toContain('<td class="l">spiderette</td><td>1</td><td>10000</td><td>10</td><td>5</td><td>1</td><td>3</td><td>1</td><td>50.0%</td>');
+    expect(html).toContain('<td class="l">hand</td><td class="l">spiderette</td><td>1</td><td>10000</td><td>10</td><td>5</td><td>1</td><td>3</td><td>1</td><td>50.0%</td>');
     // nothing is loaded: no script at all, no attribute pointing anywhere, no CSS url() or @import
     expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
     expect(html).not.toMatch(/\s(src|href|xlink:href)\s*=/i);
@@ -191,6 +193,34 @@ describe('spidersolve report --format html and --format vega', () => {
     expect(line.data!.values.filter((p) => p.group === 'spiderette 1 suit').map((p) => [p.positions, p.share])).toEqual([[100, 0.2], [300, 0.3], [1000, 0.4], [5000, 0.5], [BUDGET, 0.5]]);
     const vl = await import('vega-lite');
     for (const c of doc.charts) expect(() => vl.compile(c.spec as never)).not.toThrow();
+  });
+
+  it('draws a budget ladder\'s rungs on the proof-rate chart: one curve, each rung\'s floor at its budget', () => {
+    // a ladder 100 / 1,000 / 10,000 over 3 deals: SE2-1 won at 100 (40 positions); SE2-2 undecided at
+    // 100, won at 1,000 (700 positions); SE2-3 undecided at every rung
+    const db = join(dir, 'ladder.sqlite');
+    const store = ResultStore.openForWriting(db);
+    const study = store.ensureStudy('ladder', { game: 'spiderette', suits: '2', dealsSpec: 'seeds:1-3', maxPositions: 100, budgets: [100, 1000, 10_000] });
+    const [a, b, c] = planSeeds('spiderette', [2], [{ from: 1, to: 3 }]);
+    const out = (deal: typeof a, budget: number, status: 'won' | 'undecided', positions: number) =>
+      recordFromOutcome(deal!, budget, {
+        key: deal!.key, status, positions, elapsedMs: 1, line: status === 'won' ? 'd d' : '', moveCount: status === 'won' ? 2 : null,
+        classicScore: null, revealScore: null, peakBytes: 0, solverVersion: '2.2.0', workerMs: 1,
+      });
+    const records = [out(a, 100, 'won', 40), out(b, 100, 'undecided', 100), out(b, 1000, 'won', 700), out(c, 100, 'undecided', 100), out(c, 1000, 'undecided', 1000), out(c, 10_000, 'undecided', 10_000)];
+    store.writeResults(null, records, study, [a, b, c].map((d, i) => ({ deal: records.find((r) => r.code === d!.key)!.deal, ord: i, name: d!.key })));
+    store.close();
+    const r = cli('report', '--db', db, '--format', 'vega');
+    expect(r.stderr).toBe('');
+    type Layer = { data?: { values: Record<string, unknown>[] }; mark: { type: string } };
+    const doc = JSON.parse(r.stdout) as { charts: { id: string; spec: { layer?: Layer[]; data?: { values: Record<string, unknown>[] } } }[] };
+    const proof = doc.charts.find((ch) => ch.id === 'proof-rate')!.spec.layer!;
+    const values = (type: string) => proof.find((l) => l.mark.type === type)!.data!.values;
+    expect(values('line').map((p) => [p.group, p.positions, p.won, p.deals])).toEqual([['spiderette 2 suits', 40, 1, 3], ['spiderette 2 suits', 700, 2, 3], ['spiderette 2 suits', 10_000, 2, 3]]);
+    expect(values('point').map((p) => [p.budget, p.floor])).toEqual([[100, 1 / 3], [1000, 2 / 3], [10_000, 2 / 3]]);
+    expect(values('rule').map((p) => p.budget)).toEqual([100, 1000, 10_000]);
+    const rates = doc.charts.find((ch) => ch.id === 'win-rate')!.spec.data!.values.filter((v) => v.measure === 'floor');
+    expect(rates.map((v) => [v.group, v.count])).toEqual([['spiderette 2 suits @ 100', 1], ['spiderette 2 suits @ 1,000', 2], ['spiderette 2 suits @ 10k', 2]]);
   });
 
   it('filters like the other formats, says when there is nothing, and refuses an unknown format', () => {

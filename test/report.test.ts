@@ -130,12 +130,12 @@ describe('formats', () => {
     expect(Array.isArray(parsed)).toBe(true);
     expect(parsed).toHaveLength(4);
     expect(Object.keys(parsed[1]!)).toEqual([
-      'game', 'suits', 'budget', 'deals', 'won', 'lost', 'undecided', 'errors', 'floor', 'ciLow', 'ciHigh',
-      'ceiling', 'medianPositions', 'p95Positions', 'medianMs', 'p95Ms', 'solverVersion',
+      'study', 'game', 'suits', 'budget', 'deals', 'won', 'lost', 'undecided', 'errors', 'floor', 'ciLow', 'ciHigh',
+      'ceiling', 'ceilingLow', 'ceilingHigh', 'medianPositions', 'p95Positions', 'medianMs', 'p95Ms', 'solverVersion',
     ]);
     expect(parsed[1]).toEqual({
-      game: 'spider', suits: 2, budget: 1000, deals: 10, won: 5, lost: 2, undecided: 2, errors: 1,
-      floor: 0.5, ciLow: 0.236593, ciHigh: 0.763407, ceiling: 0.8,
+      study: '', game: 'spider', suits: 2, budget: 1000, deals: 10, won: 5, lost: 2, undecided: 2, errors: 1,
+      floor: 0.5, ciLow: 0.236593, ciHigh: 0.763407, ceiling: 0.8, ceilingLow: 0.490162, ceilingHigh: 0.943318,
       medianPositions: 300, p95Positions: 880, medianMs: 3, p95Ms: 4.8, solverVersion: '1.0.0',
     });
     expect(parsed[3]!.medianPositions).toBeNull();
@@ -148,22 +148,23 @@ describe('formats', () => {
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe(REPORT_COLUMNS.join(','));
     expect(lines).toHaveLength(rows.length + 2); // header, rows, '' after the last CRLF
-    expect(lines[2]).toBe('spider,2,1000,10,5,2,2,1,0.5,0.236593,0.763407,0.8,300,880,3,4.8,1.0.0');
-    expect(lines[4]).toBe('spiderette,1,1000,2,0,2,0,0,0,0,0.65762,0,,,,,1.0.0');
+    expect(lines[2]).toBe(',spider,2,1000,10,5,2,2,1,0.5,0.236593,0.763407,0.8,0.490162,0.943318,300,880,3,4.8,1.0.0');
+    expect(lines[4]).toBe(',spiderette,1,1000,2,0,2,0,0,0,0,0.65762,0,0,0.65762,,,,,1.0.0');
   });
 
   it('csv and json round away floating-point noise: rates to 6 decimals, positions and ms to 1', () => {
     const noisy: ReportRow = {
-      game: 'spider', suits: 4, budget: 200000, deals: 3, won: 1, lost: 2, undecided: 0, errors: 0,
+      study: 's', game: 'spider', suits: 4, budget: 200000, deals: 3, won: 1, lost: 2, undecided: 0, errors: 0,
       floor: 1 / 3, ciLow: 0.06149194472039505, ciHigh: 0.7923403991979151, ceiling: 1 / 3,
+      ceilingLow: 0.06149194472039505, ceilingHigh: 0.7923403991979151,
       medianPositions: 120974.29999999992, p95Positions: 0.1 + 0.2, medianMs: 12.349999999999, p95Ms: 7.0000000000000009,
       solverVersion: '1.0.0',
     };
     const csv = formatCsv([noisy]).split('\r\n');
-    expect(csv[1]).toBe('spider,4,200000,3,1,2,0,0,0.333333,0.061492,0.79234,0.333333,120974.3,0.3,12.3,7,1.0.0');
+    expect(csv[1]).toBe('s,spider,4,200000,3,1,2,0,0,0.333333,0.061492,0.79234,0.333333,0.061492,0.79234,120974.3,0.3,12.3,7,1.0.0');
     expect(JSON.parse(formatJson([noisy]))).toEqual([{
-      game: 'spider', suits: 4, budget: 200000, deals: 3, won: 1, lost: 2, undecided: 0, errors: 0,
-      floor: 0.333333, ciLow: 0.061492, ciHigh: 0.79234, ceiling: 0.333333,
+      study: 's', game: 'spider', suits: 4, budget: 200000, deals: 3, won: 1, lost: 2, undecided: 0, errors: 0,
+      floor: 0.333333, ciLow: 0.061492, ciHigh: 0.79234, ceiling: 0.333333, ceilingLow: 0.061492, ceilingHigh: 0.79234,
       medianPositions: 120974.3, p95Positions: 0.3, medianMs: 12.3, p95Ms: 7, solverVersion: '1.0.0',
     }]);
     expect(formatJson([noisy])).not.toMatch(/\d{8}/); // no run of noise digits anywhere
@@ -184,10 +185,10 @@ describe('formats', () => {
   it('table and markdown show percentages and one line per row', () => {
     const t = formatTable(rows).trimEnd().split('\n');
     expect(t).toHaveLength(5);
-    expect(t[2]).toMatch(/^spider\s+2\s+1000\s+10\s+5\s+2\s+2\s+1\s+50\.0%\s+23\.7%\s+76\.3%\s+80\.0%\s+300\s+880\s+3\.0\s+4\.8\s+1\.0\.0$/);
+    expect(t[2]).toMatch(/^\s*spider\s+2\s+1000\s+10\s+5\s+2\s+2\s+1\s+50\.0%\s+23\.7%\s+76\.3%\s+80\.0%\s+49\.0%\s+94\.3%\s+300\s+880\s+3\.0\s+4\.8\s+1\.0\.0$/);
     const md = formatMarkdown(rows).trimEnd().split('\n');
     expect(md).toHaveLength(6);
-    expect(md[1]).toMatch(/^\| --- \| ---: \|/);
+    expect(md[1]).toMatch(/^\| --- \| --- \| ---: \|/);
     expect(md[3]).toContain('| 50.0% |');
   });
 });

@@ -32,13 +32,15 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A results database with three lost Spider 1-suit deals (seeds 1-3, budget 100). */
+/** A results database with a study `st` of three lost Spider 1-suit deals (seeds 1-3, budget 100). */
 function makeDb(path: string): void {
   const s = ResultStore.openForWriting(path);
-  s.writeResults(null, planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
+  const recs = planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
     key: d.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null,
     revealScore: null, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
-  })));
+  }));
+  const st = s.ensureStudy('st', { game: 'spider', suits: '1', dealsSpec: 'seeds:1-3', maxPositions: 100 });
+  s.writeResults(null, recs, st, recs.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
   s.close();
 }
 
@@ -107,7 +109,7 @@ describe('#12.1 --out that names the results database is refused before anything
     ]);
     expect(a).toMatchObject({ status: 0, stdout: '', stderr: '' });
     expect(b).toMatchObject({ status: 0, stdout: '', stderr: '' });
-    expect(readFileSync(md, 'utf8')).toMatch(/^\| game \| suits \|[^]*\| spider \| 1 \| 100 \| 3 \|[^]*\n$/);
+    expect(readFileSync(md, 'utf8')).toMatch(/^\| study \| game \| suits \|[^]*\| st \| spider \| 1 \| 100 \| 3 \|[^]*\n$/);
     expect(readFileSync(md, 'utf8')).not.toContain('old report');
     expect(readFileSync(csv, 'utf8').split('\r\n')).toHaveLength(5);
     expect(statSync(csv).mode & 0o777).toBe(0o640); // the file's permissions are kept
@@ -471,15 +473,15 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
   it("the README's first command prints the table once (no cat of the same report) and the batch explains floor, CI, ceiling and p95 under it", () => {
     const readme = readFileSync(join(ROOT_DIR, 'README.md'), 'utf8');
     const first = /```sh\n(npm ci && [^\n]*)\n```/.exec(readme)![1]!;
-    expect(first).toBe('npm ci && npx spidersolve batch --deals data/pysol-sample.txt && npx spidersolve report --format md --out reports/pysol-sample.md');
+    expect(first).toBe('npm ci && npx spidersolve batch --deals data/pysol-sample.txt --study pysol-sample && npx spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md');
     const summary: BatchSummary = {
       study: 's', studyId: 1, runId: 1, db: 'd.sqlite', game: 'spider', suits: '1', maxPositions: 100, workers: 1, solverVersion: '1.0.0',
       planned: 1, skipped: 0, ran: 1, won: 1, lost: 0, undecided: 0, errors: 0, remaining: 0, interrupted: false, elapsedMs: 5,
-      dealsPerSecond: 200, workerMs: 4,
+      dealsPerSecond: 200, workerMs: 4, budgets: [100], stopReason: null,
       report: summarize([{ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 7, elapsedMs: 1 }]),
     };
     const lines = formatBatchSummary(summary).trimEnd().split('\n');
-    expect(lines.at(-3)).toMatch(/^spider\s+1\s+100\s+1\s+1\s/);
+    expect(lines.at(-3)).toMatch(/^\s*spider\s+1\s+100\s+1\s+1\s/);
     expect(lines.slice(-2)).toEqual([...TABLE_LEGEND]);
     expect(TABLE_LEGEND.join(' ')).toMatch(/floor = won \/ deals.*CI = its 95% Wilson interval.*ceiling = .*95th percentile \(p95\)/);
   });
@@ -493,6 +495,6 @@ describe('#12.12 the quick and the slow suite', () => {
     const ci = readFileSync(join(ROOT_DIR, '.ci/run'), 'utf8');
     expect(ci).toMatch(/\nnpm ci\nnpm run typecheck\nnpm test\nnpm run test:slow\n/);
     expect(readFileSync(join(ROOT_DIR, 'README.md'), 'utf8')).toContain('```sh\nnpm ci && npm test && npm run test:slow\n```');
-    expect(readdirSync(join(ROOT_DIR, 'test')).filter((f) => f.endsWith('.slow.test.ts')).sort()).toEqual(['batch-cli.slow.test.ts', 'properties.slow.test.ts', 'trust.slow.test.ts']);
+    expect(readdirSync(join(ROOT_DIR, 'test')).filter((f) => f.endsWith('.slow.test.ts')).sort()).toEqual(['batch-cli.slow.test.ts', 'properties.slow.test.ts', 'runs.slow.test.ts', 'trust.slow.test.ts']);
   });
 });

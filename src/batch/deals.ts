@@ -5,8 +5,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { seededCode } from '../game/code.js';
-import { isSeed, MAX_SEED } from '../game/deal.js';
+import { makeDealCode, parseDealCode, seededCode } from '../game/code.js';
+import { dealCards, isSeed, MAX_SEED } from '../game/deal.js';
+import { dealCardsOf } from '../game/position.js';
 import { InputError, pathForMessage, type Result } from '../game/errors.js';
 import type { Position } from '../game/position.js';
 import type { DealSource, LoadedDeal } from '../game/ref.js';
@@ -31,6 +32,57 @@ export interface PlannedDeal {
   readonly suits: SuitCount;
   /** Where it came from; a file path is absolute. */
   readonly source: DealSource;
+  /**
+   * The deal's identity (see `dealIdentity`) when the plan already knows it (deals files: each line
+   * was loaded to check it); absent for seeds, whose identity is worked out when first needed.
+   */
+  readonly deal?: string;
+}
+
+/**
+ * The identity of a deal, its one key in the results table whatever named it: the explicit deal code
+ * of its start position (`SP4X-…`: its cards, in spidersolve's layout), or for a mid-game position
+ * (no deal code) `positionKey`. A seeded code `SP2-7`, `pysol:spider2:N` of the same cards, and a
+ * position file of that start position all have the same identity.
+ */
+export function dealIdentity(loaded: LoadedDeal): string {
+  const cards = dealCardsOf(loaded.position);
+  return cards ? makeDealCode(loaded.position.variant, cards) : positionKey(loaded.position);
+}
+
+/**
+ * The identity of a results key of schema version 1 (`results.code`): a seeded or explicit deal code
+ * becomes the explicit code of its cards; a `POS:` key is already an identity. Null for anything else.
+ */
+export function identityOfCode(code: string): string | null {
+  if (code.startsWith('POS:')) return code;
+  const r = parseDealCode(code);
+  return r.ok ? makeDealCode(r.value.variant, r.value.cards) : null;
+}
+
+/** The identity of a planned deal: `deal` if the plan knows it, else worked out from its seeded code (about 35 µs). */
+export function plannedIdentity(p: PlannedDeal): string {
+  if (p.deal !== undefined) return p.deal;
+  if (p.source.kind === 'seed') {
+    const v = getVariant(p.game, p.suits);
+    return makeDealCode(v, dealCards(v, p.source.seed));
+  }
+  const id = identityOfCode(p.key);
+  if (id === null) throw new Error(`plannedIdentity: cannot work out the identity of ${p.key}`);
+  return id;
+}
+
+/**
+ * The name a planned deal was reached by (stored in `deal_names` and `study_deals.name`): the seeded
+ * code for a seed (`SP2-7`), `pysol:<game>:<N>`, `file:<absolute path>`, or the deal code as given.
+ */
+export function dealName(p: Pick<PlannedDeal, 'key' | 'source'>): string {
+  const s = p.source;
+  switch (s.kind) {
+    case 'pysol': return `pysol:${s.game}:${s.number}`;
+    case 'file': return `file:${s.path}`;
+    default: return p.key;
+  }
 }
 
 /** The loader the plan checks references with (src/game/ref.ts `loadDeal`, injectable for tests). */
@@ -58,6 +110,7 @@ export function planFromLoaded(loaded: LoadedDeal, cwd: string = process.cwd()):
     game: v.game,
     suits: v.suits,
     source,
+    deal: dealIdentity(loaded),
   };
 }
 
@@ -84,20 +137,24 @@ export interface SeedRange {
 
 /**
  * Parses `--seeds`: comma-separated single seeds or inclusive ranges, `1-1000`, `7`, `1-10,50-60`,
- * each seed an integer 0..4294967295 (deal.ts MAX_SEED). Throws InputError `bad-option` on a bad
- * number, an empty range (`10-1`) or more than MAX_PLANNED_DEALS seeds in all.
+ * each seed an integer 0..4294967295 (deal.ts MAX_SEED). With `allowOpen`, a last range may be
+ * open-ended, `1-` (to MAX_SEED: for --until-width, which stops on its own). Throws InputError
+ * `bad-option` on a bad number, an empty range (`10-1`), an open range without `allowOpen`, or more
+ * than MAX_PLANNED_DEALS seeds in all (not counting an open range).
  */
-export function parseSeeds(text: string): SeedRange[] {
+export function parseSeeds(text: string, allowOpen = false): SeedRange[] {
   const out: SeedRange[] = [];
   let total = 0;
   for (const part of text.split(',')) {
-    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    const m = /^\s*(\d+)\s*(?:(-)\s*(\d+)?\s*)?$/.exec(part);
     if (!m) throw new InputError('bad-option', `option --seeds "${text}": "${part.trim()}" is not a seed or a range like 1-1000`);
+    const open = m[2] !== undefined && m[3] === undefined;
+    if (open && !allowOpen) throw new InputError('bad-option', `option --seeds "${text}": an open range "${part.trim()}" needs --until-width (the rule that stops the study)`);
     const from = m[1]!.length > 12 ? Infinity : Number(m[1]);
-    const to = m[2] === undefined ? from : m[2].length > 12 ? Infinity : Number(m[2]);
+    const to = open ? MAX_SEED : m[3] === undefined ? from : m[3].length > 12 ? Infinity : Number(m[3]);
     if (!isSeed(from) || !isSeed(to)) throw new InputError('bad-option', `option --seeds "${text}": seeds are integers 0..${MAX_SEED}`);
     if (from > to) throw new InputError('bad-option', `option --seeds "${text}": the range ${from}-${to} is empty (start after end)`);
-    total += to - from + 1;
+    if (!open) total += to - from + 1;
     if (total > MAX_PLANNED_DEALS) throw new InputError('bad-option', `option --seeds "${text}": more than ${MAX_PLANNED_DEALS} seeds; split the study`);
     out.push({ from, to });
   }
@@ -117,20 +174,26 @@ export function planSeeds(game: GameName, suits: readonly SuitCount[], ranges: r
   if (seeds * suits.length > MAX_PLANNED_DEALS) {
     throw new InputError('bad-option', `options --seeds and --suits: ${seeds} seeds × ${suits.length} suit counts is more than ${MAX_PLANNED_DEALS} deals; split the study`);
   }
-  const seen = new Set<string>();
-  const out: PlannedDeal[] = [];
+  return [...seedDeals(game, suits, ranges)];
+}
+
+/**
+ * The same deals as `planSeeds`, one at a time and with no size limit (for an open-ended range such
+ * as `1-` with --until-width, which stops long before the end). Repeated seeds are given once.
+ */
+export function* seedDeals(game: GameName, suits: readonly SuitCount[], ranges: readonly SeedRange[]): Generator<PlannedDeal> {
   const variants = suits.map((s) => getVariant(game, s));
+  const done: SeedRange[] = [];
   for (const { from, to } of ranges) {
     for (let seed = from; seed <= to; seed++) {
+      if (done.some((r) => seed >= r.from && seed <= r.to)) continue;
       for (const v of variants) {
         const code = seededCode(v, seed);
-        if (seen.has(code)) continue;
-        seen.add(code);
-        out.push({ key: code, ref: code, game, suits: v.suits, source: { kind: 'seed', seed } });
+        yield { key: code, ref: code, game, suits: v.suits, source: { kind: 'seed', seed } };
       }
     }
+    done.push({ from, to });
   }
-  return out;
 }
 
 /** Optional filter of a deals file's deals (`--game`, `--suits`): deals of other games or suit counts are left out. */
@@ -204,4 +267,41 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
   }
   if (out.length > MAX_PLANNED_DEALS) throw new InputError('bad-file', `--deals ${path}: more than ${MAX_PLANNED_DEALS} deals; split the study`);
   return { deals: out, leftOut: filtered };
+}
+
+/** What a study plans: seeds (game, suit counts, ranges; the last may be open) or a deals file. */
+export type StudyPlanSpec =
+  | { readonly kind: 'seeds'; readonly game: GameName; readonly suits: readonly SuitCount[]; readonly ranges: readonly SeedRange[] }
+  | { readonly kind: 'file'; readonly path: string; readonly filter?: DealFilter; readonly cwd?: string };
+
+/** A study's plan: its deals in order, their count, and the deals file's lines left out by a filter. */
+export interface StudyPlan {
+  /** Re-iterable (each iteration starts afresh); endless for an open seed range. */
+  readonly deals: Iterable<PlannedDeal>;
+  /** Number of deals, or null for an open seed range. */
+  readonly planned: number | null;
+  readonly leftOut: number;
+}
+
+/**
+ * The one place a study's deal list is computed (batch, resume, and any subset of it such as a
+ * shard): the deals of `planSeeds` (lazily, so an open range `1-` costs nothing up front) or of
+ * `planDealsFile` (every line checked first). Throws the InputErrors of those functions.
+ */
+export function planStudy(spec: StudyPlanSpec, load: DealLoader): StudyPlan {
+  if (spec.kind === 'file') {
+    const p = planDealsFile(spec.path, load, spec.filter ?? {}, spec.cwd);
+    return { deals: p.deals, planned: p.deals.length, leftOut: p.leftOut };
+  }
+  const open = spec.ranges.some((r) => r.to === MAX_SEED);
+  let planned: number | null = null;
+  if (!open) {
+    const seeds = spec.ranges.reduce((n, r) => n + r.to - r.from + 1, 0);
+    if (seeds * spec.suits.length > MAX_PLANNED_DEALS) {
+      throw new InputError('bad-option', `options --seeds and --suits: ${seeds} seeds × ${spec.suits.length} suit counts is more than ${MAX_PLANNED_DEALS} deals; split the study`);
+    }
+    planned = 0;
+    for (const _ of seedDeals(spec.game, spec.suits, spec.ranges)) planned++;
+  }
+  return { deals: { [Symbol.iterator]: () => seedDeals(spec.game, spec.suits, spec.ranges) }, planned, leftOut: 0 };
 }

@@ -15,6 +15,8 @@ export type ResultStatus = 'won' | 'lost' | 'undecided' | 'error';
 
 /** The fields of one stored result that the report needs. */
 export interface ReportInput {
+  /** The study (or pooled studies, `a + b`) the row belongs to; '' when none is given. */
+  readonly study?: string;
   readonly game: string;
   readonly suits: number;
   /** Position budget (max_positions) the deal was searched with. */
@@ -32,6 +34,8 @@ export interface ReportInput {
  * percentiles are null when the group has no won deal. Positions are counts, times milliseconds.
  */
 export interface ReportRow {
+  /** The study of the row; a pooled row (report --pool) names every study it pools, `a + b`. */
+  study: string;
   game: string;
   suits: number;
   budget: number;
@@ -49,6 +53,10 @@ export interface ReportRow {
   ciHigh: number | null;
   /** (won + undecided + errors) / deals: every deal not proven lost may be winnable. */
   ceiling: number | null;
+  /** Lower end of the 95% Wilson score interval of the ceiling's count. */
+  ceilingLow: number | null;
+  /** Upper end of the 95% Wilson score interval of the ceiling's count. */
+  ceilingHigh: number | null;
   /** Median positions of won deals (linear interpolation, see `percentile`). */
   medianPositions: number | null;
   /** 95th percentile positions of won deals. */
@@ -58,6 +66,49 @@ export interface ReportRow {
   /** 95th percentile search time of won deals, milliseconds. */
   p95Ms: number | null;
   solverVersion: string;
+}
+
+/** One stored result of a deal at one budget (the fields the ladder needs). */
+export interface BudgetResult {
+  readonly budget: number;
+  readonly status: ResultStatus;
+}
+
+/**
+ * What a deal counts as at budget `b`, from its stored results (one solver version) at any budgets
+ * (RULES.md R19: won and lost are proofs, undecided is not):
+ * - won, if it was won at some budget ≤ b (the smallest such result is returned);
+ * - else lost, if it was proven lost at some budget ≤ b;
+ * - else undecided, if it was undecided at some budget ≥ b (a larger budget did not decide it; counting
+ *   it undecided at b keeps the floor a lower bound and the ceiling an upper bound);
+ * - else error, if its result at exactly b is an error (run again on resume);
+ * - else null: nothing is known at b yet (the deal must be solved at b).
+ * A ladder solves at rung b only the deals for which this is null or an error.
+ */
+export function statusAt<T extends BudgetResult>(results: readonly T[], b: number): T | null {
+  let best: T | null = null;
+  for (const r of results) if (r.status === 'won' && r.budget <= b && (!best || r.budget < best.budget)) best = r;
+  if (best) return best;
+  for (const r of results) if (r.status === 'lost' && r.budget <= b && (!best || r.budget < best.budget)) best = r;
+  if (best) return best;
+  for (const r of results) if (r.status === 'undecided' && r.budget >= b && (!best || r.budget < best.budget)) best = r;
+  if (best) return best;
+  for (const r of results) if (r.status === 'error' && r.budget === b) return r;
+  return null;
+}
+
+/**
+ * A budget in words, as study names and tables print it: 1000000 → `1M`, 200000 → `200k`, 1500000 →
+ * `1.5M`, 77 → `77`; a budget that takes more than one decimal is written out (1234567).
+ */
+export function budgetWords(n: number): string {
+  const units: [number, string][] = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  for (const [u, w] of units) {
+    if (n >= u && Number.isInteger(Math.round((n / u) * 1e6) / 1e5)) {
+      return `${Number((n / u).toFixed(1))}${w}`;
+    }
+  }
+  return String(n);
 }
 
 /** Two-sided 95% normal quantile, z = Φ⁻¹(0.975). */
@@ -106,6 +157,8 @@ export function percentile(sorted: readonly number[], q: number): number | null 
 }
 
 interface Group {
+  study: string;
+  order: number;
   game: string;
   suits: number;
   budget: number;
@@ -118,6 +171,17 @@ interface Group {
   wonMs: number[];
 }
 
+/** Positions of the won deals of one report group (for curves and histograms). */
+export interface WonPositions {
+  study: string;
+  game: string;
+  suits: number;
+  budget: number;
+  solverVersion: string;
+  /** Ascending. */
+  positions: number[];
+}
+
 /**
  * Streaming aggregator: `add` rows one at a time (so a large table need not be held in memory; only
  * the positions and times of won deals are kept), then `rows()`. Order of the output: game, suits,
@@ -125,14 +189,17 @@ interface Group {
  */
 export class ReportAccumulator {
   readonly #groups = new Map<string, Group>();
+  readonly #studyOrder = new Map<string, number>();
 
   /** Counts one stored result into its group. */
   add(r: ReportInput): void {
-    const key = `${r.game}\u0000${r.suits}\u0000${r.budget}\u0000${r.solverVersion}`;
+    const study = r.study ?? '';
+    const key = `${study}\u0000${r.game}\u0000${r.suits}\u0000${r.budget}\u0000${r.solverVersion}`;
     let g = this.#groups.get(key);
     if (!g) {
+      if (!this.#studyOrder.has(study)) this.#studyOrder.set(study, this.#studyOrder.size);
       g = {
-        game: r.game, suits: r.suits, budget: r.budget, solverVersion: r.solverVersion,
+        study, order: this.#studyOrder.get(study)!, game: r.game, suits: r.suits, budget: r.budget, solverVersion: r.solverVersion,
         won: 0, lost: 0, undecided: 0, errors: 0, wonPositions: [], wonMs: [],
       };
       this.#groups.set(key, g);
@@ -149,21 +216,32 @@ export class ReportAccumulator {
     }
   }
 
+  /** The positions of the won deals of every group, groups in the order of `rows()`. */
+  wonPositions(): WonPositions[] {
+    return this.rows().map((r) => {
+      const g = this.#groups.get(`${r.study}\u0000${r.game}\u0000${r.suits}\u0000${r.budget}\u0000${r.solverVersion}`)!;
+      return { study: r.study, game: r.game, suits: r.suits, budget: r.budget, solverVersion: r.solverVersion, positions: [...g.wonPositions].sort((a, b) => a - b) };
+    });
+  }
+
   /** The report rows of everything added so far (see `ReportRow`). */
   rows(): ReportRow[] {
     const out: ReportRow[] = [];
     for (const g of this.#groups.values()) {
       const deals = g.won + g.lost + g.undecided + g.errors;
       const ci = wilsonInterval(g.won, deals);
+      const cc = wilsonInterval(g.won + g.undecided + g.errors, deals);
       const pos = [...g.wonPositions].sort((a, b) => a - b);
       const ms = [...g.wonMs].sort((a, b) => a - b);
       out.push({
-        game: g.game, suits: g.suits, budget: g.budget,
+        study: g.study, game: g.game, suits: g.suits, budget: g.budget,
         deals, won: g.won, lost: g.lost, undecided: g.undecided, errors: g.errors,
         floor: deals ? g.won / deals : null,
         ciLow: ci ? ci[0] : null,
         ciHigh: ci ? ci[1] : null,
         ceiling: deals ? (g.won + g.undecided + g.errors) / deals : null,
+        ceilingLow: cc ? cc[0] : null,
+        ceilingHigh: cc ? cc[1] : null,
         medianPositions: percentile(pos, 0.5),
         p95Positions: percentile(pos, 0.95),
         medianMs: percentile(ms, 0.5),
@@ -171,9 +249,10 @@ export class ReportAccumulator {
         solverVersion: g.solverVersion,
       });
     }
+    const order = (r: ReportRow) => this.#studyOrder.get(r.study) ?? 0;
     return out.sort(
       (a, b) =>
-        a.game.localeCompare(b.game) || a.suits - b.suits || a.budget - b.budget ||
+        order(a) - order(b) || a.game.localeCompare(b.game) || a.suits - b.suits || a.budget - b.budget ||
         (a.solverVersion < b.solverVersion ? -1 : a.solverVersion > b.solverVersion ? 1 : 0),
     );
   }
@@ -191,8 +270,8 @@ export type ReportFormat = 'table' | 'md' | 'csv' | 'json';
 
 /** Column order of every tabular format; also the JSON field order. */
 export const REPORT_COLUMNS: readonly (keyof ReportRow)[] = [
-  'game', 'suits', 'budget', 'deals', 'won', 'lost', 'undecided', 'errors', 'floor', 'ciLow', 'ciHigh',
-  'ceiling', 'medianPositions', 'p95Positions', 'medianMs', 'p95Ms', 'solverVersion',
+  'study', 'game', 'suits', 'budget', 'deals', 'won', 'lost', 'undecided', 'errors', 'floor', 'ciLow', 'ciHigh',
+  'ceiling', 'ceilingLow', 'ceilingHigh', 'medianPositions', 'p95Positions', 'medianMs', 'p95Ms', 'solverVersion',
 ];
 
 /** Human-readable cell (table, md, html): rates as percentages with one decimal, positions whole, ms with one decimal. */
@@ -201,7 +280,7 @@ export function humanCell(row: ReportRow, col: keyof ReportRow): string {
   if (v === null) return '-';
   if (typeof v === 'string') return v;
   switch (col) {
-    case 'floor': case 'ciLow': case 'ciHigh': case 'ceiling':
+    case 'floor': case 'ciLow': case 'ciHigh': case 'ceiling': case 'ceilingLow': case 'ceilingHigh':
       return `${(v * 100).toFixed(1)}%`;
     case 'medianPositions': case 'p95Positions':
       return String(Math.round(v));
@@ -214,9 +293,9 @@ export function humanCell(row: ReportRow, col: keyof ReportRow): string {
 
 /** Column headers of the human-readable formats (table, md, html). */
 export const HUMAN_HEADERS: Record<keyof ReportRow, string> = {
-  game: 'game', suits: 'suits', budget: 'budget', deals: 'deals', won: 'won', lost: 'lost',
+  study: 'study', game: 'game', suits: 'suits', budget: 'budget', deals: 'deals', won: 'won', lost: 'lost',
   undecided: 'undecided', errors: 'errors', floor: 'floor', ciLow: 'CI low', ciHigh: 'CI high',
-  ceiling: 'ceiling', medianPositions: 'med pos', p95Positions: 'p95 pos', medianMs: 'med ms',
+  ceiling: 'ceiling', ceilingLow: 'ceil low', ceilingHigh: 'ceil high', medianPositions: 'med pos', p95Positions: 'p95 pos', medianMs: 'med ms',
   p95Ms: 'p95 ms', solverVersion: 'solver',
 };
 
@@ -225,7 +304,7 @@ export function formatTable(rows: readonly ReportRow[]): string {
   if (rows.length === 0) return 'no results\n';
   const cells = [REPORT_COLUMNS.map((c) => HUMAN_HEADERS[c]), ...rows.map((r) => REPORT_COLUMNS.map((c) => humanCell(r, c)))];
   const widths = REPORT_COLUMNS.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
-  const left = new Set<keyof ReportRow>(['game', 'solverVersion']);
+  const left = new Set<keyof ReportRow>(['study', 'game', 'solverVersion']);
   return cells
     .map((line) => line.map((s, i) => (left.has(REPORT_COLUMNS[i]!) ? s.padEnd(widths[i]!) : s.padStart(widths[i]!))).join('  ').trimEnd())
     .join('\n') + '\n';
@@ -234,14 +313,14 @@ export function formatTable(rows: readonly ReportRow[]): string {
 /** GitHub-flavoured Markdown table, same cells as `formatTable`. */
 export function formatMarkdown(rows: readonly ReportRow[]): string {
   const head = `| ${REPORT_COLUMNS.map((c) => HUMAN_HEADERS[c]).join(' | ')} |`;
-  const sep = `|${REPORT_COLUMNS.map((c) => (c === 'game' || c === 'solverVersion' ? ' --- ' : ' ---: ')).join('|')}|`;
+  const sep = `|${REPORT_COLUMNS.map((c) => (c === 'study' || c === 'game' || c === 'solverVersion' ? ' --- ' : ' ---: ')).join('|')}|`;
   const body = rows.map((r) => `| ${REPORT_COLUMNS.map((c) => humanCell(r, c)).join(' | ')} |`);
   return [head, sep, ...body].join('\n') + '\n';
 }
 
 /** Decimals kept in machine-readable output (CSV, JSON): rates (fractions) 6, positions and ms 1. */
 export const RECORD_DECIMALS: Partial<Record<keyof ReportRow, number>> = {
-  floor: 6, ciLow: 6, ciHigh: 6, ceiling: 6,
+  floor: 6, ciLow: 6, ciHigh: 6, ceiling: 6, ceilingLow: 6, ceilingHigh: 6,
   medianPositions: 1, p95Positions: 1, medianMs: 1, p95Ms: 1,
 };
 

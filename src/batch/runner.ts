@@ -13,21 +13,36 @@
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { SOLVER_VERSION } from '../solver/types.js';
-import type { PlannedDeal } from './deals.js';
+import { dealName, plannedIdentity, type PlannedDeal } from './deals.js';
 import { createSolvePool } from './pool.js';
 import type { WorkerOutcome } from './protocol.js';
 import { NO_PROGRESS, type ProgressCounts, type ProgressSink } from './progress.js';
-import { summarize, type ReportRow } from './report.js';
+import { statusAt, wilsonInterval, type ReportRow, type ResultStatus } from './report.js';
 import { FileFault, storageFaultKind } from './faults.js';
 import { oneLine } from './schema.js';
-import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord, type StudyParams } from './store.js';
+import { HEARTBEAT_MS, recordFromError, recordFromOutcome, ResultStore, type DealLink, type ResultRecord, type StudyParams } from './store.js';
 
 /** Everything `runBatch` needs. */
 export interface BatchOptions {
-  /** The study's deals, already checked (deals.ts). */
-  readonly deals: readonly PlannedDeal[];
-  /** Position budget of every deal. */
+  /**
+   * The study's planned deals in order, already checked (deals.ts `planStudy`). Iterated once per
+   * rung, so it must be re-iterable (an array, or an object whose iterator starts afresh); it may be
+   * endless with `untilWidth` (an open seed range).
+   */
+  readonly deals: Iterable<PlannedDeal>;
+  /** Position budget of every deal (the first rung when `budgets` is given). */
   readonly maxPositions: number;
+  /**
+   * The budget ladder, increasing (default `[maxPositions]`): every deal is solved at the first rung,
+   * those left undecided at the next, and so on (report.ts statusAt says what a deal counts as).
+   */
+  readonly budgets?: readonly number[];
+  /**
+   * Stopping rule: stop dispatching once, for every game × suits of the deals counted so far (a
+   * prefix of the plan, in order), the band from the floor's 95% lower bound to the ceiling's 95%
+   * upper bound is narrower than this. Single-rung studies only.
+   */
+  readonly untilWidth?: number;
   /** Worker threads, ≥ 1. */
   readonly workers: number;
   /** Database file (created if absent). */
@@ -60,45 +75,77 @@ export interface BatchSummary {
   game: string | null;
   suits: string | null;
   maxPositions: number;
+  /** The ladder's budgets (one for a single-budget study). */
+  budgets: number[];
   workers: number;
   solverVersion: string;
-  /** Deals in the study's list. */
-  planned: number;
-  /** Of those, already settled before this run. */
+  /** Deals in the study's plan (with --until-width: the deals counted when it stopped, or null while open). */
+  planned: number | null;
+  /** Of those, already settled at the first rung before this run (by any study, under any name). */
   skipped: number;
-  /** Results this run stored (errors included). */
+  /** Results this run stored (errors included), all rungs. */
   ran: number;
   won: number;
   lost: number;
   undecided: number;
   errors: number;
-  /** Deals of the list still without a settled result (to run on resume). */
-  remaining: number;
+  /** Deals of the plan not yet settled at the last rung (to run on resume); null when the plan is open. */
+  remaining: number | null;
   /** True when stopped by the signal. */
   interrupted: boolean;
+  /** Why the batch stopped early when it did so by its stopping rule (--until-width), else null. */
+  stopReason: string | null;
   /** Wall time of the run. */
   elapsedMs: number;
   /** ran / wall seconds (0 when nothing ran). */
   dealsPerSecond: number;
   /** Sum of in-worker time (load + solve) of the deals that ran; with elapsedMs gives the overhead. */
   workerMs: number;
-  /** The report of the study's whole deal list (stored rows, this budget and solver version). */
+  /** The study's report (every rung, this solver version among others stored). */
   report: ReportRow[];
+}
+
+/** Per game × suits counts of the plan's prefix, for the stopping rule. */
+interface PrefixCounts {
+  n: number;
+  won: number;
+  open: number; // undecided + errors: not proven lost
+}
+
+/** The band of --until-width: from the floor's 95% lower bound to the ceiling's 95% upper bound. */
+export function bandWidth(c: { n: number; won: number; open: number }): number {
+  const f = wilsonInterval(c.won, c.n);
+  const g = wilsonInterval(c.won + c.open, c.n);
+  return f && g ? g[1] - f[0] : 1;
 }
 
 /**
  * Runs (or resumes) a study; see the module comment. Opens and closes the store itself; destroys the
  * pool in all cases. Throws InputError (bad database, study name clash) before anything runs, or the
  * store's error if a write fails (the run is then marked `failed` when possible).
+ *
+ * Each rung walks the plan in order. A deal is skipped when the database already says what it counts
+ * as at that rung (report.ts statusAt: a result at this budget, a win or a loss at a smaller one, an
+ * undecided at a larger one — stored by any study, under any name, with this solver version); at
+ * rungs after the first, only deals undecided at the previous rung are looked at. Every deal the
+ * first rung reaches is counted by the study (`study_deals`), solved now or not.
  */
 export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   const t0 = performance.now();
+  const budgets = [...(opts.budgets ?? [opts.maxPositions])];
+  for (let i = 1; i < budgets.length; i++) {
+    if (!(budgets[i]! > budgets[i - 1]!)) throw new RangeError(`runBatch: budgets must increase, got ${budgets.join(',')}`);
+  }
+  if (opts.untilWidth !== undefined && budgets.length > 1) throw new RangeError('runBatch: untilWidth needs a single budget');
   const store = ResultStore.openForWriting(opts.dbPath);
   const progress = opts.progress ?? NO_PROGRESS;
   const counts: ProgressCounts = { won: 0, lost: 0, undecided: 0, errors: 0 };
+  const planned = Array.isArray(opts.deals) ? (opts.deals as readonly PlannedDeal[]).length : (opts.studyParams.planned ?? null);
   let runId = -1;
   let workerMs = 0;
   let ran = 0;
+  let skipped = 0;
+  let stopReason: string | null = null;
   // results this run has written to the database
   let written = 0;
   // The abort listener goes in first and stays until the end, so that an abort at any moment counts:
@@ -112,28 +159,52 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   if (opts.signal?.aborted) interrupted = true;
   let pool: ReturnType<typeof createSolvePool> | undefined;
+  let beat: NodeJS.Timeout | undefined;
   try {
-    const studyId = store.ensureStudy(opts.study, opts.studyParams);
-    const settled = store.settledKeys(opts.maxPositions, SOLVER_VERSION);
-    const todo = opts.deals.filter((d) => !settled.has(d.key));
-    runId = store.startRun(studyId, { workers: opts.workers, solverVersion: SOLVER_VERSION, planned: opts.deals.length, skipped: opts.deals.length - todo.length });
+    const studyId = store.ensureStudy(opts.study, { ...opts.studyParams, budgets, planned });
+    store.markAbandoned();
+    runId = store.startRun(studyId, { workers: opts.workers, solverVersion: SOLVER_VERSION, planned: planned ?? 0, skipped: 0 });
+    beat = setInterval(() => {
+      try {
+        store.heartbeat(runId);
+      } catch {
+        // a busy or failing database: the next flush says so
+      }
+    }, HEARTBEAT_MS);
+    beat.unref();
 
     // Everything up to here (and the caller's planning) is synchronous, so a signal that came in
     // meanwhile is still queued in the event loop: let it be handled before anything is dispatched.
-    if (todo.length > 0 && !interrupted) await new Promise<void>((r) => setImmediate(r));
+    if (!interrupted) await new Promise<void>((r) => setImmediate(r));
 
-    if (todo.length > 0 && !interrupted) {
-      pool = createSolvePool({ workers: opts.workers, workerFile: opts.workerFile, maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb });
-      const maxInFlight = opts.maxInFlight ?? 2 * opts.workers;
-      const flushEvery = opts.flushEvery ?? 64;
+    const maxInFlight = opts.maxInFlight ?? 2 * opts.workers;
+    const flushEvery = opts.flushEvery ?? 64;
+    let started = false;
+    let done = 0;
+    // deals to look at in the current rung (the plan, then those undecided at the previous rung), and
+    // of those, how many were reached so far (solved or found settled): the progress bar's total and value
+    let rungTotal = planned ?? 0;
+    let rungReached = 0;
+    let undecidedNext = 0;
+    const stopped = { value: false };
+    let fatal: unknown = null;
+
+    for (let rung = 0; rung < budgets.length && !interrupted && !stopped.value && stopReason === null; rung++) {
+      const budget = budgets[rung]!;
+      const prev = rung > 0 ? budgets[rung - 1]! : null;
+      if (rung > 0) rungTotal = undecidedNext;
+      rungReached = 0;
+      undecidedNext = 0;
+      let barShown = false;
       const buffer: ResultRecord[] = [];
-      let fatal: unknown = null;
+      let links: DealLink[] = [];
+      // deals in flight or written but not yet flushed, by identity: the names waiting on them
+      const pending = new Map<string, DealLink[]>();
       let stopping = false;
       const cancel = new AbortController();
-      // every in-flight task listens to this one signal
       setMaxListeners(maxInFlight + 16, cancel.signal);
       let wake!: () => void;
-      const stopped = new Promise<void>((r) => (wake = r));
+      const stoppedP = new Promise<void>((r) => (wake = r));
       const stop = () => {
         if (stopping) return;
         stopping = true;
@@ -141,14 +212,39 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         wake();
       };
       stopDispatch = stop;
-      // Piscina reports the answer of a task cancelled while that answer was already on its way as an
-      // 'error' event of the pool (an uncaught exception without a listener): the deal was cancelled
-      // and is run again on resume, so that one is ignored; any other pool error stops the batch.
-      pool.on('error', (e: unknown) => {
-        if (oneLine(e).startsWith('Unexpected message from Worker')) return;
-        fatal ??= e;
-        stop();
-      });
+      if (interrupted) stop();
+
+      // the stopping rule: statuses of the plan's prefix, in order
+      const prefix = new Map<string, PrefixCounts>();
+      const known = new Map<number, { group: string; status: ResultStatus }>();
+      let nextOrd = 0;
+      const advance = () => {
+        if (opts.untilWidth === undefined || stopReason !== null) return;
+        while (known.has(nextOrd)) {
+          const k = known.get(nextOrd)!;
+          known.delete(nextOrd);
+          nextOrd++;
+          let c = prefix.get(k.group);
+          if (!c) prefix.set(k.group, (c = { n: 0, won: 0, open: 0 }));
+          c.n++;
+          if (k.status === 'won') c.won++;
+          else if (k.status !== 'lost') c.open++;
+          const widths = [...prefix.entries()].map(([g, x]) => [g, bandWidth(x)] as const);
+          if (widths.every(([, w]) => w < opts.untilWidth!)) {
+            stopReason = `--until-width ${opts.untilWidth}: after ${nextOrd} deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is ` +
+              widths.map(([g, w]) => `${w.toFixed(4)} (${g})`).join(', ') + ` < ${opts.untilWidth}`;
+            stopAt = nextOrd;
+            stop();
+            return;
+          }
+        }
+      };
+      let stopAt = -1;
+      const note = (ord: number, deal: PlannedDeal, status: ResultStatus) => {
+        if (opts.untilWidth === undefined || rung > 0) return;
+        known.set(ord, { group: `${deal.game} ${deal.suits} suit${deal.suits === 1 ? '' : 's'}`, status });
+        advance();
+      };
 
       const flush = () => {
         if (fatal) return;
@@ -160,11 +256,13 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
           stop();
           return;
         }
-        if (buffer.length === 0) return;
+        if (buffer.length === 0 && links.length === 0) return;
         try {
-          const batch = buffer.splice(0);
-          store.writeResults(runId, batch);
-          written += batch.length;
+          const recs = buffer.splice(0);
+          store.writeResults(runId, recs, studyId, links);
+          written += recs.length;
+          links = [];
+          for (const r of recs) pending.delete(r.deal);
         } catch (e) {
           fatal = e;
           stop();
@@ -173,37 +271,93 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       const timer = setInterval(flush, opts.flushMs ?? 500);
       timer.unref();
 
-      let done = 0;
-      const record = (r: ResultRecord, ms: number) => {
+      const record = (r: ResultRecord, ms: number, waiting: DealLink[]) => {
         buffer.push(r);
+        if (rung === 0) links.push(...waiting);
         done++;
+        rungReached++;
+        if (r.status === 'undecided') undecidedNext++;
         workerMs += ms;
         if (r.status === 'error') counts.errors++;
         else counts[r.status]++;
-        progress.update(done, counts);
+        progress.update(rungReached, counts);
         if (buffer.length >= flushEvery) flush();
       };
-      const onOutcome = (deal: PlannedDeal, o: WorkerOutcome) => {
-        if (o.key !== deal.key) {
-          record(recordFromError(deal, opts.maxPositions, `the worker loaded ${o.key}, not ${deal.key} (did the file change?)`, SOLVER_VERSION), o.workerMs);
-        } else {
-          record(recordFromOutcome(deal, opts.maxPositions, o), o.workerMs);
-        }
+      const onOutcome = (deal: PlannedDeal, ident: string, o: WorkerOutcome) => {
+        const waiting = pending.get(ident) ?? [];
+        const r = o.key !== deal.key
+          ? recordFromError(deal, budget, `the worker loaded ${o.key}, not ${deal.key} (did the file change?)`, SOLVER_VERSION, ident)
+          : recordFromOutcome(deal, budget, o, ident);
+        record(r, o.workerMs, waiting);
+        for (const w of waiting) note(w.ord, deal, r.status);
       };
-      const onFailure = (deal: PlannedDeal, e: unknown) => {
+      const onFailure = (deal: PlannedDeal, ident: string, e: unknown) => {
         if (stopping) return; // cancelled by us: discarded, run again on resume
-        record(recordFromError(deal, opts.maxPositions, oneLine(e) || 'worker failed', SOLVER_VERSION), 0);
+        const waiting = pending.get(ident) ?? [];
+        record(recordFromError(deal, budget, oneLine(e) || 'worker failed', SOLVER_VERSION, ident), 0, waiting);
+        for (const w of waiting) note(w.ord, deal, 'error');
       };
 
-      progress.start(todo.length);
       const inflight = new Set<Promise<void>>();
       try {
-        for (const deal of todo) {
-          while (inflight.size >= maxInFlight && !stopping) await Promise.race([...inflight, stopped]);
+        let ord = -1;
+        for (const deal of opts.deals) {
+          ord++;
+          if (ord % 256 === 0) {
+            // let signals, outcomes and timers in during a long walk over settled deals
+            await new Promise<void>((r) => setImmediate(r));
+          }
           if (stopping) break;
+          const name = dealName(deal);
+          const ident = deal.deal ?? (deal.source.kind === 'file' ? undefined : store.identityByName(name)) ?? plannedIdentity(deal);
+          const link: DealLink = { deal: ident, ord, name };
+          const waiting = pending.get(ident);
+          if (waiting) {
+            // the same deal under another name of the plan, in flight: counted with it
+            waiting.push(link);
+            continue;
+          }
+          const results = store.resultsOf(ident, SOLVER_VERSION);
+          if (prev !== null && statusAt(results, prev)?.status !== 'undecided') continue;
+          const now = statusAt(results, budget);
+          if (now && now.status !== 'error') {
+            rungReached++;
+            if (now.status === 'undecided') undecidedNext++;
+            if (rung === 0) {
+              skipped++;
+              links.push(link);
+              if (links.length >= flushEvery * 4) flush();
+              note(ord, deal, now.status);
+            }
+            continue;
+          }
+          if (!barShown) {
+            // one bar a rung: the deals this rung looks at
+            if (started) progress.stop();
+            started = barShown = true;
+            progress.start(rungTotal);
+            progress.update(rungReached, counts);
+          }
+          if (!pool) {
+            pool = createSolvePool({ workers: opts.workers, workerFile: opts.workerFile, maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb });
+            // Piscina reports the answer of a task cancelled while that answer was already on its way as an
+            // 'error' event of the pool (an uncaught exception without a listener): the deal was cancelled
+            // and is run again on resume, so that one is ignored; any other pool error stops the batch.
+            pool.on('error', (e: unknown) => {
+              if (oneLine(e).startsWith('Unexpected message from Worker')) return;
+              fatal ??= e;
+              stopDispatch?.();
+            });
+          }
+          pending.set(ident, [link]);
+          while (inflight.size >= maxInFlight && !stopping) await Promise.race([...inflight, stoppedP]);
+          if (stopping) {
+            pending.delete(ident);
+            break;
+          }
           const p: Promise<void> = pool
-            .run({ ref: deal.ref, maxPositions: opts.maxPositions }, { signal: cancel.signal })
-            .then((o) => onOutcome(deal, o), (e: unknown) => onFailure(deal, e))
+            .run({ ref: deal.ref, maxPositions: budget }, { signal: cancel.signal })
+            .then((o) => onOutcome(deal, ident, o), (e: unknown) => onFailure(deal, ident, e))
             .finally(() => inflight.delete(p));
           inflight.add(p);
         }
@@ -212,30 +366,33 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         clearInterval(timer);
         stopDispatch = null;
         flush();
-        progress.stop();
       }
-      ran = done;
       if (fatal) throw fatal;
+      if (stopAt >= 0) store.stopStudyAt(studyId, stopAt);
     }
-
+    if (started) progress.stop();
+    ran = done;
     const where = store.fileAtPath();
     if (where !== 'same') throw databaseGoneFault(store, where, runId, [], written);
-    store.finishRun(runId, interrupted ? 'interrupted' : 'done');
-    const after = store.reportInputsFor(opts.deals.map((d) => d.key), opts.maxPositions, SOLVER_VERSION);
-    const settledNow = after.filter((r) => r.status !== 'error').length;
+    store.heartbeat(runId, { planned: planned ?? 0, skipped });
+    store.finishRun(runId, interrupted ? 'interrupted' : 'done', stopReason);
+    const report = store.report({ studies: [opts.study] });
+    const info = store.studies([opts.study])[0];
+    const plannedNow = info?.planned ?? planned;
     const elapsedMs = performance.now() - t0;
     return {
       study: opts.study, studyId, runId, db: opts.dbPath,
       game: opts.studyParams.game, suits: opts.studyParams.suits,
-      maxPositions: opts.maxPositions, workers: opts.workers, solverVersion: SOLVER_VERSION,
-      planned: opts.deals.length, skipped: opts.deals.length - todo.length, ran,
+      maxPositions: budgets[0]!, budgets, workers: opts.workers, solverVersion: SOLVER_VERSION,
+      planned: plannedNow, skipped, ran,
       ...counts,
-      remaining: opts.deals.length - settledNow,
+      remaining: plannedNow === null || !info ? null : plannedNow - info.settled,
       interrupted,
+      stopReason,
       elapsedMs: Math.round(elapsedMs * 10) / 10,
       dealsPerSecond: ran > 0 ? Math.round((ran / (elapsedMs / 1000)) * 100) / 100 : 0,
       workerMs: Math.round(workerMs * 10) / 10,
-      report: summarize(after),
+      report,
     };
   } catch (e) {
     let marked = runId < 0 || e instanceof FileFault; // a deleted database's run was marked in the old file
@@ -249,6 +406,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     }
     throw storageFault(e, store.path, written, runId < 0 ? null : marked) ?? e;
   } finally {
+    if (beat) clearInterval(beat);
     opts.signal?.removeEventListener('abort', onAbort);
     try {
       await pool?.destroy();

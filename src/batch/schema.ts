@@ -11,6 +11,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { InputError } from '../game/errors.js';
+import { migrateToV2 } from './migrate2.js';
 
 /** Our marker in `PRAGMA application_id`: the bytes "SpSo" (0x5370536F). */
 export const APPLICATION_ID = 0x5370536f;
@@ -23,6 +24,11 @@ export interface Migration {
   readonly description: string;
   /** SQL run inside the migration transaction. */
   readonly sql: string;
+  /**
+   * Optional JS step run after `sql`, in the same transaction (with foreign-key checks off, as SQLite
+   * requires for rebuilding a table): for a backfill SQL cannot compute, such as a deal's identity.
+   */
+  readonly run?: (db: Database.Database) => void;
 }
 
 /** Every migration, oldest first. Append only: never edit a released step, add a new one. */
@@ -81,6 +87,87 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX results_by_group ON results (game, suits, max_positions, solver_version, status);
     `,
+  },
+  {
+    version: 2,
+    description: 'one deal one key (results keyed by the deal\'s cards), the names a deal was reached by, the deals each study counts, budget ladders, run liveness (pid, host, heartbeat; status abandoned)',
+    // Natural keys, independent of integer ids (what `merge` matches rows by):
+    //   studies       name
+    //   runs          uid (a random UUID written when the run starts)
+    //   results       (deal, max_positions, solver_version)
+    //   deal_names    (deal, name)
+    //   study_deals   (study name via study_id, deal)
+    // `deal` is the deal's identity: the explicit deal code of its start position (SP4X-…, whatever
+    // named it: a seeded code, pysol:…, a position file), or POS:<tag><suits>:<hash> for a mid-game
+    // position (deals.ts dealIdentity).
+    sql: `
+      ALTER TABLE studies ADD COLUMN budgets TEXT;      -- the ladder, e.g. '1000000,4000000' (NULL in v1 rows: max_positions alone)
+      ALTER TABLE studies ADD COLUMN until_width REAL;  -- the stopping rule's width, or NULL
+      ALTER TABLE studies ADD COLUMN planned INTEGER;   -- deals in the plan; NULL when open-ended (seeds N-)
+      ALTER TABLE studies ADD COLUMN stopped_at INTEGER; -- --until-width: deals counted when the band became narrow enough
+      CREATE TABLE runs_v2 (
+        id             INTEGER PRIMARY KEY,
+        uid            TEXT NOT NULL UNIQUE, -- random UUID: the run's key across databases
+        study_id       INTEGER NOT NULL REFERENCES studies(id),
+        started_at     TEXT NOT NULL,
+        finished_at    TEXT,                -- NULL while running; set when done, interrupted, failed or found abandoned
+        workers        INTEGER NOT NULL,
+        solver_version TEXT NOT NULL,
+        status         TEXT NOT NULL CHECK (status IN ('running', 'done', 'interrupted', 'failed', 'abandoned')),
+        planned        INTEGER NOT NULL,
+        skipped        INTEGER NOT NULL,
+        completed      INTEGER NOT NULL DEFAULT 0,
+        errors         INTEGER NOT NULL DEFAULT 0,
+        pid            INTEGER,             -- process id of the batch (NULL for v1 runs)
+        host           TEXT,                -- os.hostname() of that process
+        heartbeat_at   TEXT,                -- last sign of life, ISO 8601 UTC (refreshed every few seconds)
+        note           TEXT                 -- why it stopped (e.g. the --until-width rule), or NULL
+      );
+      INSERT INTO runs_v2 (id, uid, study_id, started_at, finished_at, workers, solver_version, status, planned, skipped, completed, errors)
+        SELECT id, lower(hex(randomblob(16))), study_id, started_at, finished_at, workers, solver_version,
+               CASE status WHEN 'running' THEN 'abandoned' ELSE status END, planned, skipped, completed, errors FROM runs;
+      CREATE TABLE results_v2 (
+        id             INTEGER PRIMARY KEY,
+        deal           TEXT NOT NULL,       -- the deal's identity (see above)
+        code           TEXT NOT NULL,       -- the name it was first stored under: deal code, or POS:… for a mid-game position
+        game           TEXT NOT NULL CHECK (game IN ('spider', 'spiderette')),
+        suits          INTEGER NOT NULL CHECK (suits IN (1, 2, 4)),
+        source_kind    TEXT NOT NULL CHECK (source_kind IN ('seed', 'pysol', 'code', 'file')),
+        seed           INTEGER,
+        pysol_game     TEXT,
+        pysol_number   INTEGER,
+        file_path      TEXT,
+        max_positions  INTEGER NOT NULL,
+        status         TEXT NOT NULL CHECK (status IN ('won', 'lost', 'undecided', 'error')),
+        positions      INTEGER,
+        elapsed_ms     REAL,
+        move_count     INTEGER,
+        line           TEXT,                -- won only: the moves in spidersolve's column numbering
+        classic_score  INTEGER,
+        reveal_score   INTEGER,
+        peak_bytes     INTEGER,
+        error          TEXT,
+        solver_version TEXT NOT NULL,
+        run_id         INTEGER REFERENCES runs(id),
+        created_at     TEXT NOT NULL,
+        UNIQUE (deal, max_positions, solver_version)
+      );
+      CREATE TABLE deal_names (
+        deal TEXT NOT NULL,                 -- the deal's identity
+        name TEXT NOT NULL,                 -- a name it was reached by: SP2-7, pysol:spider2:5, file:/abs/path, an explicit code
+        UNIQUE (deal, name)
+      );
+      CREATE INDEX deal_names_by_name ON deal_names (name);
+      CREATE TABLE study_deals (
+        study_id INTEGER NOT NULL REFERENCES studies(id),
+        deal     TEXT NOT NULL,             -- the deal's identity
+        ord      INTEGER NOT NULL,          -- its place in the study's plan (0-based)
+        name     TEXT NOT NULL,             -- the name the study reached it by
+        UNIQUE (study_id, deal)
+      );
+      CREATE INDEX study_deals_by_deal ON study_deals (deal);
+    `,
+    run: migrateToV2,
   },
 ];
 
@@ -202,17 +289,30 @@ function statOrNullSync(path: string): ReturnType<typeof statSync> | null {
  * Returns the number of migrations applied. The caller has checked the file with inspectDatabaseFile.
  */
 export function migrate(db: Database.Database): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const todo = MIGRATIONS.filter((m) => m.version > current);
-  if (todo.length === 0) return 0;
-  db.transaction(() => {
-    for (const m of todo) {
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    }
-    db.pragma(`application_id = ${APPLICATION_ID | 0}`);
-  }).immediate();
-  return todo.length;
+  if (!MIGRATIONS.some((m) => m.version > (db.pragma('user_version', { simple: true }) as number))) return 0;
+  // rebuilding a table (a migration's JS step) needs foreign-key checks off; they are checked at the end
+  const fk = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  try {
+    // The version is read again inside the write transaction: two processes opening a new file at once
+    // both see version 0 outside it, and only the first to take the lock may apply the migrations.
+    return db.transaction(() => {
+      const current = db.pragma('user_version', { simple: true }) as number;
+      const todo = MIGRATIONS.filter((m) => m.version > current);
+      for (const m of todo) {
+        db.exec(m.sql);
+        m.run?.(db);
+        db.pragma(`user_version = ${m.version}`);
+      }
+      if (todo.length === 0) return 0;
+      const bad = db.pragma('foreign_key_check') as unknown[];
+      if (bad.length > 0) throw new Error(`migration left ${bad.length} broken references`);
+      db.pragma(`application_id = ${APPLICATION_ID | 0}`);
+      return todo.length;
+    }).immediate();
+  } finally {
+    if (fk) db.pragma('foreign_keys = ON');
+  }
 }
 
 /** An error's message on one line. */

@@ -4,15 +4,17 @@
  * one transaction, so a killed process leaves the file consistent and loses only what it had not
  * yet written. The schema and the checks made before opening are in schema.ts.
  */
+import { randomUUID } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../game/errors.js';
-import type { PlannedDeal } from './deals.js';
+import { dealName, plannedIdentity, type PlannedDeal } from './deals.js';
 import { FileFault, storageFaultKind } from './faults.js';
 import { fileInTheWay, makeDirs, statOrNull } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
-import { ReportAccumulator, type ReportInput, type ReportRow, type ResultStatus } from './report.js';
+import { ReportAccumulator, statusAt, type ReportInput, type ReportRow, type ResultStatus, type WonPositions } from './report.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
 import type { WonEffort } from '../report/data.js';
 
@@ -24,6 +26,8 @@ export const BUSY_TIMEOUT_MS = 10_000;
 
 /** One row of `results`, with camelCase names (see the schema in schema.ts for each field). */
 export interface ResultRecord {
+  /** The deal's identity (deals.ts dealIdentity): the results key with the budget and solver version. */
+  deal: string;
   code: string;
   game: string;
   suits: number;
@@ -53,7 +57,7 @@ export interface StoredRow extends ResultRecord {
 
 /** Column names of `results` in export order, paired with the ResultRecord/StoredRow field. */
 export const RESULT_COLUMNS: readonly (readonly [string, keyof StoredRow])[] = [
-  ['code', 'code'], ['game', 'game'], ['suits', 'suits'], ['source_kind', 'sourceKind'], ['seed', 'seed'],
+  ['deal', 'deal'], ['code', 'code'], ['game', 'game'], ['suits', 'suits'], ['source_kind', 'sourceKind'], ['seed', 'seed'],
   ['pysol_game', 'pysolGame'], ['pysol_number', 'pysolNumber'], ['file_path', 'filePath'],
   ['max_positions', 'maxPositions'], ['status', 'status'], ['positions', 'positions'], ['elapsed_ms', 'elapsedMs'],
   ['move_count', 'moveCount'], ['line', 'line'], ['classic_score', 'classicScore'], ['reveal_score', 'revealScore'],
@@ -62,6 +66,7 @@ export const RESULT_COLUMNS: readonly (readonly [string, keyof StoredRow])[] = [
 ];
 
 const SELECT_COLUMNS = RESULT_COLUMNS.map(([col, field]) => `${col} AS "${field}"`).join(', ');
+const SELECT_R_COLUMNS = RESULT_COLUMNS.map(([col, field]) => `r.${col} AS "${field}"`).join(', ');
 
 function sourceFields(deal: PlannedDeal): Pick<ResultRecord, 'sourceKind' | 'seed' | 'pysolGame' | 'pysolNumber' | 'filePath'> {
   const s = deal.source;
@@ -75,10 +80,10 @@ function sourceFields(deal: PlannedDeal): Pick<ResultRecord, 'sourceKind' | 'see
 }
 
 /** The record of a deal the worker solved. Line/move/score fields are kept only for won deals. */
-export function recordFromOutcome(deal: PlannedDeal, maxPositions: number, o: WorkerOutcome): ResultRecord {
+export function recordFromOutcome(deal: PlannedDeal, maxPositions: number, o: WorkerOutcome, identity: string = plannedIdentity(deal)): ResultRecord {
   const won = o.status === 'won';
   return {
-    code: deal.key, game: deal.game, suits: deal.suits, ...sourceFields(deal), maxPositions,
+    deal: identity, code: deal.key, game: deal.game, suits: deal.suits, ...sourceFields(deal), maxPositions,
     status: o.status, positions: o.positions, elapsedMs: o.elapsedMs,
     moveCount: won ? o.moveCount : null, line: won ? o.line : null,
     classicScore: won ? o.classicScore : null, revealScore: won ? o.revealScore : null,
@@ -87,9 +92,9 @@ export function recordFromOutcome(deal: PlannedDeal, maxPositions: number, o: Wo
 }
 
 /** The record of a deal whose worker failed (threw, died, ran out of memory): status `error`. */
-export function recordFromError(deal: PlannedDeal, maxPositions: number, message: string, solverVersion: string): ResultRecord {
+export function recordFromError(deal: PlannedDeal, maxPositions: number, message: string, solverVersion: string, identity: string = plannedIdentity(deal)): ResultRecord {
   return {
-    code: deal.key, game: deal.game, suits: deal.suits, ...sourceFields(deal), maxPositions,
+    deal: identity, code: deal.key, game: deal.game, suits: deal.suits, ...sourceFields(deal), maxPositions,
     status: 'error', positions: null, elapsedMs: null, moveCount: null, line: null,
     classicScore: null, revealScore: null, peakBytes: null, error: message, solverVersion,
   };
@@ -102,11 +107,29 @@ export interface StudyParams {
   readonly suits: string | null;
   /** `seeds:<spec>` or `file:<absolute path>`. */
   readonly dealsSpec: string;
+  /** The budget of the first rung (the only one without a ladder). */
   readonly maxPositions: number;
+  /** The ladder's budgets, increasing; absent = `[maxPositions]`. */
+  readonly budgets?: readonly number[];
+  /** The stopping rule's width (--until-width), or absent. */
+  readonly untilWidth?: number | null;
+  /** Deals in the plan; absent when not known before (an open-ended seed range). */
+  readonly planned?: number | null;
 }
 
-/** Result filter of report and export: by game and suit counts (absent = all). */
+/** The canonical JSON of a study's parameters, compared when a study name is used again. */
+export function studyParamsJson(p: StudyParams): string {
+  return JSON.stringify({ game: p.game, suits: p.suits, deals: p.dealsSpec, budgets: p.budgets ?? [p.maxPositions], untilWidth: p.untilWidth ?? null });
+}
+
+/**
+ * Which results report and export read: the deals counted by the named studies (absent or empty:
+ * every study), one set of rows per study unless `pool`, then restricted by game and suit counts.
+ */
 export interface ResultFilter {
+  readonly studies?: readonly string[];
+  /** One set of rows over the union of the studies' deals (each deal once), naming every study pooled. */
+  readonly pool?: boolean;
   readonly game?: string;
   readonly suits?: readonly number[];
 }
@@ -122,7 +145,92 @@ export interface StoredOutcome {
 }
 
 /** Outcome of a run, as stored in `runs.status`. */
-export type RunStatus = 'running' | 'done' | 'interrupted' | 'failed';
+export type RunStatus = 'running' | 'done' | 'interrupted' | 'failed' | 'abandoned';
+
+/** A run's heartbeat is refreshed this often while it runs, milliseconds. */
+export const HEARTBEAT_MS = 10_000;
+
+/**
+ * A `running` run whose heartbeat is older than this is dead (abandoned), milliseconds: on another
+ * host this is the only sign; on this host a process id that is no longer alive is enough.
+ */
+export const STALE_MS = 120_000;
+
+/** One row of `runs` (see schema.ts), with the status as it really is (a dead `running` run is `abandoned`). */
+export interface RunInfo {
+  uid: string;
+  startedAt: string;
+  finishedAt: string | null;
+  workers: number;
+  solverVersion: string;
+  status: RunStatus;
+  planned: number;
+  skipped: number;
+  completed: number;
+  errors: number;
+  pid: number | null;
+  host: string | null;
+  heartbeatAt: string | null;
+  note: string | null;
+}
+
+/** A study as `spidersolve studies` lists it. */
+export interface StudyInfo {
+  name: string;
+  game: string | null;
+  suits: string | null;
+  deals: string;
+  budgets: number[];
+  untilWidth: number | null;
+  /** Deals in the plan (null: open-ended and not yet stopped). */
+  planned: number | null;
+  /** Deals the study counts (stored or found already stored). */
+  counted: number;
+  /** Of those, settled at the last rung: won or lost at any rung, or undecided at the last. */
+  settled: number;
+  /** Deals counted when --until-width stopped it, or null. */
+  stoppedAt: number | null;
+  createdAt: string;
+  runs: RunInfo[];
+}
+
+/** A link of a deal to a study (see `study_deals`). */
+export interface DealLink {
+  deal: string;
+  /** Place in the study's plan. */
+  ord: number;
+  /** The name the study reached it by (deals.ts dealName). */
+  name: string;
+}
+
+/**
+ * Is a `running` run dead? On this host: its process is gone (or its heartbeat is stale: the id was
+ * reused). Elsewhere: its heartbeat is older than STALE_MS. A run with no process id (schema 1) is dead.
+ */
+export function runIsDead(r: { status: string; pid: number | null; host: string | null; heartbeatAt: string | null; startedAt: string }, now = Date.now()): boolean {
+  if (r.status !== 'running') return false;
+  if (r.pid === null) return true;
+  const beat = Date.parse(r.heartbeatAt ?? r.startedAt);
+  const stale = !(now - beat <= STALE_MS);
+  if (r.host === hostname()) {
+    if (r.pid === process.pid) return false;
+    try {
+      process.kill(r.pid, 0);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ESRCH') return true;
+    }
+  }
+  return stale;
+}
+
+function sourceOf(r: ResultRecord): PlannedDeal['source'] {
+  switch (r.sourceKind) {
+    case 'seed': return { kind: 'seed', seed: r.seed ?? 0 };
+    case 'pysol': return { kind: 'pysol', game: r.pysolGame ?? '', number: r.pysolNumber ?? 0 };
+    case 'file': return { kind: 'file', path: r.filePath ?? '' };
+    default: return { kind: 'code' };
+  }
+}
 
 function nowIso(): string {
   return new Date().toISOString();
@@ -288,8 +396,27 @@ export class ResultStore {
   }
 
   /**
-   * Keys (`results.code`) already settled — won, lost or undecided — for this budget and solver
-   * version. Errors are not settled: they are run again.
+   * The results of a deal (by identity) under one solver version, at every budget, smallest first.
+   */
+  resultsOf(deal: string, solverVersion: string): { budget: number; status: ResultStatus }[] {
+    if (!this.#db) return [];
+    this.#resultsOf ??= this.#db.prepare('SELECT max_positions AS budget, status FROM results WHERE deal = ? AND solver_version = ? ORDER BY max_positions');
+    return this.#resultsOf.all(deal, solverVersion) as { budget: number; status: ResultStatus }[];
+  }
+
+  #resultsOf: Database.Statement | undefined;
+  #byName: Database.Statement | undefined;
+
+  /** The identity of a deal already reached by this name (a seeded code, pysol:…), if any. */
+  identityByName(name: string): string | undefined {
+    if (!this.#db) return undefined;
+    this.#byName ??= this.#db.prepare('SELECT deal FROM deal_names WHERE name = ? LIMIT 1').pluck();
+    return this.#byName.get(name) as string | undefined;
+  }
+
+  /**
+   * Keys (`results.code`) already settled — won, lost or undecided — for exactly this budget and
+   * solver version. Errors are not settled: they are run again.
    */
   settledKeys(maxPositions: number, solverVersion: string): Set<string> {
     if (!this.#db) return new Set();
@@ -304,7 +431,7 @@ export class ResultStore {
    * name exists with other parameters (naming both), so one name never mixes two designs.
    */
   ensureStudy(name: string, params: StudyParams): number {
-    const json = JSON.stringify({ game: params.game, suits: params.suits, deals: params.dealsSpec, maxPositions: params.maxPositions });
+    const json = studyParamsJson(params);
     const find = (db: Database.Database): number | undefined => {
       const row = db.prepare('SELECT id, params FROM studies WHERE name = ?').get(name) as { id: number; params: string } | undefined;
       if (row && row.params !== json) {
@@ -317,25 +444,83 @@ export class ResultStore {
     const db = this.#w();
     return db.transaction(() => {
       const id = find(db);
-      if (id !== undefined) return id;
+      if (id !== undefined) {
+        if (params.planned != null) db.prepare('UPDATE studies SET planned = ? WHERE id = ?').run(params.planned, id);
+        return id;
+      }
+      const budgets = params.budgets ?? [params.maxPositions];
       const info = db
-        .prepare('INSERT INTO studies (name, game, suits, deals_spec, max_positions, params, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(name, params.game, params.suits, params.dealsSpec, params.maxPositions, json, nowIso());
+        .prepare('INSERT INTO studies (name, game, suits, deals_spec, max_positions, params, created_at, budgets, until_width, planned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(name, params.game, params.suits, params.dealsSpec, budgets[0], json, nowIso(), budgets.join(','), params.untilWidth ?? null, params.planned ?? null);
       return Number(info.lastInsertRowid);
     }).immediate();
   }
 
-  /** Records the start of a run (status `running`); returns its id. */
+  /**
+   * Records the start of a run (status `running`, this process's id and host, a heartbeat); returns
+   * its id and uid (a random UUID, its key across databases).
+   */
   startRun(studyId: number, r: { workers: number; solverVersion: string; planned: number; skipped: number }): number {
+    const now = nowIso();
     const info = this.#w()
-      .prepare("INSERT INTO runs (study_id, started_at, workers, solver_version, status, planned, skipped) VALUES (?, ?, ?, ?, 'running', ?, ?)")
-      .run(studyId, nowIso(), r.workers, r.solverVersion, r.planned, r.skipped);
+      .prepare("INSERT INTO runs (uid, study_id, started_at, workers, solver_version, status, planned, skipped, pid, host, heartbeat_at) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)")
+      .run(randomUUID(), studyId, now, r.workers, r.solverVersion, r.planned, r.skipped, process.pid, hostname(), now);
     return Number(info.lastInsertRowid);
   }
 
-  /** Sets a run's final status and finish time. */
-  finishRun(runId: number, status: Exclude<RunStatus, 'running'>): void {
-    this.#w().prepare('UPDATE runs SET status = ?, finished_at = ? WHERE id = ?').run(status, nowIso(), runId);
+  /** Refreshes a running run's heartbeat (and, when given, its counts of planned and skipped deals). */
+  heartbeat(runId: number, counts?: { planned: number; skipped: number }): void {
+    const db = this.#w();
+    if (counts) db.prepare("UPDATE runs SET heartbeat_at = ?, planned = ?, skipped = ? WHERE id = ? AND status = 'running'").run(nowIso(), counts.planned, counts.skipped, runId);
+    else db.prepare("UPDATE runs SET heartbeat_at = ? WHERE id = ? AND status = 'running'").run(nowIso(), runId);
+  }
+
+  /** Sets a run's final status, finish time and an optional note (why it stopped). */
+  finishRun(runId: number, status: Exclude<RunStatus, 'running'>, note: string | null = null): void {
+    this.#w().prepare('UPDATE runs SET status = ?, finished_at = ?, heartbeat_at = ?, note = coalesce(?, note) WHERE id = ?').run(status, nowIso(), nowIso(), note, runId);
+  }
+
+  /**
+   * Marks every dead `running` run (see `runIsDead`) `abandoned`, its finish time its last heartbeat.
+   * Returns how many it marked.
+   */
+  markAbandoned(now = Date.now()): number {
+    const db = this.#conn();
+    const running = db.prepare("SELECT id, status, pid, host, heartbeat_at AS heartbeatAt, started_at AS startedAt FROM runs WHERE status = 'running'").all() as
+      { id: number; status: string; pid: number | null; host: string | null; heartbeatAt: string | null; startedAt: string }[];
+    const dead = running.filter((r) => runIsDead(r, now));
+    if (dead.length === 0) return 0;
+    const w = this.#w();
+    const mark = w.prepare("UPDATE runs SET status = 'abandoned', finished_at = coalesce(heartbeat_at, started_at), note = coalesce(note, 'the process died (killed or crashed); its finished results are kept') WHERE id = ? AND status = 'running'");
+    w.transaction(() => {
+      for (const r of dead) mark.run(r.id);
+    }).immediate();
+    return dead.length;
+  }
+
+  /** Sets the --until-width stop of a study: it counts its first `n` deals of the plan only. */
+  stopStudyAt(studyId: number, n: number): void {
+    const db = this.#w();
+    db.transaction(() => {
+      db.prepare('DELETE FROM study_deals WHERE study_id = ? AND ord >= ?').run(studyId, n);
+      db.prepare('UPDATE studies SET stopped_at = ?, planned = ? WHERE id = ?').run(n, n, studyId);
+    }).immediate();
+  }
+
+  /** Links deals to a study (and their names to the deals), in one transaction; existing links are kept. */
+  linkDeals(studyId: number, links: readonly DealLink[]): void {
+    if (links.length === 0) return;
+    const db = this.#w();
+    db.transaction(() => this.#link(db, studyId, links)).immediate();
+  }
+
+  #link(db: Database.Database, studyId: number, links: readonly DealLink[]): void {
+    const link = db.prepare('INSERT OR IGNORE INTO study_deals (study_id, deal, ord, name) VALUES (?, ?, ?, ?)');
+    const name = db.prepare('INSERT OR IGNORE INTO deal_names (deal, name) VALUES (?, ?)');
+    for (const l of links) {
+      link.run(studyId, l.deal, l.ord, l.name);
+      name.run(l.deal, l.name);
+    }
   }
 
   /**
@@ -343,126 +528,221 @@ export class ResultStore {
    * row is inserted; an existing `error` row is replaced; an existing settled row is kept (so two
    * processes racing on one deal store it once). Returns the number of rows inserted or replaced.
    */
-  writeResults(runId: number | null, records: readonly ResultRecord[]): number {
-    if (records.length === 0) return 0;
+  writeResults(runId: number | null, records: readonly ResultRecord[], studyId: number | null = null, links: readonly DealLink[] = []): number {
+    if (records.length === 0 && links.length === 0) return 0;
     const db = this.#w();
     const upsert = db.prepare(`
-      INSERT INTO results (code, game, suits, source_kind, seed, pysol_game, pysol_number, file_path, max_positions,
+      INSERT INTO results (deal, code, game, suits, source_kind, seed, pysol_game, pysol_number, file_path, max_positions,
         status, positions, elapsed_ms, move_count, line, classic_score, reveal_score, peak_bytes, error, solver_version,
         run_id, created_at)
-      VALUES (@code, @game, @suits, @sourceKind, @seed, @pysolGame, @pysolNumber, @filePath, @maxPositions,
+      VALUES (@deal, @code, @game, @suits, @sourceKind, @seed, @pysolGame, @pysolNumber, @filePath, @maxPositions,
         @status, @positions, @elapsedMs, @moveCount, @line, @classicScore, @revealScore, @peakBytes, @error, @solverVersion,
         @runId, @createdAt)
-      ON CONFLICT (code, max_positions, solver_version) DO UPDATE SET
-        game = excluded.game, suits = excluded.suits, source_kind = excluded.source_kind, seed = excluded.seed,
+      ON CONFLICT (deal, max_positions, solver_version) DO UPDATE SET
+        code = excluded.code, game = excluded.game, suits = excluded.suits, source_kind = excluded.source_kind, seed = excluded.seed,
         pysol_game = excluded.pysol_game, pysol_number = excluded.pysol_number, file_path = excluded.file_path,
         status = excluded.status, positions = excluded.positions, elapsed_ms = excluded.elapsed_ms,
         move_count = excluded.move_count, line = excluded.line, classic_score = excluded.classic_score,
         reveal_score = excluded.reveal_score, peak_bytes = excluded.peak_bytes, error = excluded.error,
         run_id = excluded.run_id, created_at = excluded.created_at
       WHERE results.status = 'error'`);
-    const bump = db.prepare('UPDATE runs SET completed = completed + ?, errors = errors + ? WHERE id = ?');
+    const bump = db.prepare('UPDATE runs SET completed = completed + ?, errors = errors + ?, heartbeat_at = ? WHERE id = ?');
+    const name = db.prepare('INSERT OR IGNORE INTO deal_names (deal, name) VALUES (?, ?)');
     return db.transaction(() => {
       const createdAt = nowIso();
       let changed = 0;
       let errors = 0;
       for (const r of records) {
         const info = upsert.run({ ...r, runId, createdAt });
+        name.run(r.deal, dealName({ key: r.code, source: sourceOf(r) }));
         if (info.changes > 0) {
           changed++;
           if (r.status === 'error') errors++;
         }
       }
-      if (runId !== null) bump.run(changed, errors, runId);
+      if (runId !== null) bump.run(changed, errors, createdAt, runId);
+      if (studyId !== null) this.#link(db, studyId, links);
       return changed;
     }).immediate();
   }
 
-  /**
-   * Report inputs of the given keys for one budget and solver version (keys with no stored row are
-   * left out). Used for the report of one study's deal list.
-   */
-  reportInputsFor(keys: Iterable<string>, maxPositions: number, solverVersion: string): ReportInput[] {
+  /** The studies in the database (oldest first) with their runs (a dead `running` run shown `abandoned`). */
+  studies(names?: readonly string[]): StudyInfo[] {
     if (!this.#db) return [];
-    const stmt = this.#db.prepare(
-      'SELECT game, suits, max_positions AS budget, solver_version AS solverVersion, status, positions, elapsed_ms AS elapsedMs FROM results WHERE code = ? AND max_positions = ? AND solver_version = ?',
-    );
-    const out: ReportInput[] = [];
-    this.#db.transaction(() => {
-      for (const k of keys) {
-        const row = stmt.get(k, maxPositions, solverVersion) as ReportInput | undefined;
-        if (row) out.push(row);
-      }
-    })();
+    const db = this.#db;
+    const all = db.prepare('SELECT id, name, game, suits, deals_spec AS deals, budgets, max_positions AS budget, until_width AS untilWidth, planned, stopped_at AS stoppedAt, created_at AS createdAt FROM studies ORDER BY id').all() as
+      { id: number; name: string; game: string | null; suits: string | null; deals: string; budgets: string | null; budget: number; untilWidth: number | null; planned: number | null; stoppedAt: number | null; createdAt: string }[];
+    const runs = db.prepare('SELECT uid, started_at AS startedAt, finished_at AS finishedAt, workers, solver_version AS solverVersion, status, planned, skipped, completed, errors, pid, host, heartbeat_at AS heartbeatAt, note FROM runs WHERE study_id = ? ORDER BY id');
+    const counted = db.prepare('SELECT count(*) FROM study_deals WHERE study_id = ?').pluck();
+    const settled = db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = ? AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND (
+        (r.status IN ('won', 'lost') AND r.max_positions <= ?) OR (r.status = 'undecided' AND r.max_positions >= ?)))`).pluck();
+    const now = Date.now();
+    const out: StudyInfo[] = [];
+    for (const s of all) {
+      if (names && names.length && !names.includes(s.name)) continue;
+      const budgets = (s.budgets ?? String(s.budget)).split(',').map(Number);
+      const last = budgets[budgets.length - 1]!;
+      out.push({
+        name: s.name, game: s.game, suits: s.suits, deals: s.deals, budgets, untilWidth: s.untilWidth,
+        planned: s.planned, counted: counted.get(s.id) as number, settled: settled.get(s.id, last, last) as number,
+        stoppedAt: s.stoppedAt, createdAt: s.createdAt,
+        runs: (runs.all(s.id) as RunInfo[]).map((r) => (runIsDead(r, now) ? { ...r, status: 'abandoned' as const } : r)),
+      });
+    }
     return out;
   }
 
   /**
-   * The most useful stored outcome of one deal (its `results.code` key) for viewing it: a won row with
-   * its line (the current solver version first, then the largest budget), else a lost row (a proof holds
-   * at any budget), else null. Undecided and error rows are never returned. Used by `view --solve`.
+   * The most useful stored outcome of one deal (its identity, `results.deal`: deals.ts dealIdentity)
+   * for viewing it: a won row with its line (the current solver version first, then the largest
+   * budget), else a lost row (a proof holds at any budget), else null. Undecided and error rows are
+   * never returned. Used by `view --solve`.
    */
-  storedOutcome(key: string, solverVersion: string): StoredOutcome | null {
+  storedOutcome(deal: string, solverVersion: string): StoredOutcome | null {
     if (!this.#db) return null;
     const row = this.#db
       .prepare(
         `SELECT status, line, positions, max_positions AS maxPositions, solver_version AS solverVersion FROM results
-         WHERE code = ? AND (status = 'lost' OR (status = 'won' AND line IS NOT NULL))
+         WHERE deal = ? AND (status = 'lost' OR (status = 'won' AND line IS NOT NULL))
          ORDER BY status = 'won' DESC, solver_version = ? DESC, max_positions DESC, solver_version DESC LIMIT 1`,
       )
-      .get(key, solverVersion) as StoredOutcome | undefined;
+      .get(deal, solverVersion) as StoredOutcome | undefined;
     return row ?? null;
   }
 
-  #where(f: ResultFilter): { sql: string; args: (string | number)[] } {
-    const parts: string[] = [];
-    const args: (string | number)[] = [];
-    if (f.game) {
-      parts.push('game = ?');
-      args.push(f.game);
-    }
-    if (f.suits && f.suits.length) {
-      parts.push(`suits IN (${f.suits.map(() => '?').join(', ')})`);
-      args.push(...f.suits);
-    }
-    return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
+  /** The id of a study by name, if it exists. */
+  studyId(name: string): number | undefined {
+    return this.#db?.prepare('SELECT id FROM studies WHERE name = ?').pluck().get(name) as number | undefined;
   }
 
-  /** Report rows over every stored result passing the filter (streamed; see report.ts). */
-  report(filter: ResultFilter = {}): ReportRow[] {
-    const acc = new ReportAccumulator();
-    if (!this.#db) return acc.rows();
-    const w = this.#where(filter);
-    const stmt = this.#db.prepare(
-      `SELECT game, suits, max_positions AS budget, solver_version AS solverVersion, status, positions, elapsed_ms AS elapsedMs FROM results ${w.sql}`,
-    );
-    for (const r of stmt.iterate(...w.args)) acc.add(r as ReportInput);
-    return acc.rows();
+  /** Study names that are not in the database, of those given (for a one-line error). */
+  unknownStudies(names: readonly string[]): string[] {
+    if (!this.#db) return [...names];
+    const has = this.#db.prepare('SELECT 1 FROM studies WHERE name = ?').pluck();
+    return names.filter((n) => has.get(n) === undefined);
   }
 
   /**
-   * The effort of every won deal passing the filter (positions, search time, winning-line length),
-   * streamed in no particular order: what the report's charts need beyond the report rows.
+   * The effort of every won deal the report counts (positions, search time, winning-line length),
+   * each in the report row it counts in: per study (or pooled), game, suits, rung of the budget ladder
+   * and solver version, as `report` walks them (a deal won at a lower rung counts at every higher one,
+   * with the result it was won in). What the report's charts need beyond the report rows. Streamed.
    */
   *wonEffort(filter: ResultFilter = {}): IterableIterator<WonEffort> {
-    if (!this.#db) return;
-    const w = this.#where(filter);
-    const stmt = this.#db.prepare(
-      `SELECT game, suits, max_positions AS budget, solver_version AS solverVersion, positions, elapsed_ms AS elapsedMs, move_count AS moveCount FROM results ${w.sql ? `${w.sql} AND` : 'WHERE'} status = 'won'`,
-    );
-    yield* stmt.iterate(...w.args) as IterableIterator<WonEffort>;
+    for (const { label, budget, row } of this.#walk(filter)) {
+      if (row.status !== 'won') continue;
+      yield { study: label, game: row.game, suits: row.suits, budget, solverVersion: row.solverVersion, positions: row.positions, elapsedMs: row.elapsedMs, moveCount: row.moveCount };
+    }
   }
 
   /**
-   * Every stored result passing the filter, ordered by game, suits, budget, solver version, then
-   * source (seeds numerically) and code. Streamed: do not write to this store while iterating.
+   * The row groups of report and export: one per study (or one pooling all, with `pool`), each with
+   * its study ids and its rungs (the union of the studies' budgets).
    */
-  *rows(filter: ResultFilter = {}): IterableIterator<StoredRow> {
+  #groups(f: ResultFilter): { label: string; ids: number[]; budgets: number[] }[] {
+    if (!this.#db) return [];
+    const rows = this.#db.prepare('SELECT id, name, budgets, max_positions AS budget FROM studies ORDER BY id').all() as
+      { id: number; name: string; budgets: string | null; budget: number }[];
+    const chosen = f.studies && f.studies.length ? f.studies.map((n) => rows.find((r) => r.name === n)).filter((r) => r !== undefined) : rows;
+    const budgetsOf = (r: (typeof rows)[number]) => (r.budgets ?? String(r.budget)).split(',').map(Number);
+    if (chosen.length === 0) return [];
+    if (f.pool) {
+      const budgets = [...new Set(chosen.flatMap(budgetsOf))].sort((a, b) => a - b);
+      return [{ label: chosen.map((r) => r.name).join(' + '), ids: chosen.map((r) => r.id), budgets }];
+    }
+    return chosen.map((r) => ({ label: r.name, ids: [r.id], budgets: budgetsOf(r) }));
+  }
+
+  /**
+   * Walks the deals of each group with their results: for every deal (once per group, in plan order),
+   * solver version and rung, the result it counts as at that rung (report.ts statusAt), if any.
+   * Streamed: do not write to this store while iterating.
+   */
+  *#walk(f: ResultFilter): Generator<{ label: string; name: string; budget: number; row: StoredRow }> {
     if (!this.#db) return;
-    const w = this.#where(filter);
-    const stmt = this.#db.prepare(
-      `SELECT ${SELECT_COLUMNS} FROM results ${w.sql} ORDER BY game, suits, max_positions, solver_version, source_kind, seed, pysol_game, pysol_number, code`,
-    );
-    yield* stmt.iterate(...w.args) as IterableIterator<StoredRow>;
+    for (const g of this.#groups(f)) {
+      const parts: string[] = [];
+      const args: (string | number)[] = [...g.ids];
+      if (f.game) {
+        parts.push('r.game = ?');
+        args.push(f.game);
+      }
+      if (f.suits && f.suits.length) {
+        parts.push(`r.suits IN (${f.suits.map(() => '?').join(', ')})`);
+        args.push(...f.suits);
+      }
+      const stmt = this.#db.prepare(
+        `SELECT sd.name AS "studyName", ${SELECT_R_COLUMNS}
+         FROM (SELECT deal, min(ord) AS ord, min(name) AS name FROM study_deals WHERE study_id IN (${g.ids.map(() => '?').join(', ')}) GROUP BY deal) sd
+         JOIN results r ON r.deal = sd.deal ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''}
+         ORDER BY sd.ord, sd.deal, r.solver_version, r.max_positions`,
+      );
+      let batch: (StoredRow & { studyName: string; budget: number })[] = [];
+      const emit = function* (rows: typeof batch) {
+        for (const b of g.budgets) {
+          const sel = statusAt(rows, b);
+          if (sel) yield { label: g.label, name: sel.studyName, budget: b, row: sel };
+        }
+      };
+      for (const raw of stmt.iterate(...args) as IterableIterator<StoredRow & { studyName: string }>) {
+        const row = { ...raw, budget: raw.maxPositions };
+        if (batch.length && (batch[0]!.deal !== row.deal || batch[0]!.solverVersion !== row.solverVersion)) {
+          yield* emit(batch);
+          batch = [];
+        }
+        batch.push(row);
+      }
+      if (batch.length) yield* emit(batch);
+    }
+  }
+
+  #accumulate(f: ResultFilter): ReportAccumulator {
+    const acc = new ReportAccumulator();
+    for (const { label, budget, row } of this.#walk(f)) {
+      acc.add({ study: label, game: row.game, suits: row.suits, budget, solverVersion: row.solverVersion, status: row.status, positions: row.positions, elapsedMs: row.elapsedMs } satisfies ReportInput);
+    }
+    return acc;
+  }
+
+  /**
+   * Report rows: per study (or pooled), game, suits, rung of the budget ladder and solver version,
+   * the cumulative counts at that rung (report.ts statusAt). Rows of different studies are never
+   * merged unless `pool`.
+   */
+  report(filter: ResultFilter = {}): ReportRow[] {
+    return this.#accumulate(filter).rows();
+  }
+
+  /** The positions of the won deals of every report row (same groups and order as `report`). */
+  wonPositions(filter: ResultFilter = {}): WonPositions[] {
+    return this.#accumulate(filter).wonPositions();
+  }
+
+  /**
+   * The results the studies count, one row per study, deal and result used (a ladder's deal has one
+   * per rung it was solved at), in plan order, with the study's name for the deal. With `pool`, each
+   * result once. Streamed: do not write to this store while iterating.
+   */
+  *rows(filter: ResultFilter = {}): IterableIterator<StoredRow & { study: string; name: string }> {
+    let seen = new Set<string>();
+    let label = '';
+    for (const w of this.#walk(filter)) {
+      if (w.label !== label) {
+        label = w.label;
+        seen = new Set();
+      }
+      const k = `${w.row.deal}\u0000${w.row.maxPositions}\u0000${w.row.solverVersion}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const { studyName, budget, ...row } = w.row as StoredRow & { studyName: string; budget: number };
+      void studyName, budget;
+      yield { study: w.label, name: w.name, ...row };
+    }
+  }
+
+  /** Every stored result, whatever study counts it (none, too), by deal, budget and solver version. */
+  *allRows(): IterableIterator<StoredRow> {
+    if (!this.#db) return;
+    yield* this.#db.prepare(`SELECT ${SELECT_COLUMNS} FROM results ORDER BY deal, max_positions, solver_version`).iterate() as IterableIterator<StoredRow>;
   }
 }

@@ -3,7 +3,7 @@
  * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
  * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
  */
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
@@ -11,16 +11,17 @@ import { stringify } from 'csv-stringify';
 import { InputError } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
-import { parseSeeds, parseSuitsList, planDealsFile, planSeeds, type PlannedDeal } from '../batch/deals.js';
+import { parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
 import { databaseFiles, fileInTheWay, makeDirs, sameFileAs, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
-import { formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
+import { budgetWords, formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
 import { oneLine } from '../batch/schema.js';
-import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyParams } from '../batch/store.js';
+import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
 import { reportHtml, reportVega } from '../report/html.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
+import { MAX_SEED } from '../game/deal.js';
 import { parseGameOption, parseIntOption } from './common.js';
 import { takeEarlySignal } from './signals.js';
 
@@ -40,15 +41,21 @@ interface BatchCliOptions {
   workers?: string;
   db: string;
   study?: string;
+  untilWidth?: string;
   json?: boolean;
 }
 
 /** A fully checked batch request (no file touched yet apart from reading the deals file). */
 export interface BatchRequest {
-  deals: PlannedDeal[];
+  /** The plan (deals.ts planStudy): re-iterable; endless for an open seed range. */
+  deals: Iterable<PlannedDeal>;
   /** Deals of a deals file left out by --game/--suits (0 for --seeds). */
   leftOut: number;
   maxPositions: number;
+  /** The budget ladder (one budget without a ladder). */
+  budgets: number[];
+  /** --until-width, if given. */
+  untilWidth?: number;
   workers: number;
   dbPath: string;
   study: string;
@@ -66,32 +73,61 @@ export function parseBatchOptions(o: BatchCliOptions): BatchRequest {
   }
   const game: GameName | undefined = o.game === undefined ? undefined : parseGameOption(o.game);
   const suits: SuitCount[] | undefined = o.suits === undefined ? undefined : parseSuitsList(o.suits);
-  const maxPositions = o.maxPositions === undefined ? DEFAULT_MAX_POSITIONS : parseIntOption('max-positions', o.maxPositions, 1, MAX_MAX_POSITIONS);
+  const budgets = o.maxPositions === undefined ? [DEFAULT_MAX_POSITIONS] : parseBudgets(o.maxPositions);
+  const maxPositions = budgets[0]!;
+  const untilWidth = o.untilWidth === undefined ? undefined : parseWidth(o.untilWidth);
+  if (untilWidth !== undefined && budgets.length > 1) {
+    throw new InputError('bad-option', 'option --until-width: give one budget with it (--max-positions N), not a ladder');
+  }
   const workers = o.workers === undefined ? Math.min(defaultWorkerCount(), MAX_WORKERS) : parseIntOption('workers', o.workers, 1, MAX_WORKERS);
-  let deals: PlannedDeal[];
-  let leftOut = 0;
+  let spec: StudyPlanSpec;
   let dealsSpec: string;
   let defaultName: string;
+  const words = `${budgets.map(budgetWords).join('-')}-positions${untilWidth !== undefined ? `-until-${untilWidth}` : ''}`;
   if (o.seeds !== undefined) {
     if (!game) throw new InputError('bad-option', 'batch --seeds: --game spider|spiderette is required');
     if (!suits) throw new InputError('bad-option', 'batch --seeds: --suits is required (a comma list of 1, 2, 4)');
-    const ranges = parseSeeds(o.seeds);
-    deals = planSeeds(game, suits, ranges);
-    const spec = ranges.map((r) => (r.from === r.to ? `${r.from}` : `${r.from}-${r.to}`)).join(',');
-    dealsSpec = `seeds:${spec}`;
-    defaultName = `${game}-s${suits.join(',')}-seeds${spec}-b${maxPositions}`;
+    const ranges = parseSeeds(o.seeds, untilWidth !== undefined);
+    spec = { kind: 'seeds', game, suits, ranges };
+    const text = ranges.map((r) => (r.from === r.to ? `${r.from}` : r.to === MAX_SEED ? `${r.from}-` : `${r.from}-${r.to}`)).join(',');
+    dealsSpec = `seeds:${text}`;
+    defaultName = `${game}-${suits.join(',')}-seeds-${text}-${words}`;
   } else {
     const path = o.deals!;
-    ({ deals, leftOut } = planDealsFile(path, loadDeal, { game, suits }));
+    spec = { kind: 'file', path, filter: { game, suits } };
     dealsSpec = `file:${resolve(path)}`;
-    defaultName = `${game ?? 'deals'}${suits ? `-s${suits.join(',')}` : ''}-file:${resolve(path)}-b${maxPositions}`;
+    const base = basename(path, extname(path)) || 'deals';
+    defaultName = `${base}${game ? `-${game}` : ''}${suits ? `-${suits.join(',')}` : ''}-${words}`;
   }
+  const plan = planStudy(spec, loadDeal);
   const study = o.study === undefined ? defaultName : o.study.trim();
   if (study === '') throw new InputError('bad-option', '--study: the name is empty');
   return {
-    deals, leftOut, maxPositions, workers, dbPath: o.db, study,
-    studyParams: { game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions },
+    deals: plan.deals, leftOut: plan.leftOut, maxPositions, budgets, ...(untilWidth !== undefined ? { untilWidth } : {}),
+    workers, dbPath: o.db, study,
+    studyParams: { game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions, budgets, untilWidth: untilWidth ?? null, planned: plan.planned },
   };
+}
+
+/**
+ * Parses `--max-positions`: one budget, or an increasing comma list (a ladder), each 1..MAX_MAX_POSITIONS.
+ * Throws InputError `bad-option`.
+ */
+export function parseBudgets(text: string): number[] {
+  const parts = String(text).split(',');
+  const out = parts.map((p) => parseIntOption('max-positions', p, 1, MAX_MAX_POSITIONS));
+  for (let i = 1; i < out.length; i++) {
+    if (out[i]! <= out[i - 1]!) throw new InputError('bad-option', `option --max-positions "${text}": a ladder's budgets must increase (${out[i - 1]} then ${out[i]})`);
+  }
+  return out;
+}
+
+/** Parses `--until-width`: a number in (0, 1), e.g. 0.01. Throws InputError `bad-option`. */
+export function parseWidth(text: string): number {
+  const t = String(text).trim();
+  const n = /^(0?\.\d+|0|1(\.0*)?)$/.test(t) ? Number(t) : NaN;
+  if (!(n > 0 && n < 1)) throw new InputError('bad-option', `option --until-width "${text}": give a width between 0 and 1, such as 0.01 (one percentage point)`);
+  return n;
 }
 
 /** A word safe to paste into a POSIX shell. */
@@ -114,13 +150,15 @@ function seconds(ms: number): string {
 
 /** The text summary of a batch (stdout); `leftOut`: deals of the file that --game/--suits left out. */
 export function formatBatchSummary(s: BatchSummary, leftOut = 0): string {
+  const ladder = s.budgets.length > 1 ? `budget ladder ${s.budgets.map((b) => b.toLocaleString('en-US')).join(', ')} positions` : `budget ${s.maxPositions.toLocaleString('en-US')} positions`;
   const lines = [
-    `study ${s.study}${s.interrupted ? ' (interrupted)' : ''}`,
-    `  deals ${s.planned}: ${s.skipped} already settled, ${s.ran} run now in ${seconds(s.elapsedMs)} ` +
-      `(${s.dealsPerSecond.toFixed(1)} deals/s, ${s.workers} worker${s.workers > 1 ? 's' : ''}), ${s.remaining} left` +
+    `study ${s.study}${s.interrupted ? ' (interrupted)' : s.stopReason ? ' (stopped by its rule)' : ''}`,
+    `  deals ${s.planned ?? 'open-ended'}: ${s.skipped} already settled, ${s.ran} run now in ${seconds(s.elapsedMs)} ` +
+      `(${s.dealsPerSecond.toFixed(1)} deals/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})${s.remaining === null ? '' : `, ${s.remaining} left`}` +
       (leftOut > 0 ? `; ${leftOut} of other games or suit counts in the file left out` : ''),
     `  this run: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}`,
-    `  budget ${s.maxPositions} positions, solver ${s.solverVersion}, database ${s.db}`,
+    `  ${ladder}, solver ${s.solverVersion}, database ${s.db}`,
+    ...(s.stopReason ? [`  stopped: ${s.stopReason}`] : []),
     '',
     formatTable(s.report).trimEnd(),
     ...(s.report.length > 0 ? TABLE_LEGEND : []),
@@ -130,7 +168,7 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0): string {
 
 /** Two lines under the batch's table that say what its columns mean (README: `spidersolve report`). */
 export const TABLE_LEGEND: readonly string[] = [
-  'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals;',
+  'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals (ceil low/high: its interval);',
   'pos and ms: median and 95th percentile (p95) of positions searched and milliseconds, over won deals.',
 ];
 
@@ -170,7 +208,8 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     process.stdout.write(formatBatchSummary(summary, leftOut));
   }
   if (summary.interrupted) {
-    process.stderr.write(`spidersolve: interrupted with ${summary.remaining} of ${summary.planned} deals left; resume with the same command:\n  ${resumeCommand()}\n`);
+    const left = summary.remaining === null ? 'interrupted' : `interrupted with ${summary.remaining} of ${summary.planned} deals left`;
+    process.stderr.write(`spidersolve: ${left}; resume with the same command:\n  ${resumeCommand()}\n`);
     process.exitCode = EXIT_INTERRUPTED; // main.ts keeps a status set by the command
   }
 }
@@ -180,11 +219,22 @@ const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'md', 'csv', 'json'];
 type PictureFormat = 'html' | 'vega';
 const PICTURE_FORMATS: readonly PictureFormat[] = ['html', 'vega'];
 
-function parseFilter(o: { game?: string; suits?: string }): ResultFilter {
+function parseFilter(o: { game?: string; suits?: string; study?: string[]; pool?: boolean }): ResultFilter {
   return {
     ...(o.game !== undefined ? { game: parseGameOption(o.game) } : {}),
     ...(o.suits !== undefined ? { suits: parseSuitsList(o.suits) } : {}),
+    ...(o.study && o.study.length ? { studies: o.study.map((n) => n.trim()) } : {}),
+    ...(o.pool ? { pool: true } : {}),
   };
+}
+
+/** Refuses `--study` names the database does not hold (one line listing what it does hold). */
+function checkStudies(store: ResultStore, filter: ResultFilter): void {
+  if (!filter.studies) return;
+  const unknown = store.unknownStudies(filter.studies);
+  if (unknown.length === 0) return;
+  const have = store.studies().map((s) => s.name);
+  throw new InputError('bad-option', `option --study: no study ${unknown.map((n) => `"${n}"`).join(', ')} in ${store.path}; it holds ${have.length ? have.map((n) => `"${n}"`).join(', ') : 'no study'} (spidersolve studies lists them)`);
 }
 
 /**
@@ -232,7 +282,7 @@ async function writeOut(out: string | undefined, text: string): Promise<void> {
   }
 }
 
-async function reportAction(o: { db: string; game?: string; suits?: string; format: string; out?: string }, cmd: Command): Promise<void> {
+async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format: string; out?: string }, cmd: Command): Promise<void> {
   const format = o.format as ReportFormat | PictureFormat;
   if (!REPORT_FORMATS.includes(format as ReportFormat) && !PICTURE_FORMATS.includes(format as PictureFormat)) {
     throw new InputError('bad-option', `option --format "${o.format}": use table, md, csv, json, html or vega`);
@@ -241,10 +291,16 @@ async function reportAction(o: { db: string; game?: string; suits?: string; form
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
+    checkStudies(store, filter);
     if (format === 'html' || format === 'vega') {
       const rows = store.report(filter);
       const generator = `spidersolve ${cmd.parent?.version() ?? ''}`.trim();
-      const what = filter.game || filter.suits ? [filter.game, filter.suits ? `suits ${filter.suits.join(',')}` : undefined].filter(Boolean).join(', ') : 'all results';
+      const parts = [
+        filter.studies?.length ? `${filter.pool ? 'pooled ' : ''}stud${filter.studies.length === 1 ? 'y' : 'ies'} ${filter.studies.join(', ')}` : filter.pool ? 'every study pooled' : 'every study',
+        filter.game,
+        filter.suits ? `suits ${filter.suits.join(',')}` : undefined,
+      ];
+      const what = parts.filter(Boolean).join(', ');
       await writeOut(
         o.out,
         format === 'html'
@@ -259,19 +315,20 @@ async function reportAction(o: { db: string; game?: string; suits?: string; form
   }
 }
 
-async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; out?: string; game?: string; suits?: string }): Promise<void> {
+async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; out?: string; game?: string; suits?: string; study?: string[]; pool?: boolean }): Promise<void> {
   if (!o.csv) throw new InputError('bad-option', 'export: give --csv (the only export format)');
   const filter = parseFilter(o);
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
+    checkStudies(store, filter);
     if (o.summary) {
       await writeOut(o.out, formatCsv(store.report(filter)));
       return;
     }
     const csv = stringify({
       header: true,
-      columns: RESULT_COLUMNS.map(([col, field]) => ({ key: field, header: col })),
+      columns: [{ key: 'study', header: 'study' }, { key: 'name', header: 'name' }, ...RESULT_COLUMNS.map(([col, field]) => ({ key: field, header: col }))],
       record_delimiter: 'windows',
     });
     const source = Readable.from(store.rows(filter));
@@ -304,32 +361,81 @@ export function registerBatchCommands(program: Command): void {
     .option('--suits <list>', 'comma list of suit counts, e.g. 1,2,4 (required with --seeds; a filter with --deals)')
     .option('--seeds <range>', 'seeds to deal, e.g. 1-1000 or 1-10,50-60')
     .option('--deals <file>', 'file of deal codes, pysol:GAME:N references or position files, one a line (# comments)')
-    .option('--max-positions <n>', `position budget per deal, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
+    .option('--max-positions <n>', `position budget per deal, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS}); an increasing comma list is a ladder: every deal at the first, those left undecided at the next, …`)
+    .option('--until-width <w>', 'stop once, for every game and suit count, the band from the floor\'s 95% lower bound to the ceiling\'s 95% upper bound is narrower than w (e.g. 0.01); seeds may then be open-ended (--seeds 1-)')
     .option('--workers <n>', 'worker threads (default: number of cores)')
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
-    .option('--study <name>', 'study name (default: derived from game, suits, deals and budget)')
+    .option('--study <name>', 'study name (default: from the game, suits, deals and budgets, e.g. spider-4-seeds-1-1000-1M-positions, or the deals file\'s name)')
     .option('--json', 'print one JSON object instead of the text summary')
     .addHelpText('after', '\nExit status: 0 done, 2 bad input, 130 interrupted (run the same command again to resume).')
     .action(batchAction);
 
   program
     .command('report')
-    .description('win-rate report per game, suits and budget: floor with 95% Wilson interval, ceiling, effort of won deals')
+    .description('win-rate report per study, game, suits and budget (each rung of a ladder): floor and ceiling with 95% Wilson intervals, effort of won deals')
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
+    .option('--study <name>', 'only this study (repeatable); default: every study, one set of rows each', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--pool', 'one set of rows over the studies\' deals together (each deal once), naming the studies pooled')
     .option('--format <format>', 'table, md, csv, json (an array of row objects), html (one self-contained file with the table and charts) or vega (the charts\' Vega-Lite specs with their data)', 'table')
     .option('--out <file>', 'write to this file instead of stdout; missing parent directories are created (like mkdir -p)')
     .action(reportAction);
 
   program
     .command('export')
-    .description('export stored results as RFC 4180 CSV (per deal, or the report rows with --summary)')
+    .description('export the results studies count as RFC 4180 CSV (per study and deal, or the report rows with --summary)')
     .option('--csv', 'CSV output (required)')
     .option('--summary', 'export the report rows instead of one row per deal')
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
+    .option('--study <name>', 'only this study (repeatable); default: every study, one set of rows each', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--pool', 'one set of rows over the studies\' deals together (each deal once), naming the studies pooled')
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
     .option('--out <file>', 'write to this file instead of stdout; missing parent directories are created (like mkdir -p)')
     .action(exportAction);
+
+  registerStudiesCommand(program);
+}
+
+/** `spidersolve studies`: every study with its parameters, deals planned / counted / settled, and its runs. */
+function studiesAction(o: { db: string; json?: boolean }): void {
+  const store = ResultStore.openForReading(o.db);
+  try {
+    const all = store.studies();
+    if (o.json) {
+      process.stdout.write(JSON.stringify(all, null, 2) + '\n');
+      return;
+    }
+    process.stdout.write(formatStudies(all));
+  } finally {
+    store.close();
+  }
+}
+
+/** The text of `spidersolve studies`. */
+export function formatStudies(all: readonly StudyInfo[]): string {
+  if (all.length === 0) return 'no studies\n';
+  const lines: string[] = [];
+  for (const s of all) {
+    const budgets = s.budgets.map((b) => `${b.toLocaleString('en-US')} (${budgetWords(b)})`).join(', ');
+    lines.push(`${s.name}`);
+    lines.push(`  game ${s.game ?? 'any'}, suits ${s.suits ?? 'any'}, deals ${s.deals}`);
+    lines.push(`  budget${s.budgets.length > 1 ? ' ladder' : ''} ${budgets} positions${s.untilWidth !== null ? `; until the band is narrower than ${s.untilWidth}` : ''}`);
+    lines.push(`  deals planned ${s.planned ?? 'open-ended'}, counted ${s.counted}, settled ${s.settled}${s.stoppedAt !== null ? `; stopped by --until-width after ${s.stoppedAt}` : ''}`);
+    for (const r of s.runs) {
+      lines.push(`  run ${r.uid.slice(0, 8)} ${r.status.padEnd(11)} started ${r.startedAt}${r.finishedAt ? `, finished ${r.finishedAt}` : ''}; ${r.workers} worker${r.workers === 1 ? '' : 's'}, solver ${r.solverVersion}; stored ${r.completed} (errors ${r.errors})${r.status === 'running' && r.pid !== null ? `; process ${r.pid} on ${r.host}, last heartbeat ${r.heartbeatAt}` : ''}${r.note ? `; ${r.note}` : ''}`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Adds `studies` to the program (called by src/cli/main.ts through registerBatchCommands). */
+function registerStudiesCommand(program: Command): void {
+  program
+    .command('studies')
+    .description('list the studies in a database: parameters, deals planned / counted / settled, and runs (done, interrupted, failed, abandoned, running)')
+    .option('--db <file>', 'results database', DEFAULT_DB_PATH)
+    .option('--json', 'print a JSON array of study objects')
+    .action(studiesAction);
 }

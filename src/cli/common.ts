@@ -2,7 +2,9 @@
  * Helpers shared by the CLI commands: JSON output, option parsing, deal loading and position display.
  * Commands throw InputError for anything the user got wrong; main.ts reports it in one place.
  */
-import { makeCard, SUIT_SYMBOLS } from '../game/cards.js';
+import { makeCard, suitOf, SUIT_SYMBOLS, type Card, type Suit } from '../game/cards.js';
+import { ownNumbering, pysolNumbering, type Numbering } from '../game/numbering.js';
+import { isPysolKind, pysolDeal } from '../game/pysol.js';
 import { InputError, quoteInput } from '../game/errors.js';
 import type { Position } from '../game/position.js';
 import { loadDeal, type LoadedDeal } from '../game/ref.js';
@@ -63,27 +65,81 @@ export function parseSuitsOption(text: string): SuitCount {
  * `reveal`, then ` | `, then the face-up cards, with Unicode suits ♠♥♦♣), the stock (deal sizes, or the
  * cards of each deal with `reveal`) and the removed suits.
  */
-export function formatPosition(pos: Position, reveal: boolean): string[] {
+export function formatPosition(pos: Position, reveal: boolean, numbering?: Numbering, cardName?: (c: Card) => string): string[] {
   const v = pos.variant;
-  const card = (c: number) => makeCard(c, true);
+  const card = cardName ?? ((c: number) => makeCard(c, true));
   const lines: string[] = [];
   const w = String(v.columns).length;
-  pos.columns.forEach((col, i) => {
+  // rows in the order of the shown column numbers (PySolFC's, for a pysol: deal in its numbering)
+  const shown = numbering?.shown ?? pos.columns.map((_, i) => i + 1);
+  const rows = pos.columns.map((_, i) => i).sort((a, b) => shown[a]! - shown[b]!);
+  for (const i of rows) {
+    const col = pos.columns[i]!;
     const down = reveal ? col.down.map(card) : col.down.map(() => '##');
     const up = col.up.map(card);
     const body = col.down.length + col.up.length === 0 ? '(empty)' : [...down, '|', ...up].join(' ');
-    lines.push(`${String(i + 1).padStart(w)}: ${body}`);
-  });
+    lines.push(`${String(shown[i]).padStart(w)}: ${body}`);
+  }
   const cards = pos.stock.reduce((s, d) => s + d.length, 0);
   if (pos.stock.length === 0) lines.push('stock: empty');
   else if (!reveal) lines.push(`stock: ${pos.stock.length} deal${pos.stock.length === 1 ? '' : 's'} left (${pos.stock.map((d) => d.length).join(', ')} cards, ${cards} in all)`);
-  else pos.stock.forEach((d, i) => lines.push(`stock ${i + 1}/${pos.stock.length}: ${d.map(card).join(' ')}`));
+  else pos.stock.forEach((d, i) => lines.push(`stock ${i + 1}/${pos.stock.length}: ${d.map((_, c) => c).sort((a, b) => shown[a]! - shown[b]!).map((c) => card(d[c]!)).join(' ')}`));
+  const suitName = (s: Suit) => (cardName ? card(s * 13).slice(1) : SUIT_SYMBOLS[s]);
   // completeSuits counts runs K..A (8 in two-suit Spider: four of each suit), not suits
-  lines.push(`removed: ${pos.removed.length ? pos.removed.map((s) => SUIT_SYMBOLS[s]).join(' ') : 'none'} (${pos.removed.length} of ${v.completeSuits} runs completed)`);
+  lines.push(`removed: ${pos.removed.length ? pos.removed.map(suitName).join(' ') : 'none'} (${pos.removed.length} of ${v.completeSuits} runs completed)`);
   return lines;
 }
 
 /** `spider, 2 suits` */
 export function variantLabel(pos: Position): string {
   return `${pos.variant.game}, ${pos.variant.suits} suit${pos.variant.suits === 1 ? '' : 's'}`;
+}
+
+/** Help of `--columns`, for every command that prints or reads moves. */
+export const COLUMNS_HELP =
+  'column numbers of the moves printed and read: pysol (PySolFC\'s own columns, as PySolFC lays the deal out: ' +
+  'the default for a pysol: deal, so a line can be played in PySolFC as printed) or spidersolve (this project\'s layout; ' +
+  'the only numbering of other deals)';
+
+/**
+ * The numbering of a deal's moves: `--columns` if given, else PySolFC's for a `pysol:` deal and
+ * spidersolve's otherwise. Throws InputError `bad-option` for another value, or `pysol` for a deal
+ * that is not from PySolFC.
+ */
+export function numberingFor(d: LoadedDeal, option: string | undefined): Numbering {
+  const v = option === undefined ? undefined : String(option).trim().toLowerCase();
+  if (v !== undefined && v !== 'pysol' && v !== 'spidersolve') throw new InputError('bad-option', `option --columns "${option}": use pysol or spidersolve`);
+  const own = ownNumbering(d.position.columns.length);
+  if (d.source.kind !== 'pysol') {
+    if (v === 'pysol') throw new InputError('bad-option', `option --columns pysol: ${d.label} is not a PySolFC deal (pysol:GAME:N); its columns are spidersolve's`);
+    return own;
+  }
+  if (v === 'spidersolve') return own;
+  const kind = d.source.game.toLowerCase();
+  const p = isPysolKind(kind) ? pysolDeal(kind, d.source.number) : null;
+  return p && p.ok ? pysolNumbering(p.value.columnMap) : own;
+}
+
+/**
+ * The line every output of a PySolFC deal's moves carries, saying which numbering it uses; null for
+ * other deals (they have one numbering).
+ */
+export function numberingNote(d: LoadedDeal, n: Numbering): string | null {
+  if (d.source.kind !== 'pysol') return null;
+  const cols = n.shown.length;
+  if (n.name === 'pysol') {
+    const same = n.shown.every((c, i) => c === i + 1);
+    return `columns: PySolFC's, 1-${cols} left to right as PySolFC lays the deal out${same ? ' (the same as spidersolve\'s)' : ''}, so the moves can be played in PySolFC as printed${d.position.variant.suits < 4 ? '; cards in PySolFC\'s suits (clubs for spades)' : ''} (--columns spidersolve for spidersolve's layout)`;
+  }
+  return `columns: spidersolve's layout (PySolFC columns ${n.shown.length === 10 ? '1,4,7,10,2,3,5,6,8,9' : '1-7'} are spidersolve's 1-${cols}); --columns pysol for PySolFC's own numbers`;
+}
+
+/**
+ * Cards in words for a deal shown in a numbering: PySolFC's 1- and 2-suit games use clubs where
+ * spidersolve uses spades (pysol.ts), so in PySolFC's numbering spades are written as clubs.
+ */
+export function cardWords(d: LoadedDeal, n: Numbering): { card: (c: Card) => string; suit: (s: Suit) => string } {
+  const clubs = n.name === 'pysol' && d.position.variant.suits < 4;
+  const suit = (s: Suit): string => SUIT_SYMBOLS[clubs && s === 0 ? 3 : s];
+  return { card: (c: Card) => makeCard(clubs && suitOf(c) === 0 ? c + 39 : c, true), suit };
 }

@@ -17,7 +17,13 @@ import type { LoadedDeal } from '../game/ref.js';
 import { legalMoves, moveText } from '../game/rules.js';
 import { playLine } from '../game/score.js';
 import { getVariant } from '../game/variant.js';
+import { explainLine, formatExplained } from '../game/explain.js';
+import { fromNumbering, toNumbering, type Numbering } from '../game/numbering.js';
 import {
+  cardWords,
+  COLUMNS_HELP,
+  numberingFor,
+  numberingNote,
   formatPosition,
   loadDealOrThrow,
   parseGameOption,
@@ -77,6 +83,13 @@ function showJson(d: LoadedDeal, reveal: boolean): Record<string, unknown> {
 
 /** Kept here for callers of the CLI module; the function lives in src/game/describe.ts. */
 export { describeMove };
+
+/** The explanation of a line already played (so it cannot fail) in a numbering (explain.ts). */
+export function explainOrThrow(d: LoadedDeal, moves: readonly string[], numbering: Numbering) {
+  const r = explainLine(d.position, moves, { numbering, ...cardWords(d, numbering) });
+  if (!r.ok) throw r.error;
+  return r.value;
+}
 
 /** Registers `deal`, `show`, `moves` and `play` on the program. */
 export function registerGameCommands(program: Command): void {
@@ -138,17 +151,22 @@ export function registerGameCommands(program: Command): void {
     .command('moves')
     .description('list the legal moves of a deal or position, in the project\'s move notation (d = deal, 3-7, 3-7x2 into an empty column)')
     .argument('<deal>', DEAL_HELP)
-    .option('--json', 'print one JSON object { code, moves, won }')
-    .addHelpText('after', '\nExample:\n  spidersolve moves SE4-7')
-    .action((ref: string, opts: { json?: boolean }) => {
+    .option('--columns <numbering>', COLUMNS_HELP)
+    .option('--json', 'print one JSON object { code, moves, won, columns (the numbering: pysol or spidersolve) }')
+    .addHelpText('after', '\nExample:\n  spidersolve moves SE4-7\n  spidersolve moves pysol:spider2:5     (in PySolFC\'s column numbers)')
+    .action((ref: string, opts: { json?: boolean; columns?: string }) => {
       const d = loadDealOrThrow(ref);
       const pos = d.position;
+      const numbering = numberingFor(d, opts.columns);
+      const note = numberingNote(d, numbering);
       const moves = legalMoves(pos);
-      if (opts.json) return printJson({ code: d.code, moves: moves.map((m) => moveText(pos, m)), won: isWon(pos) });
-      if (moves.length === 0) return printLines([isWon(pos) ? 'no legal moves: the game is won' : 'no legal moves']);
-      const texts = moves.map((m) => moveText(pos, m));
+      const texts = moves.map((m) => toNumbering(moveText(pos, m), numbering));
+      if (opts.json) return printJson({ code: d.code, moves: texts, won: isWon(pos), columns: numbering.name });
+      const head = note ? [note] : [];
+      if (moves.length === 0) return printLines([...head, isWon(pos) ? 'no legal moves: the game is won' : 'no legal moves']);
       const w = Math.max(...texts.map((t) => t.length));
-      printLines(moves.map((m, i) => `${texts[i]!.padEnd(w)}  ${describeMove(pos, m)}`));
+      const cw = cardWords(d, numbering);
+      printLines([...head, ...moves.map((m, i) => `${texts[i]!.padEnd(w)}  ${describeMove(pos, m, numbering, cw.card)}`)]);
     });
 
   program
@@ -157,19 +175,31 @@ export function registerGameCommands(program: Command): void {
     .argument('<deal>', DEAL_HELP)
     .argument('<move...>', 'moves in the project\'s notation: d (deal), 3-7 (column 3 onto column 7), 3-7x2 (2 cards into empty column 7); may also be one quoted, space-separated line')
     .option('--reveal', 'show the face-down cards and the stock of the resulting position')
-    .option('--json', 'print one JSON object { code, moves, movesPlayed, classicScore, revealScore, won, flips, completed, position }')
-    .addHelpText('after', '\nExamples:\n  spidersolve play SE4-7 5-4 d\n  spidersolve play SP2-1007 "3-5 7-4 d" --json')
-    .action((ref: string, moveArgs: string[], opts: { reveal?: boolean; json?: boolean }) => {
+    .option('--columns <numbering>', COLUMNS_HELP)
+    .option('--explain', 'one line per move: its number, the notation, the cards moved in words, the card turned up, a suit completed, the stock deals left and the running scores')
+    .option('--json', 'print one JSON object { code, moves, movesPlayed, classicScore, revealScore, won, flips, completed, position, columns, and with --explain explain: [one object per move] }')
+    .addHelpText('after', '\nExamples:\n  spidersolve play SE4-7 5-4 d\n  spidersolve play SP2-1007 "3-5 7-4 d" --json\n  spidersolve play pysol:spider2:5 "9-8 d" --explain')
+    .action((ref: string, moveArgs: string[], opts: { reveal?: boolean; json?: boolean; columns?: string; explain?: boolean }) => {
       const d = loadDealOrThrow(ref);
-      const line = moveArgs.flatMap((a) => a.split(/[\s,]+/)).filter(Boolean);
-      if (line.length === 0) throw new InputError('bad-move', 'play: no moves given (the line is empty); give moves such as 5-2 d (spidersolve moves <deal> lists the legal ones)');
+      const numbering = numberingFor(d, opts.columns);
+      const note = numberingNote(d, numbering);
+      const words = moveArgs.flatMap((a) => a.split(/[\s,]+/)).filter(Boolean);
+      if (words.length === 0) throw new InputError('bad-move', 'play: no moves given (the line is empty); give moves such as 5-2 d (spidersolve moves <deal> lists the legal ones)');
+      const line = words.map((m, i) => {
+        const t = fromNumbering(m, numbering);
+        if (!t.ok) throw new InputError(t.error.code, `${t.error.message} (move ${i + 1} of the line)`);
+        return t.value;
+      });
       const r = playLine(d.position, line);
       if (!r.ok) throw r.error;
       const p = r.value;
+      const explained = opts.explain ? explainOrThrow(d, p.moves, numbering) : null;
+      const shown = p.moves.map((m) => toNumbering(m, numbering));
       if (opts.json) {
         return printJson({
           code: d.code,
-          moves: p.moves,
+          columns: numbering.name,
+          moves: shown,
           movesPlayed: p.moves.length,
           classicScore: p.classic,
           revealScore: p.reveal,
@@ -177,15 +207,18 @@ export function registerGameCommands(program: Command): void {
           flips: p.flips,
           completed: p.completed,
           position: positionToJson(p.position),
+          ...(explained ? { explain: explained } : {}),
         });
       }
       printLines([
         ...describeLoaded(d),
-        `played ${p.moves.length} move${p.moves.length === 1 ? '' : 's'}: ${p.moves.join(' ')}`,
+        ...(note ? [note] : []),
+        `played ${p.moves.length} move${p.moves.length === 1 ? '' : 's'}: ${shown.join(' ')}`,
+        ...(explained ? formatExplained(explained) : []),
         `classic score ${p.classic} (R16), reveal score ${p.reveal} (R17); ${p.flips} card${p.flips === 1 ? '' : 's'} turned up, ${p.completed} suit${p.completed === 1 ? '' : 's'} completed` +
           (d.position.removed.length > 0 ? ` (the scores also count the ${d.position.removed.length} removed before the line)` : ''),
         p.won ? 'won' : 'not won',
-        ...formatPosition(p.position, !!opts.reveal),
+        ...formatPosition(p.position, !!opts.reveal, numbering, cardWords(d, numbering).card),
       ]);
     });
 }

@@ -8,7 +8,10 @@ import type { Command } from 'commander';
 import type { LoadedDeal } from '../game/ref.js';
 import { solve } from '../solver/solve.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, type SolveResult } from '../solver/types.js';
-import { DEAL_HELP, loadDealOrThrow, parseIntOption, printJson, printLines, variantLabel } from './common.js';
+import { toNumbering } from '../game/numbering.js';
+import { formatExplained } from '../game/explain.js';
+import { COLUMNS_HELP, DEAL_HELP, loadDealOrThrow, numberingFor, numberingNote, parseIntOption, printJson, printLines, variantLabel } from './common.js';
+import { explainOrThrow } from './game.js';
 
 /** Exit code of each solver result. */
 export const SOLVE_EXIT_CODES = { won: 0, lost: 3, undecided: 4 } as const;
@@ -51,12 +54,19 @@ export function registerSolveCommands(program: Command): void {
     .description('solve a deal or position with perfect information (R18): won with the whole line, lost (proven) or undecided')
     .argument('<deal>', 'deal code, pysol: reference or position file')
     .option('--max-positions <n>', `position budget: distinct positions stored, all passes together, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
-    .option('--json', 'print one JSON object { code, status, positions, elapsedMs, peakBytes, line, moveCount, classicScore, revealScore, solverVersion, maxPositions }')
+    .option('--columns <numbering>', COLUMNS_HELP)
+    .option('--explain', 'the winning line one move a line: number, notation, cards moved in words, card turned up, suit completed, stock deals left, running scores')
+    .option('--json', 'print one JSON object { code, status, positions, elapsedMs, peakBytes, line, moveCount, classicScore, revealScore, solverVersion, maxPositions, columns, and with --explain explain: [one object per move] }')
     .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
-    .action((ref: string, opts: { maxPositions?: string; json?: boolean }) => {
+    .action((ref: string, opts: { maxPositions?: string; json?: boolean; columns?: string; explain?: boolean }) => {
+      const deal0 = loadDealOrThrow(ref);
+      const numbering = numberingFor(deal0, opts.columns);
+      const note = numberingNote(deal0, numbering);
       const { deal, max, r } = solveArg(ref, opts.maxPositions);
+      const line = r.line.map((m) => toNumbering(m, numbering));
+      const explained = opts.explain && r.status === 'won' ? explainOrThrow(deal, r.line, numbering) : null;
       if (opts.json) {
-        printJson({ code: deal.code, label: deal.label, game: deal.position.variant.game, suits: deal.position.variant.suits, maxPositions: max, ...r });
+        printJson({ code: deal.code, label: deal.label, game: deal.position.variant.game, suits: deal.position.variant.suits, maxPositions: max, ...r, line, columns: numbering.name, ...(opts.explain ? { explain: explained ?? [] } : {}) });
       } else {
         const lines = [
           `${deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code} (${variantLabel(deal.position)}): ${summary(r)}`,
@@ -65,7 +75,9 @@ export function registerSolveCommands(program: Command): void {
         ];
         if (r.status === 'won') {
           lines.push(`moves: ${r.moveCount}; classic score: ${r.classicScore} (R16); reveal score: ${r.revealScore} (R17)`);
-          lines.push(`line: ${r.line.join(' ')}`);
+          if (note) lines.push(note);
+          lines.push(`line: ${line.join(' ')}`);
+          if (explained) lines.push(...formatExplained(explained));
         }
         printLines(lines);
       }
@@ -77,13 +89,18 @@ export function registerSolveCommands(program: Command): void {
     .description('print the first move of a winning line, if the solver proves one within the budget')
     .argument('<deal>', 'deal code, pysol: reference or position file')
     .option('--max-positions <n>', `position budget, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
-    .option('--json', 'print one JSON object { code, status, move (null unless won), positions, line (the whole winning line; [] unless won) }')
+    .option('--columns <numbering>', COLUMNS_HELP)
+    .option('--json', 'print one JSON object { code, status, move (null unless won), positions, line (the whole winning line; [] unless won), columns }')
     .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
-    .action((ref: string, opts: { maxPositions?: string; json?: boolean }) => {
+    .action((ref: string, opts: { maxPositions?: string; json?: boolean; columns?: string }) => {
+      const deal0 = loadDealOrThrow(ref);
+      const numbering = numberingFor(deal0, opts.columns);
+      const note = numberingNote(deal0, numbering);
       const { deal, max, r } = solveArg(ref, opts.maxPositions);
-      const move = r.status === 'won' ? (r.line[0] ?? null) : null;
-      if (opts.json) printJson({ code: deal.code, status: r.status, move, positions: r.positions, line: r.line });
-      else if (r.status === 'won') printLines([move === null ? 'the position is already won' : `${move}   (first move of a ${r.moveCount}-move win)`]);
+      const line = r.line.map((m) => toNumbering(m, numbering));
+      const move = r.status === 'won' ? (line[0] ?? null) : null;
+      if (opts.json) printJson({ code: deal.code, status: r.status, move, positions: r.positions, line, columns: numbering.name });
+      else if (r.status === 'won') printLines([move === null ? 'the position is already won' : `${move}   (first move of a ${r.moveCount}-move win)`, ...(note && move !== null ? [note] : [])]);
       else if (r.status === 'lost') printLines(['no hint: this position is lost (proven: no line wins)']);
       else printLines([`no hint: no win proven within ${max.toLocaleString('en-US')} positions (try --max-positions)`]);
       process.exitCode = SOLVE_EXIT_CODES[r.status];

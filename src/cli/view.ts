@@ -10,7 +10,7 @@
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { makeDirs, statOrNull, writeTextAtomically } from '../batch/files.js';
-import { dealKey } from '../batch/deals.js';
+import { dealIdentity } from '../batch/deals.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, ResultStore, type StoredOutcome } from '../batch/store.js';
 import { InputError } from '../game/errors.js';
@@ -40,7 +40,7 @@ function lookUp(deal: LoadedDeal, db: string): StoredOutcome | null {
   if (statOrNull(db) === null) return null;
   const store = ResultStore.openForReading(db);
   try {
-    return store.storedOutcome(dealKey(deal), SOLVER_VERSION);
+    return store.storedOutcome(dealIdentity(deal), SOLVER_VERSION);
   } finally {
     store.close();
   }

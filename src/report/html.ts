@@ -44,7 +44,7 @@ footer{font-size:12px;color:#777}
 `;
 
 function table(rows: readonly ReportRow[]): string {
-  const left = new Set<keyof ReportRow>(['game', 'solverVersion']);
+  const left = new Set<keyof ReportRow>(['study', 'game', 'solverVersion']);
   const head = REPORT_COLUMNS.map((c) => `<th${left.has(c) ? ' class="l"' : ''} scope="col">${escapeHtml(HUMAN_HEADERS[c])}</th>`).join('');
   const body = rows
     .map((r) => `<tr>${REPORT_COLUMNS.map((c) => `<td${left.has(c) ? ' class="l"' : ''}>${escapeHtml(humanCell(r, c))}</td>`).join('')}</tr>`)
@@ -52,9 +52,13 @@ function table(rows: readonly ReportRow[]): string {
   return `<div class="tablewrap"><table data-report-table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
 }
 
-/** The report's charts for report rows and the won deals' effort (see data.ts, charts.ts). */
+/**
+ * The report's charts for report rows and the won deals' effort (see data.ts, charts.ts). The rows
+ * are the per-study report's (store.ts `report`): a study's rows of one game, suits and solver version
+ * are the rungs of its budget ladder, with cumulative counts, so they are drawn as one curve.
+ */
 export function studyCharts(rows: readonly ReportRow[], won: Iterable<WonEffort>): Chart[] {
-  return reportCharts(chartData(rows, won));
+  return reportCharts(chartData(rows, won, { rungs: true }));
 }
 
 /**

@@ -5,6 +5,9 @@
  *
  * - SPIDERSOLVE_TEST_FAKE=1: no solver; outcome by seed s of a seeded code: s % 4 = 0 won, 1 lost,
  *   2 undecided, 3 won; positions 100·s + suits, elapsedMs = s, a 3-move line for won deals.
+ * - SPIDERSOLVE_TEST_LADDER=1 (with FAKE): outcomes that depend on the budget b, for ladders: a deal of
+ *   seed s needs 100·s positions; s % 4 = 2 is never decided (undecided, positions b), s % 4 = 1 is
+ *   lost once b ≥ 100·s, the others won once b ≥ 100·s; below that, undecided with positions b.
  * - SPIDERSOLVE_TEST_DELAY_MS=n: sleep n ms before each task.
  * - SPIDERSOLVE_TEST_FAIL=code:how,…: for that deal code, `throw` an Error, `exit` the worker thread
  *   (process.exit in a worker ends the thread) or `oom` (allocate until the heap limit kills it).
@@ -16,6 +19,7 @@ import { SOLVER_VERSION } from '../../src/solver/types.js';
 import { solveTask } from '../../workers/solve.worker.js';
 
 const fake = process.env.SPIDERSOLVE_TEST_FAKE === '1';
+const ladder = process.env.SPIDERSOLVE_TEST_LADDER === '1';
 const delay = Number(process.env.SPIDERSOLVE_TEST_DELAY_MS ?? 0);
 const failFile = process.env.SPIDERSOLVE_TEST_FAIL_FILE;
 const fail = new Map(
@@ -40,6 +44,19 @@ export function fakeOutcome(code: string): WorkerOutcome {
   };
 }
 
+/** The budget-dependent fake outcome (SPIDERSOLVE_TEST_LADDER, see the module comment). */
+export function ladderOutcome(code: string, budget: number): WorkerOutcome {
+  const o = fakeOutcome(code);
+  const s = Number(/-(\d+)$/.exec(code)![1]);
+  const need = 100 * s;
+  const status = s % 4 === 2 || budget < need ? 'undecided' : s % 4 === 1 ? 'lost' : 'won';
+  const won = status === 'won';
+  return {
+    ...o, status, positions: status === 'undecided' ? budget : need, line: won ? '1-2 3-4 d' : '',
+    moveCount: won ? 3 : null, classicScore: won ? 1297 : null, revealScore: won ? 1020 : null,
+  };
+}
+
 export default async function run(task: WorkerTask): Promise<WorkerOutcome> {
   if (delay > 0) await new Promise((r) => setTimeout(r, delay));
   const how = fail.get(task.ref);
@@ -51,5 +68,5 @@ export default async function run(task: WorkerTask): Promise<WorkerOutcome> {
       for (;;) hog.push(new Array(1e5).fill(hog.length));
     }
   }
-  return fake ? fakeOutcome(task.ref) : solveTask(task);
+  return fake ? (ladder ? ladderOutcome(task.ref, task.maxPositions) : fakeOutcome(task.ref)) : solveTask(task);
 }

@@ -1,0 +1,134 @@
+/**
+ * Lines a person can replay (issue 11, point 5): PySolFC's column numbering for pysol: deals, and
+ * lines explained move by move. The PySolFC replay plays the printed line on the deal as PySolFC lays
+ * it out (its own columns and suits, from the fixture form), through the rules engine.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseCard, type Card } from '../src/game/cards.js';
+import { explainLine, formatExplained } from '../src/game/explain.js';
+import { unwrap } from '../src/game/errors.js';
+import { fromNumbering, ownNumbering, pysolNumbering, toNumbering } from '../src/game/numbering.js';
+import type { Position } from '../src/game/position.js';
+import { pysolDeal, PYSOL_SPIDER_COLUMNS, type PysolFixture } from '../src/game/pysol.js';
+import { loadDeal } from '../src/game/ref.js';
+import { playLine } from '../src/game/score.js';
+import { getVariant } from '../src/game/variant.js';
+import { solve } from '../src/solver/solve.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** PySolFC's deal as PySolFC lays it out: its columns in its order, its suits (clubs in 1- and 2-suit games). */
+function asPysolLaysItOut(game: 'spider' | 'spiderette', suits: 1 | 2 | 4, f: PysolFixture): Position {
+  const card = (t: string): Card => {
+    const c = parseCard(t);
+    if (c === undefined) throw new Error(`bad card ${t}`);
+    return c;
+  };
+  return {
+    variant: getVariant(game, suits),
+    columns: f.columns.map((c) => ({ down: c.faceDown.map(card), up: c.faceUp.map(card) })),
+    stock: f.stockDeals.map((d) => d.map(card)),
+    removed: [],
+  };
+}
+
+describe('column numberings', () => {
+  const py = pysolNumbering(PYSOL_SPIDER_COLUMNS);
+
+  it('writes spidersolve\'s moves in PySolFC\'s columns and reads them back', () => {
+    expect(toNumbering('10-9', py)).toBe('9-8'); // our 10 is PySolFC's 9, our 9 its 8
+    expect(toNumbering('1-5x3', py)).toBe('1-2x3');
+    expect(toNumbering('d', py)).toBe('d');
+    for (let f = 1; f <= 10; f++) {
+      for (let t = 1; t <= 10; t++) {
+        if (f === t) continue;
+        expect(unwrap(fromNumbering(toNumbering(`${f}-${t}x2`, py), py))).toBe(`${f}-${t}x2`);
+      }
+    }
+    expect(unwrap(fromNumbering('4-2', py))).toBe('2-5');
+    expect(fromNumbering('11-2', py)).toMatchObject({ ok: false, error: { code: 'bad-move', message: expect.stringContaining("PySolFC's numbering") } });
+    expect(toNumbering('3-4', ownNumbering(7))).toBe('3-4');
+    expect(() => pysolNumbering([1, 2, 2])).toThrow(RangeError);
+  });
+});
+
+describe('a PySolFC deal\'s winning line, printed in PySolFC\'s numbering', () => {
+  it('replays to a win on the deal as PySolFC lays it out (pysol:spider2:5 and pysol:spider1:1)', () => {
+    for (const [kind, game, suits, n] of [['spider2', 'spider', 2, 5], ['spider1', 'spider', 1, 1]] as const) {
+      const d = unwrap(pysolDeal(kind, n));
+      const r = solve(d.position, { maxPositions: 1_000_000 });
+      expect(r.status).toBe('won');
+      const line = r.line.map((m) => toNumbering(m, pysolNumbering(d.columnMap)));
+      const played = unwrap(playLine(asPysolLaysItOut(game, suits, d.fixture), line));
+      expect(played.won).toBe(true);
+      expect(played.moves).toHaveLength(r.line.length);
+      expect(line).not.toEqual(r.line); // the numberings differ for Spider
+      // in spidersolve's numbering the same line does not fit PySolFC's layout
+      const wrong = playLine(asPysolLaysItOut(game, suits, d.fixture), r.line);
+      expect(wrong.ok && wrong.value.won).toBe(false);
+    }
+  });
+
+  it('hint, solve and play print and read PySolFC\'s numbers by default for a pysol: deal, and say so', () => {
+    const hint = cli('hint', 'pysol:spider2:5');
+    expect(hint.status).toBe(0);
+    expect(hint.stdout.split('\n')[0]).toBe('9-8   (first move of a 166-move win)'); // spidersolve's 10-9
+    expect(hint.stdout).toMatch(/^columns: PySolFC's, 1-10 left to right/m);
+    const own = cli('hint', 'pysol:spider2:5', '--columns', 'spidersolve', '--json');
+    expect(JSON.parse(own.stdout)).toMatchObject({ move: '10-9', columns: 'spidersolve' });
+    const solved = JSON.parse(cli('solve', 'pysol:spider2:5', '--json').stdout) as { line: string[]; columns: string };
+    expect(solved.columns).toBe('pysol');
+    expect(solved.line[0]).toBe('9-8');
+    const play = cli('play', 'pysol:spider2:5', solved.line.join(' '), '--json');
+    expect(play.status).toBe(0);
+    expect(JSON.parse(play.stdout)).toMatchObject({ won: true, columns: 'pysol', movesPlayed: 166 });
+    expect(cli('play', 'SE4-7', '5-2', '--columns', 'pysol')).toMatchObject({ status: 2, stderr: expect.stringMatching(/^spidersolve: option --columns pysol: SE4-7 is not a PySolFC deal/) });
+  });
+});
+
+describe('explained lines', () => {
+  it('names the cards moved, the card turned up, the stock left and the running scores, move by move', () => {
+    const d = unwrap(loadDeal('SE4-7'));
+    // SE4-7: column 5 shows 5♦, column 2 shows 6♣ (README)
+    const ex = unwrap(explainLine(d.position, ['5-2', 'd']));
+    expect(ex[0]).toMatchObject({
+      number: 1, move: '5-2', kind: 'move', cards: ['5♦'], from: 5, to: 2, onto: '6♣', removed: [],
+      stockDealsLeft: 4, classicScore: 499, revealScore: 5, won: false,
+    });
+    expect(ex[0]!.turnedUp).toHaveLength(1);
+    expect(ex[0]!.text).toBe(`5♦ from column 5 onto 6♣ in column 2; turns up ${ex[0]!.turnedUp[0]!.card} in column 5`);
+    expect(ex[1]).toMatchObject({ number: 2, move: 'd', kind: 'deal', from: null, to: null, stockDealsLeft: 3, classicScore: 498, revealScore: 5 });
+    expect(ex[1]!.cards).toHaveLength(7);
+    expect(ex[1]!.text).toMatch(/^deal 7 cards from the stock onto columns 1-7: /);
+    expect(formatExplained(ex)[0]).toMatch(/^1 {2}5-2 {2}5♦ from column 5 onto 6♣ in column 2; turns up .* \[stock 4, classic 499, reveal 5\]$/);
+  });
+
+  it('a whole won line: the last move wins, suits completed are named, scores end as the solver\'s', () => {
+    const d = unwrap(loadDeal('SE1-1'));
+    const r = solve(d.position, { maxPositions: 100_000 });
+    expect(r.status).toBe('won');
+    const ex = unwrap(explainLine(d.position, r.line));
+    expect(ex).toHaveLength(r.line.length);
+    expect(ex.at(-1)).toMatchObject({ won: true, classicScore: r.classicScore, revealScore: r.revealScore });
+    expect(ex.flatMap((m) => m.removed)).toHaveLength(4); // Spiderette: four suits of ♠
+    expect(ex.filter((m) => m.kind === 'deal')).toHaveLength(4);
+    const cliOut = cli('solve', 'SE1-1', '--explain', '--json');
+    const o = JSON.parse(cliOut.stdout) as { explain: unknown[] };
+    expect(o.explain).toEqual(ex);
+  });
+
+  it('in PySolFC\'s numbering the columns and the suits are PySolFC\'s', () => {
+    const out = cli('play', 'pysol:spider2:5', '9-8', '--explain');
+    expect(out.status).toBe(0);
+    expect(out.stdout).toContain('1  9-8  6♥ from column 9 onto 7♥ in column 8; turns up A♥ in column 9  [stock 5, classic 499, reveal 5]');
+    expect(out.stdout).toMatch(/^ 1: ## ## ## ## ## \| J♥$/m); // PySolFC's column 1 has six cards
+    expect(out.stdout).toMatch(/^ 5: ## ## ## ## \| 4♣$/m); // clubs, as PySolFC shows them
+  });
+});
