@@ -1,6 +1,7 @@
 /**
  * The HTML report in a real browser (chromium via playwright-core, helpers/browser.ts): a real small
- * study (Spiderette 1, 2 and 4 suits, seeds 1-30, budget 100,000) solved by `batch`, reported with
+ * study (Spiderette 1, 2 and 4 suits, seeds 1-30, a budget ladder 2,000 / 20,000 / 100,000) solved by
+ * `batch`, reported with
  * `report --format html`; every chart must have drawn (an svg with marks of its kinds), the page must
  * request nothing but itself. Screenshots (desktop, phone) go to test-output/screenshots/.
  */
@@ -32,7 +33,7 @@ afterAll(async () => {
 describe('the HTML report in chromium', () => {
   it('draws every chart of a real study, and loads nothing', async () => {
     const db = join(dir, 'study.sqlite');
-    cli('batch', '--game', 'spiderette', '--suits', '1,2,4', '--seeds', '1-30', '--max-positions', '100000', '--workers', '2', '--db', db);
+    cli('batch', '--game', 'spiderette', '--suits', '1,2,4', '--seeds', '1-30', '--max-positions', '2000,20000,100000', '--workers', '2', '--db', db);
     const file = join(dir, 'report.html');
     cli('report', '--db', db, '--format', 'html', '--out', file);
     for (const [name, viewport] of [['desktop', { width: 1100, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
@@ -65,13 +66,13 @@ describe('the HTML report in chromium', () => {
         expect(c.axes).toBe(2); // both axes titled
       }
       const [winRate, proof, ...spreads] = charts;
-      // 3 groups × floor and ceiling: a dot and an interval each
-      expect(winRate!.symbols).toBe(6);
-      expect(winRate!.rules).toBe(6);
-      // one step line a group, a diamond at each group's budget, one budget rule
+      // 3 suit counts × 3 rungs, floor and ceiling: a dot and an interval each
+      expect(winRate!.symbols).toBe(18);
+      expect(winRate!.rules).toBe(18);
+      // one step line a suit count, a diamond at each rung of each, one rule a budget of the ladder
       expect(proof!.lines).toBe(3);
-      expect(proof!.symbols).toBe(3);
-      expect(proof!.rules).toBe(1);
+      expect(proof!.symbols).toBe(9);
+      expect(proof!.rules).toBe(3);
       for (const s of spreads) {
         expect(s.rects).toBe(6); // a box and a median tick a group
         expect(s.rules).toBe(3); // min to max

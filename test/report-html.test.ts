@@ -108,7 +108,7 @@ describe('chart data of the hand-counted study', () => {
     const two = rowsOf([...records, ...records.map((r) => ({ ...r, maxPositions: 1_000_000 }))]);
     const labels = chartData(two, []).series;
     expect(labels).toEqual(['spider 2 suits @ 10k', 'spider 2 suits @ 1M', 'spiderette 1 suit @ 10k', 'spiderette 1 suit @ 1M']);
-    expect([shortCount(1_000_000), shortCount(200_000), shortCount(1_500), shortCount(167_000)]).toEqual(['1M', '200k', '1,500', '167k']);
+    expect([shortCount(1_000_000), shortCount(200_000), shortCount(1_500), shortCount(167_000), shortCount(1_234)]).toEqual(['1M', '200k', '1.5k', '167k', '1,234']);
   });
 
   it('with rungs, draws a ladder\'s rows as one curve from its top rung, each rung\'s floor marked', () => {
@@ -119,7 +119,7 @@ describe('chart data of the hand-counted study', () => {
     const eff = (budget: number, positions: number[]) => positions.map((p) => ({ study: 'lad', game: 'spider', suits: 4, budget, solverVersion: '2.2.0', positions: p, elapsedMs: p / 100, moveCount: 200 }));
     const effort = [...eff(100, [40, 90]), ...eff(1000, [40, 90, 300, 700, 950]), ...eff(10_000, [40, 90, 300, 700, 950, 4000])];
     const d = chartData(ladder, effort, { rungs: true });
-    expect(d.groups).toEqual(['spider 4 suits @ 100', 'spider 4 suits @ 1,000', 'spider 4 suits @ 10k']);
+    expect(d.groups).toEqual(['spider 4 suits @ 100', 'spider 4 suits @ 1k', 'spider 4 suits @ 10k']);
     expect(d.series).toEqual(['spider 4 suits']);
     expect(d.proof.map((p) => [p.positions, p.won])).toEqual([[40, 1], [90, 2], [300, 3], [700, 4], [950, 5], [4000, 6], [10_000, 6]]);
     expect(d.budgets).toEqual([
@@ -128,7 +128,7 @@ describe('chart data of the hand-counted study', () => {
       { group: 'spider 4 suits', budget: 10_000, floor: 0.6 },
     ]);
     expect(d.positions.map((p) => [p.group, p.n, p.max])).toEqual([['spider 4 suits', 6, 4000]]);
-    expect(d.winRate.filter((p) => p.measure === 'floor').map((p) => [p.group, p.rate])).toEqual([['spider 4 suits @ 100', 0.2], ['spider 4 suits @ 1,000', 0.5], ['spider 4 suits @ 10k', 0.6]]);
+    expect(d.winRate.filter((p) => p.measure === 'floor').map((p) => [p.group, p.rate])).toEqual([['spider 4 suits @ 100', 0.2], ['spider 4 suits @ 1k', 0.5], ['spider 4 suits @ 10k', 0.6]]);
     // two studies: named in the labels
     const two = chartData([...ladder, { ...row(1000, 3), study: 'other' }], [], { rungs: true });
     expect(two.series).toEqual(['lad: spider 4 suits', 'other: spider 4 suits']);
@@ -220,7 +220,7 @@ describe('spidersolve report --format html and --format vega', () => {
     expect(values('point').map((p) => [p.budget, p.floor])).toEqual([[100, 1 / 3], [1000, 2 / 3], [10_000, 2 / 3]]);
     expect(values('rule').map((p) => p.budget)).toEqual([100, 1000, 10_000]);
     const rates = doc.charts.find((ch) => ch.id === 'win-rate')!.spec.data!.values.filter((v) => v.measure === 'floor');
-    expect(rates.map((v) => [v.group, v.count])).toEqual([['spiderette 2 suits @ 100', 1], ['spiderette 2 suits @ 1,000', 2], ['spiderette 2 suits @ 10k', 2]]);
+    expect(rates.map((v) => [v.group, v.count])).toEqual([['spiderette 2 suits @ 100', 1], ['spiderette 2 suits @ 1k', 2], ['spiderette 2 suits @ 10k', 2]]);
   });
 
   it('filters like the other formats, says when there is nothing, and refuses an unknown format', () => {

@@ -43,7 +43,7 @@ function winRateChart(d: ChartData): Chart {
     height: { step: 16 },
     data: { values: d.winRate },
     encoding: {
-      y: { field: 'group', type: 'nominal', sort: d.groups, title: 'game and suit count', axis: { labelLimit: 220 } },
+      y: { field: 'group', type: 'nominal', sort: d.groups, title: 'game and suit count', axis: { labelLimit: 320 } },
       yOffset: { field: 'measure', sort: ['floor', 'ceiling'] },
       color: {
         field: 'measure',
@@ -78,12 +78,12 @@ function winRateChart(d: ChartData): Chart {
 function proofRateChart(d: ChartData): Chart {
   const title = 'Share of deals won within a budget';
   const caption =
-    'Read up from a budget B (positions, log scale) to the share of each group\'s deals that were won using at most B positions; dashed lines mark the budgets searched and diamonds the share won at each (every rung of a budget ladder), where the curve reaches the floor (a deal solved with a smaller budget may take another path, so the curve is the effort this study spent, not a re-run).';
+    'Read up from a budget B (positions, log scale) to the share of each group\'s deals that were won using at most B positions; dashed lines (labelled at the top) mark the budgets searched and diamonds the share won at each (every rung of a budget ladder), where the curve reaches the floor (a deal solved with a smaller budget may take another path, so the curve is the effort this study spent, not a re-run).';
   const marks = [...new Set(d.budgets.map((b) => b.budget))].map((budget) => ({ budget }));
   const x = { field: 'positions', type: 'quantitative', scale: { type: 'log' }, axis: { title: 'budget B (positions searched, log scale)', format: '~s' } };
   const spec = {
     ...base(title, caption),
-    width: WIDTH,
+    width: WIDTH + 120,
     height: 320,
     layer: [
       {
@@ -99,7 +99,7 @@ function proofRateChart(d: ChartData): Chart {
           y: { value: 0 },
           text: { field: 'label' },
         },
-        transform: [{ calculate: "'budget ' + format(datum.budget, ',')", as: 'label' }],
+        transform: [{ calculate: "format(datum.budget, '~s')", as: 'label' }],
       },
       {
         data: { values: d.proof },

@@ -91,10 +91,10 @@ export interface ChartData {
 /** Most points a proof-rate curve keeps; past this the curve is sampled at log-spaced budgets. */
 export const MAX_CURVE_POINTS = 400;
 
-/** `1M`, `200k`, `1,500`: a budget in few characters. */
+/** `1M`, `200k`, `1.5k`, `1,234`: a budget in few characters. */
 export function shortCount(n: number): string {
   if (n >= 1e6 && n % 1e5 === 0) return `${n / 1e6}M`;
-  if (n >= 1e4 && n % 1e3 === 0) return `${n / 1e3}k`;
+  if (n >= 1e3 && n % 1e2 === 0) return `${n / 1e3}k`;
   return n.toLocaleString('en-US');
 }
 

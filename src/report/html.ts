@@ -75,7 +75,14 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
       `<figure data-chart="${escapeHtml(c.id)}">\n<h2>${escapeHtml(c.title)}</h2>\n<div class="chart">${svg}</div>\n<figcaption>${escapeHtml(c.caption)}</figcaption>\n</figure>`,
     );
   }
-  const deals = rows.reduce((s, r) => s + r.deals, 0);
+  // a deal counts once, in the top rung of its study's ladder (a study's rows of one game, suits and
+  // solver version are its rungs)
+  const top = new Map<string, number>();
+  for (const r of rows) {
+    const k = `${r.study}\u0000${r.game}\u0000${r.suits}\u0000${r.solverVersion}`;
+    top.set(k, Math.max(top.get(k) ?? 0, r.deals));
+  }
+  const deals = [...top.values()].reduce((s, n) => s + n, 0);
   const versions = [...new Set(rows.map((r) => r.solverVersion))].join(', ');
   const meta1 = `${deals.toLocaleString('en-US')} stored deal${deals === 1 ? '' : 's'} in ${meta.db} (${meta.filter})${versions ? `, solver ${versions}` : ''}.`;
   return `<!doctype html>
