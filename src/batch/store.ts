@@ -623,16 +623,19 @@ export class ResultStore {
   }
 
   /**
-   * The effort of every won deal the report counts (positions, search time, winning-line length),
-   * each in the report row it counts in: per study (or pooled), game, suits, rung of the budget ladder
-   * and solver version, as `report` walks them (a deal won at a lower rung counts at every higher one,
-   * with the result it was won in). What the report's charts need beyond the report rows. Streamed.
+   * The report rows and the effort of every won deal they count (positions, search time, winning-line
+   * length), in one walk: each won deal in the row it counts in — per study (or pooled), game, suits,
+   * rung of the budget ladder and solver version (a deal won at a lower rung counts at every higher
+   * one, with the result it was won in). What `report --format html` and `vega` need.
    */
-  *wonEffort(filter: ResultFilter = {}): IterableIterator<WonEffort> {
-    for (const { label, budget, row } of this.#walk(filter)) {
-      if (row.status !== 'won') continue;
-      yield { study: label, game: row.game, suits: row.suits, budget, solverVersion: row.solverVersion, positions: row.positions, elapsedMs: row.elapsedMs, moveCount: row.moveCount };
-    }
+  reportWithEffort(filter: ResultFilter = {}): { rows: ReportRow[]; won: WonEffort[] } {
+    const won: WonEffort[] = [];
+    const acc = this.#accumulate(filter, (label, budget, row) => {
+      if (row.status === 'won') {
+        won.push({ study: label, game: row.game, suits: row.suits, budget, solverVersion: row.solverVersion, positions: row.positions, elapsedMs: row.elapsedMs, moveCount: row.moveCount });
+      }
+    });
+    return { rows: acc.rows(), won };
   }
 
   /**
@@ -696,10 +699,12 @@ export class ResultStore {
     }
   }
 
-  #accumulate(f: ResultFilter): ReportAccumulator {
+  /** The report's accumulator over the walk; `each` also sees every counted result (report --format html). */
+  #accumulate(f: ResultFilter, each?: (label: string, budget: number, row: StoredRow) => void): ReportAccumulator {
     const acc = new ReportAccumulator();
     for (const { label, budget, row } of this.#walk(f)) {
       acc.add({ study: label, game: row.game, suits: row.suits, budget, solverVersion: row.solverVersion, status: row.status, positions: row.positions, elapsedMs: row.elapsedMs } satisfies ReportInput);
+      each?.(label, budget, row);
     }
     return acc;
   }

@@ -293,7 +293,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
   try {
     checkStudies(store, filter);
     if (format === 'html' || format === 'vega') {
-      const rows = store.report(filter);
+      const { rows, won } = store.reportWithEffort(filter);
       const generator = `spidersolve ${cmd.parent?.version() ?? ''}`.trim();
       const parts = [
         filter.studies?.length ? `${filter.pool ? 'pooled ' : ''}stud${filter.studies.length === 1 ? 'y' : 'ies'} ${filter.studies.join(', ')}` : filter.pool ? 'every study pooled' : 'every study',
@@ -304,8 +304,8 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       await writeOut(
         o.out,
         format === 'html'
-          ? await reportHtml(rows, store.wonEffort(filter), { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z') })
-          : reportVega(rows, store.wonEffort(filter), generator),
+          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z') })
+          : reportVega(rows, won, generator),
       );
       return;
     }
