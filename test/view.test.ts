@@ -175,6 +175,27 @@ describe('spidersolve view', () => {
     expect(embedded(html).frames).toHaveLength(1);
   });
 
+  it('reads and shows a PySolFC deal\'s line in PySolFC\'s columns and suits, as play does', () => {
+    const ref = 'pysol:spider1:3';
+    const first = JSON.parse(cli('moves', ref, '--json').stdout).moves[0] as string; // PySolFC's numbering
+    const out = join(dir, 'pysol.html');
+    const r = cli('view', ref, '--line', `${first} d`, '--out', out);
+    expect(r.stderr).toBe('');
+    const played = JSON.parse(cli('play', ref, `${first} d`, '--json').stdout);
+    const html = readFileSync(out, 'utf8');
+    const data = embedded(html) as unknown as { columnLabels: number[]; spadesAsClubs: boolean; frames: ViewFrame[] };
+    expect(data.frames.slice(1).map((f) => f.move)).toEqual(played.moves);
+    expect(data.frames[2]!.columns.map((c) => ({ faceDown: c.down, faceUp: c.up }))).toEqual(played.position.columns);
+    expect(data.columnLabels).toEqual([1, 4, 7, 10, 2, 3, 5, 6, 8, 9]);
+    expect(data.spadesAsClubs).toBe(true);
+    expect(data.frames[1]!.words).toMatch(/♣/);
+    expect(html).toContain('Columns: PySolFC&#39;s, 1-10 left to right as PySolFC lays the deal out');
+    // --columns spidersolve reads and shows spidersolve's numbers
+    const own = cli('view', ref, '--columns', 'spidersolve', '--line', played.moves.length ? 'd' : '', '--out', join(dir, 'own.html'));
+    expect(own.status).toBe(0);
+    expect((embedded(readFileSync(join(dir, 'own.html'), 'utf8')) as unknown as { columnLabels: number[] }).columnLabels).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
   it('refuses bad input with one line and exit 2', () => {
     const both = cli('view', 'SE1-1', '--line', '2-7', '--solve');
     expect([both.status, both.stderr]).toEqual([2, 'spidersolve: option --line: give either --line or --solve, not both\n']);

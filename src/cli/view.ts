@@ -14,16 +14,18 @@ import { dealIdentity } from '../batch/deals.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, ResultStore, type StoredOutcome } from '../batch/store.js';
 import { InputError } from '../game/errors.js';
+import { fromNumbering, type Numbering } from '../game/numbering.js';
 import type { LoadedDeal } from '../game/ref.js';
 import { solve } from '../solver/solve.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, SOLVER_VERSION } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
 import { viewerPage, type Verdict } from '../view/page.js';
 import { checkOutPath } from './batch.js';
-import { DEAL_HELP, loadDealOrThrow, parseIntOption, variantLabel } from './common.js';
+import { cardWords, COLUMNS_HELP, DEAL_HELP, loadDealOrThrow, numberingFor, numberingNote, parseIntOption, variantLabel } from './common.js';
 
 interface ViewOptions {
   line?: string;
+  columns?: string;
   solve?: boolean;
   maxPositions?: string;
   db: string;
@@ -47,9 +49,14 @@ function lookUp(deal: LoadedDeal, db: string): StoredOutcome | null {
 }
 
 /** What the page shows: the line, the verdict and the sentence under the heading. */
-function planView(deal: LoadedDeal, o: ViewOptions): { line: string[]; verdict: Verdict; note: string } {
+function planView(deal: LoadedDeal, o: ViewOptions, numbering: Numbering): { line: string[]; verdict: Verdict; note: string } {
   if (o.line !== undefined) {
-    const line = o.line.split(/[\s,]+/).filter(Boolean);
+    // read in the deal's numbering, as play reads it (PySolFC's columns for a pysol: deal)
+    const line = o.line.split(/[\s,]+/).filter(Boolean).map((m, i) => {
+      const t = fromNumbering(m, numbering);
+      if (!t.ok) throw new InputError(t.error.code, `${t.error.message} (move ${i + 1} of the line)`);
+      return t.value;
+    });
     return { line, verdict: 'line', note: `The line given (${line.length} moves), replayed through the rules engine.` };
   }
   if (!o.solve) return { line: [], verdict: 'position', note: 'The position alone: give --line "…" or --solve to step through a line.' };
@@ -93,8 +100,10 @@ async function viewAction(ref: string, o: ViewOptions, version: string): Promise
   if (o.maxPositions !== undefined && !o.solve) throw new InputError('bad-option', 'option --max-positions: only with --solve');
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const deal = loadDealOrThrow(ref);
-  const plan = planView(deal, o);
-  const frames = lineFrames(deal.position, plan.line);
+  const numbering = numberingFor(deal, o.columns);
+  const cards = cardWords(deal, numbering);
+  const plan = planView(deal, o, numbering);
+  const frames = lineFrames(deal.position, plan.line, { numbering, cardName: cards.card });
   if (!frames.ok) throw frames.error;
   const fs = frames.value;
   const won = fs[fs.length - 1]!.won;
@@ -109,6 +118,9 @@ async function viewAction(ref: string, o: ViewOptions, version: string): Promise
     note: plan.note,
     frames: fs,
     generator: `spidersolve ${version}`,
+    columnLabels: numbering.shown,
+    spadesAsClubs: cards.suit(0) !== '\u2660',
+    columnsNote: numberingNote(deal, numbering),
   });
   if (o.out === undefined) {
     process.stdout.write(html);
@@ -131,6 +143,7 @@ export function registerViewCommand(program: Command): void {
     .description('write a self-contained HTML page that steps through a line of play, card by card (a given --line, or the winning line of --solve)')
     .argument('<deal>', 'deal code, pysol: reference or position file')
     .option('--line <moves>', 'the line to show, in the move notation, one quoted argument: "5-2 d 3-1x2"')
+    .option('--columns <numbering>', COLUMNS_HELP)
     .option('--solve', 'show the winning line: a stored won or lost result of the deal in --db is used first, else the deal is solved')
     .option('--max-positions <n>', `position budget when solving, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
     .option('--db <file>', 'results database looked up by --solve (a missing file is skipped)', DEFAULT_DB_PATH)

@@ -10,6 +10,7 @@ import { makeCard, SUIT_LETTERS, type Card } from '../game/cards.js';
 import { describeMove } from '../game/describe.js';
 import { err, ok, type Result } from '../game/errors.js';
 import { parseMove } from '../game/move.js';
+import { toNumbering, type Numbering } from '../game/numbering.js';
 import { isWon, type Position } from '../game/position.js';
 import { applyMove, moveText, resolveMove } from '../game/rules.js';
 import { classicScore, revealScore } from '../game/score.js';
@@ -24,7 +25,7 @@ export interface FrameColumn {
 export interface ViewFrame {
   /** Moves played so far: 0 for the start, k after the k-th move. */
   readonly step: number;
-  /** The move that led here, in the project's notation (`3-7`, `d`, `3-7x4`); null at the start. */
+  /** The move that led here, in the project's notation (`3-7`, `d`, `3-7x4`) and the line's column numbering; null at the start. */
   readonly move: string | null;
   /** That move in words, judged against the position before it (as `moves` prints); null at the start. */
   readonly words: string | null;
@@ -71,9 +72,12 @@ function frameOf(pos: Position, step: number, flips: number, extra: Pick<ViewFra
  * The frames of `line` played from `start`: `line.length + 1` frames, frame k being the position after
  * k moves with the scores `play` prints for the first k moves. Stops at the first move that does not
  * parse or is illegal, with the same InputError `play` gives (`bad-move` or `illegal-move`, naming
- * the move, its place in the line and the rule).
+ * the move, its place in the line and the rule). `line` is in spidersolve's column numbering; with
+ * `shown.numbering` (a PySolFC deal's, numbering.ts) each frame's move and words name the columns as
+ * that numbering does, and `shown.cardName` names the cards in the words (as `play` does); the
+ * frames' columns stay in spidersolve's order.
  */
-export function lineFrames(start: Position, line: readonly string[]): Result<ViewFrame[]> {
+export function lineFrames(start: Position, line: readonly string[], shown: { numbering?: Numbering; cardName?: (c: Card) => string } = {}): Result<ViewFrame[]> {
   let pos = start;
   let flips = 0;
   const frames: ViewFrame[] = [frameOf(pos, 0, 0, { move: null, words: null, turnedUp: [], completed: [], landed: [] })];
@@ -84,12 +88,12 @@ export function lineFrames(start: Position, line: readonly string[]): Result<Vie
     const r = resolveMove(pos, spec.value, text);
     if (!r.ok) return err(r.error.code, `${r.error.message} (move ${i + 1} of the line)`);
     const move = r.value;
-    const notation = moveText(pos, move);
+    const notation = shown.numbering ? toNumbering(moveText(pos, move), shown.numbering) : moveText(pos, move);
     // a deal says how many deals are left after it (describeMove, as `moves` lists it, counts before)
     const words =
       move.kind === 'deal'
         ? `deal ${pos.stock[0]!.length} cards from the stock onto columns 1-${pos.stock[0]!.length}; ${pos.stock.length - 1 === 0 ? 'the stock is now empty' : `${pos.stock.length - 1} deal${pos.stock.length - 1 === 1 ? '' : 's'} left`}`
-        : describeMove(pos, move);
+        : describeMove(pos, move, shown.numbering, shown.cardName);
     const next = applyMove(pos, move);
     const after = next.position;
     const turnedUp: { column: number; card: string }[] = [];

@@ -5,8 +5,9 @@
  * reveal toggle.
  *
  * What the page shows is also in stable data attributes, for tests and scripts:
- * - `[data-column="N"]` (N from 1): `data-facedown-count`, `data-faceup` (face-up cards bottom first,
- *   space-separated, as `KH QC 10S`); each card is a `.card` with `data-card` (face-down ones hold
+ * - `[data-column="N"]` (N: spidersolve's column, from 1; laid out and labelled in the page's numbering,
+ *   `data-label`): `data-facedown-count`, `data-faceup` (face-up cards bottom first, space-separated,
+ *   as `KH QC 10S`, spidersolve's suits); each card is a `.card` with `data-card` (face-down ones hold
  *   their card only while revealed);
  * - `[data-stock]`: `data-stock-deals` (deals left), `data-stock-cards` (cards left);
  * - `[data-removed]`: `data-removed-suits` (letters, space-separated), `data-removed-count`;
@@ -39,6 +40,15 @@ export interface ViewerInput {
   readonly frames: readonly ViewFrame[];
   /** Program name and version, printed at the foot. */
   readonly generator: string;
+  /**
+   * The number shown for each column (index: spidersolve's column order), and the columns laid out in
+   * that order: PySolFC's numbering for a `pysol:` deal (numbering.ts). Default 1..n.
+   */
+  readonly columnLabels?: readonly number[];
+  /** Show spades as clubs (PySolFC's 1- and 2-suit games use clubs where spidersolve uses spades). */
+  readonly spadesAsClubs?: boolean;
+  /** A sentence on the column numbering, when it is not spidersolve's own (or a PySolFC deal's). */
+  readonly columnsNote?: string | null;
 }
 
 const CSS = `
@@ -101,14 +111,17 @@ var data=JSON.parse(document.getElementById('view-data').textContent);
 var F=data.frames,last=F.length-1,k=0,reveal=false;
 var SUIT={S:'\\u2660',H:'\\u2665',D:'\\u2666',C:'\\u2663'};
 function $(id){return document.getElementById(id)}
-function label(c){return c.slice(0,-1)+SUIT[c.slice(-1)]}
+var LAB=data.columnLabels,CLUBS=data.spadesAsClubs;
+function sym(x){return SUIT[CLUBS&&x==='S'?'C':x]}
+function label(c){return c.slice(0,-1)+sym(c.slice(-1))}
 function red(c){var s=c.slice(-1);return s==='H'||s==='D'}
 function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!=null)e.textContent=text;return e}
 function face(c,cls){var e=el('div','card face'+(red(c)?' red':'')+(cls?' '+cls:''));e.setAttribute('data-card',c);
-e.appendChild(el('span','corner',label(c)));e.appendChild(el('span','pip',SUIT[c.slice(-1)]));return e}
+e.appendChild(el('span','corner',label(c)));e.appendChild(el('span','pip',sym(c.slice(-1))));return e}
+var ORDER=LAB.map(function(_,i){return i}).sort(function(a,b){return LAB[a]-LAB[b]});
 function board(f){var b=$('board');b.textContent='';
-f.columns.forEach(function(col,i){var n=i+1,w=el('div','colwrap');w.appendChild(el('div','colnum',String(n)));
-var c=el('div','col');c.setAttribute('data-column',String(n));c.setAttribute('data-facedown-count',String(col.down.length));
+ORDER.forEach(function(i){var col=f.columns[i],n=i+1,w=el('div','colwrap');w.appendChild(el('div','colnum',String(LAB[i])));
+var c=el('div','col');c.setAttribute('data-column',String(n));c.setAttribute('data-label',String(LAB[i]));c.setAttribute('data-facedown-count',String(col.down.length));
 c.setAttribute('data-faceup',col.up.join(' '));
 var landed=0;f.landed.forEach(function(l){if(l.column===n)landed=l.count});
 var turned=f.turnedUp.some(function(t){return t.column===n});
@@ -129,7 +142,7 @@ $('stock-label').textContent=deals===0?'empty':deals+' deal'+(deals===1?'':'s')+
 var sc=$('stock-cards');sc.textContent='';if(reveal&&deals>0){sc.textContent='next deal: '+f.stock[0].map(label).join(' ')}
 var r=$('removed');r.setAttribute('data-removed-suits',f.removed.join(' '));r.setAttribute('data-removed-count',String(f.removed.length));
 var sl=$('slots');sl.textContent='';for(var j=0;j<data.completeSuits;j++){var x=f.removed[j];
-var e2=el('div','slot'+(x?' done'+(red('K'+x)?' red':''):''),x?SUIT[x]:'');sl.appendChild(e2)}
+var e2=el('div','slot'+(x?' done'+(red('K'+x)?' red':''):''),x?sym(x):'');sl.appendChild(e2)}
 $('removed-label').textContent=f.removed.length+' of '+data.completeSuits+' suits'}
 function stats(f){function set(name,v){var e=document.querySelector('[data-score="'+name+'"]');e.setAttribute('data-value',String(v));e.textContent=String(v)}
 set('moves',f.step);set('classic',f.classic);set('reveal',f.reveal);set('flips',f.flips)}
@@ -137,8 +150,8 @@ function stepText(f){var p=$('step');p.setAttribute('data-step',String(f.step));
 p.setAttribute('data-move',f.move||'');p.textContent='';
 if(f.move===null){p.appendChild(el('span','',last>0?'The deal as dealt. Press \\u2192 or Next to play the first of '+last+' moves.':'The deal as dealt.'))}
 else{p.appendChild(el('span','',('Move '+f.step+' of '+last+': ')));p.appendChild(el('span','mv',f.move));p.appendChild(el('span','',f.words+'.'));
-f.turnedUp.forEach(function(t){p.appendChild(el('span','ev',' Turns up '+label(t.card)+' in column '+t.column+'.'))});
-f.completed.forEach(function(s){p.appendChild(el('span','ev',' Completes a suit of '+SUIT[s]+', removed.'))})}
+f.turnedUp.forEach(function(t){p.appendChild(el('span','ev',' Turns up '+label(t.card)+' in column '+LAB[t.column-1]+'.'))});
+f.completed.forEach(function(s){p.appendChild(el('span','ev',' Completes a suit of '+sym(s)+', removed.'))})}
 if(f.won)p.appendChild(el('span','winmsg',' Won: every suit completed.'));
 var st=$('status');st.setAttribute('data-status',f.won?'won':'not-won');st.textContent=f.won?'won':(f.step===last&&last>0?'not won':'')}
 function show(i){k=Math.max(0,Math.min(last,i));var f=F[k];board(f);piles(f);stats(f);stepText(f);
@@ -171,7 +184,8 @@ export function viewerPage(input: ViewerInput): string {
     position: ['line', 'position'],
   };
   const [cls, text] = badge[input.verdict];
-  const data = { completeSuits: input.completeSuits, frames: input.frames };
+  const labels = input.columnLabels ?? Array.from({ length: n }, (_, i) => i + 1);
+  const data = { completeSuits: input.completeSuits, columnLabels: labels, spadesAsClubs: !!input.spadesAsClubs, frames: input.frames };
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -184,7 +198,7 @@ export function viewerPage(input: ViewerInput): string {
 <main>
 <header><h1>${escapeHtml(input.title)}</h1><span class="variant">${escapeHtml(input.variantLabel)}</span>
 <span class="badge ${cls}" data-verdict="${escapeHtml(input.verdict)}">${escapeHtml(text)}</span></header>
-<p class="note">${escapeHtml(input.note)}</p>
+<p class="note">${escapeHtml(input.note)}${input.columnsNote ? `<br>${escapeHtml(input.columnsNote[0]!.toUpperCase() + input.columnsNote.slice(1))}.` : ''}</p>
 <div class="top">
 <div class="pile" id="removed" data-removed><div class="slots" id="slots"></div><div class="label">completed<br><span id="removed-label"></span></div></div>
 <div class="pile" id="stock" data-stock><div class="label" style="text-align:right">stock<br><span id="stock-label"></span><br><span id="stock-cards"></span></div><div class="stack" id="stack"></div></div>
