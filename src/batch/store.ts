@@ -67,6 +67,9 @@ export const RESULT_COLUMNS: readonly (readonly [string, keyof StoredRow])[] = [
 
 const SELECT_COLUMNS = RESULT_COLUMNS.map(([col, field]) => `${col} AS "${field}"`).join(', ');
 const SELECT_R_COLUMNS = RESULT_COLUMNS.map(([col, field]) => `r.${col} AS "${field}"`).join(', ');
+/** The columns the report's walk reads (not the lines, errors and names: a third less to sort and copy). */
+const SELECT_REPORT_COLUMNS = RESULT_COLUMNS.filter(([col]) => ['deal', 'game', 'suits', 'max_positions', 'status', 'positions', 'elapsed_ms', 'move_count', 'solver_version'].includes(col))
+  .map(([col, field]) => `r.${col} AS "${field}"`).join(', ');
 
 function sourceFields(deal: PlannedDeal): Pick<ResultRecord, 'sourceKind' | 'seed' | 'pysolGame' | 'pysolNumber' | 'filePath'> {
   const s = deal.source;
@@ -661,7 +664,7 @@ export class ResultStore {
    * solver version and rung, the result it counts as at that rung (report.ts statusAt), if any.
    * Streamed: do not write to this store while iterating.
    */
-  *#walk(f: ResultFilter): Generator<{ label: string; name: string; budget: number; row: StoredRow }> {
+  *#walk(f: ResultFilter, columns: string = SELECT_R_COLUMNS): Generator<{ label: string; name: string; budget: number; row: StoredRow }> {
     if (!this.#db) return;
     for (const g of this.#groups(f)) {
       const parts: string[] = [];
@@ -675,7 +678,7 @@ export class ResultStore {
         args.push(...f.suits);
       }
       const stmt = this.#db.prepare(
-        `SELECT sd.name AS "studyName", ${SELECT_R_COLUMNS}
+        `SELECT sd.name AS "studyName", ${columns}
          FROM (SELECT deal, min(ord) AS ord, min(name) AS name FROM study_deals WHERE study_id IN (${g.ids.map(() => '?').join(', ')}) GROUP BY deal) sd
          JOIN results r ON r.deal = sd.deal ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''}
          ORDER BY sd.ord, sd.deal, r.solver_version, r.max_positions`,
@@ -702,7 +705,7 @@ export class ResultStore {
   /** The report's accumulator over the walk; `each` also sees every counted result (report --format html). */
   #accumulate(f: ResultFilter, each?: (label: string, budget: number, row: StoredRow) => void): ReportAccumulator {
     const acc = new ReportAccumulator();
-    for (const { label, budget, row } of this.#walk(f)) {
+    for (const { label, budget, row } of this.#walk(f, SELECT_REPORT_COLUMNS)) {
       acc.add({ study: label, game: row.game, suits: row.suits, budget, solverVersion: row.solverVersion, status: row.status, positions: row.positions, elapsedMs: row.elapsedMs } satisfies ReportInput);
       each?.(label, budget, row);
     }
