@@ -19,7 +19,6 @@ import { budgetWords, formatCsv, formatReport, formatTable, rowsAsRecords, type 
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
-import { reportHtml, reportVega } from '../report/html.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { MAX_SEED } from '../game/deal.js';
 import { parseGameOption, parseIntOption } from './common.js';
@@ -293,6 +292,8 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
   try {
     checkStudies(store, filter);
     if (format === 'html' || format === 'vega') {
+      // loaded here, not at start-up: Vega and Vega-Lite take about half a second to load
+      const { reportHtml, reportVega } = await import('../report/html.js');
       const { rows, won } = store.reportWithEffort(filter);
       const generator = `spidersolve ${cmd.parent?.version() ?? ''}`.trim();
       const parts = [
