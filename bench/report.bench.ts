@@ -6,14 +6,15 @@
  * shares near the solver's (99.9%, 97%, 82%), positions log-normal under the budget, times at about
  * 600,000 positions a second, lines of 100-250 moves stored as text of their real length — then
  * `node bin/spidersolve.js report --format html` (and `--format md`, for comparison) is run as a user
- * runs it, RUNS times each; wall time of the whole command, Node start-up included.
+ * runs it, RUNS times each: wall time of the whole command, Node start-up included, and its CPU time
+ * (user + system, from bash's `time`), which depends less on what else the machine is running.
  *
  * Settings (environment): BENCH_DEALS (seeds a suit count, default 20000), BENCH_RUNS (default 3),
  * BENCH_DB (keep the synthetic database at this path, written only if absent; default a temporary one).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
@@ -69,12 +70,13 @@ function syntheticStudy(db: string): number {
   return n;
 }
 
-function timeCommand(args: string[]): number {
-  const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'spidersolve.js'), ...args], { cwd: ROOT, encoding: 'utf8' });
-  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+/** Runs the CLI once under bash's `time`: wall seconds and CPU seconds (user + system) of the command. */
+function timeCommand(args: string[]): { wall: number; cpu: number } {
+  const quoted = [process.execPath, join(ROOT, 'bin', 'spidersolve.js'), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const r = spawnSync('bash', ['-c', `TIMEFORMAT='%R %U %S'; time ${quoted} >/dev/null`], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`spidersolve ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
-  return ms;
+  const [wall, user, sys] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
+  return { wall: wall!, cpu: user! + sys! };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-report-bench-'));
@@ -85,14 +87,18 @@ try {
   const rows = had ? 3 * SEEDS : syntheticStudy(db);
   console.error(`${had ? 'using' : 'wrote'} ${rows.toLocaleString('en-US')} synthetic results (${(statSync(db).size / 1048576).toFixed(1)} MiB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const out = join(dir, 'report.html');
-  console.log('| command | runs | wall s (each) | median s | output |');
-  console.log('|---|---|---|---|---|');
+  console.log('| command | runs | wall s (each) | median wall s | median CPU s (user + sys) | output |');
+  console.log('|---|---|---|---|---|---|');
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   for (const format of ['html', 'vega', 'md'] as const) {
     const file = `${out}.${format}`;
     const times = Array.from({ length: RUNS }, () => timeCommand(['report', '--db', db, '--format', format, '--out', file]));
-    const sorted = [...times].sort((a, b) => a - b);
-    console.log(`| report --format ${format} (${rows.toLocaleString('en-US')} deals) | ${RUNS} | ${times.map((t) => (t / 1000).toFixed(2)).join(', ')} | ${(sorted[Math.floor(RUNS / 2)]! / 1000).toFixed(2)} | ${(statSync(file).size / 1024).toFixed(0)} KiB |`);
+    console.log(
+      `| report --format ${format} (${rows.toLocaleString('en-US')} deals) | ${RUNS} | ${times.map((t) => t.wall.toFixed(2)).join(', ')} | ` +
+        `${median(times.map((t) => t.wall)).toFixed(2)} | ${median(times.map((t) => t.cpu)).toFixed(2)} | ${(statSync(file).size / 1024).toFixed(0)} KiB |`,
+    );
   }
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (${cpus().length} cores)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
