@@ -495,6 +495,6 @@ describe('#12.12 the quick and the slow suite', () => {
     const ci = readFileSync(join(ROOT_DIR, '.ci/run'), 'utf8');
     expect(ci).toMatch(/\nnpm ci\nnpm run typecheck\nnpm test\nnpm run test:slow\n/);
     expect(readFileSync(join(ROOT_DIR, 'README.md'), 'utf8')).toContain('```sh\nnpm ci && npm test && npm run test:slow\n```');
-    expect(readdirSync(join(ROOT_DIR, 'test')).filter((f) => f.endsWith('.slow.test.ts')).sort()).toEqual(['batch-cli.slow.test.ts', 'cluster.slow.test.ts', 'properties.slow.test.ts', 'runs.slow.test.ts', 'trust.slow.test.ts']);
+    expect(readdirSync(join(ROOT_DIR, 'test')).filter((f) => f.endsWith('.slow.test.ts')).sort()).toEqual(['batch-cli.slow.test.ts', 'cluster.slow.test.ts', 'properties.slow.test.ts', 'report-html.slow.test.ts', 'runs.slow.test.ts', 'trust.slow.test.ts', 'view.slow.test.ts']);
   });
 });

@@ -274,8 +274,8 @@ export const REPORT_COLUMNS: readonly (keyof ReportRow)[] = [
   'ceiling', 'ceilingLow', 'ceilingHigh', 'medianPositions', 'p95Positions', 'medianMs', 'p95Ms', 'solverVersion',
 ];
 
-/** Human-readable cell: rates as percentages with one decimal, positions whole, ms with one decimal. */
-function humanCell(row: ReportRow, col: keyof ReportRow): string {
+/** Human-readable cell (table, md, html): rates as percentages with one decimal, positions whole, ms with one decimal. */
+export function humanCell(row: ReportRow, col: keyof ReportRow): string {
   const v = row[col];
   if (v === null) return '-';
   if (typeof v === 'string') return v;
@@ -291,7 +291,8 @@ function humanCell(row: ReportRow, col: keyof ReportRow): string {
   }
 }
 
-const HUMAN_HEADERS: Record<keyof ReportRow, string> = {
+/** Column headers of the human-readable formats (table, md, html). */
+export const HUMAN_HEADERS: Record<keyof ReportRow, string> = {
   study: 'study', game: 'game', suits: 'suits', budget: 'budget', deals: 'deals', won: 'won', lost: 'lost',
   undecided: 'undecided', errors: 'errors', floor: 'floor', ciLow: 'CI low', ciHigh: 'CI high',
   ceiling: 'ceiling', ceilingLow: 'ceil low', ceilingHigh: 'ceil high', medianPositions: 'med pos', p95Positions: 'p95 pos', medianMs: 'med ms',

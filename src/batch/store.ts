@@ -16,6 +16,7 @@ import { fileInTheWay, makeDirs, statOrNull } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
 import { ReportAccumulator, statusAt, type ReportInput, type ReportRow, type ResultStatus, type WonPositions } from './report.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
+import type { WonEffort } from '../report/data.js';
 
 /** Default database path, relative to the working directory. */
 export const DEFAULT_DB_PATH = 'data/results.sqlite';
@@ -66,6 +67,9 @@ export const RESULT_COLUMNS: readonly (readonly [string, keyof StoredRow])[] = [
 
 const SELECT_COLUMNS = RESULT_COLUMNS.map(([col, field]) => `${col} AS "${field}"`).join(', ');
 const SELECT_R_COLUMNS = RESULT_COLUMNS.map(([col, field]) => `r.${col} AS "${field}"`).join(', ');
+/** The columns the report's walk reads (not the lines, errors and names: a third less to sort and copy). */
+const SELECT_REPORT_COLUMNS = RESULT_COLUMNS.filter(([col]) => ['deal', 'game', 'suits', 'max_positions', 'status', 'positions', 'elapsed_ms', 'move_count', 'solver_version'].includes(col))
+  .map(([col, field]) => `r.${col} AS "${field}"`).join(', ');
 
 function sourceFields(deal: PlannedDeal): Pick<ResultRecord, 'sourceKind' | 'seed' | 'pysolGame' | 'pysolNumber' | 'filePath'> {
   const s = deal.source;
@@ -131,6 +135,16 @@ export interface ResultFilter {
   readonly pool?: boolean;
   readonly game?: string;
   readonly suits?: readonly number[];
+}
+
+/** A stored won or lost result of one deal (see `ResultStore.storedOutcome`). */
+export interface StoredOutcome {
+  status: 'won' | 'lost';
+  /** Space-separated winning line; null when lost. */
+  line: string | null;
+  positions: number | null;
+  maxPositions: number;
+  solverVersion: string;
 }
 
 /** Outcome of a run, as stored in `runs.status`. */
@@ -592,6 +606,24 @@ export class ResultStore {
         (r.status IN ('won', 'lost') AND r.max_positions <= ?) OR (r.status = 'undecided' AND r.max_positions >= ?)))`).pluck().all(studyId, budget, budget) as number[];
   }
 
+  /**
+   * The most useful stored outcome of one deal (its identity, `results.deal`: deals.ts dealIdentity)
+   * for viewing it: a won row with its line (the current solver version first, then the largest
+   * budget), else a lost row (a proof holds at any budget), else null. Undecided and error rows are
+   * never returned. Used by `view --solve`.
+   */
+  storedOutcome(deal: string, solverVersion: string): StoredOutcome | null {
+    if (!this.#db) return null;
+    const row = this.#db
+      .prepare(
+        `SELECT status, line, positions, max_positions AS maxPositions, solver_version AS solverVersion FROM results
+         WHERE deal = ? AND (status = 'lost' OR (status = 'won' AND line IS NOT NULL))
+         ORDER BY status = 'won' DESC, solver_version = ? DESC, max_positions DESC, solver_version DESC LIMIT 1`,
+      )
+      .get(deal, solverVersion) as StoredOutcome | undefined;
+    return row ?? null;
+  }
+
   /** The id of a study by name, if it exists. */
   studyId(name: string): number | undefined {
     return this.#db?.prepare('SELECT id FROM studies WHERE name = ?').pluck().get(name) as number | undefined;
@@ -610,6 +642,22 @@ export class ResultStore {
     if (!this.#db) return [...names];
     const has = this.#db.prepare('SELECT 1 FROM studies WHERE name = ?').pluck();
     return names.filter((n) => has.get(n) === undefined);
+  }
+
+  /**
+   * The report rows and the effort of every won deal they count (positions, search time, winning-line
+   * length), in one walk: each won deal in the row it counts in — per study (or pooled), game, suits,
+   * rung of the budget ladder and solver version (a deal won at a lower rung counts at every higher
+   * one, with the result it was won in). What `report --format html` and `vega` need.
+   */
+  reportWithEffort(filter: ResultFilter = {}): { rows: ReportRow[]; won: WonEffort[] } {
+    const won: WonEffort[] = [];
+    const acc = this.#accumulate(filter, (label, budget, row) => {
+      if (row.status === 'won') {
+        won.push({ study: label, game: row.game, suits: row.suits, budget, solverVersion: row.solverVersion, positions: row.positions, elapsedMs: row.elapsedMs, moveCount: row.moveCount });
+      }
+    });
+    return { rows: acc.rows(), won };
   }
 
   /**
@@ -635,7 +683,7 @@ export class ResultStore {
    * solver version and rung, the result it counts as at that rung (report.ts statusAt), if any.
    * Streamed: do not write to this store while iterating.
    */
-  *#walk(f: ResultFilter): Generator<{ label: string; name: string; budget: number; row: StoredRow }> {
+  *#walk(f: ResultFilter, columns: string = SELECT_R_COLUMNS): Generator<{ label: string; name: string; budget: number; row: StoredRow }> {
     if (!this.#db) return;
     for (const g of this.#groups(f)) {
       const parts: string[] = [];
@@ -649,7 +697,7 @@ export class ResultStore {
         args.push(...f.suits);
       }
       const stmt = this.#db.prepare(
-        `SELECT sd.name AS "studyName", ${SELECT_R_COLUMNS}
+        `SELECT sd.name AS "studyName", ${columns}
          FROM (SELECT deal, min(ord) AS ord, min(name) AS name FROM study_deals WHERE study_id IN (${g.ids.map(() => '?').join(', ')}) GROUP BY deal) sd
          JOIN results r ON r.deal = sd.deal ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''}
          ORDER BY sd.ord, sd.deal, r.solver_version, r.max_positions`,
@@ -673,10 +721,12 @@ export class ResultStore {
     }
   }
 
-  #accumulate(f: ResultFilter): ReportAccumulator {
+  /** The report's accumulator over the walk; `each` also sees every counted result (report --format html). */
+  #accumulate(f: ResultFilter, each?: (label: string, budget: number, row: StoredRow) => void): ReportAccumulator {
     const acc = new ReportAccumulator();
-    for (const { label, budget, row } of this.#walk(f)) {
+    for (const { label, budget, row } of this.#walk(f, SELECT_REPORT_COLUMNS)) {
       acc.add({ study: label, game: row.game, suits: row.suits, budget, solverVersion: row.solverVersion, status: row.status, positions: row.positions, elapsedMs: row.elapsedMs } satisfies ReportInput);
+      each?.(label, budget, row);
     }
     return acc;
   }

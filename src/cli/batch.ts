@@ -263,6 +263,9 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
 }
 
 const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'md', 'csv', 'json'];
+/** The report's picture formats (src/report/html.ts): one HTML file with charts, or the charts' Vega-Lite specs. */
+type PictureFormat = 'html' | 'vega';
+const PICTURE_FORMATS: readonly PictureFormat[] = ['html', 'vega'];
 
 function parseFilter(o: { game?: string; suits?: string; study?: string[]; pool?: boolean }): ResultFilter {
   return {
@@ -327,14 +330,35 @@ async function writeOut(out: string | undefined, text: string): Promise<void> {
   }
 }
 
-async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format: string; out?: string }): Promise<void> {
-  const format = o.format as ReportFormat;
-  if (!REPORT_FORMATS.includes(format)) throw new InputError('bad-option', `option --format "${o.format}": use table, md, csv or json`);
+async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format: string; out?: string }, cmd: Command): Promise<void> {
+  const format = o.format as ReportFormat | PictureFormat;
+  if (!REPORT_FORMATS.includes(format as ReportFormat) && !PICTURE_FORMATS.includes(format as PictureFormat)) {
+    throw new InputError('bad-option', `option --format "${o.format}": use table, md, csv, json, html or vega`);
+  }
   const filter = parseFilter(o);
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
     checkStudies(store, filter);
+    if (format === 'html' || format === 'vega') {
+      // loaded here, not at start-up: Vega and Vega-Lite take about half a second to load
+      const { reportHtml, reportVega } = await import('../report/html.js');
+      const { rows, won } = store.reportWithEffort(filter);
+      const generator = `spidersolve ${cmd.parent?.version() ?? ''}`.trim();
+      const parts = [
+        filter.studies?.length ? `${filter.pool ? 'pooled ' : ''}stud${filter.studies.length === 1 ? 'y' : 'ies'} ${filter.studies.join(', ')}` : filter.pool ? 'every study pooled' : 'every study',
+        filter.game,
+        filter.suits ? `suits ${filter.suits.join(',')}` : undefined,
+      ];
+      const what = parts.filter(Boolean).join(', ');
+      await writeOut(
+        o.out,
+        format === 'html'
+          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z') })
+          : reportVega(rows, won, generator),
+      );
+      return;
+    }
     await writeOut(o.out, formatReport(store.report(filter), format));
   } finally {
     store.close();
@@ -407,7 +431,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
     .option('--study <name>', 'only this study (repeatable); default: every study, one set of rows each', (v: string, acc: string[] = []) => [...acc, v])
     .option('--pool', 'one set of rows over the studies\' deals together (each deal once), naming the studies pooled')
-    .option('--format <format>', 'table, md, csv or json (an array of row objects)', 'table')
+    .option('--format <format>', 'table, md, csv, json (an array of row objects), html (one self-contained file with the table and charts) or vega (the charts\' Vega-Lite specs with their data)', 'table')
     .option('--out <file>', 'write to this file instead of stdout; missing parent directories are created (like mkdir -p)')
     .action(reportAction);
 

@@ -6,12 +6,11 @@
  * mid-game position), `moves` a list of moves in the project's notation, `won` whether the game is won.
  */
 import type { Command } from 'commander';
-import { makeCard } from '../game/cards.js';
 import { makeDealCode } from '../game/code.js';
 import { dealCards, MAX_SEED } from '../game/deal.js';
+import { describeMove } from '../game/describe.js';
 import { InputError, quoteInput } from '../game/errors.js';
-import type { Move } from '../game/move.js';
-import { isWon, type Position } from '../game/position.js';
+import { isWon } from '../game/position.js';
 import { positionToJson } from '../game/positionFile.js';
 import { pysolDeal, type PysolKind } from '../game/pysol.js';
 import type { LoadedDeal } from '../game/ref.js';
@@ -82,23 +81,8 @@ function showJson(d: LoadedDeal, reveal: boolean): Record<string, unknown> {
   return o;
 }
 
-/** One line describing a legal move for people. */
-export function describeMove(pos: Position, move: Move, numbering?: Numbering, cardName?: (c: number) => string): string {
-  const card = cardName ?? ((c: number) => makeCard(c, true));
-  const n = (i: number) => (numbering ? numbering.shown[i]! : i + 1);
-  if (move.kind === 'deal') {
-    const d = pos.stock[0]!;
-    return `deal ${d.length} cards from the stock onto columns 1-${d.length} (${pos.stock.length} deal${pos.stock.length === 1 ? '' : 's'} left)`;
-  }
-  const src = pos.columns[move.from]!.up;
-  const group = src.slice(src.length - move.count);
-  const what = move.count === 1 ? card(group[0]!) : `${move.count} cards ${card(group[0]!)}..${card(group[group.length - 1]!)}`;
-  const dst = pos.columns[move.to]!;
-  const onto = dst.up.length === 0 ? `into empty column ${n(move.to)}` : `onto ${card(dst.up[dst.up.length - 1]!)} in column ${n(move.to)}`;
-  const left = src.length - move.count;
-  const after = left === 0 && pos.columns[move.from]!.down.length > 0 ? ', turns up a card' : left === 0 ? `, empties column ${n(move.from)}` : '';
-  return `move ${what} from column ${n(move.from)} ${onto}${after}`;
-}
+/** Kept here for callers of the CLI module; the function lives in src/game/describe.ts. */
+export { describeMove };
 
 /** The explanation of a line already played (so it cannot fail) in a numbering (explain.ts). */
 export function explainOrThrow(d: LoadedDeal, moves: readonly string[], numbering: Numbering) {

@@ -21,6 +21,7 @@ import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
 import { endEarlySignals, takeEarlySignal } from './signals.js';
 import { registerSolveCommands } from './solve.js';
+import { registerViewCommand } from './view.js';
 
 /** The version in package.json (found by walking up from this file; works from src/ and dist/src/). */
 export function packageVersion(): string {
@@ -62,6 +63,7 @@ export function buildProgram(): Command {
   registerSolveCommands(program);
   registerBatchCommands(program);
   registerMergeCommand(program);
+  registerViewCommand(program);
   quietErrors(program);
   return program;
 }

@@ -1,0 +1,186 @@
+/**
+ * The report's charts as Vega-Lite v5 specifications with their data inline (from data.ts), and
+ * their rendering to SVG in Node: Vega-Lite compiles a spec to Vega, and Vega renders it headless
+ * (`renderer: 'none'`, `toSVG()`): no browser, no canvas, no network.
+ */
+import * as vega from 'vega';
+import * as vl from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+import type { ChartData, Spread } from './data.js';
+
+/** One chart: a stable id, its title, a one-sentence caption saying how to read it, and its spec. */
+export interface Chart {
+  readonly id: 'win-rate' | 'proof-rate' | 'time' | 'positions' | 'line-length';
+  readonly title: string;
+  readonly caption: string;
+  readonly spec: TopLevelSpec;
+}
+
+const WIDTH = 460;
+const FLOOR = '#1b7f3b';
+const CEILING = '#c77c02';
+
+/** Shared look: fonts, sizes, no frame around the plot. */
+const CONFIG = {
+  font: 'system-ui, -apple-system, Segoe UI, Roboto, Noto Sans, DejaVu Sans, sans-serif',
+  title: { fontSize: 15, anchor: 'start', offset: 12 },
+  axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600, gridColor: '#e6e6e6' },
+  legend: { labelFontSize: 11, titleFontSize: 12 },
+  view: { stroke: null },
+} as const;
+
+function base(title: string, caption: string): Pick<TopLevelSpec, '$schema' | 'title' | 'description' | 'config'> {
+  return { $schema: 'https://vega.github.io/schema/vega-lite/v5.json', title, description: caption, config: CONFIG as never };
+}
+
+function winRateChart(d: ChartData): Chart {
+  const title = 'Win rate by game and suit count';
+  const caption =
+    'For each game and suit count, the green dot is the floor (deals proven won) and the orange dot the ceiling (deals not proven lost), each with its 95% Wilson interval as a bar; the true win rate of these deals lies between the two.';
+  const spec = {
+    ...base(title, caption),
+    width: WIDTH,
+    height: { step: 16 },
+    data: { values: d.winRate },
+    encoding: {
+      y: { field: 'group', type: 'nominal', sort: d.groups, title: 'game and suit count', axis: { labelLimit: 320 } },
+      yOffset: { field: 'measure', sort: ['floor', 'ceiling'] },
+      color: {
+        field: 'measure',
+        type: 'nominal',
+        scale: { domain: ['floor', 'ceiling'], range: [FLOOR, CEILING] },
+        legend: { title: null, orient: 'bottom', labelLimit: 320, labelExpr: "datum.label == 'floor' ? 'floor: won / deals' : 'ceiling: not proven lost / deals'" },
+      },
+      tooltip: [
+        { field: 'group', title: 'group' },
+        { field: 'measure' },
+        { field: 'rate', format: '.1%' },
+        { field: 'low', format: '.1%', title: '95% low' },
+        { field: 'high', format: '.1%', title: '95% high' },
+        { field: 'count' },
+        { field: 'deals' },
+      ],
+    },
+    layer: [
+      {
+        mark: { type: 'rule', strokeWidth: 2.5, opacity: 0.75 },
+        encoding: {
+          x: { field: 'low', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%', title: 'win rate (% of deals), with 95% interval' } },
+          x2: { field: 'high' },
+        },
+      },
+      { mark: { type: 'point', filled: true, size: 70, opacity: 1 }, encoding: { x: { field: 'rate', type: 'quantitative' } } },
+    ],
+  };
+  return { id: 'win-rate', title, caption, spec: spec as TopLevelSpec };
+}
+
+function proofRateChart(d: ChartData): Chart {
+  const title = 'Share of deals won within a budget';
+  const caption =
+    'Read up from a budget B (positions, log scale) to the share of each group\'s deals that were won using at most B positions; dashed lines (labelled at the top) mark the budgets searched and diamonds the share won at each (every rung of a budget ladder), where the curve reaches the floor (a deal solved with a smaller budget may take another path, so the curve is the effort this study spent, not a re-run).';
+  const marks = [...new Set(d.budgets.map((b) => b.budget))].map((budget) => ({ budget }));
+  const x = { field: 'positions', type: 'quantitative', scale: { type: 'log' }, axis: { title: 'budget B (positions searched, log scale)', format: '~s' } };
+  const spec = {
+    ...base(title, caption),
+    width: WIDTH + 120,
+    height: 320,
+    layer: [
+      {
+        data: { values: marks },
+        mark: { type: 'rule', strokeDash: [5, 4], color: '#555' },
+        encoding: { x: { field: 'budget', type: 'quantitative', scale: { type: 'log' } } },
+      },
+      {
+        data: { values: marks },
+        mark: { type: 'text', align: 'right', baseline: 'top', dx: -4, dy: 4, color: '#333', fontSize: 11 },
+        encoding: {
+          x: { field: 'budget', type: 'quantitative' },
+          y: { value: 0 },
+          text: { field: 'label' },
+        },
+        transform: [{ calculate: "format(datum.budget, '~s')", as: 'label' }],
+      },
+      {
+        data: { values: d.proof },
+        mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2 },
+        encoding: {
+          x,
+          y: { field: 'share', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%', title: 'deals won within B (% of deals)' } },
+          color: { field: 'group', type: 'nominal', sort: d.series, title: 'game and suits', legend: { orient: 'bottom', columns: 3, labelLimit: 220 } },
+        },
+      },
+      {
+        data: { values: d.budgets },
+        mark: { type: 'point', shape: 'diamond', filled: true, size: 80 },
+        encoding: {
+          x: { field: 'budget', type: 'quantitative' },
+          y: { field: 'floor', type: 'quantitative' },
+          color: { field: 'group', type: 'nominal', sort: d.series },
+          tooltip: [{ field: 'group' }, { field: 'budget', format: ',' }, { field: 'floor', format: '.1%', title: 'won at the budget' }],
+        },
+      },
+    ],
+  };
+  return { id: 'proof-rate', title, caption, spec: spec as TopLevelSpec };
+}
+
+/**
+ * A spread chart: one row a group, min–max rule, 25th–75th percentile box, median tick, 95th
+ * percentile diamond. On a log scale, values under `least` are drawn at `least` (the caption says so
+ * when any is).
+ */
+function spreadChart(id: Chart['id'], title: string, axisTitle: string, raw: readonly Spread[], groups: readonly string[], scale: { type: string; zero?: boolean }, least = 0, format = '~s'): Chart {
+  const fields = ['min', 'q1', 'median', 'q3', 'p95', 'max'] as const;
+  const clamped = raw.some((s) => fields.some((f) => s[f] < least));
+  const data = raw.map((s) => ({ ...s, ...Object.fromEntries(fields.map((f) => [f, Math.max(s[f], least)])) }));
+  const caption =
+    'Each row spans the won deals of a group from the least to the most; the box holds the middle half (25th to 75th percentile), the white tick is the median and the orange diamond the 95th percentile' +
+    (clamped ? ` (values under ${least} are drawn at ${least}).` : '.');
+  const x = (field: string) => ({ field, type: 'quantitative' as const });
+  const spec = {
+    ...base(title, caption),
+    width: WIDTH,
+    height: { step: 26 },
+    data: { values: data },
+    encoding: {
+      y: { field: 'group', type: 'nominal', sort: groups.filter((g) => data.some((s) => s.group === g)), title: 'game and suit count', axis: { labelLimit: 220 } },
+      tooltip: [
+        { field: 'group' }, { field: 'n', title: 'won deals' }, { field: 'min', format: ',.4~f' }, { field: 'q1', format: ',.4~f' },
+        { field: 'median', format: ',.4~f' }, { field: 'q3', format: ',.4~f' }, { field: 'p95', format: ',.4~f' }, { field: 'max', format: ',.4~f' },
+      ],
+    },
+    layer: [
+      { mark: { type: 'rule', color: '#777' }, encoding: { x: { ...x('min'), scale, axis: { title: axisTitle, format } }, x2: { field: 'max' } } },
+      { mark: { type: 'bar', size: 14, color: '#4c78a8' }, encoding: { x: x('q1'), x2: { field: 'q3' } } },
+      { mark: { type: 'tick', color: 'white', thickness: 2.5, size: 14 }, encoding: { x: x('median') } },
+      { mark: { type: 'point', shape: 'diamond', filled: true, size: 60, color: CEILING, opacity: 1 }, encoding: { x: x('p95') } },
+    ],
+  };
+  return { id, title, caption, spec: spec as TopLevelSpec };
+}
+
+/** The report's charts, in the order the HTML report shows them. */
+export function reportCharts(d: ChartData): Chart[] {
+  return [
+    winRateChart(d),
+    proofRateChart(d),
+    spreadChart('time', 'Solving time of won deals', 'search time per won deal (milliseconds, log scale)', d.timeMs, d.series, { type: 'log' }, 0.1, ',~g'),
+    spreadChart('positions', 'Positions searched per won deal', 'positions stored per won deal (log scale)', d.positions, d.series, { type: 'log' }, 1),
+    spreadChart('line-length', 'Length of the winning line', 'winning-line length (moves, deals included)', d.lineLength, d.series, { type: 'linear', zero: false }),
+  ];
+}
+
+/**
+ * Renders one Vega-Lite spec to an SVG string: compiled by Vega-Lite, rendered headless by Vega.
+ * `withTitle: false` leaves the spec's title out (a page that prints it above the chart).
+ */
+export async function renderSvg(spec: TopLevelSpec, withTitle = true): Promise<string> {
+  const { title: _title, ...untitled } = spec as TopLevelSpec & { title?: unknown };
+  const view = new vega.View(vega.parse(vl.compile(withTitle ? spec : (untitled as TopLevelSpec)).spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}

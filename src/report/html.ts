@@ -1,0 +1,118 @@
+/**
+ * The study report as one self-contained HTML file (`report --format html`): the report table and the
+ * charts of charts.ts as inline SVG, with a title and a caption each; no script, no style sheet or
+ * font from elsewhere, nothing loaded from the network. And the charts' specifications with their
+ * data as JSON (`report --format vega`), for people who want to restyle them.
+ */
+import { HUMAN_HEADERS, humanCell, REPORT_COLUMNS, type ReportRow } from '../batch/report.js';
+import { escapeHtml } from '../view/html.js';
+import { reportCharts, renderSvg, type Chart } from './charts.js';
+import { chartData, type WonEffort } from './data.js';
+
+/** What the report is about, printed at its head. */
+export interface ReportMeta {
+  /** The database read. */
+  readonly db: string;
+  /** The filter, in words (`all results`, `spider, suits 1,2`). */
+  readonly filter: string;
+  /** Program name and version. */
+  readonly generator: string;
+  /** When it was made (ISO 8601); left out when absent, so that tests can compare whole files. */
+  readonly generatedAt?: string;
+}
+
+const CSS = `
+*{box-sizing:border-box}
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","DejaVu Sans",sans-serif;color:#1d1d1d;background:#f6f7f4;line-height:1.45}
+main{max-width:1000px;margin:0 auto;padding:18px 14px 40px}
+h1{font-size:clamp(20px,4.5vw,28px);margin:0 0 4px}
+h2{font-size:18px;margin:0 0 6px}
+.meta{color:#555;font-size:14px;margin:0 0 16px}
+.tablewrap{overflow-x:auto;background:#fff;border:1px solid #ddd;border-radius:8px;margin-bottom:8px}
+table{border-collapse:collapse;font-size:13px;white-space:nowrap;font-variant-numeric:tabular-nums}
+th,td{padding:5px 9px;border-bottom:1px solid #eee;text-align:right}
+th{background:#f0f2ee;font-weight:600}
+td.l,th.l{text-align:left}
+tr:last-child td{border-bottom:none}
+.legend{font-size:13px;color:#555;margin:0 0 22px}
+figure{margin:0 0 26px;background:#fff;border:1px solid #ddd;border-radius:8px;padding:12px 12px 10px}
+figure .chart{overflow-x:auto}
+figure svg{display:block;max-width:100%;height:auto;min-width:min(540px,100%)}
+@media (max-width:600px){figure{padding:10px 6px}figure svg{min-width:520px}figcaption{font-size:13px}}
+figcaption{font-size:14px;color:#444;margin-top:6px}
+footer{font-size:12px;color:#777}
+`;
+
+function table(rows: readonly ReportRow[]): string {
+  const left = new Set<keyof ReportRow>(['study', 'game', 'solverVersion']);
+  const head = REPORT_COLUMNS.map((c) => `<th${left.has(c) ? ' class="l"' : ''} scope="col">${escapeHtml(HUMAN_HEADERS[c])}</th>`).join('');
+  const body = rows
+    .map((r) => `<tr>${REPORT_COLUMNS.map((c) => `<td${left.has(c) ? ' class="l"' : ''}>${escapeHtml(humanCell(r, c))}</td>`).join('')}</tr>`)
+    .join('\n');
+  return `<div class="tablewrap"><table data-report-table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
+}
+
+/**
+ * The report's charts for report rows and the won deals' effort (see data.ts, charts.ts). The rows
+ * are the per-study report's (store.ts `report`): a study's rows of one game, suits and solver version
+ * are the rungs of its budget ladder, with cumulative counts, so they are drawn as one curve.
+ */
+export function studyCharts(rows: readonly ReportRow[], won: Iterable<WonEffort>): Chart[] {
+  return reportCharts(chartData(rows, won, { rungs: true }));
+}
+
+/**
+ * The HTML report: heading and what it covers, the report table (the cells of `report --format md`),
+ * then each chart (title, inline SVG rendered by Vega, caption). With no rows, the table says so and
+ * there are no charts. `won` is read once.
+ */
+export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEffort>, meta: ReportMeta): Promise<string> {
+  const charts = rows.length ? studyCharts(rows, won) : [];
+  const figures: string[] = [];
+  for (const c of charts) {
+    const svg = await renderSvg(c.spec, false);
+    figures.push(
+      `<figure data-chart="${escapeHtml(c.id)}">\n<h2>${escapeHtml(c.title)}</h2>\n<div class="chart">${svg}</div>\n<figcaption>${escapeHtml(c.caption)}</figcaption>\n</figure>`,
+    );
+  }
+  // a deal counts once, in the top rung of its study's ladder (a study's rows of one game, suits and
+  // solver version are its rungs)
+  const top = new Map<string, number>();
+  for (const r of rows) {
+    const k = `${r.study}\u0000${r.game}\u0000${r.suits}\u0000${r.solverVersion}`;
+    top.set(k, Math.max(top.get(k) ?? 0, r.deals));
+  }
+  const deals = [...top.values()].reduce((s, n) => s + n, 0);
+  const versions = [...new Set(rows.map((r) => r.solverVersion))].join(', ');
+  const meta1 = `${deals.toLocaleString('en-US')} stored deal${deals === 1 ? '' : 's'} in ${meta.db} (${meta.filter})${versions ? `, solver ${versions}` : ''}.`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>spidersolve study report</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+<h1>spidersolve study report</h1>
+<p class="meta">${escapeHtml(meta1)}</p>
+${rows.length ? table(rows) : '<p>No results.</p>'}
+<p class="legend">Floor: won / deals, a lower bound on the win rate; CI: its 95% Wilson score interval; ceiling: deals not proven lost / deals, an upper bound (RULES.md R19). Positions and times (ms) are of won deals: median and 95th percentile.</p>
+${figures.join('\n')}
+<footer>Made by ${escapeHtml(meta.generator)}${meta.generatedAt ? ` on ${escapeHtml(meta.generatedAt)}` : ''}; charts by Vega-Lite and Vega. This file needs no network.</footer>
+</main>
+</body>
+</html>
+`;
+}
+
+/**
+ * The charts' Vega-Lite v5 specifications with their data inline, as one JSON document
+ * `{ generator, charts: [{ id, title, caption, spec }] }` (`report --format vega`). Each `spec` opens
+ * as it is in the Vega editor or `vl.compile`.
+ */
+export function reportVega(rows: readonly ReportRow[], won: Iterable<WonEffort>, generator: string): string {
+  const charts = rows.length ? studyCharts(rows, won) : [];
+  return JSON.stringify({ generator, charts }, null, 2) + '\n';
+}

@@ -1,0 +1,238 @@
+/**
+ * The HTML report and the charts' data (src/report/*) on a small study counted by hand: a database
+ * written straight with known results, then `report --format html` and `--format vega` as a user runs
+ * them. The charts' data must equal the hand count (win rates and intervals, the points of the
+ * proof-rate curve, the spreads), and the HTML file must load nothing from the network.
+ * (That every chart draws in a real browser is checked in report-html.slow.test.ts.)
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { planSeeds } from '../src/batch/deals.js';
+import { summarize, wilsonInterval, type ReportRow } from '../src/batch/report.js';
+import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
+import { chartData, MAX_CURVE_POINTS, proofCurve, shortCount } from '../src/report/data.js';
+import { reportCharts } from '../src/report/charts.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'spidersolve-report-html-'));
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * The hand-counted study: Spiderette 1 suit, seeds 1-10, budget 10,000: 5 won (positions 100, 100,
+ * 300, 1,000, 5,000; times 1, 2, 3, 4, 50 ms; lines 40, 50, 60, 70, 80 moves), 1 lost, 3 undecided,
+ * 1 error. And Spider 2 suits, seeds 1-4, budget 10,000: 2 won (positions 50 and 700), 2 undecided.
+ */
+const BUDGET = 10_000;
+function studyRecords(): ResultRecord[] {
+  const se = planSeeds('spiderette', [1], [{ from: 1, to: 10 }]);
+  const sp = planSeeds('spider', [2], [{ from: 1, to: 4 }]);
+  const out = (deal: (typeof se)[number], status: 'won' | 'lost' | 'undecided', positions: number, ms: number, moves: number | null) =>
+    recordFromOutcome(deal, BUDGET, {
+      key: deal.key, status, positions, elapsedMs: ms, line: moves ? Array(moves).fill('d').join(' ') : '',
+      moveCount: moves, classicScore: null, revealScore: null, peakBytes: 0, solverVersion: '2.2.0', workerMs: ms,
+    });
+  return [
+    out(se[0]!, 'won', 100, 1, 40), out(se[1]!, 'won', 100, 2, 50), out(se[2]!, 'won', 300, 3, 60),
+    out(se[3]!, 'won', 1000, 4, 70), out(se[4]!, 'won', 5000, 50, 80),
+    out(se[5]!, 'lost', 2000, 9, null),
+    out(se[6]!, 'undecided', BUDGET, 90, null), out(se[7]!, 'undecided', BUDGET, 91, null), out(se[8]!, 'undecided', BUDGET, 92, null),
+    recordFromError(se[9]!, BUDGET, 'worker died', '2.2.0'),
+    out(sp[0]!, 'won', 50, 5, 100), out(sp[1]!, 'won', 700, 7, 120),
+    out(sp[2]!, 'undecided', BUDGET, 60, null), out(sp[3]!, 'undecided', BUDGET, 61, null),
+  ];
+}
+
+function studyDb(): string {
+  const db = join(dir, `study-${Math.random().toString(36).slice(2)}.sqlite`);
+  const store = ResultStore.openForWriting(db);
+  const study = store.ensureStudy('hand', { game: null, suits: null, dealsSpec: 'file:/hand-counted', maxPositions: BUDGET });
+  const records = studyRecords();
+  store.writeResults(null, records, study, records.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
+  store.close();
+  return db;
+}
+
+function rowsOf(records: ResultRecord[]): ReportRow[] {
+  return summarize(records.map((r) => ({ game: r.game, suits: r.suits, budget: r.maxPositions, solverVersion: r.solverVersion, status: r.status, positions: r.positions, elapsedMs: r.elapsedMs })));
+}
+
+describe('chart data of the hand-counted study', () => {
+  const records = studyRecords();
+  const rows = rowsOf(records);
+  const won = records.filter((r) => r.status === 'won').map((r) => ({ game: r.game, suits: r.suits, budget: r.maxPositions, solverVersion: r.solverVersion, positions: r.positions, elapsedMs: r.elapsedMs, moveCount: r.moveCount }));
+  const d = chartData(rows, won);
+
+  it('labels the groups by game and suits (one budget, one solver version: neither named)', () => {
+    expect(d.groups).toEqual(['spider 2 suits', 'spiderette 1 suit']);
+  });
+
+  it('win rates: floor 5/10 and ceiling 9/10 with their Wilson intervals; 2/4 and 4/4', () => {
+    const se = d.winRate.filter((p) => p.group === 'spiderette 1 suit');
+    expect(se.map((p) => [p.measure, p.rate, p.count, p.deals])).toEqual([['floor', 0.5, 5, 10], ['ceiling', 0.9, 9, 10]]);
+    expect([se[0]!.low, se[0]!.high]).toEqual(wilsonInterval(5, 10));
+    expect([se[1]!.low, se[1]!.high]).toEqual(wilsonInterval(9, 10));
+    const sp = d.winRate.filter((p) => p.group === 'spider 2 suits');
+    expect(sp.map((p) => [p.measure, p.rate])).toEqual([['floor', 0.5], ['ceiling', 1]]);
+    expect(sp[1]!.high).toBe(1);
+  });
+
+  it('proof-rate curve: the share of all deals won within B, at each won deal\'s count, then the budget', () => {
+    const se = d.proof.filter((p) => p.group === 'spiderette 1 suit').map((p) => [p.positions, p.won, p.share]);
+    expect(se).toEqual([[100, 2, 0.2], [300, 3, 0.3], [1000, 4, 0.4], [5000, 5, 0.5], [BUDGET, 5, 0.5]]);
+    const sp = d.proof.filter((p) => p.group === 'spider 2 suits').map((p) => [p.positions, p.share]);
+    expect(sp).toEqual([[50, 0.25], [700, 0.5], [BUDGET, 0.5]]);
+    expect(d.budgets).toEqual([{ group: 'spider 2 suits', budget: BUDGET, floor: 0.5 }, { group: 'spiderette 1 suit', budget: BUDGET, floor: 0.5 }]);
+  });
+
+  it('spreads of won deals: time, positions and line length (medians equal the report\'s)', () => {
+    const t = d.timeMs.find((s) => s.group === 'spiderette 1 suit')!;
+    // p95: h = 4 × 0.95 = 3.8, so 4 + 0.8 × (50 − 4) = 40.8 (type 7)
+    expect(t).toEqual({ group: 'spiderette 1 suit', n: 5, min: 1, q1: 2, median: 3, q3: 4, p95: expect.closeTo(40.8, 9), max: 50 });
+    const p = d.positions.find((s) => s.group === 'spiderette 1 suit')!;
+    expect([p.min, p.q1, p.median, p.q3, p.max]).toEqual([100, 100, 300, 1000, 5000]);
+    const m = d.lineLength.find((s) => s.group === 'spiderette 1 suit')!;
+    expect([m.n, m.min, m.median, m.max]).toEqual([5, 40, 60, 80]);
+    const row = rows.find((r) => r.game === 'spiderette')!;
+    expect([t.median, p.median, t.p95, p.p95]).toEqual([row.medianMs, row.medianPositions, row.p95Ms, row.p95Positions]);
+  });
+
+  it('names the budget and the solver version in the labels only when they differ', () => {
+    const two = rowsOf([...records, ...records.map((r) => ({ ...r, maxPositions: 1_000_000 }))]);
+    const labels = chartData(two, []).series;
+    expect(labels).toEqual(['spider 2 suits @ 10k', 'spider 2 suits @ 1M', 'spiderette 1 suit @ 10k', 'spiderette 1 suit @ 1M']);
+    expect([shortCount(1_000_000), shortCount(200_000), shortCount(1_500), shortCount(167_000), shortCount(1_234)]).toEqual(['1M', '200k', '1.5k', '167k', '1,234']);
+  });
+
+  it('with rungs, draws a ladder\'s rows as one curve from its top rung, each rung\'s floor marked', () => {
+    // a ladder 100 / 1,000 / 10,000 over 10 deals: 2 won within 100, 5 within 1,000, 6 within 10,000
+    // (cumulative, as the per-study report counts a deal won at a lower rung at every higher one)
+    const row = (budget: number, won: number) => ({ study: 'lad', game: 'spider', suits: 4, budget, solverVersion: '2.2.0', deals: 10, won, lost: 0, undecided: 10 - won, errors: 0 });
+    const ladder = [row(100, 2), row(1000, 5), row(10_000, 6)];
+    const eff = (budget: number, positions: number[]) => positions.map((p) => ({ study: 'lad', game: 'spider', suits: 4, budget, solverVersion: '2.2.0', positions: p, elapsedMs: p / 100, moveCount: 200 }));
+    const effort = [...eff(100, [40, 90]), ...eff(1000, [40, 90, 300, 700, 950]), ...eff(10_000, [40, 90, 300, 700, 950, 4000])];
+    const d = chartData(ladder, effort, { rungs: true });
+    expect(d.groups).toEqual(['spider 4 suits @ 100', 'spider 4 suits @ 1k', 'spider 4 suits @ 10k']);
+    expect(d.series).toEqual(['spider 4 suits']);
+    expect(d.proof.map((p) => [p.positions, p.won])).toEqual([[40, 1], [90, 2], [300, 3], [700, 4], [950, 5], [4000, 6], [10_000, 6]]);
+    expect(d.budgets).toEqual([
+      { group: 'spider 4 suits', budget: 100, floor: 0.2 },
+      { group: 'spider 4 suits', budget: 1000, floor: 0.5 },
+      { group: 'spider 4 suits', budget: 10_000, floor: 0.6 },
+    ]);
+    expect(d.positions.map((p) => [p.group, p.n, p.max])).toEqual([['spider 4 suits', 6, 4000]]);
+    expect(d.winRate.filter((p) => p.measure === 'floor').map((p) => [p.group, p.rate])).toEqual([['spider 4 suits @ 100', 0.2], ['spider 4 suits @ 1k', 0.5], ['spider 4 suits @ 10k', 0.6]]);
+    // two studies: named in the labels
+    const two = chartData([...ladder, { ...row(1000, 3), study: 'other' }], [], { rungs: true });
+    expect(two.series).toEqual(['lad: spider 4 suits', 'other: spider 4 suits']);
+  });
+
+  it('samples a curve of many distinct counts at log-spaced budgets, each point still exact', () => {
+    const positions = Array.from({ length: 5000 }, (_, i) => i + 1);
+    const curve = proofCurve('g', positions, 10_000, 100_000);
+    expect(curve.length).toBeLessThanOrEqual(MAX_CURVE_POINTS + 1);
+    expect(curve[0]).toEqual({ group: 'g', positions: 1, share: 1 / 10_000, won: 1, deals: 10_000 });
+    for (const p of curve) expect(p.won).toBe(Math.min(p.positions, 5000));
+    expect(curve[curve.length - 1]).toEqual({ group: 'g', positions: 100_000, share: 0.5, won: 5000, deals: 10_000 });
+    expect(curve.every((p, i) => i === 0 || p.positions > curve[i - 1]!.positions)).toBe(true);
+  });
+
+  it('gives each chart a title, a one-sentence caption and titled axes', () => {
+    const charts = reportCharts(d);
+    expect(charts.map((c) => c.id)).toEqual(['win-rate', 'proof-rate', 'time', 'positions', 'line-length']);
+    for (const c of charts) {
+      expect(c.title.length).toBeGreaterThan(10);
+      expect(c.caption.split(/[.;] [A-Z]/)).toHaveLength(1);
+      expect(c.caption.endsWith('.')).toBe(true);
+      const axes = JSON.stringify(c.spec).match(/"title":"[^"]*\(([^)]*)\)[^"]*"/g) ?? [];
+      expect(axes.length).toBeGreaterThan(0); // an axis title with its unit in brackets
+    }
+  });
+});
+
+describe('spidersolve report --format html and --format vega', () => {
+  it('writes one self-contained file: the table, five charts as SVG, nothing from the network', () => {
+    const db = studyDb();
+    const out = join(dir, 'r', 'study.html');
+    const r = cli('report', '--db', db, '--format', 'html', '--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    const figures = html.match(/<figure data-chart="[^"]+">[\s\S]*?<\/figure>/g) ?? [];
+    expect(figures.map((f) => /data-chart="([^"]+)"/.exec(f)![1])).toEqual(['win-rate', 'proof-rate', 'time', 'positions', 'line-length']);
+    for (const f of figures) {
+      expect(f).toMatch(/<h2>[^<]+<\/h2>/);
+      expect(f).toMatch(/<svg[^>]*class="marks"[\s\S]*<\/svg>/);
+      expect(f).toMatch(/<figcaption>[^<]+\.<\/figcaption>/);
+    }
+    // the table holds the report's cells
+    expect(html).toContain('<td class="l">hand</td><td class="l">spiderette</td><td>1</td><td>10000</td><td>10</td><td>5</td><td>1</td><td>3</td><td>1</td><td>50.0%</td>');
+    // nothing is loaded: no script at all, no attribute pointing anywhere, no CSS url() or @import
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
+    expect(html).not.toMatch(/\s(src|href|xlink:href)\s*=/i);
+    // the only URLs are the SVG namespace names (xmlns), which are never fetched
+    const urls = [...html.matchAll(/https?:\/\/[^\s"'<>]+/g)].map((m) => m[0]);
+    expect(new Set(urls)).toEqual(new Set(['http://www.w3.org/2000/svg', 'http://www.w3.org/1999/xlink']));
+  });
+
+  it('--format vega: the specs with the hand-counted data, which Vega-Lite compiles', async () => {
+    const db = studyDb();
+    const r = cli('report', '--db', db, '--format', 'vega');
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as { generator: string; charts: { id: string; title: string; caption: string; spec: { layer: { data?: { values: { group: string; positions: number; share: number }[] } }[] } }[] };
+    expect(doc.generator).toMatch(/^spidersolve \d+\.\d+\.\d+$/);
+    const proof = doc.charts.find((c) => c.id === 'proof-rate')!;
+    const line = proof.spec.layer.find((l) => l.data?.values[0]?.share !== undefined)!;
+    expect(line.data!.values.filter((p) => p.group === 'spiderette 1 suit').map((p) => [p.positions, p.share])).toEqual([[100, 0.2], [300, 0.3], [1000, 0.4], [5000, 0.5], [BUDGET, 0.5]]);
+    const vl = await import('vega-lite');
+    for (const c of doc.charts) expect(() => vl.compile(c.spec as never)).not.toThrow();
+  });
+
+  it('draws a budget ladder\'s rungs on the proof-rate chart: one curve, each rung\'s floor at its budget', () => {
+    // a ladder 100 / 1,000 / 10,000 over 3 deals: SE2-1 won at 100 (40 positions); SE2-2 undecided at
+    // 100, won at 1,000 (700 positions); SE2-3 undecided at every rung
+    const db = join(dir, 'ladder.sqlite');
+    const store = ResultStore.openForWriting(db);
+    const study = store.ensureStudy('ladder', { game: 'spiderette', suits: '2', dealsSpec: 'seeds:1-3', maxPositions: 100, budgets: [100, 1000, 10_000] });
+    const [a, b, c] = planSeeds('spiderette', [2], [{ from: 1, to: 3 }]);
+    const out = (deal: typeof a, budget: number, status: 'won' | 'undecided', positions: number) =>
+      recordFromOutcome(deal!, budget, {
+        key: deal!.key, status, positions, elapsedMs: 1, line: status === 'won' ? 'd d' : '', moveCount: status === 'won' ? 2 : null,
+        classicScore: null, revealScore: null, peakBytes: 0, solverVersion: '2.2.0', workerMs: 1,
+      });
+    const records = [out(a, 100, 'won', 40), out(b, 100, 'undecided', 100), out(b, 1000, 'won', 700), out(c, 100, 'undecided', 100), out(c, 1000, 'undecided', 1000), out(c, 10_000, 'undecided', 10_000)];
+    store.writeResults(null, records, study, [a, b, c].map((d, i) => ({ deal: records.find((r) => r.code === d!.key)!.deal, ord: i, name: d!.key })));
+    store.close();
+    const r = cli('report', '--db', db, '--format', 'vega');
+    expect(r.stderr).toBe('');
+    type Layer = { data?: { values: Record<string, unknown>[] }; mark: { type: string } };
+    const doc = JSON.parse(r.stdout) as { charts: { id: string; spec: { layer?: Layer[]; data?: { values: Record<string, unknown>[] } } }[] };
+    const proof = doc.charts.find((ch) => ch.id === 'proof-rate')!.spec.layer!;
+    const values = (type: string) => proof.find((l) => l.mark.type === type)!.data!.values;
+    expect(values('line').map((p) => [p.group, p.positions, p.won, p.deals])).toEqual([['spiderette 2 suits', 40, 1, 3], ['spiderette 2 suits', 700, 2, 3], ['spiderette 2 suits', 10_000, 2, 3]]);
+    expect(values('point').map((p) => [p.budget, p.floor])).toEqual([[100, 1 / 3], [1000, 2 / 3], [10_000, 2 / 3]]);
+    expect(values('rule').map((p) => p.budget)).toEqual([100, 1000, 10_000]);
+    const rates = doc.charts.find((ch) => ch.id === 'win-rate')!.spec.data!.values.filter((v) => v.measure === 'floor');
+    expect(rates.map((v) => [v.group, v.count])).toEqual([['spiderette 2 suits @ 100', 1], ['spiderette 2 suits @ 1k', 2], ['spiderette 2 suits @ 10k', 2]]);
+  });
+
+  it('filters like the other formats, says when there is nothing, and refuses an unknown format', () => {
+    const db = studyDb();
+    const only = cli('report', '--db', db, '--game', 'spider', '--format', 'vega');
+    const doc = JSON.parse(only.stdout) as { charts: { id: string; spec: { data?: { values: { group: string }[] } } }[] };
+    expect(new Set(doc.charts.find((c) => c.id === 'win-rate')!.spec.data!.values.map((v) => v.group))).toEqual(new Set(['spider 2 suits']));
+    const empty = cli('report', '--db', db, '--game', 'spider', '--suits', '1', '--format', 'html');
+    expect(empty.status).toBe(0);
+    expect(empty.stdout).toContain('<p>No results.</p>');
+    expect(empty.stdout).not.toContain('<figure');
+    const bad = cli('report', '--db', db, '--format', 'pdf');
+    expect([bad.status, bad.stderr]).toEqual([2, 'spidersolve: option --format "pdf": use table, md, csv, json, html or vega\n']);
+  });
+});

@@ -1,0 +1,209 @@
+/**
+ * The solution viewer without a browser: the frames (src/view/frames.ts) against `play`'s own replay
+ * (playLine), the page (src/view/page.ts: escaping, embedded data, nothing loaded from the network)
+ * and the `view` command end to end (a given line, a stored result, undecided, bad input).
+ * The browser checks are in view.slow.test.ts.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
+import { planSeeds } from '../src/batch/deals.js';
+import { loadDeal } from '../src/game/ref.js';
+import { playLine } from '../src/game/score.js';
+import { positionToJson } from '../src/game/positionFile.js';
+import { SOLVER_VERSION } from '../src/solver/types.js';
+import { lineFrames, type ViewFrame } from '../src/view/frames.js';
+import { escapeHtml, jsonForScript } from '../src/view/html.js';
+import { viewerPage } from '../src/view/page.js';
+import { SE1_1_LINE } from './helpers/lines.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'spidersolve-view-'));
+
+
+function start(ref: string) {
+  const d = loadDeal(ref);
+  if (!d.ok) throw d.error;
+  return d.value;
+}
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The JSON embedded in a viewer page. */
+function embedded(html: string): { completeSuits: number; frames: ViewFrame[] } {
+  const m = /<script id="view-data" type="application\/json">([\s\S]*?)<\/script>/.exec(html);
+  expect(m).not.toBeNull();
+  return JSON.parse(m![1]!);
+}
+
+describe('lineFrames', () => {
+  const deal = start('SE1-1');
+  const line = SE1_1_LINE.split(' ');
+  const r = lineFrames(deal.position, line);
+  if (!r.ok) throw r.error;
+  const frames = r.value;
+
+  it('has one frame per move plus the start, and each equals what play gives after k moves', () => {
+    expect(frames).toHaveLength(64);
+    for (let k = 0; k <= line.length; k++) {
+      const p = playLine(deal.position, line.slice(0, k));
+      if (!p.ok) throw p.error;
+      const j = positionToJson(p.value.position);
+      const f = frames[k]!;
+      expect(f.step).toBe(k);
+      expect(f.columns.map((c) => ({ faceDown: c.down, faceUp: c.up }))).toEqual(j.columns);
+      expect(f.stock).toEqual(j.stockDeals);
+      expect(f.removed).toEqual(j.removed);
+      expect([f.classic, f.reveal, f.flips, f.won]).toEqual([p.value.classic, p.value.reveal, p.value.flips, p.value.won]);
+      if (k > 0) expect(f.move).toBe(p.value.moves[k - 1]);
+    }
+  });
+
+  it('ends won with 4 spade suits removed, classic 837 and reveal 505 (as solve reports for SE1-1)', () => {
+    const last = frames[63]!;
+    expect(last.won).toBe(true);
+    expect(last.removed).toEqual(['S', 'S', 'S', 'S']);
+    expect([last.classic, last.reveal]).toEqual([837, 505]);
+    expect(frames.slice(0, 63).every((f) => !f.won)).toBe(true);
+  });
+
+  it('names each move in words, the cards turned up and the suits completed', () => {
+    // move 1, 2-7: the 6♠ of column 2 onto 7♠ in column 7, turning up column 2's face-down card
+    expect(frames[0]!.columns[1]).toEqual({ down: ['3S'], up: ['6S'] });
+    expect(frames[1]!.move).toBe('2-7');
+    expect(frames[1]!.words).toBe('move 6♠ from column 2 onto 7♠ in column 7, turns up a card');
+    expect(frames[1]!.turnedUp).toEqual([{ column: 2, card: '3S' }]);
+    expect(frames[1]!.landed).toEqual([{ column: 7, count: 1 }]);
+    // move 14 is the first deal: 7 cards, 3 deals left after it
+    expect(frames[14]!.move).toBe('d');
+    expect(frames[14]!.words).toBe('deal 7 cards from the stock onto columns 1-7; 3 deals left');
+    expect(frames[14]!.landed.map((l) => l.column)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // every completed suit is reported on the move that completed it, and nowhere else
+    const completedAt = frames.flatMap((f) => f.completed.map(() => f.step));
+    expect(completedAt).toHaveLength(4);
+    for (const k of completedAt) expect(frames[k]!.removed.length).toBeGreaterThan(frames[k - 1]!.removed.length);
+    // turned-up counts add up to the flips
+    expect(frames.reduce((s, f) => s + f.turnedUp.length, 0)).toBe(frames[63]!.flips);
+  });
+
+  it('refuses an illegal move with play\'s own message', () => {
+    const bad = lineFrames(deal.position, ['2-7', '1-2']);
+    const p = playLine(deal.position, ['2-7', '1-2']);
+    expect(bad.ok).toBe(false);
+    expect(p.ok).toBe(false);
+    if (!bad.ok && !p.ok) {
+      expect(bad.error.message).toBe(p.error.message);
+      expect(bad.error.message).toMatch(/\(move 2 of the line\)$/);
+    }
+  });
+});
+
+describe('viewerPage', () => {
+  const deal = start('SE1-1');
+  const r = lineFrames(deal.position, SE1_1_LINE.split(' '));
+  if (!r.ok) throw r.error;
+  const html = viewerPage({ title: 'a <b>"title"</b> & </script>', variantLabel: 'spiderette, 1 suit', completeSuits: 4, verdict: 'won', note: '<img src=x onerror=alert(1)>', frames: r.value, generator: 'spidersolve test' });
+
+  it('escapes what it is given and embeds the frames so that they parse back', () => {
+    expect(html).toContain('<h1>a &lt;b&gt;&quot;title&quot;&lt;/b&gt; &amp; &lt;/script&gt;</h1>');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).not.toContain('<img');
+    const data = embedded(html);
+    expect(data.completeSuits).toBe(4);
+    expect(data.frames).toEqual(r.value);
+    expect(escapeHtml(`<'&">`)).toBe('&lt;&#39;&amp;&quot;&gt;');
+    expect(jsonForScript({ a: '</script><!--\u2028' })).toBe('{"a":"\\u003c/script\\u003e\\u003c!--\\u2028"}');
+    expect(JSON.parse(jsonForScript({ a: '</script>&\u2029' }))).toEqual({ a: '</script>&\u2029' });
+  });
+
+  it('loads nothing: no external script, style, image, font or link', () => {
+    const html = viewerPage({ title: 'SE1-1', variantLabel: 'spiderette, 1 suit', completeSuits: 4, verdict: 'won', note: 'a note', frames: r.value, generator: 'spidersolve test' });
+    expect(html).not.toMatch(/\s(src|href)\s*=/i);
+    expect(html).not.toMatch(/<link|@import|url\(|<iframe|<img|fetch\(|XMLHttpRequest/i);
+    expect(html).not.toMatch(/https?:\/\//);
+  });
+});
+
+describe('spidersolve view', () => {
+  it('writes the page for a given line and says it is won', () => {
+    const out = join(dir, 'nested', 'se1-1.html');
+    const r = cli('view', 'SE1-1', '--line', SE1_1_LINE, '--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`wrote ${out}: SE1-1, won in 63 moves\n`);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain('data-verdict="won"');
+    expect(embedded(html).frames).toHaveLength(64);
+  });
+
+  it('uses a stored won line or a stored loss instead of solving', () => {
+    const db = join(dir, 'stored.sqlite');
+    const store = ResultStore.openForWriting(db);
+    const [se11, se12] = planSeeds('spiderette', [1], [{ from: 1, to: 2 }]);
+    // a budget of 123 positions and a loss of SE1-2 are what no solve here would give: only the store says so
+    const won = recordFromOutcome(se11!, 123, { key: se11!.key, status: 'won', positions: 77, elapsedMs: 1, line: SE1_1_LINE, moveCount: 63, classicScore: 837, revealScore: 505, peakBytes: 0, solverVersion: SOLVER_VERSION, workerMs: 1 });
+    const lost = recordFromOutcome(se12!, 123, { key: se12!.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null, revealScore: null, peakBytes: 0, solverVersion: SOLVER_VERSION, workerMs: 1 });
+    store.writeResults(null, [won, lost]);
+    store.close();
+    const a = cli('view', 'SE1-1', '--solve', '--db', db, '--out', join(dir, 'stored-won.html'));
+    expect(a.stderr).toBe('');
+    expect(a.stdout).toMatch(/won in 63 moves/);
+    const page = readFileSync(join(dir, 'stored-won.html'), 'utf8');
+    expect(page).toContain(`stored in ${db} (solver ${SOLVER_VERSION}, budget 123 positions, found in 77); not solved again.`);
+    expect(embedded(page).frames.map((f) => f.move).slice(1).join(' ')).toBe(SE1_1_LINE);
+    const b = cli('view', 'SE1-2', '--solve', '--db', db, '--out', join(dir, 'stored-lost.html'));
+    expect(b.stdout).toBe(`wrote ${join(dir, 'stored-lost.html')}: SE1-2, lost (proven)\n`);
+    expect(readFileSync(join(dir, 'stored-lost.html'), 'utf8')).toContain('data-verdict="lost"');
+  });
+
+  it('solves when nothing is stored, and says undecided plainly', () => {
+    const out = join(dir, 'undecided.html');
+    const r = cli('view', 'SP4-1', '--solve', '--max-positions', '10', '--db', join(dir, 'absent.sqlite'), '--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`wrote ${out}: SP4-1, undecided\n`);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain('data-verdict="undecided"');
+    expect(html).toContain('Undecided: no win found within the budget of 10 positions');
+    expect(embedded(html).frames).toHaveLength(1);
+  });
+
+  it('reads and shows a PySolFC deal\'s line in PySolFC\'s columns and suits, as play does', () => {
+    const ref = 'pysol:spider1:3';
+    const first = JSON.parse(cli('moves', ref, '--json').stdout).moves[0] as string; // PySolFC's numbering
+    const out = join(dir, 'pysol.html');
+    const r = cli('view', ref, '--line', `${first} d`, '--out', out);
+    expect(r.stderr).toBe('');
+    const played = JSON.parse(cli('play', ref, `${first} d`, '--json').stdout);
+    const html = readFileSync(out, 'utf8');
+    const data = embedded(html) as unknown as { columnLabels: number[]; spadesAsClubs: boolean; frames: ViewFrame[] };
+    expect(data.frames.slice(1).map((f) => f.move)).toEqual(played.moves);
+    expect(data.frames[2]!.columns.map((c) => ({ faceDown: c.down, faceUp: c.up }))).toEqual(played.position.columns);
+    expect(data.columnLabels).toEqual([1, 4, 7, 10, 2, 3, 5, 6, 8, 9]);
+    expect(data.spadesAsClubs).toBe(true);
+    expect(data.frames[1]!.words).toMatch(/♣/);
+    expect(html).toContain('Columns: PySolFC&#39;s, 1-10 left to right as PySolFC lays the deal out');
+    // --columns spidersolve reads and shows spidersolve's numbers
+    const own = cli('view', ref, '--columns', 'spidersolve', '--line', played.moves.length ? 'd' : '', '--out', join(dir, 'own.html'));
+    expect(own.status).toBe(0);
+    expect((embedded(readFileSync(join(dir, 'own.html'), 'utf8')) as unknown as { columnLabels: number[] }).columnLabels).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('refuses bad input with one line and exit 2', () => {
+    const both = cli('view', 'SE1-1', '--line', '2-7', '--solve');
+    expect([both.status, both.stderr]).toEqual([2, 'spidersolve: option --line: give either --line or --solve, not both\n']);
+    const illegal = cli('view', 'SE1-1', '--line', '2-7 1-2', '--out', join(dir, 'x.html'));
+    expect(illegal.status).toBe(2);
+    expect(illegal.stderr).toMatch(/^spidersolve: move "1-2": .*\(move 2 of the line\)\n$/);
+    expect(cli('view', 'SE9-1').status).toBe(2);
+    const budget = cli('view', 'SE1-1', '--max-positions', '10');
+    expect([budget.status, budget.stderr]).toEqual([2, 'spidersolve: option --max-positions: only with --solve\n']);
+  });
+});
