@@ -120,6 +120,60 @@ describe('two studies in one database', () => {
   });
 });
 
+describe('--pool over studies with different budgets', () => {
+  it('a pooled row at budget B is the union of the rows at B of the pooled studies that have rung B; nothing from other studies', async () => {
+    const db = join(dir, 'pool-budgets.sqlite');
+    // SPIDERSOLVE_TEST_LADDER: seed s needs 100·s positions; s % 4 = 2 never decided, s % 4 = 1 lost, the others won.
+    // F: seeds 1-12 at 400: lost 1, won 3 4, undecided 2 5-12.
+    // L: seeds 1-2 at 1000, 2000: lost 1, undecided 2 (seed 2 solved at each rung).
+    // T (not pooled): seeds 5-6 at 3000: lost 5, undecided 6.
+    await withEnv(LADDER, () => runBatch(seedsStudy(db, 'F', 'spiderette', [1], 1, 12, [400])));
+    await withEnv(LADDER, () => runBatch(seedsStudy(db, 'L', 'spiderette', [1], 1, 2, [1000, 2000])));
+    await withEnv(LADDER, () => runBatch(seedsStudy(db, 'T', 'spiderette', [1], 5, 6, [3000])));
+    const pooled = readStore(db, (s) => s.report({ studies: ['F', 'L'], pool: true }));
+    // before the fix, @1000 and @2000 also counted F's wins 3 4 (won at 400) and T's undecided 6, not F's undecided 5 7-12
+    expect(counts(pooled)).toEqual([
+      'F + L spiderette/1 @400: 12 deals, won 2, lost 1, undecided 9, errors 0',
+      'F + L spiderette/1 @1000: 2 deals, won 0, lost 1, undecided 1, errors 0',
+      'F + L spiderette/1 @2000: 2 deals, won 0, lost 1, undecided 1, errors 0',
+    ]);
+    // the pooled rows are the per-study rows when the studies share no rung
+    const apart = readStore(db, (s) => s.report({ studies: ['F', 'L'] }));
+    expect(counts(apart).map((l) => l.replace(/^[FL] /, 'F + L '))).toEqual(counts(pooled));
+    // export --summary gives the same rows as report
+    const rep = cli('report', '--db', db, '--study', 'F', '--study', 'L', '--pool', '--format', 'csv');
+    const exp = cli('export', '--csv', '--summary', '--db', db, '--study', 'F', '--study', 'L', '--pool');
+    expect(exp.stdout).toBe(rep.stdout);
+    expect(rep.stdout.split('\r\n').slice(1, -1).map((l) => l.split(',').slice(0, 5).join(','))).toEqual([
+      'F + L,spiderette,1,400,12', 'F + L,spiderette,1,1000,2', 'F + L,spiderette,1,2000,2',
+    ]);
+    // per deal: each result once, none of T's
+    const rows = cli('export', '--csv', '--db', db, '--study', 'F', '--study', 'L', '--pool');
+    expect(rows.stdout.split('\r\n').slice(1, -1).map((l) => `${l.split(',')[1]}@${l.split(',')[11]}`)).toEqual([
+      'SE1-1@400', 'SE1-2@400', 'SE1-2@1000', 'SE1-2@2000', ...[3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => `SE1-${n}@400`),
+    ]);
+    // a study that shares a rung: the union, each deal once (F and F2 plan seeds 3-4 both)
+    await withEnv(LADDER, () => runBatch(seedsStudy(db, 'F2', 'spiderette', [1], 3, 14, [400])));
+    expect(counts(readStore(db, (s) => s.report({ studies: ['F', 'F2'], pool: true })))).toEqual([
+      'F + F2 spiderette/1 @400: 14 deals, won 2, lost 1, undecided 11, errors 0',
+    ]);
+  });
+
+  it('a study named twice counts once', async () => {
+    const db = join(dir, 'pool-budgets.sqlite');
+    const once = readStore(db, (s) => counts(s.report({ studies: ['F'] })));
+    expect(once).toEqual(['F spiderette/1 @400: 12 deals, won 2, lost 1, undecided 9, errors 0']);
+    expect(readStore(db, (s) => counts(s.report({ studies: ['F', 'F'] })))).toEqual(once);
+    expect(readStore(db, (s) => counts(s.report({ studies: ['F', 'F'], pool: true })))).toEqual(once);
+    const rep = cli('report', '--db', db, '--study', 'F', '--study', 'F', '--format', 'csv');
+    expect(rep.stdout.split('\r\n').slice(1, -1).map((l) => l.split(',').slice(0, 6).join(','))).toEqual(['F,spiderette,1,400,12,2']);
+    const sum = cli('export', '--csv', '--summary', '--db', db, '--study', 'F', '--study', ' F', '--pool');
+    expect(sum.stdout.split('\r\n').slice(1, -1).map((l) => l.split(',').slice(0, 6).join(','))).toEqual(['F,spiderette,1,400,12,2']);
+    const rows = cli('export', '--csv', '--db', db, '--study', 'F', '--study', 'F');
+    expect(rows.stdout.split('\r\n').slice(1, -1)).toHaveLength(12);
+  });
+});
+
 describe('one deal, one key', () => {
   it('a seeded code and a position file of the same deal are one row, solved once, counted by both studies, with both names', async () => {
     const db = join(dir, 'same.sqlite');

@@ -662,25 +662,32 @@ export class ResultStore {
 
   /**
    * The row groups of report and export: one per study (or one pooling all, with `pool`), each with
-   * its study ids and its rungs (the union of the studies' budgets).
+   * its study ids, the rungs of each study, and the group's rungs (the union of the studies' budgets).
+   * A name given twice counts once.
    */
-  #groups(f: ResultFilter): { label: string; ids: number[]; budgets: number[] }[] {
+  #groups(f: ResultFilter): { label: string; ids: number[]; rungsOf: Map<number, Set<number>>; budgets: number[] }[] {
     if (!this.#db) return [];
     const rows = this.#db.prepare('SELECT id, name, budgets, max_positions AS budget FROM studies ORDER BY id').all() as
       { id: number; name: string; budgets: string | null; budget: number }[];
-    const chosen = f.studies && f.studies.length ? f.studies.map((n) => rows.find((r) => r.name === n)).filter((r) => r !== undefined) : rows;
+    const names = f.studies && f.studies.length ? [...new Set(f.studies)] : null;
+    const chosen = names ? names.map((n) => rows.find((r) => r.name === n)).filter((r) => r !== undefined) : rows;
     const budgetsOf = (r: (typeof rows)[number]) => (r.budgets ?? String(r.budget)).split(',').map(Number);
     if (chosen.length === 0) return [];
-    if (f.pool) {
-      const budgets = [...new Set(chosen.flatMap(budgetsOf))].sort((a, b) => a - b);
-      return [{ label: chosen.map((r) => r.name).join(' + '), ids: chosen.map((r) => r.id), budgets }];
-    }
-    return chosen.map((r) => ({ label: r.name, ids: [r.id], budgets: budgetsOf(r) }));
+    const group = (label: string, members: typeof rows) => {
+      const rungsOf = new Map(members.map((r) => [r.id, new Set(budgetsOf(r))]));
+      const budgets = [...new Set(members.flatMap(budgetsOf))].sort((a, b) => a - b);
+      return { label, ids: members.map((r) => r.id), rungsOf, budgets };
+    };
+    if (f.pool) return [group(chosen.map((r) => r.name).join(' + '), chosen)];
+    return chosen.map((r) => group(r.name, [r]));
   }
 
   /**
    * Walks the deals of each group with their results: for every deal (once per group, in plan order),
-   * solver version and rung, the result it counts as at that rung (report.ts statusAt), if any.
+   * solver version and rung, the result it counts as at that rung (report.ts statusAt), if any. A deal
+   * counts at a rung only if one of the group's studies that plans it has that rung: a pooled row at
+   * budget B is the union (each deal once) of the rows at B of the pooled studies whose budgets include
+   * B, never a deal that only a study without rung B plans.
    * Streamed: do not write to this store while iterating.
    */
   *#walk(f: ResultFilter, columns: string = SELECT_R_COLUMNS): Generator<{ label: string; name: string; budget: number; row: StoredRow }> {
@@ -697,19 +704,22 @@ export class ResultStore {
         args.push(...f.suits);
       }
       const stmt = this.#db.prepare(
-        `SELECT sd.name AS "studyName", ${columns}
-         FROM (SELECT deal, min(ord) AS ord, min(name) AS name FROM study_deals WHERE study_id IN (${g.ids.map(() => '?').join(', ')}) GROUP BY deal) sd
+        `SELECT sd.name AS "studyName", sd.sids AS "studyIds", ${columns}
+         FROM (SELECT deal, min(ord) AS ord, min(name) AS name, group_concat(DISTINCT study_id) AS sids FROM study_deals WHERE study_id IN (${g.ids.map(() => '?').join(', ')}) GROUP BY deal) sd
          JOIN results r ON r.deal = sd.deal ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''}
          ORDER BY sd.ord, sd.deal, r.solver_version, r.max_positions`,
       );
-      let batch: (StoredRow & { studyName: string; budget: number })[] = [];
+      type Raw = StoredRow & { studyName: string; studyIds: string };
+      let batch: (Raw & { budget: number })[] = [];
       const emit = function* (rows: typeof batch) {
+        const sids = String(rows[0]!.studyIds).split(',').map(Number);
         for (const b of g.budgets) {
+          if (!sids.some((id) => g.rungsOf.get(id)?.has(b))) continue;
           const sel = statusAt(rows, b);
           if (sel) yield { label: g.label, name: sel.studyName, budget: b, row: sel };
         }
       };
-      for (const raw of stmt.iterate(...args) as IterableIterator<StoredRow & { studyName: string }>) {
+      for (const raw of stmt.iterate(...args) as IterableIterator<Raw>) {
         const row = { ...raw, budget: raw.maxPositions };
         if (batch.length && (batch[0]!.deal !== row.deal || batch[0]!.solverVersion !== row.solverVersion)) {
           yield* emit(batch);
@@ -761,8 +771,8 @@ export class ResultStore {
       const k = `${w.row.deal}\u0000${w.row.maxPositions}\u0000${w.row.solverVersion}`;
       if (seen.has(k)) continue;
       seen.add(k);
-      const { studyName, budget, ...row } = w.row as StoredRow & { studyName: string; budget: number };
-      void studyName, budget;
+      const { studyName, studyIds, budget, ...row } = w.row as StoredRow & { studyName: string; studyIds: string; budget: number };
+      void studyName, studyIds, budget;
       yield { study: w.label, name: w.name, ...row };
     }
   }

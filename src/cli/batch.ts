@@ -271,7 +271,7 @@ function parseFilter(o: { game?: string; suits?: string; study?: string[]; pool?
   return {
     ...(o.game !== undefined ? { game: parseGameOption(o.game) } : {}),
     ...(o.suits !== undefined ? { suits: parseSuitsList(o.suits) } : {}),
-    ...(o.study && o.study.length ? { studies: o.study.map((n) => n.trim()) } : {}),
+    ...(o.study && o.study.length ? { studies: [...new Set(o.study.map((n) => n.trim()))] } : {}), // a name given twice counts once
     ...(o.pool ? { pool: true } : {}),
   };
 }
