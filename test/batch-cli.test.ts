@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
-import { resumeCommand } from '../src/cli/batch.js';
+import { parseBatchOptions, resumeCommand } from '../src/cli/batch.js';
 import { SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore } from '../src/batch/store.js';
 
@@ -102,6 +102,31 @@ describe('spidersolve batch: bad input', () => {
     const runs = await Promise.all(cases.map(([args]) => cli([...base, ...args])));
     runs.forEach((r, i) => expectOneLineError(r, cases[i]![1]));
     expectUnchanged(db, before);
+  });
+
+  it('a study name with control characters exits 2 with one line naming --study and the fault, escaped; nothing created', async () => {
+    const db = join(dir, 'ctl', 'never.sqlite');
+    const r = await cli(['batch', '--db', db, '--game', 'spider', '--suits', '1', '--seeds', '1', '--max-positions', '100', '--study', 'a\tb\x1b[31mc']);
+    expect(r).toEqual({
+      status: 2, signal: null, stdout: '',
+      stderr: 'spidersolve: option --study "a\\u{9}b\\u{1b}[31mc": control characters are not allowed in a study name (\\u{9}, \\u{1b}); use printable characters only\n',
+    });
+    expect(() => statSync(join(dir, 'ctl'))).toThrow(/ENOENT/);
+    const opts = { db, game: 'spider', suits: '1', seeds: '1' };
+    for (const bad of ['x\ny', 'del\x7f', 'c1\u0085', 'bidi\u202eevil', 'zw\u200bsp', 'sep\u2028x']) {
+      expect(() => parseBatchOptions({ ...opts, study: bad })).toThrow(/^option --study ".*": control characters are not allowed in a study name \(\\u\{[0-9a-f]+\}\); use printable characters only$/);
+    }
+    expect(() => parseBatchOptions({ ...opts, study: 'x'.repeat(201) })).toThrow('the name is 201 characters long; at most 200 are allowed');
+    expect(() => parseBatchOptions({ ...opts, study: '  ' })).toThrow('option --study "  ": the name is empty');
+    for (const good of ['étude 1 (Ω) — 4 suits, 1M', 'a+b/c:d@e', 'x'.repeat(200)]) expect(parseBatchOptions({ ...opts, study: good }).study).toBe(good);
+    // a name given to report is printed escaped too
+    const one = join(dir, 'ctl-report.sqlite');
+    const st = ResultStore.openForWriting(one);
+    st.ensureStudy('st', { game: 'spider', suits: '1', dealsSpec: 'seeds:1-3', maxPositions: 100 });
+    st.close();
+    const rep = await cli(['report', '--db', one, '--study', 'no\x1bpe']);
+    expect(rep.status).toBe(2);
+    expect(rep.stderr).toMatch(/^spidersolve: option --study: no study "no\\u\{1b\}pe" in /);
   });
 
   it('a study name used with other parameters exits 2 naming both, the database byte for byte untouched', async () => {

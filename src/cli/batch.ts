@@ -83,6 +83,8 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   if ((o.seeds === undefined) === (o.deals === undefined)) {
     throw new InputError('bad-option', 'batch: give exactly one of --seeds <range> or --deals <file>');
   }
+  // the name before anything is read: a bad one is refused without reading a deals file
+  if (o.study !== undefined) checkStudyName(o.study.trim(), `option --study "${printableName(o.study)}"`);
   const game: GameName | undefined = o.game === undefined ? undefined : parseGameOption(o.game);
   const suits: SuitCount[] | undefined = o.suits === undefined ? undefined : parseSuitsList(o.suits);
   const budgets = o.maxPositions === undefined ? [DEFAULT_MAX_POSITIONS] : parseBudgets(o.maxPositions);
@@ -122,13 +124,43 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   const plan = planStudy(spec, loadDeal);
   if (shard && plan.planned === null) throw new InputError('bad-option', `shard ${makeShard(shard)}: an open-ended plan cannot be split into shards; give a closed seed range`);
   const study = o.study === undefined ? defaultName : o.study.trim();
-  if (study === '') throw new InputError('bad-option', '--study: the name is empty');
+  if (o.study === undefined) checkStudyName(study, `the study name from the deals file's name "${printableName(study)}"`, '; give --study NAME');
   return {
     shard, studyDeals: plan.planned,
     deals: plan.deals, leftOut: plan.leftOut, maxPositions, budgets, ...(untilWidth !== undefined ? { untilWidth } : {}),
     workers, dbPath: o.db, study,
     studyParams: { game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions, budgets, untilWidth: untilWidth ?? null, planned: plan.planned },
   };
+}
+
+/**
+ * Characters a study name may not hold: control characters (C0, DEL and C1, Unicode category Cc: a tab,
+ * a newline, an escape that would drive the terminal), invisible format characters such as bidirectional
+ * overrides and zero-width spaces (Cf), and the line and paragraph separators (Zl, Zp). Everything else
+ * printable is allowed: letters and digits of any script, spaces, punctuation, symbols.
+ */
+const BAD_NAME_CHARS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** The longest study name accepted, in characters (UTF-16 code units). */
+export const MAX_STUDY_NAME = 200;
+
+/** `s` with every character a study name may not hold written as `\u{hex}`, safe in a one-line message. */
+export function printableName(s: string): string {
+  return s.replace(BAD_NAME_CHARS, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
+/**
+ * Refuses a study name that is empty, longer than MAX_STUDY_NAME, or holds a character of
+ * BAD_NAME_CHARS (names are printed in tables and messages as they are). Throws InputError
+ * `bad-option`: `<what>: control characters are not allowed in a study name (\u{9}, \u{1b})<hint>`.
+ */
+export function checkStudyName(name: string, what: string, hint = ''): void {
+  if (name === '') throw new InputError('bad-option', `${what}: the name is empty${hint}`);
+  const bad = [...new Set(name.match(BAD_NAME_CHARS) ?? [])];
+  if (bad.length) {
+    throw new InputError('bad-option', `${what}: control characters are not allowed in a study name (${bad.map(printableName).join(', ')}); use printable characters only${hint}`);
+  }
+  if (name.length > MAX_STUDY_NAME) throw new InputError('bad-option', `${what}: the name is ${name.length} characters long; at most ${MAX_STUDY_NAME} are allowed${hint}`);
 }
 
 /**
@@ -282,7 +314,7 @@ function checkStudies(store: ResultStore, filter: ResultFilter): void {
   const unknown = store.unknownStudies(filter.studies);
   if (unknown.length === 0) return;
   const have = store.studies().map((s) => s.name);
-  throw new InputError('bad-option', `option --study: no study ${unknown.map((n) => `"${n}"`).join(', ')} in ${store.path}; it holds ${have.length ? have.map((n) => `"${n}"`).join(', ') : 'no study'} (spidersolve studies lists them)`);
+  throw new InputError('bad-option', `option --study: no study ${unknown.map((n) => `"${printableName(n)}"`).join(', ')} in ${store.path}; it holds ${have.length ? have.map((n) => `"${printableName(n)}"`).join(', ') : 'no study'} (spidersolve studies lists them)`);
 }
 
 /**
