@@ -203,7 +203,13 @@ describe('spidersolve batch --deals with --game/--suits', () => {
     expect(t.status).toBe(0);
     expect(t.stdout).toMatch(/deals 2: 0 already settled, 2 run now in .*, 0 left; 2 of other games or suit counts in the file left out/);
     const j = await cli(['batch', '--deals', file, '--suits', '2', '--max-positions', '77', '--workers', '1', '--db', db, '--json'], env);
-    expect(JSON.parse(j.stdout)).toMatchObject({ planned: 1, leftOut: 3 });
+    expect(JSON.parse(j.stdout)).toMatchObject({ planned: 1, leftOut: 3, duplicates: 0 });
+    // a deal on two lines is planned once, and the summary says so
+    const dup = join(dir, 'dup-deals.txt');
+    writeFileSync(dup, 'SE4-1\nSE4-2\nSE4-1\nSE4-3\nSE4-2\n');
+    const d = await cli(['batch', '--deals', dup, '--max-positions', '77', '--workers', '1', '--db', db], env);
+    expect(d.status).toBe(0);
+    expect(d.stdout).toMatch(/^  deals 3: 2 already settled, 1 run now in .*, 0 left; 2 duplicate lines of the file merged \(the same deal twice is planned once\)$/m);
   });
 });
 

@@ -78,8 +78,10 @@ describe('deals files', () => {
     writeFileSync(midFile, makePositionText(mid));
     const file = join(dir, 'deals.txt');
     writeFileSync(file, ['# a study', '', 'SP2-1007', '  se4-7   # trailing comment', 'pysol:spider:3', start, midFile, 'SP2-1007', '   '].join('\n'));
-    const plan = planDealsFile(file, loadDeal).deals;
+    const planned = planDealsFile(file, loadDeal);
+    const plan = planned.deals;
     expect(plan.map((d) => d.source.kind)).toEqual(['seed', 'seed', 'pysol', 'file', 'file']);
+    expect(planned.duplicates).toBe(1); // SP2-1007 twice: planned once, the repeat counted
     expect(plan[0]).toMatchObject({ key: 'SP2-1007', ref: 'SP2-1007', game: 'spider', suits: 2, source: { kind: 'seed', seed: 1007 } });
     expect(plan[1]!.key).toBe('SE4-7');
     expect(plan[2]).toMatchObject({ game: 'spider', suits: 4, source: { kind: 'pysol', game: 'spider', number: 3 } });
@@ -116,7 +118,7 @@ describe('deals files', () => {
   it('--game and --suits filter the deals of a file; a file with none left is a bad-file error', () => {
     const file = join(dir, 'mixed.txt');
     writeFileSync(file, 'SP2-1\nSE2-1\nSP4-1\nSP2-2\n');
-    expect(planDealsFile(file, loadDeal)).toMatchObject({ deals: { length: 4 }, leftOut: 0 });
+    expect(planDealsFile(file, loadDeal)).toMatchObject({ deals: { length: 4 }, leftOut: 0, duplicates: 0 });
     expect(planDealsFile(file, loadDeal, { game: 'spider', suits: [2] }).deals.map((d) => d.key)).toEqual(['SP2-1', 'SP2-2']);
     expect(planDealsFile(file, loadDeal, { game: 'spider', suits: [2] }).leftOut).toBe(2);
     expect(planDealsFile(file, loadDeal, { game: 'spider' }).deals.map((d) => d.key)).toEqual(['SP2-1', 'SP4-1', 'SP2-2']);

@@ -19,6 +19,7 @@ import { planStudy, planSeeds, type PlannedDeal } from '../src/batch/deals.js';
 import { bandWidth, runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
 import { ResultStore } from '../src/batch/store.js';
+import { formatBatchSummary } from '../src/cli/batch.js';
 import type { ReportRow } from '../src/batch/report.js';
 import { solve } from '../src/solver/solve.js';
 
@@ -223,6 +224,8 @@ describe('budget ladders', () => {
     const s = await withEnv(LADDER, () => runBatch(seedsStudy(db, 'L', 'spiderette', [1], 1, 8, [250, 500, 1000])));
     expect(s).toMatchObject({ planned: 8, ran: 19, remaining: 0, budgets: [250, 500, 1000] });
     expect(counts(s.report)).toEqual(expected);
+    // the summary counts deals and solves apart
+    expect(formatBatchSummary(s)).toMatch(/^  deals 8: 0 already settled at the first rung, 19 solves over the 3 rungs run now in .* \([0-9.]+ solves\/s, 2 workers\), 0 left$/m);
     const raw = new Database(db, { readonly: true });
     expect(raw.prepare('SELECT max_positions AS b, count(*) AS n FROM results GROUP BY b ORDER BY b').all()).toEqual([
       { b: 250, n: 8 }, { b: 500, n: 7 }, { b: 1000, n: 4 },

@@ -207,6 +207,8 @@ export interface DealsFilePlan {
   readonly deals: PlannedDeal[];
   /** Deals of another game or suit count than the filter asks (lines, repeats included). */
   readonly leftOut: number;
+  /** Lines that repeat a deal already planned by an earlier line (the same key): planned once. */
+  readonly duplicates: number;
 }
 
 /**
@@ -233,6 +235,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
   }
   const bad: { line: number; message: string }[] = [];
   let filtered = 0;
+  let duplicates = 0;
   const seen = new Set<string>();
   const out: PlannedDeal[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
@@ -249,7 +252,10 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
       filtered++;
       return;
     }
-    if (seen.has(p.key)) return;
+    if (seen.has(p.key)) {
+      duplicates++;
+      return;
+    }
     seen.add(p.key);
     out.push(p);
   });
@@ -266,7 +272,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     throw new InputError('bad-file', filtered > 0 ? `--deals ${path}: no ${which} deal in the file (${filtered} of other games or suit counts left out)` : `--deals ${path}: no deal in the file`);
   }
   if (out.length > MAX_PLANNED_DEALS) throw new InputError('bad-file', `--deals ${path}: more than ${MAX_PLANNED_DEALS} deals; split the study`);
-  return { deals: out, leftOut: filtered };
+  return { deals: out, leftOut: filtered, duplicates };
 }
 
 /** What a study plans: seeds (game, suit counts, ranges; the last may be open) or a deals file. */
@@ -281,6 +287,8 @@ export interface StudyPlan {
   /** Number of deals, or null for an open seed range. */
   readonly planned: number | null;
   readonly leftOut: number;
+  /** Lines of a deals file that repeat a deal planned before (merged into it); 0 for seeds. */
+  readonly duplicates: number;
 }
 
 /**
@@ -291,7 +299,7 @@ export interface StudyPlan {
 export function planStudy(spec: StudyPlanSpec, load: DealLoader): StudyPlan {
   if (spec.kind === 'file') {
     const p = planDealsFile(spec.path, load, spec.filter ?? {}, spec.cwd);
-    return { deals: p.deals, planned: p.deals.length, leftOut: p.leftOut };
+    return { deals: p.deals, planned: p.deals.length, leftOut: p.leftOut, duplicates: p.duplicates };
   }
   const open = spec.ranges.some((r) => r.to === MAX_SEED);
   let planned: number | null = null;
@@ -303,5 +311,5 @@ export function planStudy(spec: StudyPlanSpec, load: DealLoader): StudyPlan {
     planned = 0;
     for (const _ of seedDeals(spec.game, spec.suits, spec.ranges)) planned++;
   }
-  return { deals: { [Symbol.iterator]: () => seedDeals(spec.game, spec.suits, spec.ranges) }, planned, leftOut: 0 };
+  return { deals: { [Symbol.iterator]: () => seedDeals(spec.game, spec.suits, spec.ranges) }, planned, leftOut: 0, duplicates: 0 };
 }

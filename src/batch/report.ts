@@ -310,8 +310,9 @@ export function formatTable(rows: readonly ReportRow[]): string {
     .join('\n') + '\n';
 }
 
-/** GitHub-flavoured Markdown table, same cells as `formatTable`. */
+/** GitHub-flavoured Markdown table, same cells as `formatTable`; `no results` (a line) when there are no rows, as `formatTable`. */
 export function formatMarkdown(rows: readonly ReportRow[]): string {
+  if (rows.length === 0) return 'no results\n';
   const head = `| ${REPORT_COLUMNS.map((c) => HUMAN_HEADERS[c]).join(' | ')} |`;
   const sep = `|${REPORT_COLUMNS.map((c) => (c === 'study' || c === 'game' || c === 'solverVersion' ? ' --- ' : ' ---: ')).join('|')}|`;
   const body = rows.map((r) => `| ${REPORT_COLUMNS.map((c) => humanCell(r, c)).join(' | ')} |`);

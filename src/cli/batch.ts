@@ -54,6 +54,8 @@ export interface BatchRequest {
   deals: Iterable<PlannedDeal>;
   /** Deals of a deals file left out by --game/--suits (0 for --seeds). */
   leftOut: number;
+  /** Lines of a deals file that repeat a deal of an earlier line, merged into it (0 for --seeds). */
+  duplicates: number;
   maxPositions: number;
   /** The budget ladder (one budget without a ladder). */
   budgets: number[];
@@ -127,7 +129,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   if (o.study === undefined) checkStudyName(study, `the study name from the deals file's name "${printableName(study)}"`, '; give --study NAME');
   return {
     shard, studyDeals: plan.planned,
-    deals: plan.deals, leftOut: plan.leftOut, maxPositions, budgets, ...(untilWidth !== undefined ? { untilWidth } : {}),
+    deals: plan.deals, leftOut: plan.leftOut, duplicates: plan.duplicates, maxPositions, budgets, ...(untilWidth !== undefined ? { untilWidth } : {}),
     workers, dbPath: o.db, study,
     studyParams: { game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions, budgets, untilWidth: untilWidth ?? null, planned: plan.planned },
   };
@@ -222,15 +224,23 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** The text summary of a batch (stdout); `leftOut`: deals of the file that --game/--suits left out. */
-export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInfo | null = null): string {
+/**
+ * The text summary of a batch (stdout); `leftOut`: deals of the file that --game/--suits left out;
+ * `duplicates`: lines of the file that repeat a deal of an earlier line (planned once). With a ladder
+ * the run's count is of solves (a deal may be solved at several rungs), and `already settled` is at
+ * the first rung.
+ */
+export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInfo | null = null, duplicates = 0): string {
   const ladder = s.budgets.length > 1 ? `budget ladder ${s.budgets.map((b) => b.toLocaleString('en-US')).join(', ')} positions` : `budget ${s.maxPositions.toLocaleString('en-US')} positions`;
+  const many = s.budgets.length > 1;
   const lines = [
     `study ${s.study}${s.interrupted ? ' (interrupted)' : s.stopReason ? ' (stopped by its rule)' : ''}`,
     ...(shard ? [`  shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals`] : []),
-    `  deals ${s.planned ?? 'open-ended'}: ${s.skipped} already settled, ${s.ran} run now in ${seconds(s.elapsedMs)} ` +
-      `(${s.dealsPerSecond.toFixed(1)} deals/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})${s.remaining === null ? '' : `, ${s.remaining} left`}` +
-      (leftOut > 0 ? `; ${leftOut} of other games or suit counts in the file left out` : ''),
+    `  deals ${s.planned ?? 'open-ended'}: ${s.skipped} already settled${many ? ' at the first rung' : ''}, ` +
+      `${s.ran} ${many ? `solve${s.ran === 1 ? '' : 's'} over the ${s.budgets.length} rungs run now` : 'run now'} in ${seconds(s.elapsedMs)} ` +
+      `(${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})${s.remaining === null ? '' : `, ${s.remaining} left`}` +
+      (leftOut > 0 ? `; ${leftOut} of other games or suit counts in the file left out` : '') +
+      (duplicates > 0 ? `; ${duplicates} duplicate line${duplicates === 1 ? '' : 's'} of the file merged (the same deal twice is planned once)` : ''),
     `  this run: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}`,
     `  ${ladder}, solver ${s.solverVersion}, database ${s.db}`,
     ...(s.stopReason ? [`  stopped: ${s.stopReason}`] : []),
@@ -263,10 +273,12 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   if (early !== null) process.emit(early, early);
   let summary: BatchSummary;
   let leftOut = 0;
+  let duplicates = 0;
   let shard: ShardInfo | null = null;
   try {
     const req = parseBatchOptions(o);
     leftOut = req.leftOut;
+    duplicates = req.duplicates;
     shard = shardInfo(req);
     // on stderr at once, so that a scheduler's log of the task says which part it ran
     if (shard) process.stderr.write(`spidersolve: shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals, into ${req.dbPath}\n`);
@@ -283,9 +295,9 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   }
   if (o.json) {
     const { report, ...rest } = summary;
-    process.stdout.write(JSON.stringify({ ...rest, leftOut, shard, report: rowsAsRecords(report) }) + '\n');
+    process.stdout.write(JSON.stringify({ ...rest, leftOut, duplicates, shard, report: rowsAsRecords(report) }) + '\n');
   } else {
-    process.stdout.write(formatBatchSummary(summary, leftOut, shard));
+    process.stdout.write(formatBatchSummary(summary, leftOut, shard, duplicates));
   }
   if (summary.interrupted) {
     const left = summary.remaining === null ? 'interrupted' : `interrupted with ${summary.remaining} of ${summary.planned} deals left`;
