@@ -213,6 +213,18 @@ describe('spidersolve batch --deals with --game/--suits', () => {
   });
 });
 
+describe('spidersolve batch --until-width far from its width', () => {
+  it('prints one note line on stderr after 1,000 deals when the band is still wider than twice the width', async () => {
+    const env = { SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1' };
+    const db = join(dir, 'width-note.sqlite');
+    const r = await cli(['batch', '--game', 'spider', '--suits', '4', '--seeds', '1-1001', '--until-width', '0.01', '--max-positions', '77', '--workers', '1', '--db', db], env);
+    expect(r.status).toBe(0);
+    // fake outcomes after 1,000 deals: won 500, lost 250, undecided 250
+    expect(r.stderr).toMatch(/^spidersolve: note: --until-width 0\.01: after 1000 deals the band is still 0\.3068 \(spider 4 suits\), more than twice 0\.01; it narrows only when most deals are settled \(won or lost\)[^\n]*may never stop[^\n]*\n$/);
+    expect(r.stdout).toMatch(/^  deals 1001: 0 already settled, 1001 run now/m);
+  });
+});
+
 describe('spidersolve report and export', () => {
   it('prints the report in each format and exports RFC 4180 CSV', async () => {
     const db = join(dir, 'rep.sqlite');

@@ -354,6 +354,31 @@ describe('--until-width', () => {
   });
 });
 
+describe('--until-width far from its width', () => {
+  it('says once, after the deals it looks at, that a band wider than twice the width may never narrow; not when it is within twice', async () => {
+    // fake outcomes by seed s: s % 4 = 0 won, 1 lost, 2 undecided, 3 won; after 40 deals: won 20, open 10
+    const band = bandWidth({ n: 40, won: 20, open: 10 });
+    expect(band).toBeCloseTo(0.5061, 3);
+    const run = async (width: number, db: string) => {
+      const notes: string[] = [];
+      const s = await withEnv(FAKE, () => runBatch({
+        ...seedsStudy(db, 'N', 'spider', [1], 1, 60, [77]), untilWidth: width, widthNoteAfter: 40, onNote: (t) => notes.push(t),
+        studyParams: { game: 'spider', suits: '1', dealsSpec: 'seeds:1-60', maxPositions: 77, untilWidth: width },
+      }));
+      return { s, notes };
+    };
+    const wide = await run(0.2, join(dir, 'width-note.sqlite'));
+    expect(wide.s).toMatchObject({ stopReason: null, planned: 60, remaining: 0 });
+    expect(wide.notes).toEqual([
+      `note: --until-width 0.2: after 40 deals the band is still ${band.toFixed(4)} (spider 1 suit), more than twice 0.2; it narrows only when most deals ` +
+        'are settled (won or lost), and with few losses proven the ceiling stays high, so this study may never stop: a larger --max-positions settles more deals; Ctrl-C stops it (resumable)',
+    ]);
+    const near = await run(0.3, join(dir, 'width-no-note.sqlite')); // 0.5061 < 2 × 0.3: no note
+    expect(near.notes).toEqual([]);
+    expect(near.s.stopReason).toBeNull();
+  });
+});
+
 describe('schema 1 → 2', () => {
   it('migrates a schema-1 database: every result kept under its deal\'s identity, names and study links backfilled, a dead run abandoned', () => {
     const path = join(dir, 'v1.sqlite');

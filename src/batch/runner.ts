@@ -73,6 +73,31 @@ export interface BatchOptions {
   readonly flushMs?: number;
   /** Heap limit of each worker, MiB (pool.ts); default Node's. */
   readonly maxOldGenerationSizeMb?: number;
+  /**
+   * Told once, with one line of text, when an `untilWidth` study has counted `widthNoteAfter` deals
+   * and its band is still wider than twice `untilWidth` (it may never stop: see `widthNote`).
+   */
+  readonly onNote?: (text: string) => void;
+  /** Deals counted before that note is considered; default WIDTH_NOTE_AFTER (tests use fewer). */
+  readonly widthNoteAfter?: number;
+}
+
+/** Deals an --until-width study counts before it says that its band is far from narrow enough. */
+export const WIDTH_NOTE_AFTER = 1000;
+
+/**
+ * The note of an --until-width study whose band, after `n` deals, is still wider than twice the
+ * width asked (`widths`: per game × suits), or null when every band is within twice the width. The
+ * band runs from the floor's low end to the ceiling's high end, so it narrows only when most deals
+ * are settled, won or lost; where losses are rarely proven (4 suits at a small budget) the ceiling
+ * stays near 100% and the study may never stop.
+ */
+export function widthNote(width: number, n: number, widths: readonly (readonly [string, number])[]): string | null {
+  const wide = widths.filter(([, w]) => w > 2 * width);
+  if (wide.length === 0) return null;
+  return `note: --until-width ${width}: after ${n} deals the band is still ${wide.map(([g, w]) => `${w.toFixed(4)} (${g})`).join(', ')}, more than twice ${width}; ` +
+    'it narrows only when most deals are settled (won or lost), and with few losses proven the ceiling stays high, so this study may never stop: ' +
+    'a larger --max-positions settles more deals; Ctrl-C stops it (resumable)';
 }
 
 /** What a batch did. Counts are deals; times milliseconds. */
@@ -244,6 +269,10 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
           if (k.status === 'won') c.won++;
           else if (k.status !== 'lost') c.open++;
           const widths = [...prefix.entries()].map(([g, x]) => [g, bandWidth(x)] as const);
+          if (nextOrd === (opts.widthNoteAfter ?? WIDTH_NOTE_AFTER) && opts.onNote) {
+            const text = widthNote(opts.untilWidth, nextOrd, widths);
+            if (text) opts.onNote(text);
+          }
           if (widths.every(([, w]) => w < opts.untilWidth!)) {
             stopReason = `--until-width ${opts.untilWidth}: after ${nextOrd} deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is ` +
               widths.map(([g, w]) => `${w.toFixed(4)} (${g})`).join(', ') + ` < ${opts.untilWidth}`;

@@ -287,6 +287,8 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
       shard: req.shard ?? undefined,
       signal: sig.signal,
       progress,
+      // a line of its own, under the progress bar where one is drawn (the bar goes on below it)
+      onNote: (text) => process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}spidersolve: ${text}\n`),
       // test and benchmark hook: another worker module (e.g. a slowed-down one); not for users
       workerFile: process.env.SPIDERSOLVE_BATCH_WORKER || undefined,
     });
