@@ -98,6 +98,8 @@ describe('spidersolve batch: bad input', () => {
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--workers', '0'], /--workers "0"/],
       [['--game', 'spider', '--suits', '1'], /exactly one of --seeds/],
       [['--deals', deals], /2 bad lines \(3, 5\), nothing was run: line 3: .*SP3-1.* line 5: .*not-a-deal/],
+      [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--shard', '0/3', '--no-shard'], /^spidersolve: options --shard and --no-shard contradict each other/],
+      [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--no-shard', '--shard', '0/3'], /^spidersolve: options --shard and --no-shard contradict each other/],
     ];
     const runs = await Promise.all(cases.map(([args]) => cli([...base, ...args])));
     runs.forEach((r, i) => expectOneLineError(r, cases[i]![1]));

@@ -64,6 +64,18 @@ describe('shardFromEnvironment', () => {
     expect(message(() => shardFromEnvironment({ JOB_COMPLETION_INDEX: '4' }, 4))).toContain('must be 0..3');
     expect(message(() => shardFromEnvironment({ JOB_COMPLETION_INDEX: 'x' }, 4))).toContain('not a whole number');
   });
+  it('names the Slurm variables that are missing rather than calling them not whole numbers', () => {
+    const m = message(() => shardFromEnvironment({ SLURM_ARRAY_TASK_ID: '3' }));
+    expect(m).toContain('SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT are not set');
+    expect(m).not.toContain('whole numbers');
+    expect(message(() => shardFromEnvironment({ SLURM_ARRAY_TASK_ID: '3', SLURM_ARRAY_TASK_MIN: '0' }))).toContain('SLURM_ARRAY_TASK_COUNT is not set');
+  });
+  it('refuses as ambiguous a Kubernetes index and a Slurm task id set together', () => {
+    const m = message(() => shardFromEnvironment({ JOB_COMPLETION_INDEX: '0', SLURM_ARRAY_TASK_ID: '1', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_COUNT: '4' }, 4));
+    expect(m).toContain('JOB_COMPLETION_INDEX=0');
+    expect(m).toContain('SLURM_ARRAY_TASK_ID=1');
+    expect(m).toContain('ambiguous');
+  });
   it('is null outside a scheduler array (a plain Slurm job has no SLURM_ARRAY_TASK_ID)', () => {
     expect(shardFromEnvironment({})).toBeNull();
     expect(shardFromEnvironment({ SLURM_JOB_ID: '12', PARALLEL_SEQ: '3' })).toBeNull();
@@ -82,6 +94,16 @@ describe('resolveShard', () => {
     expect(message(() => resolveShard({ shardCount: '4' }, {}))).toContain('no shard index in the environment');
     expect(message(() => resolveShard({ shard: '1/4', shardCount: '8' }, {}))).toContain('disagree');
     expect(message(() => resolveShard({ shardCount: '0' }, {}))).toContain('1..100000');
+  });
+  it('refuses --shard K/N given with --no-shard (either order; the CLI sets shardAndNoShard)', () => {
+    expect(message(() => resolveShard({ shard: false, shardAndNoShard: true }, {}))).toBe('options --shard and --no-shard contradict each other: give one of them');
+    expect(message(() => resolveShard({ shard: '0/3', shardAndNoShard: true }, {}))).toContain('--no-shard');
+  });
+  it('lets --shard or --no-shard settle a Kubernetes index and Slurm id set together', () => {
+    const both = { JOB_COMPLETION_INDEX: '0', SLURM_ARRAY_TASK_ID: '1' };
+    expect(resolveShard({ shard: '2/3' }, both)).toMatchObject({ index: 2, count: 3 });
+    expect(resolveShard({ shard: false }, both)).toBeNull();
+    expect(message(() => resolveShard({}, both))).toContain('ambiguous');
   });
 });
 

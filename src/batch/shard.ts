@@ -91,10 +91,18 @@ export function parseShardCount(text: string): number {
  *   not one evenly stepped range (`--array=1,4,9`) is refused (its tasks cannot be numbered 0..N−1
  *   from the environment), as is a `count` that differs from SLURM_ARRAY_TASK_COUNT.
  *
- * `JOB_COMPLETION_INDEX` is looked at first. Throws InputError `bad-option` for a malformed value.
+ * When both `JOB_COMPLETION_INDEX` and `SLURM_ARRAY_TASK_ID` are set, which scheduler runs the task
+ * is ambiguous: refused. Throws InputError `bad-option` for a malformed or missing value.
  */
 export function shardFromEnvironment(env: ShardEnv, count?: number): Shard | null {
   const k8s = env.JOB_COMPLETION_INDEX;
+  const slurmId = env.SLURM_ARRAY_TASK_ID;
+  if (k8s !== undefined && k8s.trim() !== '' && slurmId !== undefined && slurmId.trim() !== '') {
+    throw new InputError(
+      'bad-option',
+      `both JOB_COMPLETION_INDEX=${k8s.trim()} (Kubernetes Indexed Job) and SLURM_ARRAY_TASK_ID=${slurmId.trim()} (Slurm job array) are set, so the shard is ambiguous: give --shard K/N, or --no-shard to run the whole study`,
+    );
+  }
   if (k8s !== undefined && k8s.trim() !== '') {
     const index = wholeNumber(k8s);
     if (index === null) throw new InputError('bad-option', `JOB_COMPLETION_INDEX="${k8s}" (Kubernetes Indexed Job): not a whole number`);
@@ -116,6 +124,8 @@ export function shardFromEnvironment(env: ShardEnv, count?: number): Shard | nul
     const n = wholeNumber(env.SLURM_ARRAY_TASK_COUNT);
     const step = env.SLURM_ARRAY_TASK_STEP === undefined ? 1 : wholeNumber(env.SLURM_ARRAY_TASK_STEP);
     const max = env.SLURM_ARRAY_TASK_MAX === undefined ? null : wholeNumber(env.SLURM_ARRAY_TASK_MAX);
+    const missing = (['SLURM_ARRAY_TASK_MIN', 'SLURM_ARRAY_TASK_COUNT'] as const).filter((v) => env[v] === undefined || env[v]!.trim() === '');
+    if (missing.length > 0) refuse(`${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not set (Slurm sets them for every array task)`);
     if (task === null || min === null || n === null || step === null || step < 1 || n < 1) {
       refuse('SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT must all be whole numbers');
     }
@@ -134,6 +144,11 @@ export function shardFromEnvironment(env: ShardEnv, count?: number): Shard | nul
 export interface ShardOptions {
   readonly shard?: string | boolean;
   readonly shardCount?: string;
+  /**
+   * True when the command line held both `--shard K/N` and `--no-shard` (commander keeps only the
+   * last of them in `shard`, so the CLI records the clash apart). Refused: they contradict each other.
+   */
+  readonly shardAndNoShard?: boolean;
 }
 
 /**
@@ -142,6 +157,7 @@ export interface ShardOptions {
  * `--shard-count` without a scheduler index, or with `--shard`/`--no-shard` disagreeing, is refused.
  */
 export function resolveShard(o: ShardOptions, env: ShardEnv): Shard | null {
+  if (o.shardAndNoShard) throw new InputError('bad-option', 'options --shard and --no-shard contradict each other: give one of them');
   const count = o.shardCount === undefined ? undefined : parseShardCount(o.shardCount);
   if (typeof o.shard === 'string') {
     const s = parseShard(o.shard);

@@ -46,6 +46,8 @@ interface BatchCliOptions {
   /** `--shard K/N`, or false for `--no-shard`. */
   shard?: string | boolean;
   shardCount?: string;
+  /** Set by the command's option listeners when both --shard and --no-shard were given. */
+  shardAndNoShard?: boolean;
 }
 
 /** A fully checked batch request (no file touched yet apart from reading the deals file). */
@@ -450,7 +452,7 @@ async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; o
 
 /** Adds `batch`, `report` and `export` to the program (called by src/cli/main.ts). */
 export function registerBatchCommands(program: Command): void {
-  program
+  const batch = program
     .command('batch')
     .description('solve many deals in a worker pool and store the results in SQLite (resumable)')
     .option('--game <game>', 'spider or spiderette (required with --seeds; a filter with --deals)')
@@ -468,6 +470,17 @@ export function registerBatchCommands(program: Command): void {
     .option('--no-shard', 'run the whole study even inside a Slurm job array or Kubernetes Indexed Job')
     .addHelpText('after', '\nExit status: 0 done, 2 bad input, 130 interrupted (run the same command again to resume).')
     .action(batchAction);
+  // commander keeps only the last of --shard K/N and --no-shard; note that both were given, so that
+  // resolveShard refuses the contradiction instead of silently running the whole study
+  const seen = new Set<string>();
+  batch.on('option:shard', () => {
+    seen.add('shard');
+    if (seen.has('no-shard')) batch.setOptionValue('shardAndNoShard', true);
+  });
+  batch.on('option:no-shard', () => {
+    seen.add('no-shard');
+    if (seen.has('shard')) batch.setOptionValue('shardAndNoShard', true);
+  });
 
   program
     .command('report')
