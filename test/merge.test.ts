@@ -252,8 +252,11 @@ describe('merge', () => {
     n.close();
     const empty = join(dir, 'empty.sqlite');
     writeFileSync(empty, '');
-    expect(refused(() => mergeDatabases(into, [a, text]))).toBe(`database ${text}: not an SQLite database; left untouched (use another --db path)`);
-    expect(refused(() => mergeDatabases(into, [a, foreign]))).toContain(`database ${foreign}: an SQLite database that is not a spidersolve results database`);
+    expect(refused(() => mergeDatabases(into, [a, text]))).toBe(`merge: input ${text}: not an SQLite database; left untouched`);
+    expect(refused(() => mergeDatabases(into, [a, foreign]))).toBe(`merge: input ${foreign}: an SQLite database that is not a spidersolve results database; left untouched`);
+    // the target is named as the target, and nothing speaks of a --db option merge does not have
+    expect(refused(() => mergeDatabases(text, [a]))).toBe(`merge: target ${text} (--into): not an SQLite database; left untouched`);
+    expect(refused(() => mergeDatabases(foreign, [a]))).toBe(`merge: target ${foreign} (--into): an SQLite database that is not a spidersolve results database; left untouched`);
     expect(refused(() => mergeDatabases(into, [a, newer]))).toContain(`schema version ${SCHEMA_VERSION + 1} is newer than this spidersolve knows`);
     expect(refused(() => mergeDatabases(into, [a, empty]))).toBe(`merge: input ${empty}: an empty file, not a spidersolve results database`);
     expect(refused(() => mergeDatabases(into, [a, join(dir, 'nope.sqlite')]))).toBe(`merge: input ${join(dir, 'nope.sqlite')}: no such file`);
@@ -269,8 +272,18 @@ describe('merge', () => {
     expect(ok.stdout).toBe(
       `merged 1 database into ${into} (new) in ${/in (\d+\.\d) s/.exec(ok.stdout)![1]} s\n` +
         `  ${a}: studies 1 added, 0 already there; runs 1 added, 0 already there; results 2 added, 0 already there; deal_names 2 added, 0 already there; study_deals 2 added, 0 already there\n` +
-        '  in all: studies 1 added, 0 already there; runs 1 added, 0 already there; results 2 added, 0 already there; deal_names 2 added, 0 already there; study_deals 2 added, 0 already there\n',
+        '  in all: studies 1 added, 0 already there; runs 1 added, 0 already there; results 2 added, 0 already there; deal_names 2 added, 0 already there; study_deals 2 added, 0 already there\n' +
+        '  study the-study: 2 deals counted\n',
     );
+    // a study planned at 6 deals of which the shards merged hold 3: the summary says it is partial
+    const planned = { ...PARAMS, planned: 6 };
+    const s0 = shardDb('jp0.sqlite', DEALS.slice(0, 2).map((d) => won(d)), { study: 'sharded', params: planned });
+    const s1 = shardDb('jp1.sqlite', DEALS.slice(2, 3).map((d) => won(d)), { study: 'sharded', params: planned });
+    const part = run(['--into', join(dir, 'jp.sqlite'), s0, s1]);
+    expect(part.status).toBe(0);
+    expect(part.stdout.trimEnd().split('\n').at(-1)).toBe('  study sharded: 3 of 6 planned deals counted (partial: missing shards or an unfinished run)');
+    const json = run(['--into', join(dir, 'jp.sqlite'), s0, s1, '--json']);
+    expect((JSON.parse(json.stdout) as { studies: unknown[] }).studies).toEqual([{ name: 'sharded', planned: 6, counted: 3, stoppedAt: null, partial: true }]);
     const bad = run(['--into', into, a, join(dir, 'missing.sqlite'), '--json']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe(`spidersolve: merge: input ${join(dir, 'missing.sqlite')}: no such file\n`);

@@ -223,6 +223,23 @@ describe('spidersolve report --format html and --format vega', () => {
     expect(rates.map((v) => [v.group, v.count])).toEqual([['spiderette 2 suits @ 100', 1], ['spiderette 2 suits @ 1k', 2], ['spiderette 2 suits @ 10k', 2]]);
   });
 
+  it('says under the table (text, md, HTML) when a study counts fewer deals than it planned', () => {
+    const db = join(dir, `partial-${Math.random().toString(36).slice(2)}.sqlite`);
+    const store = ResultStore.openForWriting(db);
+    const study = store.ensureStudy('part', { game: null, suits: null, dealsSpec: 'file:/hand-counted', maxPositions: BUDGET, planned: 20 });
+    const records = studyRecords();
+    store.writeResults(null, records, study, records.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
+    store.close();
+    const note = 'study part: 14 of 20 planned deals counted (partial: missing shards or an unfinished run)';
+    const table = cli('report', '--db', db);
+    expect(table.status).toBe(0);
+    expect(table.stdout.trimEnd().split('\n').at(-1)).toBe(note);
+    expect(cli('report', '--db', db, '--format', 'md').stdout).toContain(`\n\n> ${note}\n`);
+    expect(cli('report', '--db', db, '--format', 'html').stdout).toContain(`<div class="warn" role="note" data-partial><p>${note}</p></div>`);
+    // the whole hand-counted study (no plan recorded) says nothing of the kind
+    expect(cli('report', '--db', studyDb()).stdout).not.toContain('partial');
+  });
+
   it('filters like the other formats, says when there is nothing, and refuses an unknown format', () => {
     const db = studyDb();
     const only = cli('report', '--db', db, '--game', 'spider', '--format', 'vega');

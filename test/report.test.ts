@@ -1,8 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatCsv, formatJson, formatMarkdown, formatReport, formatTable, percentile, REPORT_COLUMNS,
-  ReportAccumulator, roundTo, rowsAsRecords, summarize, wilsonInterval, type ReportInput, type ReportRow,
+  partialStudyNotes, ReportAccumulator, roundTo, rowsAsRecords, summarize, wilsonInterval, type ReportInput, type ReportRow,
 } from '../src/batch/report.js';
+
+describe('partialStudyNotes', () => {
+  it('warns of a study counting fewer deals than planned, and only of that', () => {
+    expect(partialStudyNotes([
+      { name: 'x', planned: 20, counted: 14, stoppedAt: null },
+      { name: 'whole', planned: 20, counted: 20, stoppedAt: null },
+      { name: 'open', planned: null, counted: 3, stoppedAt: null },
+      // stopped by --until-width on purpose: not partial
+      { name: 'stopped', planned: 1000, counted: 400, stoppedAt: 400 },
+      { name: 'big', planned: 32000, counted: 31000, stoppedAt: null },
+    ])).toEqual([
+      'study x: 14 of 20 planned deals counted (partial: missing shards or an unfinished run)',
+      'study big: 31,000 of 32,000 planned deals counted (partial: missing shards or an unfinished run)',
+    ]);
+  });
+});
 
 describe('wilsonInterval (Wilson 1927)', () => {
   it('8/10 gives [0.4902, 0.9433]', () => {

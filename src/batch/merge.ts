@@ -210,8 +210,29 @@ interface OpenInput {
   tmpDir: string | null;
 }
 
+/**
+ * inspectDatabaseFile for merge: its InputError (`database FILE: …; left untouched (use another --db
+ * path)`) said as `merge: input FILE: …` or `merge: target FILE (--into): …`, without the --db advice
+ * (merge has no --db).
+ */
+function inspectFor(role: 'input' | 'target', path: string): ReturnType<typeof inspectDatabaseFile> {
+  try {
+    return inspectDatabaseFile(path);
+  } catch (e) {
+    throw asMergeError(e, role, path);
+  }
+}
+
+/** An InputError about database `path` reworded for merge (see inspectFor); anything else as it is. */
+function asMergeError(e: unknown, role: 'input' | 'target', path: string): unknown {
+  if (!(e instanceof InputError)) return e;
+  const prefix = `database ${path}: `;
+  const what = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+  return new InputError(e.code, `merge: ${role === 'input' ? 'input' : 'target'} ${path}${role === 'target' ? ' (--into)' : ''}: ${what.replace(/ \(use another --db path\)/, '')}`);
+}
+
 function openInput(path: string): OpenInput {
-  const state = inspectDatabaseFile(path);
+  const state = inspectFor('input', path);
   if (state.kind === 'absent') throw new InputError('bad-file', `merge: input ${path}: no such file`);
   if (state.kind === 'fresh') throw new InputError('bad-file', `merge: input ${path}: an empty file, not a spidersolve results database`);
   let db: Database.Database;
@@ -372,7 +393,7 @@ function sameFile(a: string, b: string): boolean {
 export function mergeDatabases(into: string, inputs: readonly string[]): MergeSummary {
   const t0 = performance.now();
   if (inputs.length === 0) throw new InputError('bad-option', 'merge: give the databases to merge');
-  const targetState = inspectDatabaseFile(into);
+  const targetState = inspectFor('target', into);
   const summaries: MergeInputSummary[] = [];
   const open: OpenInput[] = [];
   const openFor = new Map<MergeInputSummary, OpenInput>();
@@ -400,7 +421,7 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
       try {
         targetRead = new Database(into, { readonly: true, fileMustExist: true });
       } catch (e) {
-        throw new InputError('bad-file', `merge: target ${into}: cannot open it (${oneLine(e)})`);
+        throw new InputError('bad-file', `merge: target ${into} (--into): cannot open it (${oneLine(e)})`);
       }
     }
     try {
@@ -409,7 +430,12 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
       targetRead?.close();
     }
 
-    const store = ResultStore.openForWriting(into);
+    let store: ResultStore;
+    try {
+      store = ResultStore.openForWriting(into);
+    } catch (e) {
+      throw asMergeError(e, 'target', into);
+    }
     try {
       const db = store.writer();
       for (const s of summaries) {

@@ -373,3 +373,33 @@ export function formatReport(rows: readonly ReportRow[], format: ReportFormat): 
 export function formatJson(rows: readonly ReportRow[]): string {
   return JSON.stringify(rowsAsRecords(rows), null, 2) + '\n';
 }
+
+/** A study's plan against what it counts (the fields of store.ts StudyInfo that say whether it is whole). */
+export interface StudyCompleteness {
+  readonly name: string;
+  /** Deals in the plan; null when open-ended. */
+  readonly planned: number | null;
+  /** Deals the study counts. */
+  readonly counted: number;
+  /** Deals counted when --until-width stopped it (a deliberate early stop), or null. */
+  readonly stoppedAt: number | null;
+}
+
+/**
+ * Is the study short of its plan: fewer deals counted than planned, with a closed plan and no
+ * --until-width stop? (A shard's database, a merge that lacks a shard, or a run that was stopped.)
+ */
+export function isPartial(s: StudyCompleteness): boolean {
+  return s.planned !== null && s.stoppedAt === null && s.counted < s.planned;
+}
+
+/**
+ * One warning line per study (of `studies`, in their order) that `isPartial`:
+ * `study NAME: 14 of 20 planned deals counted (partial: missing shards or an unfinished run)`.
+ * `show` prints a name (e.g. escaping control characters); empty when every study is whole.
+ */
+export function partialStudyNotes(studies: readonly StudyCompleteness[], show: (name: string) => string = (n) => n): string[] {
+  return studies
+    .filter(isPartial)
+    .map((s) => `study ${show(s.name)}: ${s.counted.toLocaleString('en-US')} of ${s.planned!.toLocaleString('en-US')} planned deals counted (partial: missing shards or an unfinished run)`);
+}

@@ -15,7 +15,7 @@ import { parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlan
 import { databaseFiles, fileInTheWay, makeDirs, sameFileAs, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
-import { budgetWords, formatCsv, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
+import { budgetWords, formatCsv, partialStudyNotes, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
 import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.js';
 import { oneLine } from '../batch/schema.js';
@@ -325,6 +325,12 @@ function parseFilter(o: { game?: string; suits?: string; study?: string[]; pool?
 }
 
 /** Refuses `--study` names the database does not hold (one line listing what it does hold). */
+/** Warning lines (report.ts partialStudyNotes) for the studies a report covers that are short of their plan. */
+function reportedPartials(store: ResultStore, filter: ResultFilter): string[] {
+  const wanted = filter.studies ? new Set(filter.studies) : null;
+  return partialStudyNotes(store.studies().filter((s) => wanted === null || wanted.has(s.name)), printableName);
+}
+
 function checkStudies(store: ResultStore, filter: ResultFilter): void {
   if (!filter.studies) return;
   const unknown = store.unknownStudies(filter.studies);
@@ -402,12 +408,17 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       await writeOut(
         o.out,
         format === 'html'
-          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z') })
+          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: rows.length ? reportedPartials(store, filter) : [] })
           : reportVega(rows, won, generator),
       );
       return;
     }
-    await writeOut(o.out, formatReport(store.report(filter), format));
+    const rows = store.report(filter);
+    let text = formatReport(rows, format);
+    // a study short of its plan (a missing shard, an unfinished run) is said under the table, not hidden
+    const notes = rows.length && (format === 'table' || format === 'md') ? reportedPartials(store, filter) : [];
+    if (notes.length) text += (format === 'md' ? '\n' + notes.map((n) => `> ${n}`).join('\n>\n') : notes.join('\n')) + '\n';
+    await writeOut(o.out, text);
   } finally {
     store.close();
   }

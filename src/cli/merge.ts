@@ -5,14 +5,20 @@
  */
 import type { Command } from 'commander';
 import { mergeDatabases, type MergeCounts, type MergeSummary } from '../batch/merge.js';
+import { isPartial, partialStudyNotes, type StudyCompleteness } from '../batch/report.js';
+import { ResultStore } from '../batch/store.js';
+import { printableName } from './batch.js';
 
 function counts(table: string, c: MergeCounts | undefined): string {
   if (!c) return `${table} -`;
   return `${table} ${c.added} added, ${c.present} already there${c.updated ? `, ${c.updated} updated` : ''}`;
 }
 
-/** The text summary of a merge (stdout). */
-export function formatMergeSummary(s: MergeSummary): string {
+/**
+ * The text summary of a merge (stdout). `studies` (the target's, after the merge) adds one line a
+ * study: `study X: 20 of 20 planned deals counted`, or the partialStudyNotes warning when it is short.
+ */
+export function formatMergeSummary(s: MergeSummary, studies: readonly StudyCompleteness[] = []): string {
   const tables = Object.keys(s.totals);
   const merged = s.inputs.filter((i) => i.skipped === null).length;
   const lines = [`merged ${merged} database${merged === 1 ? '' : 's'} into ${s.into}${s.created ? ' (new)' : ''} in ${(s.elapsedMs / 1000).toFixed(1)} s`];
@@ -20,6 +26,10 @@ export function formatMergeSummary(s: MergeSummary): string {
     lines.push(i.skipped ? `  ${i.path}: skipped, ${i.skipped}` : `  ${i.path}: ${tables.map((t) => counts(t, i.tables[t])).join('; ')}`);
   }
   lines.push(`  in all: ${tables.map((t) => counts(t, s.totals[t])).join('; ')}`);
+  for (const st of studies) {
+    if (isPartial(st)) lines.push(`  ${partialStudyNotes([st], printableName)[0]}`);
+    else lines.push(`  study ${printableName(st.name)}: ${st.counted.toLocaleString('en-US')}${st.planned === null ? ' deals counted' : ` of ${st.planned.toLocaleString('en-US')} planned deals counted`}`);
+  }
   return lines.join('\n') + '\n';
 }
 
@@ -41,6 +51,15 @@ export function registerMergeCommand(program: Command): void {
     )
     .action((files: string[], o: { into: string; json?: boolean }) => {
       const s = mergeDatabases(o.into, files);
-      process.stdout.write(o.json ? JSON.stringify(s) + '\n' : formatMergeSummary(s));
+      // the target's studies after the merge: a study still short of its plan (a shard missing) is said
+      const store = ResultStore.openForReading(o.into);
+      let studies: StudyCompleteness[];
+      try {
+        studies = store.studies().map(({ name, planned, counted, stoppedAt }) => ({ name, planned, counted, stoppedAt }));
+      } finally {
+        store.close();
+      }
+      const json = { ...s, studies: studies.map((st) => ({ ...st, partial: isPartial(st) })) };
+      process.stdout.write(o.json ? JSON.stringify(json) + '\n' : formatMergeSummary(s, studies));
     });
 }

@@ -19,6 +19,11 @@ export interface ReportMeta {
   readonly generator: string;
   /** When it was made (ISO 8601); left out when absent, so that tests can compare whole files. */
   readonly generatedAt?: string;
+  /**
+   * Warnings shown under the heading, one a line: studies short of their plan (report.ts
+   * partialStudyNotes: `study X: 14 of 20 planned deals counted (partial: …)`).
+   */
+  readonly notes?: readonly string[];
 }
 
 const CSS = `
@@ -28,6 +33,8 @@ main{max-width:1000px;margin:0 auto;padding:18px 14px 40px}
 h1{font-size:clamp(20px,4.5vw,28px);margin:0 0 4px}
 h2{font-size:18px;margin:0 0 6px}
 .meta{color:#555;font-size:14px;margin:0 0 16px}
+.warn{background:#fff4d6;border:1px solid #e0b84a;border-radius:8px;padding:8px 12px;margin:0 0 16px;font-size:14px}
+.warn p{margin:0}
 .tablewrap{overflow-x:auto;background:#fff;border:1px solid #ddd;border-radius:8px;margin-bottom:8px}
 table{border-collapse:collapse;font-size:13px;white-space:nowrap;font-variant-numeric:tabular-nums}
 th,td{padding:5px 9px;border-bottom:1px solid #eee;text-align:right}
@@ -97,7 +104,7 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
 <main>
 <h1>spidersolve study report</h1>
 <p class="meta">${escapeHtml(meta1)}</p>
-${rows.length ? table(rows) : '<p>No results.</p>'}
+${meta.notes?.length ? `<div class="warn" role="note" data-partial>${meta.notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>\n` : ''}${rows.length ? table(rows) : '<p>No results.</p>'}
 <p class="legend">Floor: won / deals, a lower bound on the win rate; CI: its 95% Wilson score interval; ceiling: deals not proven lost / deals, an upper bound (RULES.md R19). Positions and times (ms) are of won deals: median and 95th percentile.</p>
 ${figures.join('\n')}
 <footer>Made by ${escapeHtml(meta.generator)}${meta.generatedAt ? ` on ${escapeHtml(meta.generatedAt)}` : ''}; charts by Vega-Lite and Vega. This file needs no network.</footer>
