@@ -29,23 +29,27 @@ export interface ReportMeta {
 const CSS = `
 *{box-sizing:border-box}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","DejaVu Sans",sans-serif;color:#1d1d1d;background:#f6f7f4;line-height:1.45}
-main{max-width:1000px;margin:0 auto;padding:18px 14px 40px}
+main{max-width:1240px;margin:0 auto;padding:18px 14px 40px}
 h1{font-size:clamp(20px,4.5vw,28px);margin:0 0 4px}
 h2{font-size:18px;margin:0 0 6px}
 .meta{color:#555;font-size:14px;margin:0 0 16px}
 .warn{background:#fff4d6;border:1px solid #e0b84a;border-radius:8px;padding:8px 12px;margin:0 0 16px;font-size:14px}
 .warn p{margin:0}
 .tablewrap{overflow-x:auto;background:#fff;border:1px solid #ddd;border-radius:8px;margin-bottom:8px}
-table{border-collapse:collapse;font-size:13px;white-space:nowrap;font-variant-numeric:tabular-nums}
-th,td{padding:5px 9px;border-bottom:1px solid #eee;text-align:right}
-th{background:#f0f2ee;font-weight:600}
+.tablewrap::-webkit-scrollbar{height:12px}
+.tablewrap::-webkit-scrollbar-track{background:#f0f2ee;border-radius:0 0 8px 8px}
+.tablewrap::-webkit-scrollbar-thumb{background:#a9ada4;border-radius:6px;border:3px solid #f0f2ee}
+@supports not selector(::-webkit-scrollbar){.tablewrap{scrollbar-color:#a9ada4 #f0f2ee;scrollbar-width:auto}}
+table{border-collapse:collapse;font-size:12px;white-space:nowrap;font-variant-numeric:tabular-nums}
+th,td{padding:4px 6px;border-bottom:1px solid #eee;text-align:right}
+th{background:#f0f2ee;font-weight:600;white-space:normal;vertical-align:bottom;line-height:1.2}
 td.l,th.l{text-align:left}
+td.s{white-space:normal;min-width:9em;max-width:14em;overflow-wrap:anywhere}
 tr:last-child td{border-bottom:none}
 .legend{font-size:13px;color:#555;margin:0 0 22px}
 figure{margin:0 0 26px;background:#fff;border:1px solid #ddd;border-radius:8px;padding:12px 12px 10px}
-figure .chart{overflow-x:auto}
-figure svg{display:block;max-width:100%;height:auto;min-width:min(540px,100%)}
-@media (max-width:600px){figure{padding:10px 6px}figure svg{min-width:520px}figcaption{font-size:13px}}
+figure svg{display:block;max-width:100%;height:auto}
+@media (max-width:600px){figure{padding:10px 6px}figcaption{font-size:13px}}
 figcaption{font-size:14px;color:#444;margin-top:6px}
 footer{font-size:12px;color:#777}
 `;
@@ -54,7 +58,7 @@ function table(rows: readonly ReportRow[]): string {
   const left = new Set<keyof ReportRow>(['study', 'game', 'solverVersion']);
   const head = REPORT_COLUMNS.map((c) => `<th${left.has(c) ? ' class="l"' : ''} scope="col">${escapeHtml(HUMAN_HEADERS[c])}</th>`).join('');
   const body = rows
-    .map((r) => `<tr>${REPORT_COLUMNS.map((c) => `<td${left.has(c) ? ' class="l"' : ''}>${escapeHtml(humanCell(r, c))}</td>`).join('')}</tr>`)
+    .map((r) => `<tr>${REPORT_COLUMNS.map((c) => `<td${c === 'study' ? ' class="l s"' : left.has(c) ? ' class="l"' : ''}>${escapeHtml(humanCell(r, c))}</td>`).join('')}</tr>`)
     .join('\n');
   return `<div class="tablewrap"><table data-report-table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
 }
