@@ -249,6 +249,30 @@ describe('spidersolve report --format html and --format vega', () => {
     expect(cli('report', '--db', studyDb()).stdout).not.toContain('partial');
   });
 
+  it('puts a note, not an empty chart, where no deal was won, and titles the positions chart as its axis counts (stored)', () => {
+    const db = join(dir, `nowin-${Math.random().toString(36).slice(2)}.sqlite`);
+    const store = ResultStore.openForWriting(db);
+    const study = store.ensureStudy('nowin', { game: 'spider', suits: '4', dealsSpec: 'seeds:1-2', maxPositions: 50 });
+    const records = planSeeds('spider', [4], [{ from: 1, to: 2 }]).map((d) => recordFromOutcome(d, 50, {
+      key: d.key, status: 'undecided', positions: 50, elapsedMs: 1, line: '', moveCount: null, classicScore: null, revealScore: null, peakBytes: 0, solverVersion: '2.2.0', workerMs: 1,
+    }));
+    store.writeResults(null, records, study, records.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
+    store.close();
+    const html = cli('report', '--db', db, '--format', 'html').stdout;
+    const figures = html.match(/<figure data-chart="[^"]+"[^>]*>[\s\S]*?<\/figure>/g) ?? [];
+    expect(figures.map((f) => /data-chart="([^"]+)"/.exec(f)![1])).toEqual(['win-rate', 'proof-rate', 'time', 'positions', 'line-length']);
+    for (const f of figures.slice(2)) {
+      expect(f).toContain('<p class="empty">No won deals: nothing to plot.</p>');
+      expect(f).not.toMatch(/<svg|<figcaption/);
+    }
+    for (const f of figures.slice(0, 2)) expect(f).toMatch(/<svg/);
+    expect(html).toContain('<h2>Positions stored per won deal</h2>');
+    // with won deals, the positions chart is drawn, its title and axis both saying "stored"
+    const full = cli('report', '--db', studyDb(), '--format', 'html').stdout;
+    expect(full).not.toContain('nothing to plot');
+    expect(full).toMatch(/<h2>Positions stored per won deal<\/h2>[\s\S]*?positions stored per won deal \(log scale\)/);
+  });
+
   it('filters like the other formats, says when there is nothing, and refuses an unknown format', () => {
     const db = studyDb();
     const only = cli('report', '--db', db, '--game', 'spider', '--format', 'vega');

@@ -14,6 +14,11 @@ export interface Chart {
   readonly title: string;
   readonly caption: string;
   readonly spec: TopLevelSpec;
+  /**
+   * True when the chart has nothing to draw (a spread chart when no deal was won): the HTML report
+   * shows a short note in its place. Absent otherwise.
+   */
+  readonly empty?: true;
 }
 
 const WIDTH = 460;
@@ -157,7 +162,7 @@ function spreadChart(id: Chart['id'], title: string, axisTitle: string, raw: rea
       { mark: { type: 'point', shape: 'diamond', filled: true, size: 60, color: CEILING, opacity: 1 }, encoding: { x: x('p95') } },
     ],
   };
-  return { id, title, caption, spec: spec as TopLevelSpec };
+  return { id, title, caption, spec: spec as TopLevelSpec, ...(data.length === 0 ? { empty: true as const } : {}) };
 }
 
 /** The report's charts, in the order the HTML report shows them. */
@@ -166,7 +171,7 @@ export function reportCharts(d: ChartData): Chart[] {
     winRateChart(d),
     proofRateChart(d),
     spreadChart('time', 'Solving time of won deals', 'search time per won deal (milliseconds, log scale)', d.timeMs, d.series, { type: 'log' }, 0.1, ',~g'),
-    spreadChart('positions', 'Positions searched per won deal', 'positions stored per won deal (log scale)', d.positions, d.series, { type: 'log' }, 1),
+    spreadChart('positions', 'Positions stored per won deal', 'positions stored per won deal (log scale)', d.positions, d.series, { type: 'log' }, 1),
     spreadChart('line-length', 'Length of the winning line', 'winning-line length (moves, deals included)', d.lineLength, d.series, { type: 'linear', zero: false }),
   ];
 }

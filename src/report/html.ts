@@ -47,6 +47,7 @@ td.l,th.l{text-align:left}
 td.s{white-space:normal;min-width:9em;max-width:14em;overflow-wrap:anywhere}
 tr:last-child td{border-bottom:none}
 .legend{font-size:13px;color:#555;margin:0 0 22px}
+.empty{color:#555;font-style:italic;margin:4px 0}
 figure{margin:0 0 26px;background:#fff;border:1px solid #ddd;border-radius:8px;padding:12px 12px 10px}
 figure svg{display:block;max-width:100%;height:auto}
 @media (max-width:600px){figure{padding:10px 6px}figcaption{font-size:13px}}
@@ -81,6 +82,11 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
   const charts = rows.length ? studyCharts(rows, won) : [];
   const figures: string[] = [];
   for (const c of charts) {
+    if (c.empty) {
+      // nothing to draw (no won deal): a note, not an empty frame with a caption describing boxes
+      figures.push(`<figure data-chart="${escapeHtml(c.id)}" data-empty>\n<h2>${escapeHtml(c.title)}</h2>\n<p class="empty">No won deals: nothing to plot.</p>\n</figure>`);
+      continue;
+    }
     const svg = await renderSvg(c.spec, false);
     figures.push(
       `<figure data-chart="${escapeHtml(c.id)}">\n<h2>${escapeHtml(c.title)}</h2>\n<div class="chart">${svg}</div>\n<figcaption>${escapeHtml(c.caption)}</figcaption>\n</figure>`,
