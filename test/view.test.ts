@@ -5,7 +5,7 @@
  * The browser checks are in view.slow.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { planSeeds } from '../src/batch/deals.js';
 import { loadDeal } from '../src/game/ref.js';
 import { playLine } from '../src/game/score.js';
-import { positionToJson } from '../src/game/positionFile.js';
+import { makePositionJson, positionToJson } from '../src/game/positionFile.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
 import { lineFrames, type ViewFrame } from '../src/view/frames.js';
 import { escapeHtml, jsonForScript } from '../src/view/html.js';
@@ -205,5 +205,30 @@ describe('spidersolve view', () => {
     expect(cli('view', 'SE9-1').status).toBe(2);
     const budget = cli('view', 'SE1-1', '--max-positions', '10');
     expect([budget.status, budget.stderr]).toEqual([2, 'spidersolve: option --max-positions: only with --solve\n']);
+    // every option that only --solve reads is refused alike without it, not silently ignored
+    const db = cli('view', 'SE1-1', '--db', join(dir, 'any.sqlite'));
+    expect([db.status, db.stderr]).toEqual([2, 'spidersolve: option --db: only with --solve\n']);
+    const stored = cli('view', 'SE1-1', '--no-stored');
+    expect([stored.status, stored.stderr]).toEqual([2, 'spidersolve: option --no-stored: only with --solve\n']);
+  });
+
+  it('says "1 move" for a line of one, and "The position as given" for a mid-game position file', () => {
+    const line = SE1_1_LINE.split(' ');
+    const p = playLine(start('SE1-1').position, line.slice(0, -1));
+    if (!p.ok) throw p.error;
+    const file = join(dir, 'one-to-go.json');
+    writeFileSync(file, makePositionJson(p.value.position));
+    const out = join(dir, 'one.html');
+    const won = cli('view', file, '--line', line.at(-1)!, '--out', out);
+    expect([won.status, won.stdout]).toEqual([0, `wrote ${out}: ${file}, won in 1 move\n`]);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain('winning line, 1 move<');
+    expect(html).toContain('The line given (1 move), replayed');
+    expect((embedded(html) as unknown as { start: string }).start).toBe('The position as given.');
+    expect(html).toContain("'the only move.'");
+    const notWon = cli('view', 'SE1-1', '--line', line[0]!, '--out', join(dir, 'first.html'));
+    expect(notWon.stdout).toBe(`wrote ${join(dir, 'first.html')}: SE1-1, a line of 1 move, not won\n`);
+    // a deal code starts as dealt
+    expect((embedded(readFileSync(join(dir, 'first.html'), 'utf8')) as unknown as { start: string }).start).toBe('The deal as dealt.');
   });
 });

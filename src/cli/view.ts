@@ -19,7 +19,7 @@ import type { LoadedDeal } from '../game/ref.js';
 import { solve } from '../solver/solve.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, SOLVER_VERSION } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
-import { viewerPage, type Verdict } from '../view/page.js';
+import { moveCount, viewerPage, type Verdict } from '../view/page.js';
 import { checkOutPath } from './batch.js';
 import { cardWords, COLUMNS_HELP, DEAL_HELP, loadDealOrThrow, numberingFor, numberingNote, parseIntOption, variantLabel } from './common.js';
 
@@ -57,7 +57,7 @@ function planView(deal: LoadedDeal, o: ViewOptions, numbering: Numbering): { lin
       if (!t.ok) throw new InputError(t.error.code, `${t.error.message} (move ${i + 1} of the line)`);
       return t.value;
     });
-    return { line, verdict: 'line', note: `The line given (${line.length} moves), replayed through the rules engine.` };
+    return { line, verdict: 'line', note: `The line given (${moveCount(line.length)}), replayed through the rules engine.` };
   }
   if (!o.solve) return { line: [], verdict: 'position', note: 'The position alone: give --line "…" or --solve to step through a line.' };
   const max = o.maxPositions === undefined ? DEFAULT_MAX_POSITIONS : parseIntOption('max-positions', o.maxPositions, 1, MAX_MAX_POSITIONS);
@@ -67,7 +67,7 @@ function planView(deal: LoadedDeal, o: ViewOptions, numbering: Numbering): { lin
     return {
       line,
       verdict: 'won',
-      note: `A winning line of ${line.length} moves, stored in ${o.db} (solver ${stored.solverVersion}, budget ${fmt(stored.maxPositions)} positions, found in ${fmt(stored.positions ?? 0)}); not solved again.`,
+      note: `A winning line of ${moveCount(line.length)}, stored in ${o.db} (solver ${stored.solverVersion}, budget ${fmt(stored.maxPositions)} positions, found in ${fmt(stored.positions ?? 0)}); not solved again.`,
     };
   }
   if (stored?.status === 'lost') {
@@ -82,7 +82,7 @@ function planView(deal: LoadedDeal, o: ViewOptions, numbering: Numbering): { lin
     return {
       line: [...r.line],
       verdict: 'won',
-      note: `A winning line of ${r.line.length} moves found by the solver (${fmt(r.positions)} of ${fmt(max)} positions, solver ${r.solverVersion}).`,
+      note: `A winning line of ${moveCount(r.line.length)} found by the solver (${fmt(r.positions)} of ${fmt(max)} positions, solver ${r.solverVersion}).`,
     };
   }
   if (r.status === 'lost') {
@@ -95,9 +95,18 @@ function planView(deal: LoadedDeal, o: ViewOptions, numbering: Numbering): { lin
   };
 }
 
-async function viewAction(ref: string, o: ViewOptions, version: string): Promise<void> {
+/**
+ * `view`'s action. `given(name)` says whether option `name` came from the command line (not its
+ * default), for the options that only --solve reads.
+ */
+async function viewAction(ref: string, o: ViewOptions, version: string, given: (name: string) => boolean = () => false): Promise<void> {
   if (o.line !== undefined && o.solve) throw new InputError('bad-option', 'option --line: give either --line or --solve, not both');
-  if (o.maxPositions !== undefined && !o.solve) throw new InputError('bad-option', 'option --max-positions: only with --solve');
+  if (!o.solve) {
+    // options that only --solve reads: refused alike, not silently ignored
+    if (o.maxPositions !== undefined) throw new InputError('bad-option', 'option --max-positions: only with --solve');
+    if (given('db')) throw new InputError('bad-option', 'option --db: only with --solve');
+    if (given('stored')) throw new InputError('bad-option', 'option --no-stored: only with --solve');
+  }
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const deal = loadDealOrThrow(ref);
   const numbering = numberingFor(deal, o.columns);
@@ -121,6 +130,7 @@ async function viewAction(ref: string, o: ViewOptions, version: string): Promise
     columnLabels: numbering.shown,
     spadesAsClubs: cards.suit(0) !== '\u2660',
     columnsNote: numberingNote(deal, numbering),
+    startIsDeal: deal.code !== null,
   });
   if (o.out === undefined) {
     process.stdout.write(html);
@@ -132,7 +142,7 @@ async function viewAction(ref: string, o: ViewOptions, version: string): Promise
   } catch (e) {
     throw new InputError('bad-file', `option --out "${o.out}": cannot write it (${oneLine(e)}); nothing was written there`);
   }
-  const what = { won: `won in ${plan.line.length} moves`, lost: 'lost (proven)', undecided: 'undecided', line: `a line of ${plan.line.length} moves, not won`, position: 'the position alone' }[verdict];
+  const what = { won: `won in ${moveCount(plan.line.length)}`, lost: 'lost (proven)', undecided: 'undecided', line: `a line of ${moveCount(plan.line.length)}, not won`, position: 'the position alone' }[verdict];
   process.stdout.write(`wrote ${o.out}: ${title}, ${what}\n`);
 }
 
@@ -153,5 +163,5 @@ export function registerViewCommand(program: Command): void {
       'after',
       `\n${DEAL_HELP}\n\nExamples:\n  spidersolve view SE1-1 --solve --out reports/SE1-1.html\n  spidersolve view SE4-7 --line "5-2 d" --out se4-7.html\n\nExit codes: 0 page written (won, lost, undecided or a line), 2 bad input.`,
     )
-    .action(async (ref: string, o: ViewOptions) => viewAction(ref, o, program.version() ?? ''));
+    .action(async (ref: string, o: ViewOptions, cmd: Command) => viewAction(ref, o, program.version() ?? '', (name) => cmd.getOptionValueSource(name) === 'cli'));
 }

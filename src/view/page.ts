@@ -49,6 +49,17 @@ export interface ViewerInput {
   readonly spadesAsClubs?: boolean;
   /** A sentence on the column numbering, when it is not spidersolve's own (or a PySolFC deal's). */
   readonly columnsNote?: string | null;
+  /**
+   * Whether the first frame is a start position (a deal as dealt; the default) or a position read
+   * from a file in mid-game: the first step then reads "The position as given." instead of "The deal
+   * as dealt.".
+   */
+  readonly startIsDeal?: boolean;
+}
+
+/** `1 move`, `2 moves`. */
+export function moveCount(n: number): string {
+  return `${n} move${n === 1 ? '' : 's'}`;
 }
 
 const CSS = `
@@ -148,7 +159,7 @@ function stats(f){function set(name,v){var e=document.querySelector('[data-score
 set('moves',f.step);set('classic',f.classic);set('reveal',f.reveal);set('flips',f.flips)}
 function stepText(f){var p=$('step');p.setAttribute('data-step',String(f.step));p.setAttribute('data-step-count',String(last));
 p.setAttribute('data-move',f.move||'');p.textContent='';
-if(f.move===null){p.appendChild(el('span','',last>0?'The deal as dealt. Press \\u2192 or Next to play the first of '+last+' moves.':'The deal as dealt.'))}
+if(f.move===null){p.appendChild(el('span','',data.start+(last>0?' Press \\u2192 or Next to play '+(last===1?'the only move.':'the first of '+last+' moves.'):'')))}
 else{p.appendChild(el('span','',('Move '+f.step+' of '+last+': ')));p.appendChild(el('span','mv',f.move));p.appendChild(el('span','',f.words+'.'));
 f.turnedUp.forEach(function(t){p.appendChild(el('span','ev',' Turns up '+label(t.card)+' in column '+LAB[t.column-1]+'.'))});
 f.completed.forEach(function(s){p.appendChild(el('span','ev',' Completes a suit of '+sym(s)+', removed.'))})}
@@ -177,15 +188,16 @@ export function viewerPage(input: ViewerInput): string {
   const n = input.frames[0]?.columns.length ?? 10;
   const last = input.frames.length - 1;
   const badge: Record<Verdict, [string, string]> = {
-    won: ['won', `winning line, ${last} moves`],
+    won: ['won', `winning line, ${moveCount(last)}`],
     lost: ['lost', 'lost (proven)'],
     undecided: ['undecided', 'undecided'],
-    line: ['line', `line of ${last} moves`],
+    line: ['line', `line of ${moveCount(last)}`],
     position: ['line', 'position'],
   };
   const [cls, text] = badge[input.verdict];
   const labels = input.columnLabels ?? Array.from({ length: n }, (_, i) => i + 1);
-  const data = { completeSuits: input.completeSuits, columnLabels: labels, spadesAsClubs: !!input.spadesAsClubs, frames: input.frames };
+  const start = input.startIsDeal === false ? 'The position as given.' : 'The deal as dealt.';
+  const data = { completeSuits: input.completeSuits, columnLabels: labels, spadesAsClubs: !!input.spadesAsClubs, start, frames: input.frames };
   return `<!doctype html>
 <html lang="en">
 <head>
