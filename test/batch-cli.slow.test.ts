@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli as runCli, ROOT, type Run } from './helpers/cli.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
 
 let dir: string;
@@ -23,37 +23,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  status: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Starts the CLI; `stop` (if given) is called with the child once, and may signal it. */
+/** The CLI in a child process (test/helpers/cli.ts), with this file's argument order. */
 function cli(args: string[], env: Record<string, string> = {}, poll?: (kill: (s: NodeJS.Signals) => void) => boolean): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    let timer: NodeJS.Timeout | undefined;
-    if (poll) {
-      timer = setInterval(() => {
-        if (poll((s) => child.kill(s))) clearInterval(timer);
-      }, 50);
-    }
-    child.on('error', reject);
-    child.on('close', (status, signal) => {
-      if (timer) clearInterval(timer);
-      resolve({ status, signal, stdout, stderr });
-    });
-  });
+  return runCli(args, { env, poll });
 }
 
 function countRows(db: string): number {

@@ -3,7 +3,6 @@
  * in a child process. Interrupt/kill tests use the test worker (SPIDERSOLVE_BATCH_WORKER) with fake
  * outcomes and a small delay, so that a batch is reliably caught midway.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +13,8 @@ import { planSeeds } from '../src/batch/deals.js';
 import { parseBatchOptions, resumeCommand } from '../src/cli/batch.js';
 import { SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore } from '../src/batch/store.js';
+import { cli as runCli, expectUnchanged, snapshot, type Run } from './helpers/cli.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
 
 let dir: string;
@@ -26,47 +25,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  status: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Starts the CLI; `stop` (if given) is called with the child once, and may signal it. */
+/** The CLI in a child process (test/helpers/cli.ts), with this file's argument order. */
 function cli(args: string[], env: Record<string, string> = {}, poll?: (kill: (s: NodeJS.Signals) => void) => boolean): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    let timer: NodeJS.Timeout | undefined;
-    if (poll) {
-      timer = setInterval(() => {
-        if (poll((s) => child.kill(s))) clearInterval(timer);
-      }, 50);
-    }
-    child.on('error', reject);
-    child.on('close', (status, signal) => {
-      if (timer) clearInterval(timer);
-      resolve({ status, signal, stdout, stderr });
-    });
-  });
-}
-
-function snapshot(path: string): { bytes: Buffer; mtime: number } {
-  return { bytes: readFileSync(path), mtime: statSync(path).mtimeMs };
-}
-
-function expectUnchanged(path: string, before: { bytes: Buffer; mtime: number }): void {
-  const now = snapshot(path);
-  expect(now.bytes.equals(before.bytes)).toBe(true);
-  expect(now.mtime).toBe(before.mtime);
+  return runCli(args, { env, poll });
 }
 
 function expectOneLineError(r: Run, pattern: RegExp): void {

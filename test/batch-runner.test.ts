@@ -8,6 +8,7 @@ import { planSeeds } from '../src/batch/deals.js';
 import type { ProgressSink } from '../src/batch/progress.js';
 import { runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { ResultStore, type StoredRow } from '../src/batch/store.js';
+import { withEnv } from './helpers/env.js';
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
 
@@ -47,20 +48,6 @@ function stable(r: StoredRow): Partial<StoredRow> {
   const { elapsedMs, runId, createdAt, ...rest } = r;
   void elapsedMs, runId, createdAt;
   return rest;
-}
-
-/** Sets test-worker environment variables for the duration of f (workers copy env when created). */
-async function withEnv<T>(env: Record<string, string>, f: () => Promise<T>): Promise<T> {
-  const old = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    return await f();
-  } finally {
-    for (const [k, v] of Object.entries(old)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
 }
 
 describe('runBatch with the real solve worker', () => {

@@ -15,6 +15,7 @@ import type { ReportRow } from '../src/batch/report.js';
 import { runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { shardAssignment } from '../src/batch/shard.js';
 import { ResultStore } from '../src/batch/store.js';
+import { withEnv } from './helpers/env.js';
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
 const LADDER = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_LADDER: '1' };
@@ -27,19 +28,6 @@ beforeAll(() => {
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function withEnv<T>(env: Record<string, string>, f: () => Promise<T>): Promise<T> {
-  const old = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    return await f();
-  } finally {
-    for (const [k, v] of Object.entries(old)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
 
 /** Spiderette 1 and 2 suits, seeds 1-12 (24 deals), on the ladder 250, 500, 1000 positions. */
 function study(db: string, over: Partial<BatchOptions> = {}): BatchOptions {

@@ -22,6 +22,7 @@ import { ResultStore } from '../src/batch/store.js';
 import { formatBatchSummary } from '../src/cli/batch.js';
 import type { ReportRow } from '../src/batch/report.js';
 import { solve } from '../src/solver/solve.js';
+import { withEnv } from './helpers/env.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -39,19 +40,6 @@ beforeAll(() => {
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function withEnv<T>(env: Record<string, string>, f: () => Promise<T>): Promise<T> {
-  const old = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    return await f();
-  } finally {
-    for (const [k, v] of Object.entries(old)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
 
 function seedsStudy(db: string, study: string, game: 'spider' | 'spiderette', suits: (1 | 2 | 4)[], from: number, to: number, budgets: number[], over: Partial<BatchOptions> = {}): BatchOptions {
   return {

@@ -23,6 +23,7 @@ import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { summarize } from '../src/batch/report.js';
 import { checkOutPath, formatBatchSummary, TABLE_LEGEND } from '../src/cli/batch.js';
 import { cli, expectOneLineError, expectUnchanged, ROOT as ROOT_DIR, snapshot } from './helpers/cli.js';
+import { withEnv } from './helpers/env.js';
 
 let dir: string;
 beforeAll(() => {
@@ -147,20 +148,6 @@ describe('#12.1 --out that names the results database is refused before anything
 });
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
-
-/** Sets test-worker environment variables for the duration of f (workers copy env when created). */
-async function withEnv<T>(env: Record<string, string>, f: () => Promise<T>): Promise<T> {
-  const old = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    return await f();
-  } finally {
-    for (const [k, v] of Object.entries(old)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
 
 /** Options of a fake batch of Spider 1-suit seeds 1..n (the test worker): a write every 5 results, none on a timer. */
 function fakeBatch(db: string, n: number, progress?: ProgressSink): BatchOptions {
