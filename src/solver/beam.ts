@@ -5,18 +5,21 @@
  * An iteration searches level by level from the start with a beam of `width` positions. Every child
  * of every position in the level is built (every legal move but for the sound reductions of
  * SolverState.generate — and, while iterations drop children anyway, the moves search.ts's pruning
- * leaves out), scored (KeyCodec.encode, lower is better) and looked up in the table: a child this
- * iteration has visited already is left out. Of the others, the `width` best are kept for the next
- * level, with a share of the width reserved for each number of stock deals left, so that positions
- * which have just dealt (whose fresh cards score badly) are not crowded out by those that have not. A
- * kept child is visited in the table (PositionTable.visit): stored, and counted, if new; entered again
+ * leaves out, and the children that end a line of more than `idle` moves in a row without progress),
+ * scored (KeyCodec.encode, lower is better) and looked up in the table: a child this iteration has
+ * visited already is left out. Of the others, the `width` best are kept for the next level: first up
+ * to a share of the width for each number of stock deals left, so that positions which have just
+ * dealt (whose fresh cards score badly) are not crowded out by those that have not; then up to
+ * `perParent` children of each parent, so that one position's many shuffles do not fill the beam; then
+ * the best of the rest. A kept child is visited in the table (PositionTable.visit): stored, and counted, if new; entered again
  * free if an earlier iteration or the quick stage stored it. A child that is left out is not stored.
  * When an iteration fails, the next one searches again from the start with a wider beam, through
  * positions that are mostly stored already.
  *
- * An iteration that dropped no child and pruned no move expanded every position it visited, and so
- * every position reachable from the start: if it found no win, the deal is **lost** (R19). One that
- * dropped none but pruned some is followed by one that prunes nothing. The search is deterministic:
+ * An iteration that dropped no child and pruned no move (a line cut by the idle limit counts as
+ * pruned) expanded every position it visited, and so every position reachable from the start: if it
+ * found no win, the deal is **lost** (R19). One that dropped none but pruned some is followed by one
+ * that prunes nothing and has no idle limit. The search is deterministic:
  * integer evaluation, fixed move order, stable ordering of equal scores.
  */
 import type { Position } from '../game/position.js';
@@ -37,6 +40,15 @@ export interface BeamOptions {
   readonly dealShare?: number;
   /** Leave out the moves search.ts's pruning leaves out, until an iteration drops no child (default true). */
   readonly prune?: boolean;
+  /**
+   * Most consecutive moves without progress (no card turned face-up, no suit completed, no deal) on a
+   * line, while pruning (default BEAM_IDLE; 0 for no limit). Children beyond it are left out, as pruned.
+   */
+  readonly idle?: number;
+  /** Added to `idle` at each iteration after the first (default BEAM_IDLE_GROWTH). */
+  readonly idleGrowth?: number;
+  /** Most children of one parent kept before the beam is filled with the best of the rest (default BEAM_PER_PARENT; 0: no cap). */
+  readonly perParent?: number;
 }
 
 /**
@@ -57,6 +69,23 @@ export const BEAM_GROWTH = 2;
  * PySolFC games 1013–1030; no reserve won fewer still in an earlier form of the search).
  */
 export const BEAM_DEAL_SHARE = 0.125;
+/**
+ * Most consecutive moves without progress on a line while pruning (see BeamOptions.idle). Without a
+ * limit, a wide iteration could spend the rest of the budget shuffling runs back and forth for
+ * thousands of levels (PySolFC Spider game 1115: one iteration, some 3,600 levels, 920,000
+ * positions). 30 won the most of the 21 four-suit PySolFC games in 1101–1400 that solver 3.0.0 left
+ * undecided (12: 15, 20: 17, 30 and 45: 18 of 21, without a per-parent cap), outside the benchmark sets.
+ */
+export const BEAM_IDLE = 30;
+/** Growth of the idle limit per iteration (2 and 4 did no better than none on the same games). */
+export const BEAM_IDLE_GROWTH = 0;
+/**
+ * Children of one parent kept before the beam is filled with the best of the rest. With the idle
+ * limit of 30, a cap of 4 won 20 of those 21 games (2, 3 and 6: 19; none: 18) in half the time, and
+ * no fewer than 3.0.0 on PySolFC games 1001–1060 (Spider) and 1101–1160 (Spiderette) and seeds
+ * 2001–2040 of four-suit Spider and Spiderette, in less time.
+ */
+export const BEAM_PER_PARENT = 4;
 
 /** Outcome of a beam search, before the line is rebuilt. */
 export interface BeamOutcome {
@@ -83,12 +112,14 @@ class Candidates {
   score = new Int32Array(1024);
   tag = new Uint8Array(1024);
   deals = new Uint8Array(1024);
+  idle = new Uint16Array(1024);
+  par = new Int32Array(1024);
   keyOff = new Int32Array(1024);
   keys = new Uint32Array(8192);
   keysUsed = 0;
   n = 0;
 
-  push(node: number, score: number, tag: number, deals: number, key: Uint32Array, nw: number): void {
+  push(node: number, score: number, tag: number, deals: number, idle: number, par: number, key: Uint32Array, nw: number): void {
     if (this.keysUsed + nw > this.keys.length) {
       const k = new Uint32Array(Math.max(this.keys.length * 2, this.keysUsed + nw));
       k.set(this.keys);
@@ -111,15 +142,21 @@ class Candidates {
       };
       this.node = g32(this.node);
       this.keyOff = g32(this.keyOff);
+      this.par = g32(this.par);
       this.score = g32(this.score);
       this.tag = g8(this.tag);
       this.deals = g8(this.deals);
+      const b16 = new Uint16Array(len);
+      b16.set(this.idle);
+      this.idle = b16;
     }
     const i = this.n++;
     this.node[i] = node;
     this.score[i] = score;
     this.tag[i] = tag;
     this.deals[i] = deals;
+    this.idle[i] = idle;
+    this.par[i] = par;
     this.keyOff[i] = ko;
   }
 }
@@ -133,13 +170,14 @@ interface Scratch {
   cand: Candidates;
   levelNode: Int32Array;
   levelTag: Uint8Array;
+  levelIdle: Uint16Array;
   order: Int32Array;
   taken: Uint8Array;
   hist: Int32Array;
 }
 let spareScratch: Scratch | null = null;
 function newScratch(): Scratch {
-  return { cand: new Candidates(), levelNode: new Int32Array(64), levelTag: new Uint8Array(64), order: new Int32Array(1024), taken: new Uint8Array(1024), hist: new Int32Array(256) };
+  return { cand: new Candidates(), levelNode: new Int32Array(64), levelTag: new Uint8Array(64), levelIdle: new Uint16Array(64), order: new Int32Array(1024), taken: new Uint8Array(1024), hist: new Int32Array(256) };
 }
 
 /** Length in words of candidate i's key. */
@@ -166,6 +204,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   // the level being expanded: nodes and their move-back tags
   let levelNode = scratch.levelNode;
   let levelTag = scratch.levelTag;
+  let levelIdle = scratch.levelIdle;
   let levelLen = 0;
   // selection scratch: candidates in order of score, which are taken, counts per score and per deals left
   let order = scratch.order;
@@ -175,12 +214,16 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   let peak = 0;
   let iterations = 0;
   let prune = opts.prune ?? true;
+  const idle0 = opts.idle ?? BEAM_IDLE;
+  const idleGrowth = opts.idleGrowth ?? BEAM_IDLE_GROWTH;
+  const perParent = opts.perParent ?? BEAM_PER_PARENT;
+  let parCount = new Int32Array(64);
 
   const nw0 = codec.encode(state);
   let root = table.find(codec.buf, nw0);
   if (root < 0) root = table.insert(codec.buf, nw0, 0);
   const out = (status: BeamOutcome['status'], goal: number): BeamOutcome => {
-    spareScratch = { cand, levelNode, levelTag, order, taken, hist };
+    spareScratch = { cand, levelNode, levelTag, levelIdle, order, taken, hist };
     return { status, goal, iterations, width, codec, peakBytes: peak };
   };
   table.setRoot(root, 0);
@@ -193,7 +236,9 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
     table.setRoot(root, stamp);
     levelNode[0] = root;
     levelTag[0] = NO_REVERSE;
+    levelIdle[0] = 0;
     levelLen = 1;
+    const idleMax = prune && idle0 > 0 ? Math.min(60000, idle0 + idleGrowth * (iterations - 1)) : 0x7fffffff;
     let dropped = false;
     let pruned = false;
     while (levelLen > 0) {
@@ -203,6 +248,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         const node = levelNode[e]!;
         // the move back to the parent (columns as decoded) leads to a position this iteration visited
         const back = levelTag[e]!;
+        const idleNext = levelIdle[e]! + 1;
         codec.decode(table.arena, table.keyOffset(node), state);
         const n = state.generate(moves, true);
         for (let i = 0; i < n; i++) {
@@ -213,6 +259,12 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
             continue;
           }
           const tok = state.apply(m);
+          const childIdle = tok !== 0 || m === DEAL_MOVE ? 0 : idleNext;
+          if (childIdle > idleMax) {
+            state.undo(m, tok);
+            pruned = true;
+            continue;
+          }
           const nw = codec.encode(state);
           const found = table.find(codec.buf, nw);
           if (found < 0 || table.stamp(found) !== stamp) {
@@ -222,7 +274,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
             }
             let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
             if (tag !== NO_REVERSE) tag = codec.decodedTag(tag, state);
-            cand.push(node, codec.score, tag, state.stockLeft, codec.buf, nw);
+            cand.push(node, codec.score, tag, state.stockLeft, childIdle, e, codec.buf, nw);
           }
           state.undo(m, tok);
         }
@@ -276,6 +328,20 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
           }
         }
       }
+      if (perParent > 0) {
+        if (parCount.length < levelLen) parCount = new Int32Array(levelLen * 2);
+        parCount.fill(0, 0, levelLen);
+        for (let i = 0; i < nc; i++) if (taken[i] === 1) parCount[cand.par[i]!]!++;
+        for (let k = 0; k < nc && total < width; k++) {
+          const i = order[k]!;
+          const p = cand.par[i]!;
+          if (taken[i] === 0 && parCount[p]! < perParent) {
+            const r = keep(i);
+            if (r < 0) return out('undecided', -1);
+            parCount[p]! += r;
+          }
+        }
+      }
       for (let k = 0; k < nc && total < width; k++) {
         const i = order[k]!;
         if (taken[i] === 0 && keep(i) < 0) return out('undecided', -1);
@@ -289,13 +355,15 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
       if (levelNode.length < total) {
         levelNode = new Int32Array(total);
         levelTag = new Uint8Array(total);
+        levelIdle = new Uint16Array(total);
       }
       levelLen = 0;
       for (let k = 0; k < nc; k++) {
         const i = order[k]!;
         if (taken[i] !== 1) continue;
         levelNode[levelLen] = cand.node[i]!;
-        levelTag[levelLen++] = cand.tag[i]!;
+        levelTag[levelLen] = cand.tag[i]!;
+        levelIdle[levelLen++] = cand.idle[i]!;
       }
       // bytes in use: per candidate its node, score, tag, deals, key offset, order and taken, and its
       // key; per kept position its node and tag
