@@ -227,6 +227,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     let undecidedNext = 0;
     const stopped = { value: false };
     let fatal: unknown = null;
+    // the store can take no more results (its file is gone, or a write failed): later ones are discarded
+    let storeDead = false;
 
     for (let rung = 0; rung < budgets.length && !interrupted && !stopped.value && stopReason === null; rung++) {
       const budget = budgets[rung]!;
@@ -290,11 +292,12 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       };
 
       const flush = () => {
-        if (fatal) return;
+        if (storeDead) return;
         // the file at the path must still be the one this store writes (checked at every flush,
         // also when there is nothing to write: the timer runs every flushMs)
         const where = store.fileAtPath();
         if (where !== 'same') {
+          storeDead = true;
           fatal = databaseGoneFault(store, where, runId, buffer.splice(0), written);
           stop();
           return;
@@ -307,6 +310,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
           links = [];
           for (const r of recs) pending.delete(r.deal);
         } catch (e) {
+          storeDead = true;
           fatal = e;
           stop();
         }
@@ -327,6 +331,9 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         if (buffer.length >= flushEvery) flush();
       };
       const onOutcome = (deal: PlannedDeal, ident: string, o: WorkerOutcome) => {
+        // an answer that comes after the store stopped taking results is neither counted nor shown:
+        // it could not be kept, so the deal is run again on resume, like a cancelled one
+        if (storeDead) return;
         const waiting = pending.get(ident) ?? [];
         const r = o.key !== deal.key
           ? recordFromError(deal, budget, `the worker loaded ${o.key}, not ${deal.key} (did the file change?)`, SOLVER_VERSION, ident)
@@ -335,7 +342,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         for (const w of waiting) note(w.ord, deal, r.status);
       };
       const onFailure = (deal: PlannedDeal, ident: string, e: unknown) => {
-        if (stopping) return; // cancelled by us: discarded, run again on resume
+        if (stopping || storeDead) return; // cancelled by us: discarded, run again on resume
         const waiting = pending.get(ident) ?? [];
         record(recordFromError(deal, budget, oneLine(e) || 'worker failed', SOLVER_VERSION, ident), 0, waiting);
         for (const w of waiting) note(w.ord, deal, 'error');
