@@ -245,6 +245,29 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect(t2.size).toBe(n - 1);
   });
 
+  it('the idle limit and the per-parent cap never make a loss: an iteration they cut is followed by one without them', () => {
+    const beam = (p: Position, o: Parameters<typeof beamSearch>[4]) => {
+      const store = new ColumnStore();
+      const codec = new KeyCodec(new SolverState(p), undefined, true, store);
+      const table = new PositionTable(1000, (a, off) => codec.keyLength(a, off));
+      const out = beamSearch(p, 1_000_000, table, store, o);
+      return [out.status, out.iterations, table.size];
+    };
+    // clubs left, no face-down card: every win is 3C onto 4C, 2C onto 3C, then AC completes the suit,
+    // two moves without progress first; no move here is one the pruning leaves out
+    const p = pos(SE4, [['', 'KC QC JC 10C 9C 8C 7C 6C 5C 4C'], ['', 'AC 2C'], ['', '3C'], '', '', '', ''], [], [0, 1, 2]);
+    // at most 1 move without progress: the first iteration is wide enough to drop nothing, but its
+    // lines were cut, so it proves nothing; the second, without the limit, wins
+    expect(beam(p, { idle: 1, firstWidth: 1000 })).toEqual(['won', 2, expect.any(Number)]);
+    expect(beam(p, { idle: 2, firstWidth: 1000 })[0]).toBe('won');
+    // SE4-1011 is lost: the harshest settings still end in the exact proof over its reachable positions
+    const lost = dealPosition(SE4, 1011);
+    const n = reachable(lost); // 7,462
+    expect(beam(lost, { idle: 1, perParent: 1, firstWidth: 100_000 })).toEqual(['lost', 2, n]);
+    expect(beam(lost, { idle: 1, perParent: 1, firstWidth: 1 })).toEqual(['lost', 12, n]);
+    expect(beam(lost, {})).toEqual(['lost', 8, n]);
+  });
+
   it('never answers lost from a pruned search: the quick stage that runs dry is undecided', () => {
     const p = pos(
       SE4,
