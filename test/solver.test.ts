@@ -40,6 +40,14 @@ function bruteForce(start: Position, limit = 30_000): 'won' | 'lost' | 'too larg
   return 'lost';
 }
 
+/** Runs the beam search alone from `p` over a new table: its outcome and the table. */
+function beamOver(p: Position, max: number, opts?: Parameters<typeof beamSearch>[4]) {
+  const store = new ColumnStore();
+  const codec = new KeyCodec(new SolverState(p), undefined, true, store);
+  const table = new PositionTable(1000, (a, o) => codec.keyLength(a, o));
+  return { out: beamSearch(p, max, table, store, opts), table };
+}
+
 /**
  * Number of distinct positions (solver keys) reachable from `start`, by a plain breadth-first search
  * over its own table: what a complete search must store, each position once.
@@ -231,26 +239,19 @@ describe('solver: one table, the quick stage and the beam search', () => {
   it('counts a position once however many iterations visit it: the budget is the table\'s size', () => {
     const p = dealPosition(SE4, 1011);
     const n = reachable(p);
-    const store = new ColumnStore();
-    const codec = new KeyCodec(new SolverState(p), undefined, true, store);
-    const table = new PositionTable(1000, (a, o) => codec.keyLength(a, o));
-    const out = beamSearch(p, 1_000_000, table, store, { firstWidth: 1 });
+    const { out, table } = beamOver(p, 1_000_000, { firstWidth: 1 });
     expect(out.status).toBe('lost');
     expect(out.iterations).toBeGreaterThan(5);
     expect(table.size).toBe(n);
     // one position short of the reachable count, the same search cannot prove it
-    const t2 = new PositionTable(1000, (a, o) => codec.keyLength(a, o));
-    const short = beamSearch(p, n - 1, t2, store, { firstWidth: 1 });
+    const { out: short, table: t2 } = beamOver(p, n - 1, { firstWidth: 1 });
     expect(short.status).toBe('undecided');
     expect(t2.size).toBe(n - 1);
   });
 
   it('the idle limit and the per-parent cap never make a loss: an iteration they cut is followed by one without them', () => {
     const beam = (p: Position, o: Parameters<typeof beamSearch>[4]) => {
-      const store = new ColumnStore();
-      const codec = new KeyCodec(new SolverState(p), undefined, true, store);
-      const table = new PositionTable(1000, (a, off) => codec.keyLength(a, off));
-      const out = beamSearch(p, 1_000_000, table, store, o);
+      const { out, table } = beamOver(p, 1_000_000, o);
       return [out.status, out.iterations, table.size];
     };
     // clubs left, no face-down card: every win is 3C onto 4C, 2C onto 3C, then AC completes the suit,
@@ -283,10 +284,7 @@ describe('solver: one table, the quick stage and the beam search', () => {
   it('the beam search alone wins seeded 2-suit Spider deals, with lines rebuilt from the table that replay to a win', () => {
     for (const seed of [1, 2, 3]) {
       const p = dealPosition(SP2, seed);
-      const store = new ColumnStore();
-      const codec = new KeyCodec(new SolverState(p), undefined, true, store);
-      const table = new PositionTable(167_000, (a, o) => codec.keyLength(a, o));
-      const r = beamSearch(p, 167_000, table, store);
+      const { out: r, table } = beamOver(p, 167_000);
       expect(r.status).toBe('won');
       const line = rebuildLine(p, table.pathTo(r.goal), table, r.codec);
       const played = playLine(p, line);

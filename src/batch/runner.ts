@@ -342,7 +342,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         for (const w of waiting) note(w.ord, deal, r.status);
       };
       const onFailure = (deal: PlannedDeal, ident: string, e: unknown) => {
-        if (stopping || storeDead) return; // cancelled by us: discarded, run again on resume
+        // cancelled by us, or after the store stopped taking results: discarded, run again on resume
+        if (stopping || storeDead) return;
         const waiting = pending.get(ident) ?? [];
         record(recordFromError(deal, budget, oneLine(e) || 'worker failed', SOLVER_VERSION, ident), 0, waiting);
         for (const w of waiting) note(w.ord, deal, 'error');

@@ -10,17 +10,18 @@
  * visited already is left out. Of the others, the `width` best are kept for the next level: first up
  * to a share of the width for each number of stock deals left, so that positions which have just
  * dealt (whose fresh cards score badly) are not crowded out by those that have not; then up to
- * `perParent` children of each parent, so that one position's many shuffles do not fill the beam; then
- * the best of the rest. A kept child is visited in the table (PositionTable.visit): stored, and counted, if new; entered again
- * free if an earlier iteration or the quick stage stored it. A child that is left out is not stored.
+ * `perParent` children of each parent, so that one position's many shuffles do not fill the beam;
+ * then the best of the rest. A kept child is visited in the table (PositionTable.visit): stored, and
+ * counted, if new; entered again free if an earlier iteration or the quick stage stored it. A child
+ * that is left out is not stored.
  * When an iteration fails, the next one searches again from the start with a wider beam, through
  * positions that are mostly stored already.
  *
  * An iteration that dropped no child and pruned no move (a line cut by the idle limit counts as
  * pruned) expanded every position it visited, and so every position reachable from the start: if it
  * found no win, the deal is **lost** (R19). One that dropped none but pruned some is followed by one
- * that prunes nothing and has no idle limit. The search is deterministic:
- * integer evaluation, fixed move order, stable ordering of equal scores.
+ * that prunes nothing and has no idle limit. The search is deterministic: integer evaluation, fixed
+ * move order, stable ordering of equal scores.
  */
 import type { Position } from '../game/position.js';
 import { type ColumnStore, DEFAULT_WEIGHTS, type EvalWeights, KeyCodec } from './key.js';
@@ -45,8 +46,6 @@ export interface BeamOptions {
    * line, while pruning (default BEAM_IDLE; 0 for no limit). Children beyond it are left out, as pruned.
    */
   readonly idle?: number;
-  /** Added to `idle` at each iteration after the first (default BEAM_IDLE_GROWTH). */
-  readonly idleGrowth?: number;
   /** Most children of one parent kept before the beam is filled with the best of the rest (default BEAM_PER_PARENT; 0: no cap). */
   readonly perParent?: number;
 }
@@ -74,11 +73,11 @@ export const BEAM_DEAL_SHARE = 0.125;
  * limit, a wide iteration could spend the rest of the budget shuffling runs back and forth for
  * thousands of levels (PySolFC Spider game 1115: one iteration, some 3,600 levels, 920,000
  * positions). 30 won the most of the 21 four-suit PySolFC games in 1101–1400 that solver 3.0.0 left
- * undecided (12: 15, 20: 17, 30 and 45: 18 of 21, without a per-parent cap), outside the benchmark sets.
+ * undecided (12: 15, 20: 17, 30 and 45: 18 of 21, without a per-parent cap), outside the benchmark sets;
+ * a limit growing by 2 or 4 an iteration did no better than a fixed one. At most 60,000 (the count is
+ * kept in 16 bits).
  */
 export const BEAM_IDLE = 30;
-/** Growth of the idle limit per iteration (2 and 4 did no better than none on the same games). */
-export const BEAM_IDLE_GROWTH = 0;
 /**
  * Children of one parent kept before the beam is filled with the best of the rest. With the idle
  * limit of 30, a cap of 4 won 20 of those 21 games (2, 3 and 6: 19; none: 18) in half the time, and
@@ -140,15 +139,18 @@ class Candidates {
         b.set(a);
         return b;
       };
+      const g16 = (a: Uint16Array) => {
+        const b = new Uint16Array(len);
+        b.set(a);
+        return b;
+      };
       this.node = g32(this.node);
       this.keyOff = g32(this.keyOff);
       this.par = g32(this.par);
       this.score = g32(this.score);
       this.tag = g8(this.tag);
       this.deals = g8(this.deals);
-      const b16 = new Uint16Array(len);
-      b16.set(this.idle);
-      this.idle = b16;
+      this.idle = g16(this.idle);
     }
     const i = this.n++;
     this.node[i] = node;
@@ -214,8 +216,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   let peak = 0;
   let iterations = 0;
   let prune = opts.prune ?? true;
-  const idle0 = opts.idle ?? BEAM_IDLE;
-  const idleGrowth = opts.idleGrowth ?? BEAM_IDLE_GROWTH;
+  const idle = Math.min(60_000, opts.idle ?? BEAM_IDLE);
   const perParent = opts.perParent ?? BEAM_PER_PARENT;
   let parCount = new Int32Array(64);
 
@@ -238,7 +239,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
     levelTag[0] = NO_REVERSE;
     levelIdle[0] = 0;
     levelLen = 1;
-    const idleMax = prune && idle0 > 0 ? Math.min(60000, idle0 + idleGrowth * (iterations - 1)) : 0x7fffffff;
+    const idleMax = prune && idle > 0 ? idle : 0x7fffffff;
     let dropped = false;
     let pruned = false;
     while (levelLen > 0) {
@@ -365,9 +366,10 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         levelTag[levelLen] = cand.tag[i]!;
         levelIdle[levelLen++] = cand.idle[i]!;
       }
-      // bytes in use: per candidate its node, score, tag, deals, key offset, order and taken, and its
-      // key; per kept position its node and tag
-      peak = Math.max(peak, nc * 19 + cand.keysUsed * 4 + levelLen * 5);
+      // bytes in use: per candidate its node, score, tag, deals, idle count, parent, key offset, order
+      // and taken, and its key; per kept position its node, tag and idle count, and its count of
+      // children kept (as a parent at the next level)
+      peak = Math.max(peak, nc * 25 + cand.keysUsed * 4 + levelLen * 11);
     }
     if (!dropped) {
       if (!pruned) return out('lost', -1);
