@@ -267,16 +267,15 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
             continue;
           }
           const nw = codec.encode(state);
-          const found = table.find(codec.buf, nw);
-          if (found < 0 || table.stamp(found) !== stamp) {
-            if (state.isWon()) {
-              const id = table.visit(codec.buf, nw, node, stamp);
-              return out('won', id);
-            }
-            let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
-            if (tag !== NO_REVERSE) tag = codec.decodedTag(tag, state);
-            cand.push(node, codec.score, tag, state.stockLeft, childIdle, e, codec.buf, nw);
+          if (state.isWon()) {
+            const id = table.visit(codec.buf, nw, node, stamp);
+            return out('won', id);
           }
+          // (a child this iteration visited already is not looked up here but when it is selected:
+          // keep leaves it out, so it takes no room in the beam)
+          let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
+          if (tag !== NO_REVERSE) tag = codec.decodedTag(tag, state);
+          cand.push(node, codec.score, tag, state.stockLeft, childIdle, e, codec.buf, nw);
           state.undo(m, tok);
         }
       }
