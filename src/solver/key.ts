@@ -221,6 +221,12 @@ export class KeyCodec {
   private readonly cacheId: Int32Array;
   private readonly base: Uint8Array;
   private readonly curId: Int32Array;
+  /**
+   * Per column, the id decode last wrote into a state's column and the version it gave it: a column
+   * still at that version holds those contents (versions never repeat), so decode leaves it be.
+   */
+  private readonly heldId: Int32Array;
+  private readonly heldVer: Float64Array;
   /** The columns with no face-down card of the last key (stock empty), in the key's sorted order. */
   private readonly order: Int32Array;
   /** Scratch of encode: the ids in the key's order. */
@@ -253,6 +259,8 @@ export class KeyCodec {
     this.cacheId = new Int32Array(2 * n);
     this.base = new Uint8Array(n);
     this.curId = new Int32Array(n);
+    this.heldId = new Int32Array(n).fill(-1);
+    this.heldVer = new Float64Array(n).fill(-1);
     this.order = new Int32Array(n);
     this.seq = new Int32Array(n);
     this.wts = Float64Array.of(weights.down, weights.rankBreak, weights.suitBreak, weights.stockCard, weights.removed, weights.empty, weights.buried);
@@ -438,7 +446,7 @@ export class KeyCodec {
     const u0 = this.unit(words);
     s.stockLeft = u0 >>> 10;
     const mask = u0 & 0x3ff;
-    s.touchAll();
+    s.clearUndo();
     for (let c = 0; c < n; c++) if (!((mask >> c) & 1)) this.setColumn(s, c, this.readId(words));
     // the sorted ones, into those columns in column order: that is their sorted order
     let m = 0;
@@ -456,6 +464,17 @@ export class KeyCodec {
 
   /** Sets column c of `s` to the contents of `id` and caches it as the column's base entry. */
   private setColumn(s: SolverState, c: number, id: number): void {
+    const e = 2 * c + this.base[c]!;
+    this.curId[c] = id;
+    // the column holds these contents already, unchanged since (at the version they were set at)
+    if (this.heldId[c] === id && this.heldVer[c] === s.ver[c]) {
+      this.cacheVer[e] = s.ver[c]!;
+      this.cacheId[e] = id;
+      return;
+    }
+    s.touch(c);
+    this.heldId[c] = id;
+    this.heldVer[c] = s.ver[c]!;
     const store = this.store;
     const len = store.len[id]!;
     s.down[c] = store.down[id]!;
@@ -465,8 +484,6 @@ export class KeyCodec {
     const cards = store.cards;
     const st = store.start[id]!;
     for (let j = 0; j < len; j++) up[b + j] = cards[st + j]!;
-    this.curId[c] = id;
-    const e = 2 * c + this.base[c]!;
     this.cacheVer[e] = s.ver[c]!;
     this.cacheId[e] = id;
   }

@@ -108,6 +108,20 @@ export class SolverState {
     this.verTop = 0;
   }
 
+  /**
+   * Marks column c as changed (it was overwritten, e.g. by KeyCodec.decode) and empties the undo
+   * stack of versions, as touchAll does, for a state overwritten column by column.
+   */
+  touch(c: number): void {
+    this.ver[c] = ++versionClock.n;
+    this.verTop = 0;
+  }
+
+  /** Empties the undo stack of versions (the state was overwritten, see touch). */
+  clearUndo(): void {
+    this.verTop = 0;
+  }
+
   /** Saves column c's version on the undo stack and gives it a fresh one. */
   private bump(c: number): void {
     if (this.verTop === this.verStack.length) {
