@@ -6,8 +6,9 @@
  * of every position in the level is built (every legal move but for the sound reductions of
  * SolverState.generate — and, while iterations drop children anyway, the moves search.ts's pruning
  * leaves out, and the children that end a line of more than `idle` moves in a row without progress),
- * scored (KeyCodec.encode, lower is better) and looked up in the table: a child this iteration has
- * visited already is left out. Of the others, the `width` best are kept for the next level: first up
+ * and scored (KeyCodec.encode, lower is better). The `width` best of those this iteration has not
+ * visited yet are kept for the next level (a child is looked up in the table only when the selection
+ * reaches it, so the many children that are not kept cost no lookup): first up
  * to a share of the width for each number of stock deals left, so that positions which have just
  * dealt (whose fresh cards score badly) are not crowded out by those that have not; then up to
  * `perParent` children of each parent, so that one position's many shuffles do not fill the beam;
