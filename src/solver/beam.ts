@@ -107,12 +107,11 @@ export interface BeamOutcome {
 }
 
 /**
- * Growable parallel arrays of one level's candidates — parent node, score, move-back tag, stock deals
- * left, and the offset of the key in `keys` (keys are copied there: a candidate is stored in the
- * table only if it is kept).
+ * Growable parallel arrays of one level's candidates — score, move-back tag, stock deals left, idle
+ * count, parent (its index in the level), and the offset of the key in `keys` (keys are copied there:
+ * a candidate is stored in the table only if it is kept).
  */
 class Candidates {
-  node = new Int32Array(1024);
   score = new Int32Array(1024);
   tag = new Uint8Array(1024);
   deals = new Uint8Array(1024);
@@ -123,7 +122,7 @@ class Candidates {
   keysUsed = 0;
   n = 0;
 
-  push(node: number, score: number, tag: number, deals: number, idle: number, par: number, key: Uint32Array, nw: number): void {
+  push(score: number, tag: number, deals: number, idle: number, par: number, key: Uint32Array, nw: number): void {
     if (this.keysUsed + nw > this.keys.length) {
       const k = new Uint32Array(Math.max(this.keys.length * 2, this.keysUsed + nw));
       k.set(this.keys);
@@ -132,7 +131,7 @@ class Candidates {
     const ko = this.keysUsed;
     for (let j = 0; j < nw; j++) this.keys[ko + j] = key[j]!;
     this.keysUsed = ko + nw;
-    if (this.n === this.node.length) {
+    if (this.n === this.score.length) {
       const len = this.n * 2;
       const g32 = (a: Int32Array) => {
         const b = new Int32Array(len);
@@ -149,7 +148,6 @@ class Candidates {
         b.set(a);
         return b;
       };
-      this.node = g32(this.node);
       this.keyOff = g32(this.keyOff);
       this.par = g32(this.par);
       this.score = g32(this.score);
@@ -158,7 +156,6 @@ class Candidates {
       this.idle = g16(this.idle);
     }
     const i = this.n++;
-    this.node[i] = node;
     this.score[i] = score;
     this.tag[i] = tag;
     this.deals[i] = deals;
@@ -280,7 +277,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
           // keep leaves it out, so it takes no room in the beam)
           let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
           if (tag !== NO_REVERSE) tag = codec.decodedTag(tag, state);
-          cand.push(node, codec.score, tag, state.stockLeft, childIdle, e, codec.buf, nw);
+          cand.push(codec.score, tag, state.stockLeft, childIdle, e, codec.buf, nw);
           state.undo(m, tok);
         }
       }
@@ -290,8 +287,8 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
       // this level reached first is not kept twice
       const nc = cand.n;
       if (order.length < nc) {
-        order = new Int32Array(cand.node.length);
-        taken = new Uint8Array(cand.node.length);
+        order = new Int32Array(cand.score.length);
+        taken = new Uint8Array(cand.score.length);
       }
       let lo = 0x7fffffff;
       let hi = 0;
@@ -307,15 +304,17 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
       for (let v = 1; v <= hi - lo + 1; v++) hist[v]! += hist[v - 1]!;
       for (let i = 0; i < nc; i++) order[hist[sc[i]! - lo]!++] = i;
       taken.fill(0, 0, nc);
+      // from here on a candidate's score is not needed: a kept one's holds its node in the table
+      const keptNode = cand.score;
       let total = 0;
       // keeps candidate i: 1 if kept, 0 if this iteration has it already, -1 if the budget ran out
       const keep = (i: number): number => {
         const size = table.size;
-        const id = table.visit(cand.keys, keyLen(cand, i), cand.node[i]!, stamp, cand.keyOff[i]!);
+        const id = table.visit(cand.keys, keyLen(cand, i), levelNode[cand.par[i]!]!, stamp, cand.keyOff[i]!);
         taken[i] = 2;
         if (id < 0) return 0;
         if (table.size > size && table.size >= maxPositions) return -1;
-        cand.node[i] = id;
+        keptNode[i] = id;
         taken[i] = 1;
         total++;
         return 1;
@@ -366,14 +365,14 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
       for (let k = 0; k < nc; k++) {
         const i = order[k]!;
         if (taken[i] !== 1) continue;
-        levelNode[levelLen] = cand.node[i]!;
+        levelNode[levelLen] = keptNode[i]!;
         levelTag[levelLen] = cand.tag[i]!;
         levelIdle[levelLen++] = cand.idle[i]!;
       }
-      // bytes in use: per candidate its node, score, tag, deals, idle count, parent, key offset, order
+      // bytes in use: per candidate its score, tag, deals, idle count, parent, key offset, order
       // and taken, and its key; per kept position its node, tag and idle count, and its count of
       // children kept (as a parent at the next level)
-      peak = Math.max(peak, nc * 25 + cand.keysUsed * 4 + levelLen * 11);
+      peak = Math.max(peak, nc * 21 + cand.keysUsed * 4 + levelLen * 11);
     }
     if (!dropped) {
       if (!pruned) return out('lost', -1);
