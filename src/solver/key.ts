@@ -469,26 +469,23 @@ export class KeyCodec {
 
   /** Sets column c of `s` to the contents of `id` and caches it as the column's base entry. */
   private setColumn(s: SolverState, c: number, id: number): void {
-    const e = 2 * c + this.base[c]!;
-    this.curId[c] = id;
-    // the column holds these contents already, unchanged since (at the version they were set at)
-    if (this.heldId[c] === id && this.heldVer[c] === s.ver[c]) {
-      this.cacheVer[e] = s.ver[c]!;
-      this.cacheId[e] = id;
-      return;
+    // unless the column holds these contents already, unchanged since (at the version they were set at)
+    if (this.heldId[c] !== id || this.heldVer[c] !== s.ver[c]) {
+      s.touch(c);
+      this.heldId[c] = id;
+      this.heldVer[c] = s.ver[c]!;
+      const store = this.store;
+      const len = store.len[id]!;
+      s.down[c] = store.down[id]!;
+      s.upLen[c] = len;
+      const up = s.up;
+      const b = c * CAP;
+      const cards = store.cards;
+      const st = store.start[id]!;
+      for (let j = 0; j < len; j++) up[b + j] = cards[st + j]!;
     }
-    s.touch(c);
-    this.heldId[c] = id;
-    this.heldVer[c] = s.ver[c]!;
-    const store = this.store;
-    const len = store.len[id]!;
-    s.down[c] = store.down[id]!;
-    s.upLen[c] = len;
-    const up = s.up;
-    const b = c * CAP;
-    const cards = store.cards;
-    const st = store.start[id]!;
-    for (let j = 0; j < len; j++) up[b + j] = cards[st + j]!;
+    this.curId[c] = id;
+    const e = 2 * c + this.base[c]!;
     this.cacheVer[e] = s.ver[c]!;
     this.cacheId[e] = id;
   }

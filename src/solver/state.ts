@@ -104,20 +104,16 @@ export class SolverState {
 
   /** Marks every column as changed (after the state was overwritten, e.g. by KeyCodec.decode). */
   touchAll(): void {
-    for (let c = 0; c < this.ncols; c++) this.ver[c] = ++versionClock.n;
-    this.verTop = 0;
+    for (let c = 0; c < this.ncols; c++) this.touch(c);
+    this.clearUndo();
   }
 
-  /**
-   * Marks column c as changed (it was overwritten, e.g. by KeyCodec.decode) and empties the undo
-   * stack of versions, as touchAll does, for a state overwritten column by column.
-   */
+  /** Marks column c as changed (it was overwritten, e.g. by KeyCodec.decode): a fresh version. */
   touch(c: number): void {
     this.ver[c] = ++versionClock.n;
-    this.verTop = 0;
   }
 
-  /** Empties the undo stack of versions (the state was overwritten, see touch). */
+  /** Empties the undo stack of versions (the state was overwritten: nothing before it is undone). */
   clearUndo(): void {
     this.verTop = 0;
   }
