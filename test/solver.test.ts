@@ -199,15 +199,15 @@ describe('solver: known answers', () => {
       [SP2, 2, 100_000, 'won', 12_444, 155],
       [SP4, 6, 100_000, 'won', 47_281, 202],
       [SE2, 3, 20_000, 'won', 461, 89],
-      [SE4, 3, 150_000, 'won', 16_048, 158],
-      [SE4, 4, 150_000, 'won', 56_141, 86],
+      [SE4, 3, 150_000, 'won', 15_743, 144],
+      [SE4, 4, 150_000, 'won', 33_350, 108],
       [SE4, 1011, 200_000, 'lost', 7_462, 0],
     ];
     for (const [v, seed, max, status, positions, moves] of golden) {
       const r = solve(dealPosition(v, seed), { maxPositions: max });
       expect([v.game, v.suits, seed, r.status, r.positions, r.line.length]).toEqual([v.game, v.suits, seed, status, positions, moves]);
     }
-    expect(SOLVER_VERSION).toBe('3.2.0');
+    expect(SOLVER_VERSION).toBe('3.3.0');
   });
 
   it('replays every win it reports through the rules engine (seeded Spiderette 1-suit deals)', () => {
@@ -437,7 +437,7 @@ describe('solver: move generation and packed positions', () => {
     expect(reversed).toBeGreaterThan(1000);
   });
 
-  it('keys are canonical once the stock is empty: permuting columns with no face-down card gives the same key', () => {
+  it('keys are canonical among the columns no deal left reaches: permuting those with no face-down card gives the same key', () => {
     const a = pos(SE4, [['', 'KC QC'], ['', '5H'], ['3D', '9S'], '', ['', '7D'], ['', 'AS'], ['', '2C']], [], [0, 1]);
     const b = pos(SE4, [['', '7D'], ['', 'AS'], ['3D', '9S'], ['', '2C'], '', ['', 'KC QC'], ['', '5H']], [], [0, 1]);
     // (ids name columns within one codec: both keys come from one)
@@ -453,6 +453,31 @@ describe('solver: move generation and packed positions', () => {
     const first = Array.from(kc.buf.subarray(0, n1));
     const n2 = kc.encode(new SolverState(d));
     expect(Array.from(kc.buf.subarray(0, n2))).not.toEqual(first);
+    // ... except among the columns that no deal left reaches: Spiderette's last deal covers columns
+    // 1-3 only (R12), so columns 4-7 with no face-down card are interchangeable before it
+    const e = pos(SE4, [['', 'KC QC'], ['', '5H'], ['3D', '9S'], ['', '7D'], ['', '4S'], ['', '2C'], ['', 'AS']], [['JH', 'JD', 'JS']], [0]);
+    const n3 = kc.encode(new SolverState(e));
+    expect(Array.from(kc.buf.subarray(0, n3))).toEqual(first);
+  });
+
+  it('moves into an empty column go to the first of the interchangeable empty ones only, and to each of the others (R12)', () => {
+    // Spiderette with only the 3-card deal left: empty columns 2 (which the deal reaches), 4 and 6
+    const p = pos(SE4, [['', 'KC QC'], '', ['3D', '9S'], '', ['', '7D'], '', ['2H', 'AS']], [['JH', 'JD', 'JS']], [0]);
+    const intoEmpty = (reduce: boolean) => {
+      const s = new SolverState(p);
+      const buf = new Int32Array(256);
+      const n = s.generate(buf, reduce);
+      const out: string[] = [];
+      for (const m of buf.subarray(0, n)) {
+        const to = (m >> 5) & 31;
+        if (m !== DEAL_MOVE && s.upLen[to] === 0) out.push(`${(m & 31) + 1}-${to + 1}x${m >> 10}`);
+      }
+      return out;
+    };
+    expect(intoEmpty(false)).toEqual(['1-2x2', '1-2x1', '1-4x2', '1-4x1', '1-6x2', '1-6x1', '3-2x1', '3-4x1', '3-6x1', '5-2x1', '5-4x1', '5-6x1', '7-2x1', '7-4x1', '7-6x1']);
+    // column 6 is column 4's twin; column 5 (no face-down card) moved whole into 4 is the same
+    // position with the two columns swapped, so that move is left out too
+    expect(intoEmpty(true)).toEqual(['1-2x2', '1-2x1', '1-4x2', '1-4x1', '3-2x1', '3-4x1', '5-2x1', '7-2x1', '7-4x1']);
   });
 
   it('keys name columns by id: past 2^15 distinct columns an id takes two units, and keys still measure and decode right', () => {

@@ -11,10 +11,11 @@
  *   stockLeft << 10 | mask,  then one id per column
  *
  * An id below 2^15 takes one unit, a larger one two (0x8000 | id >> 16, then id & 0xffff); a key of
- * an odd number of units ends with a zero unit. While the stock lasts `mask` is 0 and the ids follow
- * in column order. Once the stock is empty the columns with no face-down card are interchangeable
- * (SOLVER-NOTES.md), so the key is canonical: `mask` marks those columns, the ids of the others come
- * first in column order, then theirs, sorted by their runs. The code is self-delimiting
+ * an odd number of units ends with a zero unit. The columns with no face-down card that no deal left
+ * in the stock reaches are interchangeable (all of them once the stock is empty, SOLVER-NOTES.md;
+ * columns 4–7 in Spiderette before its last deal of 3 cards, R12; none in Spider while the stock
+ * lasts), so the key is canonical: `mask` marks those columns, the ids of the others come first in
+ * column order, then theirs, sorted by their runs. The code is self-delimiting
  * (prefix-free), so two keys of one column store are equal exactly when their words are equal. Ids
  * belong to one store (ColumnStore): keys are compared, and decoded, only with the store that named
  * their columns (the searches of one solve share one).
@@ -237,6 +238,8 @@ export class KeyCodec {
   /** Scratch of encode: the ids in the key's order. */
   private readonly seq: Int32Array;
   private sortedCount = 0;
+  /** The mask of the last key encoded: the columns it sorted. */
+  private lastMask = 0;
   /** The weights down, rankBreak, suitBreak, stockCard, removed, empty, buried (one array: one shape). */
   private readonly wts: Float64Array;
   private readonly offset: number;
@@ -244,8 +247,8 @@ export class KeyCodec {
   private rpos = 0;
 
   /**
-   * `canonical` (default true): once the stock is empty, columns with no face-down card are written
-   * sorted, so positions equal up to such columns share a key; false keeps column order always (keys
+   * `canonical` (default true): interchangeable columns (see SolverState.freeFrom) with no face-down
+   * card are written sorted, so positions equal up to such columns share a key; false keeps column order always (keys
    * of positions equal column for column, as a line of play needs). Throws RangeError for a game of
    * more than 10 columns or 63 stock deals (Spider has 10 and 5).
    */
@@ -277,9 +280,12 @@ export class KeyCodec {
     return this.store.bytes;
   }
 
-  /** Does the key of `s` sort its columns with no face-down card (canonical keys, stock empty)? */
-  private sorts(s: SolverState): boolean {
-    return s.stockLeft === 0 && this.canonical;
+  /**
+   * The first column whose key sorts it when it has no face-down card (see SolverState.freeFrom):
+   * ncols for keys in column order.
+   */
+  private sortsFrom(s: SolverState): number {
+    return this.canonical ? s.freeFrom[s.stockLeft]! : this.ncols;
   }
 
   /** A move tag (state.ts moveTag) of the position last encoded, with its columns as decoded (decodedColumn). */
@@ -289,14 +295,15 @@ export class KeyCodec {
 
   /**
    * The column that column c of the position last encoded occupies in the position its key decodes
-   * to: c itself while the stock lasts; after, the columns with no face-down card are reordered.
+   * to: c itself unless the key sorted it (its mask), for the sorted columns are reordered.
    */
   decodedColumn(c: number, s: SolverState): number {
-    if (!this.sorts(s) || s.down[c]! > 0) return c;
-    // the i-th column in sorted order goes to the i-th column with no face-down card
+    const mask = this.lastMask;
+    if (!((mask >> c) & 1)) return c;
+    // the i-th column in sorted order goes to the i-th column of the mask
     let i = 0;
     while (i < this.sortedCount && this.order[i] !== c) i++;
-    for (let d = 0; d < this.ncols; d++) if (s.down[d] === 0 && i-- === 0) return d;
+    for (let d = 0; d < this.ncols; d++) if ((mask >> d) & 1 && i-- === 0) return d;
     return c;
   }
 
@@ -363,7 +370,7 @@ export class KeyCodec {
    */
   encode(s: SolverState): number {
     const n = this.ncols;
-    const sym = this.sorts(s);
+    const ff = this.sortsFrom(s);
     const curId = this.curId;
     const order = this.order;
     // the evaluation's counts, summed packed (ColumnStore.evalCounts)
@@ -376,7 +383,7 @@ export class KeyCodec {
       curId[c] = id;
       const st = this.store;
       counts += st.evalCounts[id]!;
-      if (sym && st.down[id] === 0) {
+      if (c >= ff && st.down[id] === 0) {
         mask |= 1 << c;
         let i = m++;
         while (i > 0 && this.orderColumns(order[i - 1]!, c) > 0) {
@@ -387,6 +394,7 @@ export class KeyCodec {
       }
     }
     this.sortedCount = m;
+    this.lastMask = mask;
     const high = Math.floor(counts / 1073741824);
     const low = counts - high * 1073741824;
     const downTotal = low & 1023;
@@ -461,6 +469,7 @@ export class KeyCodec {
       this.order[m++] = c;
     }
     this.sortedCount = m;
+    this.lastMask = mask;
     let present = 0;
     for (let c = 0; c < n; c++) present += s.down[c]! + s.upLen[c]!;
     if (s.stockLeft > 0) present += s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;

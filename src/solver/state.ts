@@ -44,6 +44,13 @@ export class SolverState {
   readonly totalDeals: number;
   /** Deals still in the stock. */
   stockLeft: number;
+  /**
+   * By deals left k, the first column that none of the last k deals reaches (R12: a deal of n cards
+   * covers columns 1..n): 0 once the stock is empty, ncols while a full deal remains; in Spiderette
+   * with only the 3-card deal left, 3. Columns from there on, with no face-down card, are
+   * interchangeable: nothing that is still to come tells them apart.
+   */
+  readonly freeFrom: Uint8Array;
   /** Completed suits removed so far (including those removed before the start). */
   removed: number;
   /** Suits to remove to win (R5). */
@@ -92,6 +99,8 @@ export class SolverState {
     this.stockStart[pos.stock.length] = s;
     this.totalDeals = pos.stock.length;
     this.stockLeft = pos.stock.length;
+    this.freeFrom = new Uint8Array(pos.stock.length + 1);
+    for (let k = 1; k <= pos.stock.length; k++) this.freeFrom[k] = Math.max(this.freeFrom[k - 1]!, pos.stock[pos.stock.length - k]!.length);
     this.removed = pos.removed.length;
     this.completeSuits = pos.variant.completeSuits;
     this.dealUndo = new Uint8Array(n);
@@ -281,10 +290,10 @@ export class SolverState {
 
   /**
    * Writes every legal move into `out` (R6–R10, R12), returns how many. Order: card moves by source
-   * column, target column, count (largest first), then the deal. With `reduce`, and only once the
-   * stock is empty, moves into an empty column go to the first empty column only and a whole column
-   * with no face-down card is not moved into an empty one: both sound, since without a stock the
-   * columns are interchangeable (SOLVER-NOTES.md).
+   * column, target column, count (largest first), then the deal. With `reduce`, among the columns
+   * that no deal left reaches (all once the stock is empty; see freeFrom), moves into an empty one go
+   * to the first empty one only, and a whole column with no face-down card is not moved into an empty
+   * one: both sound, since those columns are interchangeable (SOLVER-NOTES.md, R12).
    *
    * With `group`, the moves of fewer cards than the run into one empty column (k = run-1 … 1, listed
    * one after the other) are written as one entry, `splitGroup(from, to, run - 1)`, in their place: a
@@ -312,8 +321,10 @@ export class SolverState {
       }
     }
     const firstEmpty = empties === 0 ? -1 : 31 - Math.clz32(empties & -empties);
-    const sym = reduce && this.stockLeft === 0;
-    const emptyTargets = sym ? empties & -empties : empties;
+    // the interchangeable columns (see freeFrom): of their empty ones, only the first is a target
+    const ff = reduce ? this.freeFrom[this.stockLeft]! : n;
+    const freeEmpties = (empties >>> ff) << ff;
+    const emptyTargets = (empties ^ freeEmpties) | (freeEmpties & -freeEmpties);
     for (let from = 0; from < n; from++) {
       const topRank = tops[from]!;
       if (topRank < 0) continue;
@@ -328,7 +339,7 @@ export class SolverState {
         const to = 31 - Math.clz32(bit);
         const t = tops[to]!;
         if (t < 0) {
-          const whole = sym && this.down[from] === 0 ? upLen[from]! : -1;
+          const whole = from >= ff && to >= ff && this.down[from] === 0 ? upLen[from]! : -1;
           if (run !== whole) out[cnt++] = from | (to << 5) | (run << 10);
           if (group) {
             // whole >= run: only the move of the whole run can be the one left out
