@@ -10,8 +10,9 @@
  * visited yet are kept for the next level (a child is looked up in the table only when the selection
  * reaches it, so the many children that are not kept cost no lookup): first up
  * to a share of the width for each number of stock deals left, so that positions which have just
- * dealt (whose fresh cards score badly) are not crowded out by those that have not; then up to
- * `perParent` children of each parent, so that one position's many shuffles do not fill the beam;
+ * dealt (whose fresh cards score badly) are not crowded out by those that have not; then up to a
+ * smaller share for each number of face-down cards left, so that positions which turned up more cards
+ * are not crowded out by tidier ones; then up to `perParent` children of each parent, so that one position's many shuffles do not fill the beam;
  * then the best of the rest. A kept child is visited in the table (PositionTable.visit): stored, and
  * counted, if new; entered again free if an earlier iteration or the quick stage stored it. A child
  * that is left out is not stored.
@@ -40,6 +41,8 @@ export interface BeamOptions {
   readonly growth?: number;
   /** Share of the width reserved for each number of stock deals left (default BEAM_DEAL_SHARE). */
   readonly dealShare?: number;
+  /** Share of the width reserved for each number of face-down cards left, after the deals' share (default BEAM_DOWN_SHARE). */
+  readonly downShare?: number;
   /** Leave out the moves search.ts's pruning leaves out, until an iteration drops no child (default true). */
   readonly prune?: boolean;
   /**
@@ -74,6 +77,18 @@ export const BEAM_GROWTH = 2;
  */
 export const BEAM_DEAL_SHARE = 0.125;
 /**
+ * Share of the width reserved for each number of face-down cards left (solver 3.3.0), after the
+ * share for each number of deals left: the best positions of each count are kept even when positions
+ * that turned up fewer cards but hold them in better order outscore them. Chosen on deals outside the
+ * benchmark sets, at 1,000,000 positions, against none: PySolFC Spiderette 1101–1300 186 won (184),
+ * 1301–1500 178 (176), 1501–1700 184 (182), 3001–3100 94 (93), four-suit Spiderette seeds
+ * 3001–3100 92 (91), two-suit seeds 3101–3300 195 (195), in 0.8–0.97 of the time (separate runs, so
+ * rough); PySolFC Spider 1101–1200 99 (99) and 1201–1300 100 (100) in 0.62 of the time,
+ * four-suit Spider seeds 3001–3100 99 (99) in 1.13. 0.05 and 0.1 won 3 and 1 fewer than 0.02 on
+ * Spiderette 1101–1500.
+ */
+export const BEAM_DOWN_SHARE = 0.02;
+/**
  * Most consecutive moves without progress on a line while pruning (see BeamOptions.idle). Without a
  * limit, a wide iteration could spend the rest of the budget shuffling runs back and forth for
  * thousands of levels (PySolFC Spider game 1115: one iteration, some 3,600 levels, 920,000
@@ -107,14 +122,15 @@ export interface BeamOutcome {
 }
 
 /**
- * Growable parallel arrays of one level's candidates — score, move-back tag, stock deals left, idle
- * count, parent (its index in the level), and the offset of the key in `keys` (keys are copied there:
+ * Growable parallel arrays of one level's candidates — score, move-back tag, stock deals left,
+ * face-down cards left, idle count, parent (its index in the level), and the offset of the key in `keys` (keys are copied there:
  * a candidate is stored in the table only if it is kept).
  */
 class Candidates {
   score = new Int32Array(1024);
   tag = new Uint8Array(1024);
   deals = new Uint8Array(1024);
+  down = new Uint8Array(1024);
   idle = new Uint16Array(1024);
   par = new Int32Array(1024);
   keyOff = new Int32Array(1024);
@@ -122,7 +138,7 @@ class Candidates {
   keysUsed = 0;
   n = 0;
 
-  push(score: number, tag: number, deals: number, idle: number, par: number, key: Uint32Array, nw: number): void {
+  push(score: number, tag: number, deals: number, idle: number, par: number, key: Uint32Array, nw: number, down: number): void {
     if (this.keysUsed + nw > this.keys.length) {
       const k = new Uint32Array(Math.max(this.keys.length * 2, this.keysUsed + nw));
       k.set(this.keys);
@@ -153,12 +169,14 @@ class Candidates {
       this.score = g32(this.score);
       this.tag = g8(this.tag);
       this.deals = g8(this.deals);
+      this.down = g8(this.down);
       this.idle = g16(this.idle);
     }
     const i = this.n++;
     this.score[i] = score;
     this.tag[i] = tag;
     this.deals[i] = deals;
+    this.down[i] = down;
     this.idle[i] = idle;
     this.par[i] = par;
     this.keyOff[i] = ko;
@@ -199,6 +217,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   const codec = new KeyCodec(state, opts.weights ?? BEAM_WEIGHTS, true, store);
   const growth = opts.growth ?? BEAM_GROWTH;
   const dealShare = opts.dealShare ?? BEAM_DEAL_SHARE;
+  const downShare = opts.downShare ?? BEAM_DOWN_SHARE;
   let width = Math.max(1, Math.floor(opts.firstWidth ?? BEAM_FIRST_WIDTH));
   const moves = new Int32Array(1024);
   // the arrays of the last search in this thread, already in memory, or new ones (see Scratch)
@@ -215,6 +234,8 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   let taken = scratch.taken;
   let hist = scratch.hist;
   const perDeals = new Int32Array(state.totalDeals + 1);
+  // (a position holds at most 104 cards, so fewer face down)
+  const perDown = new Int32Array(256);
   let peak = 0;
   let iterations = 0;
   let prune = opts.prune ?? true;
@@ -277,7 +298,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
           // keep leaves it out, so it takes no room in the beam)
           let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
           if (tag !== NO_REVERSE) tag = codec.decodedTag(tag, state);
-          cand.push(codec.score, tag, state.stockLeft, childIdle, e, codec.buf, nw);
+          cand.push(codec.score, tag, state.stockLeft, childIdle, e, codec.buf, nw, codec.downLeft);
           state.undo(m, tok);
         }
       }
@@ -332,6 +353,19 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
           }
         }
       }
+      const downReserve = Math.floor(width * downShare);
+      if (downReserve > 0) {
+        perDown.fill(0);
+        for (let k = 0; k < nc && total < width; k++) {
+          const i = order[k]!;
+          const g = cand.down[i]!;
+          if (taken[i] === 0 && perDown[g]! < downReserve) {
+            const r = keep(i);
+            if (r < 0) return out('undecided', -1);
+            perDown[g]! += r;
+          }
+        }
+      }
       if (perParent > 0) {
         if (parCount.length < levelLen) parCount = new Int32Array(levelLen * 2);
         parCount.fill(0, 0, levelLen);
@@ -369,10 +403,10 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         levelTag[levelLen] = cand.tag[i]!;
         levelIdle[levelLen++] = cand.idle[i]!;
       }
-      // bytes in use: per candidate its score, tag, deals, idle count, parent, key offset, order
+      // bytes in use: per candidate its score, tag, deals, face-down count, idle count, parent, key offset, order
       // and taken, and its key; per kept position its node, tag and idle count, and its count of
       // children kept (as a parent at the next level)
-      peak = Math.max(peak, nc * 21 + cand.keysUsed * 4 + levelLen * 11);
+      peak = Math.max(peak, nc * 22 + cand.keysUsed * 4 + levelLen * 11);
     }
     if (!dropped) {
       if (!pruned) return out('lost', -1);

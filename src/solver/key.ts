@@ -221,6 +221,8 @@ export class KeyCodec {
   readonly buf = new Uint32Array(MAX_KEY_WORDS);
   /** Evaluation of the last encoded position (lower is closer to a win), >= 0. */
   score = 0;
+  /** Face-down cards of the last encoded position (at most 104). */
+  downLeft = 0;
   // per column: two cache entries (2c + 0/1) of version -> id, which is the base one, and the ids of
   // the position last encoded or decoded
   private readonly cacheVer: Float64Array;
@@ -405,6 +407,7 @@ export class KeyCodec {
     let stockCards = 0;
     if (s.stockLeft > 0) stockCards = s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
     const w = this.wts;
+    this.downLeft = downTotal;
     this.score =
       this.offset + w[0]! * downTotal + w[1]! * rankBreaks + w[2]! * suitBreaks + w[3]! * stockCards -
       w[4]! * s.removed - w[5]! * empties + w[6]! * buried;
