@@ -88,7 +88,7 @@ describe('a PySolFC deal\'s winning line, printed in PySolFC\'s numbering', () =
     expect(solved.line[0]).toBe('1-10');
     const play = cli('play', 'pysol:spider2:5', solved.line.join(' '), '--json');
     expect(play.status).toBe(0);
-    expect(JSON.parse(play.stdout)).toMatchObject({ won: true, columns: 'pysol', movesPlayed: 125 });
+    expect(JSON.parse(play.stdout)).toMatchObject({ won: true, columns: 'pysol', movesPlayed: 132 });
     expect(cli('play', 'SE4-7', '5-2', '--columns', 'pysol')).toMatchObject({ status: 2, stderr: expect.stringMatching(/^spidersolve: option --columns pysol: SE4-7 is not a PySolFC deal/) });
   });
 });
