@@ -387,7 +387,7 @@ describe('solver: move generation and packed positions', () => {
               let tag = reverseTag(s, buf[i]!);
               if (tag !== NO_REVERSE) {
                 codec.encode(s);
-                tag = codec.decodedTag(tag, s);
+                tag = codec.decodedTag(tag);
                 const child = codec.buf.slice(0, nw + 1);
                 const back = new SolverState(p);
                 codec.decode(child, 0, back);

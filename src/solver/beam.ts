@@ -12,8 +12,8 @@
  * to a share of the width for each number of stock deals left, so that positions which have just
  * dealt (whose fresh cards score badly) are not crowded out by those that have not; then up to a
  * smaller share for each number of face-down cards left, so that positions which turned up more cards
- * are not crowded out by tidier ones; then up to `perParent` children of each parent, so that one position's many shuffles do not fill the beam;
- * then the best of the rest. A kept child is visited in the table (PositionTable.visit): stored, and
+ * are not crowded out by tidier ones; then up to `perParent` children of each parent, so that one
+ * position's many shuffles do not fill the beam; then the best of the rest. A kept child is visited in the table (PositionTable.visit): stored, and
  * counted, if new; entered again free if an earlier iteration or the quick stage stored it. A child
  * that is left out is not stored.
  * When an iteration fails, the next one searches again from the start with a wider beam, through
@@ -41,7 +41,10 @@ export interface BeamOptions {
   readonly growth?: number;
   /** Share of the width reserved for each number of stock deals left (default BEAM_DEAL_SHARE). */
   readonly dealShare?: number;
-  /** Share of the width reserved for each number of face-down cards left, after the deals' share (default BEAM_DOWN_SHARE). */
+  /**
+   * Share of the width reserved for each number of face-down cards left, after the deals' share
+   * (default BEAM_DOWN_SHARE).
+   */
   readonly downShare?: number;
   /** Leave out the moves search.ts's pruning leaves out, until an iteration drops no child (default true). */
   readonly prune?: boolean;
@@ -123,8 +126,8 @@ export interface BeamOutcome {
 
 /**
  * Growable parallel arrays of one level's candidates — score, move-back tag, stock deals left,
- * face-down cards left, idle count, parent (its index in the level), and the offset of the key in `keys` (keys are copied there:
- * a candidate is stored in the table only if it is kept).
+ * face-down cards left, idle count, parent (its index in the level), and the offset of the key in
+ * `keys` (keys are copied there: a candidate is stored in the table only if it is kept).
  */
 class Candidates {
   score = new Int32Array(1024);
@@ -297,7 +300,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
           // (a child this iteration visited already is not looked up here but when it is selected:
           // keep leaves it out, so it takes no room in the beam)
           let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
-          if (tag !== NO_REVERSE) tag = codec.decodedTag(tag, state);
+          if (tag !== NO_REVERSE) tag = codec.decodedTag(tag);
           cand.push(codec.score, tag, state.stockLeft, childIdle, e, codec.buf, nw, codec.downLeft);
           state.undo(m, tok);
         }
@@ -403,8 +406,8 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         levelTag[levelLen] = cand.tag[i]!;
         levelIdle[levelLen++] = cand.idle[i]!;
       }
-      // bytes in use: per candidate its score, tag, deals, face-down count, idle count, parent, key offset, order
-      // and taken, and its key; per kept position its node, tag and idle count, and its count of
+      // bytes in use: per candidate its score, tag, deals, face-down count, idle count, parent, key
+      // offset, order and taken, and its key; per kept position its node, tag and idle count, and its count of
       // children kept (as a parent at the next level)
       peak = Math.max(peak, nc * 22 + cand.keysUsed * 4 + levelLen * 11);
     }

@@ -250,8 +250,8 @@ export class KeyCodec {
 
   /**
    * `canonical` (default true): interchangeable columns (see SolverState.freeFrom) with no face-down
-   * card are written sorted, so positions equal up to such columns share a key; false keeps column order always (keys
-   * of positions equal column for column, as a line of play needs). Throws RangeError for a game of
+   * card are written sorted, so positions equal up to such columns share a key; false keeps column
+   * order always (keys of positions equal column for column, as a line of play needs). Throws RangeError for a game of
    * more than 10 columns or 63 stock deals (Spider has 10 and 5).
    */
   constructor(
@@ -291,15 +291,15 @@ export class KeyCodec {
   }
 
   /** A move tag (state.ts moveTag) of the position last encoded, with its columns as decoded (decodedColumn). */
-  decodedTag(tag: number, s: SolverState): number {
-    return this.decodedColumn(tag & 15, s) | (this.decodedColumn(tag >> 4, s) << 4);
+  decodedTag(tag: number): number {
+    return this.decodedColumn(tag & 15) | (this.decodedColumn(tag >> 4) << 4);
   }
 
   /**
    * The column that column c of the position last encoded occupies in the position its key decodes
    * to: c itself unless the key sorted it (its mask), for the sorted columns are reordered.
    */
-  decodedColumn(c: number, s: SolverState): number {
+  decodedColumn(c: number): number {
     const mask = this.lastMask;
     if (!((mask >> c) & 1)) return c;
     // the i-th column in sorted order goes to the i-th column of the mask
