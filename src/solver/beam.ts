@@ -13,9 +13,9 @@
  * dealt (whose fresh cards score badly) are not crowded out by those that have not; then up to a
  * smaller share for each number of face-down cards left, so that positions which turned up more cards
  * are not crowded out by tidier ones; then up to `perParent` children of each parent, so that one
- * position's many shuffles do not fill the beam; then the best of the rest. A kept child is visited in the table (PositionTable.visit): stored, and
- * counted, if new; entered again free if an earlier iteration or the quick stage stored it. A child
- * that is left out is not stored.
+ * position's many shuffles do not fill the beam; then the best of the rest. A kept child is visited
+ * in the table (PositionTable.visit): stored, and counted, if new; entered again free if an earlier
+ * iteration or the quick stage stored it. A child that is left out is not stored.
  * When an iteration fails, the next one searches again from the start with a wider beam, through
  * positions that are mostly stored already.
  *
