@@ -343,45 +343,35 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         total++;
         return 1;
       };
+      // keeps, in order of score, candidates not taken yet while their group (group[i]) has fewer
+      // than `cap` kept; false if the budget ran out
+      const keepCapped = (group: Uint8Array | Int32Array, count: Int32Array, cap: number): boolean => {
+        for (let k = 0; k < nc && total < width; k++) {
+          const i = order[k]!;
+          const g = group[i]!;
+          if (taken[i] === 0 && count[g]! < cap) {
+            const r = keep(i);
+            if (r < 0) return false;
+            count[g]! += r;
+          }
+        }
+        return true;
+      };
       const reserve = Math.floor(width * dealShare);
       if (reserve > 0) {
         perDeals.fill(0);
-        for (let k = 0; k < nc && total < width; k++) {
-          const i = order[k]!;
-          const g = cand.deals[i]!;
-          if (perDeals[g]! < reserve) {
-            const r = keep(i);
-            if (r < 0) return out('undecided', -1);
-            perDeals[g]! += r;
-          }
-        }
+        if (!keepCapped(cand.deals, perDeals, reserve)) return out('undecided', -1);
       }
       const downReserve = Math.floor(width * downShare);
       if (downReserve > 0) {
         perDown.fill(0);
-        for (let k = 0; k < nc && total < width; k++) {
-          const i = order[k]!;
-          const g = cand.down[i]!;
-          if (taken[i] === 0 && perDown[g]! < downReserve) {
-            const r = keep(i);
-            if (r < 0) return out('undecided', -1);
-            perDown[g]! += r;
-          }
-        }
+        if (!keepCapped(cand.down, perDown, downReserve)) return out('undecided', -1);
       }
       if (perParent > 0) {
         if (parCount.length < levelLen) parCount = new Int32Array(levelLen * 2);
         parCount.fill(0, 0, levelLen);
         for (let i = 0; i < nc; i++) if (taken[i] === 1) parCount[cand.par[i]!]!++;
-        for (let k = 0; k < nc && total < width; k++) {
-          const i = order[k]!;
-          const p = cand.par[i]!;
-          if (taken[i] === 0 && parCount[p]! < perParent) {
-            const r = keep(i);
-            if (r < 0) return out('undecided', -1);
-            parCount[p]! += r;
-          }
-        }
+        if (!keepCapped(cand.par, parCount, perParent)) return out('undecided', -1);
       }
       for (let k = 0; k < nc && total < width; k++) {
         const i = order[k]!;
