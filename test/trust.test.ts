@@ -134,6 +134,25 @@ describe('#12.1 --out that names the results database is refused before anything
     expect(readdirSync(sub)).toEqual(['keep.csv']);
   });
 
+  it('a write that fails with a write still in flight: the next file gets none of it, and nothing crashes', async () => {
+    // (the stream's own writes go on after `write` throws: the descriptor must outlive them, or the
+    // next file opened, reusing its number, gets their bytes, or they fail with EBADF)
+    const sub = join(dir, 'out4');
+    mkdirSync(sub);
+    for (let n = 0; n < 20; n++) {
+      const target = join(sub, `k${n}.csv`);
+      writeFileSync(target, 'old\n');
+      await expect(writeFileAtomically(target, async (out) => {
+        out.write('x'.repeat(1 << 20));
+        await new Promise((r) => setTimeout(r, 0));
+        throw new Error('disk went away');
+      })).rejects.toThrow('disk went away');
+      await writeTextAtomically(target, 'new\n');
+      expect(readFileSync(target, 'utf8')).toBe('new\n');
+    }
+    expect(readdirSync(sub).sort()).toEqual(Array.from({ length: 20 }, (_, n) => `k${n}.csv`).sort());
+  });
+
   it('canonicalPath resolves links, .. and missing tails alike', () => {
     const sub = join(dir, 'canon');
     mkdirSync(join(sub, 'real'), { recursive: true });

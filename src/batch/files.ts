@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  chmodSync, closeSync, createWriteStream, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync,
+  chmodSync, createWriteStream, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync,
   realpathSync, renameSync, rmSync, statSync, type Stats,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -118,12 +118,24 @@ export async function writeFileAtomically(path: string, write: (out: NodeJS.Writ
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   try {
     const fd = openSync(tmp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
+    // the stream closes the descriptor when it is destroyed (autoClose off only keeps it open after
+    // the stream finishes, for the fsync)
     const stream = createWriteStream('', { fd, autoClose: false });
     try {
       await write(stream);
       fsyncSync(fd);
     } finally {
-      closeSync(fd);
+      // a write that failed may leave one of the stream's writes in flight: destroy waits for it
+      // before it closes the descriptor, which must not be closed under it (the write would land in,
+      // or fail on, whatever file reuses the number next). What the stream reports after this is
+      // moot: `write` has resolved or failed already.
+      stream.on('error', () => {});
+      if (!stream.closed) {
+        await new Promise<void>((res) => {
+          stream.once('close', () => res());
+          stream.destroy();
+        });
+      }
     }
     if (existing) chmodSync(tmp, existing.mode & 0o7777);
     renameSync(tmp, target);
