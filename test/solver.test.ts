@@ -460,6 +460,26 @@ describe('solver: move generation and packed positions', () => {
     expect(Array.from(kc.buf.subarray(0, n3))).toEqual(first);
   });
 
+  it('interchangeable columns whose first three runs are equal are ordered by their fourth run', () => {
+    // two decks, stock empty: every column is interchangeable; runs KC, QH, JS, then 10D or 9D
+    const ten = ['', 'KC QH JS 10D'] as const;
+    const nine = ['', 'KC QH JS 9D'] as const;
+    const a = pos(SP4, [ten, '', nine, '', '', '', '', '', '', ''], [], [0, 1, 2, 3, 4, 5]);
+    const b = pos(SP4, ['', nine, '', '', '', '', '', ten, '', ''], [], [0, 1, 2, 3, 4, 5]);
+    const k = new KeyCodec(new SolverState(a));
+    const ka = Array.from(k.buf.subarray(0, k.encode(new SolverState(a))));
+    expect(Array.from(k.buf.subarray(0, k.encode(new SolverState(b))))).toEqual(ka);
+    // decoded, the sorted columns come out in order: 9D's column (the lower fourth run) first
+    const s = new SolverState(a);
+    k.decode(Uint32Array.from(ka), 0, s);
+    const up = (c: number) => Array.from(s.up.subarray(c * CAP, c * CAP + s.upLen[c]!));
+    const filled = [...Array(10).keys()].filter((c) => s.upLen[c]! > 0);
+    const src = new SolverState(a);
+    const cardsAt = (c: number) => Array.from(src.up.subarray(c * CAP, c * CAP + 4));
+    expect(filled.map(up)).toEqual([cardsAt(2), cardsAt(0)]);
+    expect(cardsAt(2)).not.toEqual(cardsAt(0));
+  });
+
   it('moves into an empty column go to the first of the interchangeable empty ones only, and to each of the others (R12)', () => {
     // Spiderette with only the 3-card deal left: empty columns 2 (which the deal reaches), 4 and 6
     const p = pos(SE4, [['', 'KC QC'], '', ['3D', '9S'], '', ['', '7D'], '', ['2H', 'AS']], [['JH', 'JD', 'JS']], [0]);

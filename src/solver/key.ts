@@ -58,12 +58,13 @@ export class ColumnStore {
   /** Ids given so far. */
   size = 0;
   // per id: its cards (in `cards` from `start`), face-up and face-down counts, run count, the
-  // evaluation's counts, sort key (its first three runs), first run (in `runs`) and hash;
-  // and the hash table of ids (id + 1, 0 for none; a power of two in size)
+  // evaluation's counts, sort key (its first three runs) and hash; and the hash table of ids
+  // (id + 1, 0 for none; a power of two in size). A column's runs are not kept: the sort key orders
+  // nearly every pair of columns, and `runsOf` rebuilds them from the cards for the others.
   cards = new Uint8Array(FIRST_IDS * 16);
   private cardsUsed = 0;
-  runs = new Uint16Array(FIRST_IDS * 8);
-  private runsUsed = 0;
+  /** Scratch of add: the runs of the column being added. */
+  private readonly addRuns = new Uint16Array(CAP);
   start = new Int32Array(FIRST_IDS);
   len = new Uint8Array(FIRST_IDS);
   down = new Uint8Array(FIRST_IDS);
@@ -75,16 +76,15 @@ export class ColumnStore {
    */
   evalCounts = new Float64Array(FIRST_IDS);
   sortKey = new Int32Array(FIRST_IDS);
-  runStart = new Int32Array(FIRST_IDS);
   private hash = new Int32Array(FIRST_IDS);
   private idSlots = new Int32Array(FIRST_IDS * 4);
 
   /** Bytes held by the store and its hash table. */
   get bytes(): number {
     return (
-      this.cards.byteLength + this.runs.byteLength + this.start.byteLength + this.len.byteLength + this.down.byteLength +
+      this.cards.byteLength + this.start.byteLength + this.len.byteLength + this.down.byteLength +
       this.nruns.byteLength + this.evalCounts.byteLength + this.sortKey.byteLength +
-      this.runStart.byteLength + this.hash.byteLength + this.idSlots.byteLength
+      this.hash.byteLength + this.idSlots.byteLength
     );
   }
 
@@ -132,14 +132,12 @@ export class ColumnStore {
     const up = s.up;
     const b = c * CAP;
     if (this.cardsUsed + len > this.cards.length) this.cards = grow8(this.cards, this.cardsUsed + len);
-    if (this.runsUsed + len > this.runs.length) this.runs = grow16(this.runs, this.runsUsed + len);
     const st = this.cardsUsed;
     for (let j = 0; j < len; j++) this.cards[st + j] = up[b + j]!;
     this.cardsUsed += len;
     // runs, bottom first: (top card << 4 | length - 1); a break between two runs is a suit break
     // when the ranks follow (R6), else a rank break
-    const runs = this.runs;
-    const rs = this.runsUsed;
+    const runs = this.addRuns;
     let r = 0;
     let rb = 0;
     let sb = 0;
@@ -151,21 +149,38 @@ export class ColumnStore {
       }
       let j = k + 1;
       while (j < len && up[b + j] === up[b + j - 1]! - 1 && RANK0[up[b + j - 1]!] !== 0) j++;
-      runs[rs + r++] = (top << 4) | (j - k - 1);
+      runs[r++] = (top << 4) | (j - k - 1);
       k = j;
     }
-    this.runsUsed += r;
     this.start[id] = st;
     this.len[id] = len;
     this.down[id] = d;
     this.nruns[id] = r;
     this.evalCounts[id] = d + rb * 1024 + sb * 1048576 + (d > 0 ? r : 0) * 1073741824 + (len === 0 ? 1 : 0) * 1099511627776;
-    this.runStart[id] = rs;
-    this.sortKey[id] = ((r > 0 ? runs[rs]! + 1 : 0) << 20) | ((r > 1 ? runs[rs + 1]! + 1 : 0) << 10) | (r > 2 ? runs[rs + 2]! + 1 : 0);
+    this.sortKey[id] = ((r > 0 ? runs[0]! + 1 : 0) << 20) | ((r > 1 ? runs[1]! + 1 : 0) << 10) | (r > 2 ? runs[2]! + 1 : 0);
     this.hash[id] = h;
     this.idSlots[i] = id + 1;
     if (this.size * 2 > this.idSlots.length) this.rehashIds();
     return id;
+  }
+
+  /**
+   * Writes the runs of column `id` into `out`, bottom first, each as (top card << 4 | length − 1),
+   * the units its sort key is made of; returns how many (nruns). `out` needs room for the column's
+   * face-up cards.
+   */
+  runsOf(id: number, out: Uint16Array): number {
+    const cards = this.cards;
+    const st = this.start[id]!;
+    const len = this.len[id]!;
+    let r = 0;
+    for (let k = 0; k < len; ) {
+      let j = k + 1;
+      while (j < len && cards[st + j] === cards[st + j - 1]! - 1 && RANK0[cards[st + j - 1]!] !== 0) j++;
+      out[r++] = (cards[st + k]! << 4) | (j - k - 1);
+      k = j;
+    }
+    return r;
   }
 
   private growIds(): void {
@@ -182,7 +197,6 @@ export class ColumnStore {
     };
     this.start = g32(this.start);
     this.sortKey = g32(this.sortKey);
-    this.runStart = g32(this.runStart);
     this.hash = g32(this.hash);
     this.len = g8(this.len);
     this.down = g8(this.down);
@@ -239,6 +253,9 @@ export class KeyCodec {
   private readonly order: Int32Array;
   /** Scratch of encode: the ids in the key's order. */
   private readonly seq: Int32Array;
+  /** Scratch of orderColumns: the runs of two columns. */
+  private readonly runsA = new Uint16Array(CAP);
+  private readonly runsB = new Uint16Array(CAP);
   private sortedCount = 0;
   /** The mask of the last key encoded: the columns it sorted. */
   private lastMask = 0;
@@ -352,11 +369,14 @@ export class KeyCodec {
     const ra = st.nruns[ia]!;
     const rb = st.nruns[ib]!;
     if (ra > 2 || rb > 2) {
+      // the first three runs are equal (the sort keys): the rest, rebuilt from the cards (rare)
       const m = Math.min(ra, rb);
-      const pa = st.runStart[ia]!;
-      const pb = st.runStart[ib]!;
-      for (let i = 0; i < m; i++) {
-        const e = st.runs[pa + i]! - st.runs[pb + i]!;
+      const pa = this.runsA;
+      const pb = this.runsB;
+      st.runsOf(ia, pa);
+      st.runsOf(ib, pb);
+      for (let i = 3; i < m; i++) {
+        const e = pa[i]! - pb[i]!;
         if (e !== 0) return e;
       }
       return ra - rb || a - b;
@@ -512,12 +532,6 @@ export class KeyCodec {
 
 function grow8(a: Uint8Array, need: number): Uint8Array<ArrayBuffer> {
   const b = new Uint8Array(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
-}
-
-function grow16(a: Uint16Array, need: number): Uint16Array<ArrayBuffer> {
-  const b = new Uint16Array(Math.max(need, a.length * 2));
   b.set(a);
   return b;
 }
