@@ -88,6 +88,12 @@ describe('loadDeal', () => {
       expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-code', `deal code "${a}": not a deal code; write e.g. SP2-1007 (game SP or SE, suits 1, 2 or 4, seed) or an explicit SP4X-… code`]);
     }
   });
+  it('an argument shaped like a code of another game, naming no file, says what a deal code is', () => {
+    for (const a of ['XX1-1', 'abc-7', 'FC4-9']) {
+      const r = loadDeal(a);
+      expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-code', `deal "${a}": no such file, and not a deal code (write e.g. SP2-1007: game SP or SE, suits 1, 2 or 4, seed) or pysol:GAME:N`]);
+    }
+  });
   it('file content errors come through with the file name', () => {
     const f = join(dir, 'bad.txt');
     writeFileSync(f, 'game: spider 2\nfoo: bar\n');

@@ -85,6 +85,10 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
       const c = parseDealCode(t);
       if (!c.ok) return c;
     }
+    // no such file, and shaped like a code of another game (XX1-1): name the games there are
+    if (code === 'ENOENT' && /^[a-z]{1,4}\d*x?-[0-9a-z]*$/i.test(t)) {
+      return err('bad-code', `deal ${quoteInput(ref, 130)}: no such file, and not a deal code (write e.g. SP2-1007: game SP or SE, suits 1, 2 or 4, seed) or pysol:GAME:N`);
+    }
     const why = code === 'ENOENT' ? 'no such file (and not a deal code or pysol:GAME:N)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? (e as Error).message})`;
     return err('bad-file', `position file ${pathForMessage(ref)}: ${why}`);
   }
