@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
-import { parseBatchOptions, resumeCommand } from '../src/cli/batch.js';
+import { parseBatchOptions, resumeCommand, TABLE_LEGEND } from '../src/cli/batch.js';
 import { SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { cli as runCli, expectUnchanged, snapshot, type Run } from './helpers/cli.js';
@@ -198,13 +198,16 @@ describe('spidersolve report and export', () => {
     expect(b.stdout).toMatch(/^study spiderette-4-seeds-1-8-77-positions$/m);
     expect(b.stdout).toMatch(/spiderette-4-seeds-1-8-77-positions\s+spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/);
     const out = join(dir, 'deals.csv');
-    const [json, md, csv, exp, sum] = await Promise.all([
+    const [json, md, csv, exp, sum, table] = await Promise.all([
       cli(['report', '--db', db, '--format', 'json']),
       cli(['report', '--db', db, '--format', 'md', '--game', 'spiderette', '--suits', '4']),
       cli(['report', '--db', db, '--format', 'csv', '--game', 'spider']),
       cli(['export', '--csv', '--db', db, '--out', out]),
       cli(['export', '--csv', '--summary', '--db', db]),
+      cli(['report', '--db', db]),
     ]);
+    // the text table: header, one row, then the legend of its columns
+    expect(table.stdout.trimEnd().split('\n').slice(1)).toEqual([expect.stringMatching(/^spiderette-4-seeds-1-8-77-positions\s+spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/), ...TABLE_LEGEND]);
     const rows = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(rows).toEqual([expect.objectContaining({ study: 'spiderette-4-seeds-1-8-77-positions', game: 'spiderette', suits: 4, budget: 77, deals: 8, won: 4, lost: 2, undecided: 2, errors: 0, floor: 0.5, ceiling: 0.75, medianPositions: 554, p95Positions: 789 })]);
     expect(md.stdout.split('\n')[2]).toMatch(/^\| spiderette-4-seeds-1-8-77-positions \| spiderette \| 4 \| 77 \| 8 \| 4 \|/);

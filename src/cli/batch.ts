@@ -415,6 +415,8 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     }
     const rows = store.report(filter);
     let text = formatReport(rows, format);
+    // the text table says what its columns mean, as batch's summary does
+    if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + TABLE_LEGEND.join('\n') + '\n';
     // a study short of its plan (a missing shard, an unfinished run) is said under the table, not hidden
     const notes = rows.length && (format === 'table' || format === 'md') ? reportedPartials(store, filter) : [];
     if (notes.length) text += (format === 'md' ? '\n' + notes.map((n) => `> ${n}`).join('\n>\n') : notes.join('\n')) + '\n';
