@@ -106,6 +106,29 @@ describe('spidersolve batch: bad input', () => {
     expect(again.stdout).toMatch(/2 already settled, 0 run now/);
   });
 
+  it('a deals file changed since its study was planned exits 2 naming the first deal that differs, untouched; lines added at the end run', async () => {
+    const db = join(dir, 'edited.sqlite');
+    const deals = join(dir, 'edited.txt');
+    writeFileSync(deals, 'SP1-1\nSP1-2\nSP1-3\n');
+    const base = ['batch', '--db', db, '--deals', deals, '--max-positions', '500'];
+    const first = await cli(base);
+    expect(first.status).toBe(0);
+    const before = snapshot(db);
+    // a line changed and one added: refused before anything is written
+    writeFileSync(deals, 'SP1-1\nSP1-5\nSP1-3\nSP1-7\n');
+    expectOneLineError(await cli(base), /study "edited-500-positions" in .*: its deals changed since it was planned: deal 2 of the plan was SP1-2, the list now gives SP1-5; .*another --study name \(nothing was written\)\n$/);
+    expectUnchanged(db, before);
+    // lines removed: refused too
+    writeFileSync(deals, 'SP1-1\n');
+    expectOneLineError(await cli(base), /deal 2 of the plan was SP1-2, the list now ends at 1 \(2 planned deals differ\)/);
+    expectUnchanged(db, before);
+    // a line added at the end: the three are settled, the new one runs
+    writeFileSync(deals, 'SP1-1\nSP1-2\nSP1-3\nSP1-4\n');
+    const grown = await cli(base);
+    expect(grown.status).toBe(0);
+    expect(grown.stdout).toMatch(/deals 4: 3 already settled, 1 run now/);
+  });
+
   it('a foreign, unreadable or newer database file exits 2 naming it, untouched', async () => {
     const text = join(dir, 'x.sqlite');
     writeFileSync(text, 'this is a text file\n');

@@ -200,6 +200,11 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   let pool: ReturnType<typeof createSolvePool> | undefined;
   let beat: NodeJS.Timeout | undefined;
   try {
+    // a plan of known deals (a deals file) must keep the deals a study already has at their places
+    if (Array.isArray(opts.deals)) {
+      const plan = opts.deals as readonly PlannedDeal[];
+      if (plan.every((d) => d.deal !== undefined)) store.checkPlan(opts.study, plan.map((d) => ({ deal: d.deal!, name: dealName(d) })));
+    }
     const studyId = store.ensureStudy(opts.study, { ...opts.studyParams, budgets, planned });
     store.markAbandoned();
     runId = store.startRun(studyId, { workers: opts.workers, solverVersion: SOLVER_VERSION, planned: runPlanned ?? 0, skipped: 0 });

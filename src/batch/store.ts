@@ -460,6 +460,30 @@ export class ResultStore {
   }
 
   /**
+   * Checks a study's plan against the deals already linked to it (a study planned from a deals file):
+   * each deal stored at place `ord` must be the plan's deal at that place (identity, as `study_deals.deal`),
+   * so a file may gain lines at its end but not change, lose or reorder the ones already planned.
+   * Nothing happens for a study not in the database. Throws InputError (nothing written) naming the
+   * first place that differs and how many do.
+   */
+  checkPlan(name: string, plan: readonly { deal: string; name: string }[]): void {
+    const row = this.#conn().prepare('SELECT id FROM studies WHERE name = ?').get(name) as { id: number } | undefined;
+    if (!row) return;
+    const links = this.#conn().prepare('SELECT deal, ord, name FROM study_deals WHERE study_id = ? ORDER BY ord').all(row.id) as DealLink[];
+    const differ = links.filter((l) => plan[l.ord]?.deal !== l.deal);
+    if (differ.length === 0) return;
+    const first = differ[0]!;
+    const now = plan[first.ord];
+    throw new InputError(
+      'bad-option',
+      `study "${name}" in ${this.path}: its deals changed since it was planned: deal ${first.ord + 1} of the plan was ${first.name}, ` +
+        `${now ? `the list now gives ${now.name}` : `the list now ends at ${plan.length}`}` +
+        `${differ.length > 1 ? ` (${differ.length} planned deals differ)` : ''}; ` +
+        'lines may be added at the end, not changed, removed or reordered: restore the list, or give another --study name (nothing was written)',
+    );
+  }
+
+  /**
    * Records the start of a run (status `running`, this process's id and host, a heartbeat); returns
    * its id and uid (a random UUID, its key across databases).
    */
