@@ -77,11 +77,14 @@ describe('deals files', () => {
     const midFile = join(dir, 'mid.txt');
     writeFileSync(midFile, makePositionText(mid));
     const file = join(dir, 'deals.txt');
-    writeFileSync(file, ['# a study', '', 'SP2-1007', '  se4-7   # trailing comment', 'pysol:spider:3', start, midFile, 'SP2-1007', '   '].join('\n'));
+    // SP2-1007's start position in a file: the same deal as the code, by another name
+    const same = join(dir, 'sp2-1007.txt');
+    writeFileSync(same, makePositionText(dealPosition(getVariant('spider', 2), 1007)));
+    writeFileSync(file, ['# a study', '', 'SP2-1007', '  se4-7   # trailing comment', 'pysol:spider:3', start, midFile, 'SP2-1007', same, '   '].join('\n'));
     const planned = planDealsFile(file, loadDeal);
     const plan = planned.deals;
     expect(plan.map((d) => d.source.kind)).toEqual(['seed', 'seed', 'pysol', 'file', 'file']);
-    expect(planned.duplicates).toBe(1); // SP2-1007 twice: planned once, the repeat counted
+    expect(planned.duplicates).toBe(2); // SP2-1007 twice, and its start in a file: planned once, the repeats counted
     expect(plan[0]).toMatchObject({ key: 'SP2-1007', ref: 'SP2-1007', game: 'spider', suits: 2, source: { kind: 'seed', seed: 1007 } });
     expect(plan[1]!.key).toBe('SE4-7');
     expect(plan[2]).toMatchObject({ game: 'spider', suits: 4, source: { kind: 'pysol', game: 'spider', number: 3 } });

@@ -207,7 +207,7 @@ export interface DealsFilePlan {
   readonly deals: PlannedDeal[];
   /** Deals of another game or suit count than the filter asks (lines, repeats included). */
   readonly leftOut: number;
-  /** Lines that repeat a deal already planned by an earlier line (the same key): planned once. */
+  /** Lines that repeat a deal already planned by an earlier line (the same cards, whatever names them): planned once. */
   readonly duplicates: number;
 }
 
@@ -252,11 +252,13 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
       filtered++;
       return;
     }
-    if (seen.has(p.key)) {
+    // one deal by its identity (its cards), whatever names it: a code, a pysol: reference, a file
+    const id = p.deal ?? p.key;
+    if (seen.has(id)) {
       duplicates++;
       return;
     }
-    seen.add(p.key);
+    seen.add(id);
     out.push(p);
   });
   if (bad.length) {
