@@ -106,6 +106,32 @@ describe('spidersolve batch: bad input', () => {
     expect(again.stdout).toMatch(/2 already settled, 0 run now/);
   });
 
+  it('a truncated database file: report, studies, export and merge exit 2 naming it, nothing written', async () => {
+    const db = join(dir, 'whole.sqlite');
+    const s = ResultStore.openForWriting(db);
+    // enough results for many pages: a truncated copy keeps its header and loses rows
+    const recs = planSeeds('spider', [2], [{ from: 1, to: 400 }]).map((d) => recordFromOutcome(d, 100, {
+      key: d.key, status: 'won', positions: 5, elapsedMs: 1, line: '1-2 '.repeat(60).trim(), moveCount: 60, classicScore: 500,
+      revealScore: 1, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
+    }));
+    const st = s.ensureStudy('st', { game: 'spider', suits: '2', dealsSpec: 'seeds:1-400', maxPositions: 100 });
+    s.writeResults(null, recs, st, recs.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
+    s.close();
+    const cut = join(dir, 'cut.sqlite');
+    writeFileSync(cut, readFileSync(db).subarray(0, 16384));
+    const before = snapshot(cut);
+    const damaged = /^spidersolve: database .*cut\.sqlite is damaged \(SQLite: database disk image is malformed\); restore it from a copy/;
+    for (const args of [['report'], ['studies'], ['export', '--csv']]) {
+      const r = await cli([...args, '--db', cut]);
+      expectOneLineError(r, damaged);
+      expectUnchanged(cut, before);
+    }
+    const into = join(dir, 'merged-from-cut.sqlite');
+    expectOneLineError(await cli(['merge', cut, '--into', into]), /^spidersolve: merge: input .*cut\.sqlite: the file is damaged \(SQLite: database disk image is malformed\); nothing was written to .*merged-from-cut\.sqlite/);
+    expect(() => statSync(into)).toThrow();
+    expectUnchanged(cut, before);
+  });
+
   it('a deals file changed since its study was planned exits 2 naming the first deal that differs, untouched; lines added at the end run', async () => {
     const db = join(dir, 'edited.sqlite');
     const deals = join(dir, 'edited.txt');

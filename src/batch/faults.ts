@@ -27,3 +27,30 @@ export function storageFaultKind(e: unknown): 'full' | 'io' | null {
   if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'io';
   return null;
 }
+
+/** The databases this process has opened, as given (see `damagedDatabaseMessage`). */
+const opened: string[] = [];
+
+/** Notes that the database at `path` was opened, so that a message about a damaged file can name it. */
+export function noteDatabase(path: string): void {
+  if (!opened.includes(path)) opened.push(path);
+}
+
+/**
+ * Is `e` SQLite saying that a database file is damaged (SQLITE_CORRUPT…, or SQLITE_NOTADB past its
+ * first page)? A truncated or overwritten file is bad input, not a defect of the program.
+ */
+export function isDamagedDatabase(e: unknown): boolean {
+  const code = typeof e === 'object' && e !== null ? String((e as { code?: unknown }).code ?? '') : '';
+  return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB';
+}
+
+/**
+ * One line for a damaged database (isDamagedDatabase): the database this process opened, or the
+ * ones it opened when there were several (merge), SQLite's words, and what to do.
+ */
+export function damagedDatabaseMessage(e: unknown): string {
+  const why = e instanceof Error ? e.message : String(e);
+  const which = opened.length === 1 ? `database ${opened[0]} is damaged` : opened.length > 1 ? `one of the databases ${opened.join(', ')} is damaged` : 'a database is damaged';
+  return `${which} (SQLite: ${why}); restore it from a copy (sqlite3's .recover command may save what it still holds)`;
+}

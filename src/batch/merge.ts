@@ -34,6 +34,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { InputError } from '../game/errors.js';
+import { isDamagedDatabase } from './faults.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
 import { ResultStore } from './store.js';
 
@@ -285,7 +286,7 @@ function checkConflicts(target: Database.Database | null, targetPath: string, in
     const kept = (r: Row, h: string, from: number) => ({ h, from, s: Object.fromEntries((spec.settleOn ?? []).map((c) => [c, r[c] ?? null])) });
     const cols = [...new Set([...spec.key, ...spec.agree, ...(spec.shown ?? [])])];
     const keyHasRefs = spec.key.some((k) => spec.refs?.[k]);
-    sources.forEach(({ db, path }, from) => {
+    const readRows = (db: Database.Database, path: string, from: number): void => {
       const src = new Source(db);
       for (const row of db.prepare(`SELECT ${cols.map(q).join(', ')} FROM ${q(spec.table)}`).iterate() as IterableIterator<Row>) {
         // the key itself hashed too (a deal's key is its 60-125 character code): 160 bits, no collision
@@ -310,6 +311,15 @@ function checkConflicts(target: Database.Database | null, targetPath: string, in
         conflicts.push(before
           ? `${spec.describe(row)}: ${differs(spec, before, row).map((c) => `${c} ${fmt(before[c])} in ${earlier.path} but ${fmt(row[c])} in ${path}`).join(', ')}`
           : `${spec.describe(row)}: ${spec.agree!.join(', ')} differ between ${earlier.path} and ${path}`);
+      }
+    };
+    sources.forEach(({ db, path }, from) => {
+      try {
+        readRows(db, path, from);
+      } catch (e) {
+        if (!isDamagedDatabase(e)) throw e;
+        const role = target && from === 0 ? `target ${path} (--into)` : `input ${path}`;
+        throw new InputError('bad-file', `merge: ${role}: the file is damaged (SQLite: ${oneLine(e)}); nothing was written to ${targetPath}; restore it from a copy`);
       }
     });
   }
@@ -440,7 +450,13 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
       const db = store.writer();
       for (const s of summaries) {
         const i = openFor.get(s);
-        if (i) s.tables = mergeOne(db, i, into);
+        try {
+          if (i) s.tables = mergeOne(db, i, into);
+        } catch (e) {
+          // each input is merged in one transaction: this one's is rolled back, the earlier ones stay
+          if (!isDamagedDatabase(e)) throw e;
+          throw new InputError('bad-file', `merge: input ${s.path} or the target ${into}: a file is damaged (SQLite: ${oneLine(e)}); ${s.path} was not merged${summaries.indexOf(s) > 0 ? ' (the inputs before it were)' : ''}; restore it from a copy`);
+        }
       }
     } finally {
       store.close();

@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../game/errors.js';
 import { dealName, plannedIdentity, type PlannedDeal } from './deals.js';
-import { FileFault, storageFaultKind } from './faults.js';
+import { FileFault, noteDatabase, storageFaultKind } from './faults.js';
 import { fileInTheWay, makeDirs, statOrNull } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
 import { ReportAccumulator, statusAt, type ReportInput, type ReportRow, type ResultStatus, type WonPositions } from './report.js';
@@ -306,6 +306,7 @@ export class ResultStore {
       }
     }
     let db: Database.Database | undefined;
+    noteDatabase(path);
     try {
       db = new Database(path);
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -343,6 +344,7 @@ export class ResultStore {
     if (state.version < SCHEMA_VERSION) {
       ResultStore.openForWriting(path).close();
     }
+    noteDatabase(path);
     try {
       const db = new Database(path, { readonly: true, fileMustExist: true });
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

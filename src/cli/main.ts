@@ -7,14 +7,14 @@
  * bad option value; or a commander usage error), reported on stderr as one line
  * `spidersolve: <message>`; 1 a fault of a file under the command (a FileFault: disk full, I/O error,
  * database deleted or replaced during a batch), one line `spidersolve: <message>` naming the file and
- * what was kept; 1 anything else, reported as `spidersolve: internal error: <message>` (set
+ * what was kept; 2 a damaged database file (SQLITE_CORRUPT, SQLITE_NOTADB), one line naming it; 1 anything else, reported as `spidersolve: internal error: <message>` (set
  * SPIDERSOLVE_DEBUG=1 to get the stack as well).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { FileFault } from '../batch/faults.js';
+import { damagedDatabaseMessage, FileFault, isDamagedDatabase } from '../batch/faults.js';
 import { InputError } from '../game/errors.js';
 import { registerBatchCommands } from './batch.js';
 import { registerGameCommands } from './game.js';
@@ -142,6 +142,10 @@ export async function runProgram(program: Command, args: readonly string[]): Pro
       // a file failed under us (disk full, I/O error, database deleted): not a defect of ours
       process.stderr.write(`spidersolve: ${oneLine(e.message)}\n`);
       code = 1;
+    } else if (isDamagedDatabase(e)) {
+      // a truncated or overwritten database file: bad input, named
+      process.stderr.write(`spidersolve: ${oneLine(damagedDatabaseMessage(e))}\n`);
+      code = 2;
     } else {
       const msg = e instanceof Error ? e.message : String(e);
       process.stderr.write(`spidersolve: internal error: ${oneLine(msg)}\n`);
