@@ -315,8 +315,17 @@ export function formatMarkdown(rows: readonly ReportRow[]): string {
   if (rows.length === 0) return 'no results\n';
   const head = `| ${REPORT_COLUMNS.map((c) => HUMAN_HEADERS[c]).join(' | ')} |`;
   const sep = `|${REPORT_COLUMNS.map((c) => (c === 'study' || c === 'game' || c === 'solverVersion' ? ' --- ' : ' ---: ')).join('|')}|`;
-  const body = rows.map((r) => `| ${REPORT_COLUMNS.map((c) => humanCell(r, c)).join(' | ')} |`);
+  const body = rows.map((r) => `| ${REPORT_COLUMNS.map((c) => markdownText(humanCell(r, c))).join(' | ')} |`);
   return [head, sep, ...body].join('\n') + '\n';
+}
+
+/**
+ * Text as Markdown shows it literally, in a table cell or a paragraph (a study name may hold any
+ * printable character): `\ ` * _ [ ] |` are backslash-escaped (GitHub-flavoured Markdown: `\|` is
+ * a pipe inside a cell), `& < >` written as entities, so no name splits a row or passes as HTML.
+ */
+export function markdownText(text: string): string {
+  return text.replace(/[\\`*_[\]|]/g, (c) => `\\${c}`).replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 }
 
 /** Decimals kept in machine-readable output (CSV, JSON): rates (fractions) 6, positions and ms 1. */

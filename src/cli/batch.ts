@@ -15,7 +15,7 @@ import { parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlan
 import { databaseFiles, fileInTheWay, makeDirs, sameFileAs, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
-import { budgetWords, formatCsv, partialStudyNotes, formatReport, formatTable, rowsAsRecords, type ReportFormat } from '../batch/report.js';
+import { budgetWords, formatCsv, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat } from '../batch/report.js';
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
 import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.js';
 import { oneLine } from '../batch/schema.js';
@@ -419,7 +419,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + TABLE_LEGEND.join('\n') + '\n';
     // a study short of its plan (a missing shard, an unfinished run) is said under the table, not hidden
     const notes = rows.length && (format === 'table' || format === 'md') ? reportedPartials(store, filter) : [];
-    if (notes.length) text += (format === 'md' ? '\n' + notes.map((n) => `> ${n}`).join('\n>\n') : notes.join('\n')) + '\n';
+    if (notes.length) text += (format === 'md' ? '\n' + notes.map((n) => `> ${markdownText(n)}`).join('\n>\n') : notes.join('\n')) + '\n';
     await writeOut(o.out, text);
   } finally {
     store.close();
