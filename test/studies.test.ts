@@ -170,16 +170,17 @@ describe('one deal, one key', () => {
     const file = join(dir, 'sp2-7.json');
     writeFileSync(file, JSON.stringify(positionToJson(dealPosition(v, 7))));
     const deals = join(dir, 'same-deal.txt');
-    writeFileSync(deals, `${file}\nSP2-7\n`); // the same deal twice in one file, under two names
+    writeFileSync(deals, `${file}\nSP2-7\n`); // the same deal twice in one file, under two names: planned once
     const first = await runBatch({ ...seedsStudy(db, 'seeded', 'spider', [2], 7, 7, [3000]), workerFile: undefined });
     expect(first).toMatchObject({ ran: 1, skipped: 0 });
     const plan = planStudy({ kind: 'file', path: deals }, loadDeal);
-    expect([...plan.deals].map((d) => d.key)).toEqual([makeDealCode(v, dealCards(v, 7)), 'SP2-7']);
+    expect([...plan.deals].map((d) => d.key)).toEqual([makeDealCode(v, dealCards(v, 7))]);
+    expect(plan.duplicates).toBe(1);
     const second = await runBatch({
       deals: plan.deals, maxPositions: 3000, workers: 2, dbPath: db, study: 'file',
       studyParams: { game: null, suits: null, dealsSpec: `file:${deals}`, maxPositions: 3000 },
     });
-    expect(second).toMatchObject({ ran: 0, skipped: 2 });
+    expect(second).toMatchObject({ ran: 0, skipped: 1 });
     const raw = new Database(db, { readonly: true });
     const results = raw.prepare('SELECT deal, code, status FROM results').all() as { deal: string; code: string; status: string }[];
     expect(results).toHaveLength(1);
