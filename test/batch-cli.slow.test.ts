@@ -45,6 +45,26 @@ describe('spidersolve batch: interrupt, kill and resume', () => {
   const env = { SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '10' };
   const args = (db: string) => ['batch', '--game', 'spider', '--suits', '1,2', '--seeds', '1-150', '--max-positions', '500', '--workers', '2', '--db', db];
 
+  it('SIGHUP (the terminal or ssh session closing) stops the batch as SIGINT does: finished results kept, the run interrupted, exit 130', async () => {
+    const db = join(dir, 'hup.sqlite');
+    let sent = false;
+    const first = await cli(args(db), env, (kill) => {
+      if (!sent && countRows(db) >= 20) {
+        kill('SIGHUP');
+        sent = true;
+      }
+      return sent;
+    });
+    expect(sent).toBe(true);
+    expect(first.status).toBe(130);
+    expect(first.stdout).toMatch(/\(interrupted\)/);
+    const kept = countRows(db);
+    expect(kept).toBeGreaterThanOrEqual(20);
+    const meta = new Database(db, { readonly: true });
+    expect(meta.prepare('SELECT status, completed FROM runs').get()).toEqual({ status: 'interrupted', completed: kept });
+    meta.close();
+  });
+
   it('SIGINT stops, keeps finished results, says how to resume and exits 130; the same command completes', async () => {
     const db = join(dir, 'int.sqlite');
     let sent = false;

@@ -525,25 +525,33 @@ function databaseGoneFault(store: ResultStore, where: 'deleted' | 'replaced', ru
   return new FileFault(path, `database ${path} ${what} while the batch was writing it; stopped, nothing was written to ${where === 'deleted' ? 'that path' : 'the new file'}; ${kept}`);
 }
 
+/** Signals that stop a batch as Ctrl-C does: SIGHUP is the terminal or ssh session closing. */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /**
- * An AbortSignal fired by the first SIGINT or SIGTERM (calling `onFirst` with the signal's name);
- * a second one exits the process at once with status 130 (the database stays consistent: every
- * write is a transaction). Call `dispose` to remove the handlers.
+ * An AbortSignal fired by the first SIGINT, SIGTERM or SIGHUP (calling `onFirst` with the signal's
+ * name); a second one exits the process at once with status 130 (the database stays consistent:
+ * every write is a transaction). After a SIGHUP the terminal may be gone: writes to stdout and stderr
+ * that fail are then ignored, so that the batch still stores its finished results and marks its run
+ * interrupted. Call `dispose` to remove the handlers.
  */
 export function abortOnSignals(onFirst?: (name: NodeJS.Signals) => void): { signal: AbortSignal; dispose(): void } {
   const ctl = new AbortController();
+  const ignore = () => {};
   const handler = (name: NodeJS.Signals) => {
     if (ctl.signal.aborted) process.exit(130);
+    if (name === 'SIGHUP') {
+      process.stdout.on('error', ignore);
+      process.stderr.on('error', ignore);
+    }
     onFirst?.(name);
     ctl.abort();
   };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+  for (const s of STOP_SIGNALS) process.on(s, handler);
   return {
     signal: ctl.signal,
     dispose() {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
+      for (const s of STOP_SIGNALS) process.off(s, handler);
     },
   };
 }

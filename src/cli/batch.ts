@@ -25,7 +25,7 @@ import { MAX_SEED } from '../game/deal.js';
 import { parseGameOption, parseIntOption } from './common.js';
 import { takeEarlySignal } from './signals.js';
 
-/** Exit status of a batch stopped by SIGINT/SIGTERM (128 + SIGINT). */
+/** Exit status of a batch stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130;
 
 /** Largest `--workers` accepted. */
