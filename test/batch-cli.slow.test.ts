@@ -45,7 +45,7 @@ describe('spidersolve batch: interrupt, kill and resume', () => {
   const env = { SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '10' };
   const args = (db: string) => ['batch', '--game', 'spider', '--suits', '1,2', '--seeds', '1-150', '--max-positions', '500', '--workers', '2', '--db', db];
 
-  it('SIGHUP (the terminal or ssh session closing) stops the batch as SIGINT does: finished results kept, the run interrupted, exit 130', async () => {
+  it('SIGHUP with the output in files (as under nohup) stops as SIGTERM does: finished results kept, the run interrupted, summary, exit 130', async () => {
     const db = join(dir, 'hup.sqlite');
     let sent = false;
     const first = await cli(args(db), env, (kill) => {
@@ -58,6 +58,7 @@ describe('spidersolve batch: interrupt, kill and resume', () => {
     expect(sent).toBe(true);
     expect(first.status).toBe(130);
     expect(first.stdout).toMatch(/\(interrupted\)/);
+    expect(first.stderr).toContain('resume with the same command');
     const kept = countRows(db);
     expect(kept).toBeGreaterThanOrEqual(20);
     const meta = new Database(db, { readonly: true });

@@ -108,4 +108,19 @@ describe('#12.6 Ctrl-C in a terminal', () => {
     expect(after).not.toMatch(/\x1b|\/300 \|/);
     expect(after).toMatch(/^\r\n\r\nspidersolve: stopping; finished results are kept \(press Ctrl-C again to quit at once\)\r\nstudy .* \(interrupted\)\r\n  deals 300: /);
   });
+
+  it.skipIf(!HAS_PYTHON)('the terminal closing (SIGHUP) stops the batch as Ctrl-C does: finished results kept, the run interrupted; it ends by SIGHUP', () => {
+    const db = join(dir, 'hangup.sqlite');
+    const r = spawnSync('python3', [join(ROOT, 'test/helpers/ptyrun.py'), '/300 |', process.execPath, '--import', 'tsx', 'src/cli/main.ts',
+      'batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-300', '--max-positions', '77', '--workers', '1', '--db', db], {
+      cwd: ROOT, encoding: 'utf8', timeout: 60_000,
+      env: { ...process.env, PTY_HANGUP: '1', SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '20' },
+    });
+    expect(Number(r.stdout.trim().split('\n')[1])).toBe(-1); // died of SIGHUP (not of Node's abort on the gone terminal)
+    const run = String(countIn(db, "SELECT status || ' ' || completed FROM runs"));
+    expect(run).toMatch(/^interrupted \d+$/);
+    const completed = Number(run.split(' ')[1]);
+    expect(countIn(db)).toBe(completed);
+    expect(completed).toBeLessThan(300);
+  });
 });

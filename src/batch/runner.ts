@@ -525,7 +525,11 @@ function databaseGoneFault(store: ResultStore, where: 'deleted' | 'replaced', ru
   return new FileFault(path, `database ${path} ${what} while the batch was writing it; stopped, nothing was written to ${where === 'deleted' ? 'that path' : 'the new file'}; ${kept}`);
 }
 
-/** Signals that stop a batch as Ctrl-C does: SIGHUP is the terminal or ssh session closing. */
+/**
+ * Signals that stop a batch as Ctrl-C does; SIGHUP is the terminal or ssh session closing (Node
+ * resets every signal to its default at start, so `nohup` does not keep SIGHUP away from it: without
+ * a handler a hang-up ended a batch at once, its unwritten results lost).
+ */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
@@ -533,23 +537,32 @@ const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * name); a second one exits the process at once with status 130 (the database stays consistent:
  * every write is a transaction). After a SIGHUP the terminal may be gone: writes to stdout and stderr
  * that fail are then ignored, so that the batch still stores its finished results and marks its run
- * interrupted. Call `dispose` to remove the handlers.
+ * interrupted (where it wrote to a terminal, the caller then ends the process by SIGHUP: see batch.ts). Call
+ * `dispose` to remove the handlers.
  */
-export function abortOnSignals(onFirst?: (name: NodeJS.Signals) => void): { signal: AbortSignal; dispose(): void } {
+export function abortOnSignals(onFirst?: (name: NodeJS.Signals) => void): { signal: AbortSignal; dispose(): void; readonly hungUp: boolean } {
   const ctl = new AbortController();
   const ignore = () => {};
+  let hungUp = false;
   const handler = (name: NodeJS.Signals) => {
-    if (ctl.signal.aborted) process.exit(130);
     if (name === 'SIGHUP') {
+      // (a terminal's hang-up may come twice, to the session and to its foreground group: never quits at once)
+      if (hungUp) return;
+      hungUp = true;
       process.stdout.on('error', ignore);
       process.stderr.on('error', ignore);
-    }
+      if (ctl.signal.aborted) return;
+    } else if (ctl.signal.aborted) process.exit(130);
     onFirst?.(name);
     ctl.abort();
   };
   for (const s of STOP_SIGNALS) process.on(s, handler);
   return {
     signal: ctl.signal,
+    /** Has a SIGHUP come (first or after another signal)? */
+    get hungUp() {
+      return hungUp;
+    },
     dispose() {
       for (const s of STOP_SIGNALS) process.off(s, handler);
     },

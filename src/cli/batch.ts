@@ -296,6 +296,13 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     });
   } finally {
     sig.dispose();
+    // the terminal hung up: the results are stored and the run marked; there is no one to tell, and
+    // Node's exit would abort restoring the gone terminal's settings: end as a hung-up process does
+    // (with the output in files, as under nohup, the batch ends as after SIGTERM: summary, exit 130)
+    if (sig.hungUp && (process.stdout.isTTY || process.stderr.isTTY)) {
+      process.removeAllListeners('SIGHUP');
+      process.kill(process.pid, 'SIGHUP');
+    }
   }
   if (o.json) {
     const { report, ...rest } = summary;

@@ -1,6 +1,8 @@
 """Runs a command in a pseudo-terminal, as in a terminal window, and types Ctrl-C once its output
-contains MARKER (at most once). Prints everything the command wrote to the terminal as one JSON string,
-then its exit status on a line of its own. Usage: python3 ptyrun.py MARKER CMD ARGS..."""
+contains MARKER (at most once); with PTY_HANGUP=1 in the environment it closes the terminal instead
+(a window or ssh session closing: the command gets SIGHUP, and its terminal is gone). Prints everything
+the command wrote to the terminal as one JSON string, then its exit status on a line of its own.
+Usage: python3 ptyrun.py MARKER CMD ARGS..."""
 import json, os, pty, select, sys
 
 marker = sys.argv[1].encode()
@@ -11,8 +13,11 @@ out = b''
 sent = False
 while True:
     if not sent and marker in out:
-        os.write(fd, b'\x03')
         sent = True
+        if os.environ.get('PTY_HANGUP') == '1':
+            os.close(fd)
+            break
+        os.write(fd, b'\x03')
     r, _, _ = select.select([fd], [], [], 0.05)
     if r:
         try:
