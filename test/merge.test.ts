@@ -125,6 +125,17 @@ describe('merge', () => {
     expect(readFileSync(into).subarray(100).equals(bytes.subarray(100))).toBe(true); // pages unchanged past the header's change counter
   });
 
+  it('a study whose plan grew in one copy (lines added to its deals file) takes the longer plan, in either order', () => {
+    const params: StudyParams = { game: null, suits: null, dealsSpec: 'file:/x/deals.txt', maxPositions: BUDGET };
+    const before = shardDb('plan3.sqlite', DEALS.slice(0, 3).map((d) => won(d)), { study: 'file', params: { ...params, planned: 3 } });
+    const after = shardDb('plan6.sqlite', DEALS.map((d) => won(d)), { study: 'file', params: { ...params, planned: 6 } });
+    for (const [name, order] of [['grown1.sqlite', [before, after]], ['grown2.sqlite', [after, before]]] as const) {
+      const into = join(dir, name);
+      mergeDatabases(into, [...order]);
+      expect(table(into, "SELECT planned, (SELECT count(*) FROM study_deals) AS counted FROM studies WHERE name = 'file'")).toEqual([{ planned: 6, counted: 6 }]);
+    }
+  });
+
   it('refuses a conflict (same deal, budget and solver version, other result), names it, and leaves the target as it was', () => {
     const a = shardDb('c1.sqlite', DEALS.slice(0, 2).map((d) => won(d)));
     const into = join(dir, 'c-into.sqlite');

@@ -60,6 +60,8 @@ export interface MergeTable {
   /** Columns an existing row takes from the incoming one when `refreshWhen` says so (e.g. a run's end). */
   readonly refresh?: readonly string[];
   readonly refreshWhen?: (existing: Row, incoming: Row) => boolean;
+  /** Columns `refreshWhen` reads of the existing row besides `refresh`. */
+  readonly refreshOn?: readonly string[];
   /** A row's name in messages, from its key columns and `shown`. */
   readonly describe: (row: Row) => string;
   /** Columns besides the key that `describe` reads. */
@@ -76,6 +78,11 @@ export const MERGE_TABLES: readonly MergeTable[] = [
     key: ['name'],
     // the study's design (game, suits, deals, budgets, stopping rule) as canonical JSON
     agree: ['params'],
+    // a deals file's study may have grown (lines added at its end) in one copy: the longer plan is the
+    // study's, so that no merge counts more deals than it plans (not a study stopped by its rule)
+    refresh: ['planned'],
+    refreshOn: ['stopped_at'],
+    refreshWhen: (e, i) => e.stopped_at == null && i.stopped_at == null && e.planned != null && i.planned != null && Number(i.planned) > Number(e.planned),
     describe: (r) => `study "${String(r.name)}"`,
   },
   {
@@ -337,7 +344,7 @@ function mergeOne(target: Database.Database, input: OpenInput, targetPath: strin
       const c: MergeCounts = (counts[spec.table] = { added: 0, present: 0, updated: 0 });
       const { cols, hasId } = columnsOf(target, spec.table);
       // the target's row of a key (its unique index), with the columns the merge compares
-      const wanted = [...new Set([...(hasId ? ['id'] : []), ...spec.key, ...(spec.agree ?? []), ...(spec.refresh ?? [])])];
+      const wanted = [...new Set([...(hasId ? ['id'] : []), ...spec.key, ...(spec.agree ?? []), ...(spec.refresh ?? []), ...(spec.refreshOn ?? [])])];
       const find = target.prepare(`SELECT ${wanted.map(q).join(', ')} FROM ${q(spec.table)} WHERE ${spec.key.map((k) => `${q(k)} IS ?`).join(' AND ')}`);
       const idMap = new Map<unknown, unknown>();
       idMaps.set(spec.table, idMap);
