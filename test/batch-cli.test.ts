@@ -121,11 +121,13 @@ describe('spidersolve batch: bad input', () => {
     writeFileSync(cut, readFileSync(db).subarray(0, 16384));
     const before = snapshot(cut);
     const damaged = /^spidersolve: database .*cut\.sqlite is damaged \(SQLite: database disk image is malformed\); restore it from a copy/;
-    for (const args of [['report'], ['studies'], ['export', '--csv']]) {
+    const csvOut = join(dir, 'cut.csv');
+    for (const args of [['report'], ['studies'], ['export', '--csv'], ['export', '--csv', '--out', csvOut], ['batch', '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '100']]) {
       const r = await cli([...args, '--db', cut]);
       expectOneLineError(r, damaged);
       expectUnchanged(cut, before);
     }
+    expect(() => statSync(csvOut)).toThrow();
     const into = join(dir, 'merged-from-cut.sqlite');
     expectOneLineError(await cli(['merge', cut, '--into', into]), /^spidersolve: merge: input .*cut\.sqlite: the file is damaged \(SQLite: database disk image is malformed\); nothing was written to .*merged-from-cut\.sqlite/);
     expect(() => statSync(into)).toThrow();

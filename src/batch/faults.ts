@@ -46,11 +46,11 @@ export function isDamagedDatabase(e: unknown): boolean {
 }
 
 /**
- * One line for a damaged database (isDamagedDatabase): the database this process opened, or the
- * ones it opened when there were several (merge), SQLite's words, and what to do.
+ * One line for a damaged database (isDamagedDatabase): `path`, else the database this process
+ * opened, or the ones it opened when there were several (merge), SQLite's words, and what to do.
  */
-export function damagedDatabaseMessage(e: unknown): string {
+export function damagedDatabaseMessage(e: unknown, path?: string): string {
   const why = e instanceof Error ? e.message : String(e);
-  const which = opened.length === 1 ? `database ${opened[0]} is damaged` : opened.length > 1 ? `one of the databases ${opened.join(', ')} is damaged` : 'a database is damaged';
+  const which = path !== undefined ? `database ${path} is damaged` : opened.length === 1 ? `database ${opened[0]} is damaged` : opened.length > 1 ? `one of the databases ${opened.join(', ')} is damaged` : 'a database is damaged';
   return `${which} (SQLite: ${why}); restore it from a copy (sqlite3's .recover command may save what it still holds)`;
 }

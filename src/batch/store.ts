@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../game/errors.js';
 import { dealName, plannedIdentity, type PlannedDeal } from './deals.js';
-import { FileFault, noteDatabase, storageFaultKind } from './faults.js';
+import { damagedDatabaseMessage, FileFault, isDamagedDatabase, noteDatabase, storageFaultKind } from './faults.js';
 import { fileInTheWay, makeDirs, statOrNull } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
 import { ReportAccumulator, statusAt, type ReportInput, type ReportRow, type ResultStatus, type WonPositions } from './report.js';
@@ -323,6 +323,7 @@ export class ResultStore {
         const what = kind === 'full' ? 'the disk is full' : 'the disk reported an I/O error';
         throw new FileFault(path, `database ${path}: ${what} while opening it (${oneLine(e)}); nothing was run and every result it held is kept; ${kind === 'full' ? 'free some space' : 'check the disk'}, then run the same command again`);
       }
+      if (isDamagedDatabase(e)) throw new InputError('bad-file', damagedDatabaseMessage(e, path));
       throw new InputError('bad-file', `database ${path}: cannot open it for writing (${oneLine(e)})`);
     }
   }

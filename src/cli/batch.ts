@@ -13,6 +13,7 @@ import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
 import { databaseFiles, fileInTheWay, makeDirs, sameFileAs, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
+import { isDamagedDatabase } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
 import { budgetWords, formatCsv, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat } from '../batch/report.js';
@@ -462,6 +463,8 @@ async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; o
         createOutDir(o.out);
         await writeFileAtomically(o.out, (dest) => pipeline(source, csv, dest));
       } catch (e) {
+        // the rows could not be read (a damaged database): main.ts names the database, not --out
+        if (isDamagedDatabase(e)) throw e;
         throw new InputError('bad-file', `option --out "${o.out}": cannot write it (${oneLine(e)}); nothing was written there`);
       }
     }
