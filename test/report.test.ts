@@ -213,9 +213,9 @@ describe('formats', () => {
   });
 
   it('markdown shows a study name literally: a pipe does not split its row, and no HTML passes', () => {
-    const odd = rows.map((r) => ({ ...r, study: 'x|y <b>&_*`[1]\\' }));
+    const odd = rows.map((r) => ({ ...r, study: 'x|y <b>&_*`[1]\\~~' }));
     const md = formatMarkdown(odd).trimEnd().split('\n');
-    expect(md[2]!.startsWith('| x\\|y &lt;b&gt;&amp;\\_\\*\\`\\[1\\]\\\\ | spider | 2 |')).toBe(true);
+    expect(md[2]!.startsWith('| x\\|y &lt;b&gt;&amp;\\_\\*\\`\\[1\\]\\\\\\~\\~ | spider | 2 |')).toBe(true);
     // as many unescaped cell borders as the header has
     const borders = (line: string) => line.replace(/\\\\|\\\|/g, '').split('|').length;
     expect(borders(md[2]!)).toBe(borders(md[0]!));

@@ -321,11 +321,11 @@ export function formatMarkdown(rows: readonly ReportRow[]): string {
 
 /**
  * Text as Markdown shows it literally, in a table cell or a paragraph (a study name may hold any
- * printable character): `\ ` * _ [ ] |` are backslash-escaped (GitHub-flavoured Markdown: `\|` is
+ * printable character): `\ ` * _ ~ [ ] |` are backslash-escaped (GitHub-flavoured Markdown: `\|` is
  * a pipe inside a cell), `& < >` written as entities, so no name splits a row or passes as HTML.
  */
 export function markdownText(text: string): string {
-  return text.replace(/[\\`*_[\]|]/g, (c) => `\\${c}`).replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+  return text.replace(/[\\`*_~[\]|]/g, (c) => `\\${c}`).replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 }
 
 /** Decimals kept in machine-readable output (CSV, JSON): rates (fractions) 6, positions and ms 1. */
