@@ -85,6 +85,7 @@ describe('deals files', () => {
     const plan = planned.deals;
     expect(plan.map((d) => d.source.kind)).toEqual(['seed', 'seed', 'pysol', 'file', 'file']);
     expect(planned.duplicates).toBe(2); // SP2-1007 twice, and its start in a file: planned once, the repeats counted
+    expect(plan[0]!.aliases).toEqual([`file:${same}`]); // the other name is kept (the same name twice is not)
     expect(plan[0]).toMatchObject({ key: 'SP2-1007', ref: 'SP2-1007', game: 'spider', suits: 2, source: { kind: 'seed', seed: 1007 } });
     expect(plan[1]!.key).toBe('SE4-7');
     expect(plan[2]).toMatchObject({ game: 'spider', suits: 4, source: { kind: 'pysol', game: 'spider', number: 3 } });

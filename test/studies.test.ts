@@ -193,6 +193,18 @@ describe('one deal, one key', () => {
     raw.close();
     const rows = readStore(db, (s) => s.report());
     expect(rows.map((r) => [r.study, r.deals, r.won + r.lost + r.undecided])).toEqual([['seeded', 1, 1], ['file', 1, 1]]);
+
+    // a deals file alone naming it twice: planned once, solved once, both names recorded
+    const alone = join(dir, 'same-alone.sqlite');
+    const only = await runBatch({
+      deals: plan.deals, maxPositions: 3000, workers: 1, dbPath: alone, study: 'file',
+      studyParams: { game: null, suits: null, dealsSpec: `file:${deals}`, maxPositions: 3000 },
+    });
+    expect(only).toMatchObject({ ran: 1, skipped: 0 });
+    const raw2 = new Database(alone, { readonly: true });
+    expect(raw2.prepare('SELECT name FROM deal_names ORDER BY name').pluck().all()).toEqual(['SP2-7', `file:${file}`]);
+    expect(raw2.prepare('SELECT count(*) FROM study_deals').pluck().get()).toBe(1);
+    raw2.close();
   });
 });
 

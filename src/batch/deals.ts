@@ -37,6 +37,11 @@ export interface PlannedDeal {
    * was loaded to check it); absent for seeds, whose identity is worked out when first needed.
    */
   readonly deal?: string;
+  /**
+   * Other names (as `dealName` gives them) of this deal on later lines of the same deals file, which
+   * were planned once, as this deal: the study records them among the deal's names (`deal_names`).
+   */
+  readonly aliases?: readonly string[];
 }
 
 /**
@@ -236,7 +241,8 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
   const bad: { line: number; message: string }[] = [];
   let filtered = 0;
   let duplicates = 0;
-  const seen = new Set<string>();
+  // each deal's place in `out`, by identity
+  const seen = new Map<string, number>();
   const out: PlannedDeal[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   lines.forEach((raw, i) => {
@@ -252,13 +258,18 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
       filtered++;
       return;
     }
-    // one deal by its identity (its cards), whatever names it: a code, a pysol: reference, a file
+    // one deal by its identity (its cards), whatever names it: a code, a pysol: reference, a file;
+    // another name of a deal already planned is kept as one of its names
     const id = p.deal ?? p.key;
-    if (seen.has(id)) {
+    const first = seen.get(id);
+    if (first !== undefined) {
       duplicates++;
+      const name = dealName(p);
+      const planned = out[first]!;
+      if (name !== dealName(planned) && !planned.aliases?.includes(name)) out[first] = { ...planned, aliases: [...(planned.aliases ?? []), name] };
       return;
     }
-    seen.add(id);
+    seen.set(id, out.length);
     out.push(p);
   });
   if (bad.length) {

@@ -368,10 +368,12 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
           const name = dealName(deal);
           const ident = deal.deal ?? (deal.source.kind === 'file' ? undefined : store.identityByName(name)) ?? plannedIdentity(deal);
           const link: DealLink = { deal: ident, ord, name };
+          // its other names in the plan: recorded among its names (the study links it once, at ord)
+          const aliases: DealLink[] = (deal.aliases ?? []).map((a) => ({ deal: ident, ord, name: a }));
           const waiting = pending.get(ident);
           if (waiting) {
             // the same deal under another name of the plan, in flight: counted with it
-            waiting.push(link);
+            waiting.push(link, ...aliases);
             continue;
           }
           const results = store.resultsOf(ident, SOLVER_VERSION);
@@ -382,7 +384,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
             if (now.status === 'undecided') undecidedNext++;
             if (rung === 0) {
               skipped++;
-              links.push(link);
+              links.push(link, ...aliases);
               if (links.length >= flushEvery * 4) flush();
               note(ord, deal, now.status);
             }
@@ -406,7 +408,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
               stopDispatch?.();
             });
           }
-          pending.set(ident, [link]);
+          pending.set(ident, [link, ...aliases]);
           while (inflight.size >= maxInFlight && !stopping) await Promise.race([...inflight, stoppedP]);
           if (stopping) {
             pending.delete(ident);
