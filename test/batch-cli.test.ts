@@ -3,6 +3,7 @@
  * in a child process. Interrupt/kill tests use the test worker (SPIDERSOLVE_BATCH_WORKER) with fake
  * outcomes and a small delay, so that a batch is reliably caught midway.
  */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +133,27 @@ describe('spidersolve batch: bad input', () => {
     expectOneLineError(await cli(['merge', cut, '--into', into]), /^spidersolve: merge: input .*cut\.sqlite: the file is damaged \(SQLite: database disk image is malformed\); nothing was written to .*merged-from-cut\.sqlite/);
     expect(() => statSync(into)).toThrow();
     expectUnchanged(cut, before);
+  });
+
+  it('a signal while the deals are read from a pipe that has no writer stops at once: exit 130, nothing created', async () => {
+    const fifo = join(dir, 'deals.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const db = join(dir, 'fifo.sqlite');
+    const t0 = Date.now();
+    let sent = false;
+    const r = await runCli(['batch', '--deals', fifo, '--db', db], {
+      poll: (kill) => {
+        if (!sent && Date.now() - t0 > 1500) {
+          kill('SIGINT');
+          sent = true;
+        }
+        return sent;
+      },
+    });
+    expect(sent).toBe(true);
+    expect(r.status).toBe(130);
+    expect(r.stderr).toMatch(/spidersolve: interrupted while reading the deals of --deals .*deals\.fifo; nothing was run or written\n$/);
+    expect(() => statSync(db)).toThrow();
   });
 
   it('a deals file changed since its study was planned exits 2 naming the first deal that differs, untouched; lines added at the end run', async () => {

@@ -223,12 +223,13 @@ export interface DealsFilePlan {
  * suit count than `filter` asks are left out (they are not bad lines). Deals met twice are planned
  * once. Throws InputError `bad-file` if the file cannot be read or holds no deal (none that passes
  * the filter), and `bad-reference` if any line is bad: the bad lines' numbers (up to 50), then
- * `line N: message` for up to 20 of them, separated by "; ".
+ * `line N: message` for up to 20 of them, separated by "; ". `given`: the file's text, read already
+ * by the caller (a pipe or terminal, read so that a signal can stop the reading).
  */
-export function planDealsFile(path: string, load: DealLoader, filter: DealFilter = {}, cwd: string = process.cwd()): DealsFilePlan {
+export function planDealsFile(path: string, load: DealLoader, filter: DealFilter = {}, cwd: string = process.cwd(), given?: string): DealsFilePlan {
   let text: string;
   try {
-    text = readFileSync(resolve(cwd, path), 'utf8');
+    text = given ?? readFileSync(resolve(cwd, path), 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError('bad-file', `--deals ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read it (${code ?? String(e)})`}`);
@@ -291,7 +292,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
 /** What a study plans: seeds (game, suit counts, ranges; the last may be open) or a deals file. */
 export type StudyPlanSpec =
   | { readonly kind: 'seeds'; readonly game: GameName; readonly suits: readonly SuitCount[]; readonly ranges: readonly SeedRange[] }
-  | { readonly kind: 'file'; readonly path: string; readonly filter?: DealFilter; readonly cwd?: string };
+  | { readonly kind: 'file'; readonly path: string; readonly filter?: DealFilter; readonly cwd?: string; /** The file's text, read already (a pipe), or absent: it is read here. */ readonly text?: string };
 
 /** A study's plan: its deals in order, their count, and the deals file's lines left out by a filter. */
 export interface StudyPlan {
@@ -311,7 +312,7 @@ export interface StudyPlan {
  */
 export function planStudy(spec: StudyPlanSpec, load: DealLoader): StudyPlan {
   if (spec.kind === 'file') {
-    const p = planDealsFile(spec.path, load, spec.filter ?? {}, spec.cwd);
+    const p = planDealsFile(spec.path, load, spec.filter ?? {}, spec.cwd, spec.text);
     return { deals: p.deals, planned: p.deals.length, leftOut: p.leftOut, duplicates: p.duplicates };
   }
   const open = spec.ranges.some((r) => r.to === MAX_SEED);

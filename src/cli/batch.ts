@@ -3,6 +3,9 @@
  * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
  * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
  */
+import { closeSync, constants, open, openSync, statSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { isatty, ReadStream } from 'node:tty';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -82,7 +85,7 @@ export interface BatchRequest {
  * `bad-reference`) for: unknown game, bad suit list, bad or empty seed range, both or neither of
  * --seeds/--deals, bad --max-positions/--workers, any bad line of the deals file.
  */
-export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = process.env): BatchRequest {
+export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = process.env, dealsText?: string): BatchRequest {
   // the shard first: a bad --shard or scheduler variable is refused before a deals file is read
   const shard = resolveShard(o, env);
   if ((o.seeds === undefined) === (o.deals === undefined)) {
@@ -121,7 +124,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     defaultName = `${game}-${suits.join(',')}-seeds-${text}-${words}`;
   } else {
     const path = o.deals!;
-    spec = { kind: 'file', path, filter: { game, suits } };
+    spec = { kind: 'file', path, filter: { game, suits }, ...(dealsText !== undefined ? { text: dealsText } : {}) };
     dealsSpec = `file:${resolve(path)}`;
     const base = basename(path, extname(path)) || 'deals';
     defaultName = `${base}${game ? `-${game}` : ''}${suits ? `-${suits.join(',')}` : ''}-${words}`;
@@ -260,6 +263,64 @@ export const TABLE_LEGEND: readonly string[] = [
   'pos and ms: median and 95th percentile (p95) of positions searched and milliseconds, over won deals.',
 ];
 
+/** Is `path` a pipe, socket or character device (a terminal), not a file that can be read at once? */
+function isStream(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return st.isFIFO() || st.isSocket() || st.isCharacterDevice();
+  } catch {
+    return false; // planning says what is wrong with it
+  }
+}
+
+/**
+ * The whole text of `path` (UTF-8), a pipe or terminal, read without blocking the program (the file is
+ * opened in a thread of its own, as a pipe's open waits for a writer; then read as events come, so
+ * that no thread is left waiting when the process exits); null if `signal` fires first; undefined if
+ * it cannot be opened (planning opens it again and says why).
+ */
+function readUnlessStopped(path: string, signal: AbortSignal): Promise<string | null | undefined> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(null);
+    let stream: Readable | null = null;
+    let settled = false;
+    const finish = (v: string | null | undefined) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      resolve(v);
+    };
+    const onAbort = () => {
+      if (stream) stream.destroy();
+      else {
+        // our open() of a pipe with no writer yet waits in a thread, which the process would wait
+        // for as it exits: open the pipe for writing a moment, which lets that open() return
+        try {
+          closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+        } catch {
+          // not a pipe, or no reader waiting
+        }
+      }
+      finish(null);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    open(path, 'r', (e, fd) => {
+      if (e) return finish(undefined);
+      if (settled) return closeSync(fd);
+      // a terminal or a pipe, read through the event loop (libuv's tty and pipe handles)
+      const s: Readable = isatty(fd) ? new ReadStream(fd) : new Socket({ fd, readable: true, writable: false });
+      stream = s;
+      const chunks: Buffer[] = [];
+      s.on('data', (c: Buffer) => chunks.push(c));
+      s.on('error', () => finish(undefined));
+      s.on('end', () => {
+        s.destroy();
+        finish(Buffer.concat(chunks).toString('utf8'));
+      });
+    });
+  });
+}
+
 async function batchAction(o: BatchCliOptions): Promise<void> {
   // The handlers go in before any slow work (reading and checking a deals file, planning millions of
   // seeds, opening the database, starting the pool): a signal during that work then stops the batch
@@ -279,7 +340,19 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   let duplicates = 0;
   let shard: ShardInfo | null = null;
   try {
-    const req = parseBatchOptions(o);
+    // a deals file that is a pipe or a terminal (/dev/stdin, a FIFO) may wait for its writer for
+    // ever: it is read first, so that a signal stops the batch then, before anything is written
+    let dealsText: string | undefined;
+    if (o.deals !== undefined && o.seeds === undefined && isStream(o.deals)) {
+      const text = await readUnlessStopped(o.deals, sig.signal);
+      if (text === null) {
+        progress.stop();
+        process.stderr.write(`spidersolve: interrupted while reading the deals of --deals ${o.deals}; nothing was run or written\n`);
+        process.exit(EXIT_INTERRUPTED);
+      }
+      dealsText = text ?? undefined;
+    }
+    const req = parseBatchOptions(o, process.env, dealsText);
     leftOut = req.leftOut;
     duplicates = req.duplicates;
     shard = shardInfo(req);
