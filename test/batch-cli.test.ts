@@ -152,7 +152,7 @@ describe('spidersolve batch: bad input', () => {
     });
     expect(sent).toBe(true);
     expect(r.status).toBe(130);
-    expect(r.stderr).toMatch(/spidersolve: interrupted while reading the deals of --deals .*deals\.fifo; nothing was run or written\n$/);
+    expect(r.stderr).toMatch(/spidersolve: interrupted while reading the deals of --deals .*deals\.fifo; nothing was run or written; to run it, the same command:\n  npx spidersolve batch .*\n$/);
     expect(() => statSync(db)).toThrow();
   });
 

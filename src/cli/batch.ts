@@ -347,7 +347,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
       const text = await readUnlessStopped(o.deals, sig.signal);
       if (text === null) {
         progress.stop();
-        process.stderr.write(`spidersolve: interrupted while reading the deals of --deals ${o.deals}; nothing was run or written\n`);
+        process.stderr.write(`spidersolve: interrupted while reading the deals of --deals ${o.deals}; nothing was run or written; to run it, the same command:\n  ${resumeCommand()}\n`);
         process.exit(EXIT_INTERRUPTED);
       }
       dealsText = text ?? undefined;
