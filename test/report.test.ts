@@ -212,6 +212,14 @@ describe('formats', () => {
     expect(md[3]).toContain('| 50.0% |');
   });
 
+  it('the text table pads by the width a terminal shows: a wide (CJK) or combining-mark name keeps the columns aligned', () => {
+    const names = ['日本語の研究', 'e\u0301te\u0301', 'ascii'];
+    const t = formatTable(rows.slice(0, 1).flatMap((r) => names.map((study) => ({ ...r, study })))).trimEnd().split('\n');
+    // the game column starts at the same terminal column on every row: names of 12, 3 and 5 columns, padded to 12, then two spaces
+    const at = (line: string) => line.indexOf('spider');
+    expect(t.slice(1).map((l) => l.slice(0, at(l)))).toEqual(['日本語の研究  ', 'e\u0301te\u0301' + ' '.repeat(11), 'ascii' + ' '.repeat(9)]);
+  });
+
   it('markdown shows a study name literally: a pipe does not split its row, and no HTML passes', () => {
     const odd = rows.map((r) => ({ ...r, study: 'x|y <b>&_*`[1]\\~~' }));
     const md = formatMarkdown(odd).trimEnd().split('\n');

@@ -9,6 +9,7 @@
  * (won + undecided) / deals.
  */
 import { stringify } from 'csv-stringify/sync';
+import stringWidth from 'string-width';
 
 /** Outcome stored for one deal: the three solver outcomes (R19) or `error` (the worker failed). */
 export type ResultStatus = 'won' | 'lost' | 'undecided' | 'error';
@@ -303,10 +304,16 @@ export const HUMAN_HEADERS: Record<keyof ReportRow, string> = {
 export function formatTable(rows: readonly ReportRow[]): string {
   if (rows.length === 0) return 'no results\n';
   const cells = [REPORT_COLUMNS.map((c) => HUMAN_HEADERS[c]), ...rows.map((r) => REPORT_COLUMNS.map((c) => humanCell(r, c)))];
-  const widths = REPORT_COLUMNS.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
+  // padded by the width a terminal gives the text (string-width: wide CJK characters take two
+  // columns, combining marks none), not by its length
+  const widths = REPORT_COLUMNS.map((_, i) => Math.max(...cells.map((line) => stringWidth(line[i]!))));
   const left = new Set<keyof ReportRow>(['study', 'game', 'solverVersion']);
+  const pad = (s: string, w: number, atEnd: boolean) => {
+    const fill = ' '.repeat(Math.max(0, w - stringWidth(s)));
+    return atEnd ? s + fill : fill + s;
+  };
   return cells
-    .map((line) => line.map((s, i) => (left.has(REPORT_COLUMNS[i]!) ? s.padEnd(widths[i]!) : s.padStart(widths[i]!))).join('  ').trimEnd())
+    .map((line) => line.map((s, i) => pad(s, widths[i]!, left.has(REPORT_COLUMNS[i]!))).join('  ').trimEnd())
     .join('\n') + '\n';
 }
 
