@@ -45,33 +45,16 @@ describe('spidersolve batch: interrupt, kill and resume', () => {
   const env = { SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '10' };
   const args = (db: string) => ['batch', '--game', 'spider', '--suits', '1,2', '--seeds', '1-150', '--max-positions', '500', '--workers', '2', '--db', db];
 
-  it('SIGHUP with the output in files (as under nohup) stops as SIGTERM does: finished results kept, the run interrupted, summary, exit 130', async () => {
-    const db = join(dir, 'hup.sqlite');
+  /**
+   * Runs the batch into `db`, sends `signal` once 20 results are stored, and checks the stop: exit 130,
+   * the summary (interrupted) and the resume command, the finished results kept and the run marked
+   * interrupted. Returns how many results were kept.
+   */
+  const interruptMidway = async (db: string, signal: NodeJS.Signals): Promise<number> => {
     let sent = false;
     const first = await cli(args(db), env, (kill) => {
       if (!sent && countRows(db) >= 20) {
-        kill('SIGHUP');
-        sent = true;
-      }
-      return sent;
-    });
-    expect(sent).toBe(true);
-    expect(first.status).toBe(130);
-    expect(first.stdout).toMatch(/\(interrupted\)/);
-    expect(first.stderr).toContain('resume with the same command');
-    const kept = countRows(db);
-    expect(kept).toBeGreaterThanOrEqual(20);
-    const meta = new Database(db, { readonly: true });
-    expect(meta.prepare('SELECT status, completed FROM runs').get()).toEqual({ status: 'interrupted', completed: kept });
-    meta.close();
-  });
-
-  it('SIGINT stops, keeps finished results, says how to resume and exits 130; the same command completes', async () => {
-    const db = join(dir, 'int.sqlite');
-    let sent = false;
-    const first = await cli(args(db), env, (kill) => {
-      if (!sent && countRows(db) >= 20) {
-        kill('SIGINT');
+        kill(signal);
         sent = true;
       }
       return sent;
@@ -87,6 +70,16 @@ describe('spidersolve batch: interrupt, kill and resume', () => {
     const meta = new Database(db, { readonly: true });
     expect(meta.prepare('SELECT status, completed FROM runs').get()).toEqual({ status: 'interrupted', completed: kept });
     meta.close();
+    return kept;
+  };
+
+  it('SIGHUP with the output in files (as under nohup) stops as SIGTERM does: finished results kept, the run interrupted, summary, exit 130', async () => {
+    await interruptMidway(join(dir, 'hup.sqlite'), 'SIGHUP');
+  });
+
+  it('SIGINT stops, keeps finished results, says how to resume and exits 130; the same command completes', async () => {
+    const db = join(dir, 'int.sqlite');
+    const kept = await interruptMidway(db, 'SIGINT');
 
     const second = await cli([...args(db), '--json'], env);
     expect(second.status).toBe(0);

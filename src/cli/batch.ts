@@ -263,11 +263,11 @@ export const TABLE_LEGEND: readonly string[] = [
   'pos and ms: median and 95th percentile (p95) of positions searched and milliseconds, over won deals.',
 ];
 
-/** Is `path` a pipe, socket or character device (a terminal), not a file that can be read at once? */
+/** Is `path` a pipe or a character device (a terminal), not a file that can be read at once? */
 function isStream(path: string): boolean {
   try {
     const st = statSync(path);
-    return st.isFIFO() || st.isSocket() || st.isCharacterDevice();
+    return st.isFIFO() || st.isCharacterDevice();
   } catch {
     return false; // planning says what is wrong with it
   }
