@@ -537,8 +537,8 @@ const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /**
  * An AbortSignal fired by the first SIGINT, SIGTERM or SIGHUP (calling `onFirst` with the signal's
  * name); a second one exits the process at once with status 130 (the database stays consistent:
- * every write is a transaction). After a SIGHUP the terminal may be gone: writes to stdout and stderr
- * that fail are then ignored, so that the batch still stores its finished results and marks its run
+ * every write is a transaction). Writes to stderr that fail are ignored, and after a SIGHUP (the
+ * terminal may be gone) those to stdout too, so that the batch still stores its finished results and marks its run
  * interrupted (where it wrote to a terminal, the caller then ends the process by SIGHUP: see batch.ts). Call
  * `dispose` to remove the handlers.
  */
@@ -546,13 +546,15 @@ export function abortOnSignals(onFirst?: (name: NodeJS.Signals) => void): { sign
   const ctl = new AbortController();
   const ignore = () => {};
   let hungUp = false;
+  // stderr carries only the progress bar and notes: a write that fails (a terminal that hung up, its
+  // SIGHUP not handled yet) is dropped, not an uncaught error that ends the process before it stores
+  process.stderr.on('error', ignore);
   const handler = (name: NodeJS.Signals) => {
     if (name === 'SIGHUP') {
       // (a terminal's hang-up may come twice, to the session and to its foreground group: never quits at once)
       if (hungUp) return;
       hungUp = true;
       process.stdout.on('error', ignore);
-      process.stderr.on('error', ignore);
       if (ctl.signal.aborted) return;
     } else if (ctl.signal.aborted) process.exit(130);
     onFirst?.(name);
@@ -567,6 +569,7 @@ export function abortOnSignals(onFirst?: (name: NodeJS.Signals) => void): { sign
     },
     dispose() {
       for (const s of STOP_SIGNALS) process.off(s, handler);
+      process.stderr.off('error', ignore);
     },
   };
 }
