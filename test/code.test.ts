@@ -55,6 +55,10 @@ describe('seeded codes', () => {
     expect(refusal('XY2-5')).toEqual({ code: 'bad-code', message: 'deal code "XY2-5": unknown game "XY"; use SP (Spider) or SE (Spiderette)' });
     expect(refusal('SP3-1')).toEqual({ code: 'bad-code', message: 'deal code "SP3-1": 3 suits is not a variant; use 1, 2 or 4' });
     expect(refusal('SP2-4294967296')).toEqual({ code: 'bad-code', message: 'deal code "SP2-4294967296": seed 4294967296 is out of range 0..4294967295' });
+    // leading zeros do not count, however many
+    const padded = parseDealCode(`SP2-${'0'.repeat(20)}7`);
+    expect(padded.ok ? padded.value.seed : padded).toBe(7);
+    expect(refusal(`SP2-${'0'.repeat(90)}${'9'.repeat(50)}`)).toEqual({ code: 'bad-code', message: expect.stringMatching(/: seed of 50 digits is out of range 0\.\.4294967295$/) });
     expect(refusal('SP2-99999999999999999999').code).toBe('bad-code');
     expect(refusal('SP2-1x7')).toEqual({ code: 'bad-code', message: 'deal code "SP2-1x7": the seed "1X7" is not a whole number' });
     expect(refusal('hello').code).toBe('bad-code');

@@ -145,8 +145,10 @@ export function parseDealCode(text: string): Result<DealCodeValue> {
   const variant = getVariant(tag === 'SP' ? 'spider' : 'spiderette', suits as SuitCount);
   if (!x) {
     if (!/^\d+$/.test(body)) return err('bad-code', `${name}: the seed ${quoteInput(body)} is not a whole number`);
-    const seed = body.length > 12 ? Infinity : Number(body);
-    if (!isSeed(seed)) return err('bad-code', `${name}: seed ${quoteInput(body).slice(1, -1)} is out of range 0..${MAX_SEED}`);
+    // leading zeros do not count (SP2-0007 is seed 7); past 12 digits the seed is out of range anyway
+    const digits = body.replace(/^0+(?=\d)/, '');
+    const seed = digits.length > 12 ? Infinity : Number(digits);
+    if (!isSeed(seed)) return err('bad-code', `${name}: seed ${digits.length > 40 ? `of ${digits.length} digits` : digits} is out of range 0..${MAX_SEED}`);
     return ok({ variant, seed, cards: dealCards(variant, seed) });
   }
   const p = prefix(variant, true);
