@@ -292,6 +292,28 @@ describe('solver: one table, the quick stage and the beam search', () => {
     }
   });
 
+  it('keying a level lazily (scoring its children, keying those it keeps) changes no answer, count or line: always lazy, never lazy and the default agree', () => {
+    // won and lost deals of both games, and a deal cut by its budget
+    const cases: [Position, number][] = [
+      [dealPosition(SP2, 1), 167_000],
+      [dealPosition(SP4, 8), 30_000],
+      [dealPosition(SP4, 6), 30_000],
+      [dealPosition(SE4, 1011), 50_000],
+      [dealPosition(SE4, 6), 30_000],
+    ];
+    const statuses = new Set<string>();
+    for (const [p, max] of cases) {
+      const runs = [0, Infinity, undefined].map((lazyRatio) => {
+        const { out, table } = beamOver(p, max, { lazyRatio });
+        return { status: out.status, size: table.size, iterations: out.iterations, line: out.status === 'won' ? rebuildLine(p, table.pathTo(out.goal), table, out.codec) : [] };
+      });
+      expect(runs[1]).toEqual(runs[0]);
+      expect(runs[2]).toEqual(runs[0]);
+      statuses.add(runs[0]!.status);
+    }
+    expect([...statuses].sort()).toEqual(['lost', 'undecided', 'won']);
+  });
+
   it('the quick stage wins a 1-suit Spider deal in few positions, and the same seed gives the same line', () => {
     const p = dealPosition(SP1, 1);
     const a = restartSearch(p, 50_000);
@@ -415,7 +437,13 @@ describe('solver: move generation and packed positions', () => {
           const n2 = s2.generate(buf2, true);
           for (let i = 0; i < n2; i++) {
             const tok = s2.apply(buf2[i]!);
+            // the lazy beam's score of a child, from the parent's cached columns and the changed ones' cards
+            codec.evaluate(s2);
+            const lazyScore = codec.score;
+            const lazyDown = codec.downLeft;
             const nw2 = codec.encode(s2);
+            expect(lazyScore).toBe(codec.score);
+            expect(lazyDown).toBe(codec.downLeft);
             const cached = Array.from(codec.buf.subarray(0, nw2));
             expect(uncachedKey(codec, s2, scratch)).toEqual(cached);
             s2.undo(buf2[i]!, tok);
@@ -563,6 +591,11 @@ describe('solver: move generation and packed positions', () => {
         if (s.stockLeft > 0) stockCards = s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
         const expected = w.removed * s.completeSuits + w.empty * s.ncols + w.down * down + w.rankBreak * rankBreaks + w.suitBreak * suitBreaks + w.stockCard * stockCards - w.removed * s.removed - w.empty * empties + w.buried * buried;
         expect(codec.score).toBe(expected);
+        // evaluate, with no column cached (every column counted from its cards), sums the same
+        const fresh = new KeyCodec(s, w);
+        fresh.evaluate(s);
+        expect(fresh.score).toBe(expected);
+        expect(fresh.downLeft).toBe(down);
         checked++;
         const n = s.generate(buf, true);
         if (n === 0) break;

@@ -8,7 +8,8 @@
  * leaves out, and the children that end a line of more than `idle` moves in a row without progress),
  * and scored (KeyCodec.encode, lower is better). The `width` best of those this iteration has not
  * visited yet are kept for the next level (a child is looked up in the table only when the selection
- * reaches it, so the many children that are not kept cost no lookup): first up
+ * reaches it, so the many children that are not kept cost no lookup; a level with many children for
+ * each place is keyed lazily, see LAZY_RATIO): first up
  * to a share of the width for each number of stock deals left, so that positions which have just
  * dealt (whose fresh cards score badly) are not crowded out by those that have not; then up to a
  * smaller share for each number of face-down cards left, so that positions which turned up more cards
@@ -55,6 +56,12 @@ export interface BeamOptions {
   readonly idle?: number;
   /** Most children of one parent kept before the beam is filled with the best of the rest (default BEAM_PER_PARENT; 0: no cap). */
   readonly perParent?: number;
+  /**
+   * Candidates a place in the beam beyond which a level is keyed lazily (default LAZY_RATIO; 0:
+   * every level but the first, Infinity: none). Changes the time a search takes, never its answer,
+   * count or line.
+   */
+  readonly lazyRatio?: number;
 }
 
 /**
@@ -125,12 +132,15 @@ export interface BeamOutcome {
 }
 
 /**
- * Growable parallel arrays of one level's candidates — score, move-back tag, stock deals left,
- * face-down cards left, idle count, parent (its index in the level), and the offset of the key in
- * `keys` (keys are copied there: a candidate is stored in the table only if it is kept).
+ * Growable parallel arrays of one level's candidates — score, the move from the parent, move-back tag,
+ * stock deals left, face-down cards left, idle count, parent (its index in the level), and the offset
+ * of the key in `keys` (keys are copied there: a candidate is stored in the table only if it is kept).
+ * A level keyed lazily (see LAZY_RATIO) leaves keys and tags out: a candidate's key is built, by
+ * playing its move again from its parent, only when the selection reaches it.
  */
 class Candidates {
   score = new Int32Array(1024);
+  move = new Int32Array(1024);
   tag = new Uint8Array(1024);
   deals = new Uint8Array(1024);
   down = new Uint8Array(1024);
@@ -141,8 +151,8 @@ class Candidates {
   keysUsed = 0;
   n = 0;
 
-  push(score: number, tag: number, deals: number, idle: number, par: number, key: Uint32Array, nw: number, down: number): void {
-    if (this.keysUsed + nw > this.keys.length) {
+  push(score: number, move: number, tag: number, deals: number, idle: number, par: number, key: Uint32Array, nw: number, down: number): void {
+    if (nw > 0 && this.keysUsed + nw > this.keys.length) {
       const k = new Uint32Array(Math.max(this.keys.length * 2, this.keysUsed + nw));
       k.set(this.keys);
       this.keys = k;
@@ -168,6 +178,7 @@ class Candidates {
         return b;
       };
       this.keyOff = g32(this.keyOff);
+      this.move = g32(this.move);
       this.par = g32(this.par);
       this.score = g32(this.score);
       this.tag = g8(this.tag);
@@ -177,6 +188,7 @@ class Candidates {
     }
     const i = this.n++;
     this.score[i] = score;
+    this.move[i] = move;
     this.tag[i] = tag;
     this.deals[i] = deals;
     this.down[i] = down;
@@ -205,7 +217,20 @@ function newScratch(): Scratch {
   return { cand: new Candidates(), levelNode: new Int32Array(64), levelTag: new Uint8Array(64), levelIdle: new Uint16Array(64), order: new Int32Array(1024), taken: new Uint8Array(1024), hist: new Int32Array(256) };
 }
 
-/** Length in words of candidate i's key. */
+/**
+ * A level is keyed lazily when the level before it found more than LAZY_RATIO candidates for each
+ * place in the beam: most of its candidates will then be left out, and scoring them alone
+ * (KeyCodec.evaluate) costs less than keying them all; a level that keeps most of its candidates
+ * keys them as it finds them, which saves playing the kept ones' moves again. Measured against keying
+ * every candidate (solver 3.3.0 before it), the same answers and counts, both load orders of one
+ * process averaged, on deals outside the benchmark sets: four-suit PySolFC Spider 1101–1120 at
+ * 1,000,000 positions 0.87 of the time, two-suit Spider seeds 3001–3200 at 167,000 0.91, PySolFC
+ * Spiderette 1101–1130 0.96, two-suit Spiderette seeds 3061–3180 1.00 (ratio 2: 0.89 on those Spider
+ * seeds but 1.24 on these, whose levels keep most of their candidates; 8: 0.91 and 1.05).
+ */
+export const LAZY_RATIO = 4;
+
+/** Length in words of candidate i's key (keyed levels only). */
 function keyLen(c: Candidates, i: number): number {
   return (i + 1 < c.n ? c.keyOff[i + 1]! : c.keysUsed) - c.keyOff[i]!;
 }
@@ -245,6 +270,9 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   const idle = Math.min(60_000, opts.idle ?? BEAM_IDLE);
   const perParent = opts.perParent ?? BEAM_PER_PARENT;
   let parCount = new Int32Array(64);
+  // candidates found by the level before (for LAZY_RATIO)
+  let lastFound = 0;
+  const lazyRatio = opts.lazyRatio ?? LAZY_RATIO;
 
   const nw0 = codec.encode(state);
   let root = table.find(codec.buf, nw0);
@@ -271,6 +299,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
     while (levelLen > 0) {
       cand.n = 0;
       cand.keysUsed = 0;
+      const lazy = lastFound > lazyRatio * width;
       for (let e = 0; e < levelLen; e++) {
         const node = levelNode[e]!;
         // the move back to the parent (columns as decoded) leads to a position this iteration visited
@@ -292,16 +321,21 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
             pruned = true;
             continue;
           }
-          const nw = codec.encode(state);
           if (state.isWon()) {
-            const id = table.visit(codec.buf, nw, node, stamp);
+            const id = table.visit(codec.buf, codec.encode(state), node, stamp);
             return out('won', id);
           }
           // (a child this iteration visited already is not looked up here but when it is selected:
           // keep leaves it out, so it takes no room in the beam)
-          let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
-          if (tag !== NO_REVERSE) tag = codec.decodedTag(tag);
-          cand.push(codec.score, tag, state.stockLeft, childIdle, e, codec.buf, nw, codec.downLeft);
+          if (lazy) {
+            codec.evaluate(state);
+            cand.push(codec.score, m, NO_REVERSE, state.stockLeft, childIdle, e, codec.buf, 0, codec.downLeft);
+          } else {
+            const nw = codec.encode(state);
+            let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
+            if (tag !== NO_REVERSE) tag = codec.decodedTag(tag);
+            cand.push(codec.score, m, tag, state.stockLeft, childIdle, e, codec.buf, nw, codec.downLeft);
+          }
           state.undo(m, tok);
         }
       }
@@ -310,6 +344,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
       // candidate is visited in the table (stored, and counted, if new); one that another parent of
       // this level reached first is not kept twice
       const nc = cand.n;
+      lastFound = nc;
       if (order.length < nc) {
         order = new Int32Array(cand.score.length);
         taken = new Uint8Array(cand.score.length);
@@ -331,10 +366,30 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
       // from here on a candidate's score is not needed: a kept one's holds its node in the table
       const keptNode = cand.score;
       let total = 0;
+      // the level entry whose position `state` holds (lazy levels)
+      let held = levelLen - 1;
+      // a lazy level's candidate i: its key, built in codec.buf by playing its move from its parent
+      // and taking it back (its length returned); also sets its move-back tag
+      const keyOf = (i: number): number => {
+        const p = cand.par[i]!;
+        if (p !== held) {
+          codec.decode(table.arena, table.keyOffset(levelNode[p]!), state);
+          held = p;
+        }
+        const m = cand.move[i]!;
+        const tok = state.apply(m);
+        const nw = codec.encode(state);
+        let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
+        if (tag !== NO_REVERSE) tag = codec.decodedTag(tag);
+        cand.tag[i] = tag;
+        state.undo(m, tok);
+        return nw;
+      };
       // keeps candidate i: 1 if kept, 0 if this iteration has it already, -1 if the budget ran out
       const keep = (i: number): number => {
         const size = table.size;
-        const id = table.visit(cand.keys, keyLen(cand, i), levelNode[cand.par[i]!]!, stamp, cand.keyOff[i]!);
+        const parent = levelNode[cand.par[i]!]!;
+        const id = lazy ? table.visit(codec.buf, keyOf(i), parent, stamp) : table.visit(cand.keys, keyLen(cand, i), parent, stamp, cand.keyOff[i]!);
         taken[i] = 2;
         if (id < 0) return 0;
         if (table.size > size && table.size >= maxPositions) return -1;
@@ -380,7 +435,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
       // dropped: a candidate left out that this iteration has not visited
       for (let i = 0; i < nc && !dropped; i++) {
         if (taken[i] !== 0) continue;
-        const f = table.find(cand.keys.subarray(cand.keyOff[i]!), keyLen(cand, i));
+        const f = lazy ? table.find(codec.buf, keyOf(i)) : table.find(cand.keys.subarray(cand.keyOff[i]!), keyLen(cand, i));
         if (f < 0 || table.stamp(f) !== stamp) dropped = true;
       }
       if (levelNode.length < total) {
@@ -396,10 +451,10 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         levelTag[levelLen] = cand.tag[i]!;
         levelIdle[levelLen++] = cand.idle[i]!;
       }
-      // bytes in use: per candidate its score, tag, deals, face-down count, idle count, parent, key
-      // offset, order and taken, and its key; per kept position its node, tag and idle count, and its count of
+      // bytes in use: per candidate its score, move, tag, deals, face-down count, idle count, parent,
+      // key offset, order and taken, and its key (keyed levels); per kept position its node, tag and idle count, and its count of
       // children kept (as a parent at the next level)
-      peak = Math.max(peak, nc * 22 + cand.keysUsed * 4 + levelLen * 11);
+      peak = Math.max(peak, nc * 26 + cand.keysUsed * 4 + levelLen * 11);
     }
     if (!dropped) {
       if (!pruned) return out('lost', -1);

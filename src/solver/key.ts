@@ -135,18 +135,11 @@ export class ColumnStore {
     const st = this.cardsUsed;
     for (let j = 0; j < len; j++) this.cards[st + j] = up[b + j]!;
     this.cardsUsed += len;
-    // runs, bottom first: (top card << 4 | length - 1); a break between two runs is a suit break
-    // when the ranks follow (R6), else a rank break
+    // runs, bottom first: (top card << 4 | length - 1)
     const runs = this.addRuns;
     let r = 0;
-    let rb = 0;
-    let sb = 0;
     for (let k = 0; k < len; ) {
       const top = up[b + k]!;
-      if (k > 0) {
-        if (RANK0[top]! + 1 === RANK0[up[b + k - 1]!]) sb++;
-        else rb++;
-      }
       let j = k + 1;
       while (j < len && up[b + j] === up[b + j - 1]! - 1 && RANK0[up[b + j - 1]!] !== 0) j++;
       runs[r++] = (top << 4) | (j - k - 1);
@@ -156,7 +149,7 @@ export class ColumnStore {
     this.len[id] = len;
     this.down[id] = d;
     this.nruns[id] = r;
-    this.evalCounts[id] = d + rb * 1024 + sb * 1048576 + (d > 0 ? r : 0) * 1073741824 + (len === 0 ? 1 : 0) * 1099511627776;
+    this.evalCounts[id] = countColumn(s, c);
     this.sortKey[id] = ((r > 0 ? runs[0]! + 1 : 0) << 20) | ((r > 1 ? runs[1]! + 1 : 0) << 10) | (r > 2 ? runs[2]! + 1 : 0);
     this.hash[id] = h;
     this.idSlots[i] = id + 1;
@@ -385,6 +378,45 @@ export class KeyCodec {
   }
 
   /**
+   * Sets `score` and `downLeft` as `encode` would, without writing the key or storing a column: a
+   * column at a version this codec has cached (the position last decoded or committed, or a child's)
+   * takes its counts from the store, any other is counted from its cards (countColumn). The beam search
+   * scores children this way when it keys only those it keeps.
+   */
+  evaluate(s: SolverState): void {
+    const n = this.ncols;
+    const cv = this.cacheVer;
+    const st = this.store;
+    let counts = 0;
+    for (let c = 0; c < n; c++) {
+      const v = s.ver[c]!;
+      const e = 2 * c;
+      if (cv[e] === v) counts += st.evalCounts[this.cacheId[e]!]!;
+      else if (cv[e + 1] === v) counts += st.evalCounts[this.cacheId[e + 1]!]!;
+      else counts += countColumn(s, c);
+    }
+    this.setScore(s, counts);
+  }
+
+  /** Sets `score` and `downLeft` from a position's evaluation counts summed packed (ColumnStore.evalCounts). */
+  private setScore(s: SolverState, counts: number): void {
+    const high = Math.floor(counts / 1073741824);
+    const low = counts - high * 1073741824;
+    const downTotal = low & 1023;
+    const rankBreaks = (low >>> 10) & 1023;
+    const suitBreaks = (low >>> 20) & 1023;
+    const buried = high & 1023;
+    const empties = high >>> 10;
+    let stockCards = 0;
+    if (s.stockLeft > 0) stockCards = s.stockStart[s.totalDeals]! - s.stockStart[s.totalDeals - s.stockLeft]!;
+    const w = this.wts;
+    this.downLeft = downTotal;
+    this.score =
+      this.offset + w[0]! * downTotal + w[1]! * rankBreaks + w[2]! * suitBreaks + w[3]! * stockCards -
+      w[4]! * s.removed - w[5]! * empties + w[6]! * buried;
+  }
+
+  /**
    * Encodes the state into `buf`; returns the key length in words. Also sets `score`:
    * down·faceDown + rankBreak·(adjacent face-up pairs out of rank order) + suitBreak·(in rank order
    * but of two suits) + stockCard·(stock cards) − removed·(suits removed) − empty·(empty columns)
@@ -417,6 +449,8 @@ export class KeyCodec {
     }
     this.sortedCount = m;
     this.lastMask = mask;
+    // (setScore's sum written out again: encode is hot, and V8 no longer inlines a call here, which
+    // cost 2-spider-suit Spiderette solves some 5% of their time)
     const high = Math.floor(counts / 1073741824);
     const low = counts - high * 1073741824;
     const downTotal = low & 1023;
@@ -528,6 +562,32 @@ export class KeyCodec {
     for (let c = 0; c < this.ncols; c++) this.readId(words);
     return (this.rpos - off * 2 + 1) >> 1;
   }
+}
+
+/**
+ * The evaluation's counts of column c of `s`, packed as ColumnStore.evalCounts holds them: face-down
+ * cards, rank breaks << 10, suit breaks << 20 (two adjacent face-up cards of two runs make a suit
+ * break when their ranks follow, R6, else a rank break), runs lying over face-down cards * 2^30,
+ * empty (0 or 1) * 2^40.
+ */
+export function countColumn(s: SolverState, c: number): number {
+  const d = s.down[c]!;
+  const len = s.upLen[c]!;
+  if (len === 0) return d + 1099511627776;
+  const up = s.up;
+  const b = c * CAP;
+  let rb = 0;
+  let sb = 0;
+  let prev = up[b]!;
+  for (let j = 1; j < len; j++) {
+    const card = up[b + j]!;
+    if (card !== prev - 1 || RANK0[prev] === 0) {
+      if (RANK0[card]! + 1 === RANK0[prev]) sb++;
+      else rb++;
+    }
+    prev = card;
+  }
+  return d + rb * 1024 + sb * 1048576 + (d > 0 ? rb + sb + 1 : 0) * 1073741824;
 }
 
 function grow8(a: Uint8Array, need: number): Uint8Array<ArrayBuffer> {
