@@ -135,6 +135,13 @@ describe('spidersolve batch: bad input', () => {
     expectUnchanged(cut, before);
   });
 
+  it('a deals file that is a character device is read like a file: /dev/null holds no deal, /dev/zero is not text (exit 2, one line, nothing created)', async () => {
+    const db = join(dir, 'device.sqlite');
+    expectOneLineError(await cli(['batch', '--deals', '/dev/null', '--db', db]), /^spidersolve: --deals \/dev\/null: no deal in the file\n$/);
+    expectOneLineError(await cli(['batch', '--deals', '/dev/zero', '--db', db]), /^spidersolve: --deals \/dev\/zero: not a text file \(a zero byte at line 1\)/);
+    expect(() => statSync(db)).toThrow();
+  });
+
   it('a signal while the deals are read from a pipe that has no writer stops at once: exit 130, nothing created', async () => {
     const fifo = join(dir, 'deals.fifo');
     execFileSync('mkfifo', [fifo]);

@@ -3,7 +3,7 @@
  * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
  * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
  */
-import { closeSync, constants, open, openSync, statSync } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, open, openSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { isatty, ReadStream } from 'node:tty';
 import { basename, dirname, extname, resolve } from 'node:path';
@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { stringify } from 'csv-stringify';
-import { InputError } from '../game/errors.js';
+import { InputError, pathForMessage } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
@@ -273,18 +273,26 @@ function isStream(path: string): boolean {
   }
 }
 
+/** Most bytes of a deals file read from a pipe or device (a string of V8 holds at most 512 MiB). */
+export const MAX_STREAMED_DEALS_BYTES = 256 * 1024 * 1024;
+
+/** readUnlessStopped's answer for a pipe or device that gave more than MAX_STREAMED_DEALS_BYTES. */
+const TOO_LARGE = Symbol('too large');
+
 /**
- * The whole text of `path` (UTF-8), a pipe or terminal, read without blocking the program (the file is
- * opened in a thread of its own, as a pipe's open waits for a writer; then read as events come, so
- * that no thread is left waiting when the process exits); null if `signal` fires first; undefined if
- * it cannot be opened (planning opens it again and says why).
+ * The whole text of `path` (UTF-8), a pipe, terminal or other character device, read without blocking
+ * the program (the file is opened in a thread of its own, as a pipe's open waits for a writer; then
+ * read as events come, so that no thread is left waiting when the process exits); null if `signal`
+ * fires first; undefined if it cannot be opened (planning opens it again and says why); TOO_LARGE past
+ * MAX_STREAMED_DEALS_BYTES. Reading stops at the first chunk holding a zero byte (/dev/zero, a binary
+ * file): planning refuses such text as not a text file.
  */
-function readUnlessStopped(path: string, signal: AbortSignal): Promise<string | null | undefined> {
+function readUnlessStopped(path: string, signal: AbortSignal): Promise<string | null | undefined | typeof TOO_LARGE> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve(null);
     let stream: Readable | null = null;
     let settled = false;
-    const finish = (v: string | null | undefined) => {
+    const finish = (v: string | null | undefined | typeof TOO_LARGE) => {
       if (settled) return;
       settled = true;
       signal.removeEventListener('abort', onAbort);
@@ -307,11 +315,34 @@ function readUnlessStopped(path: string, signal: AbortSignal): Promise<string | 
     open(path, 'r', (e, fd) => {
       if (e) return finish(undefined);
       if (settled) return closeSync(fd);
-      // a terminal or a pipe, read through the event loop (libuv's tty and pipe handles)
-      const s: Readable = isatty(fd) ? new ReadStream(fd) : new Socket({ fd, readable: true, writable: false });
+      // a terminal or a pipe, read through the event loop (libuv's tty and pipe handles); another
+      // character device (/dev/null, /dev/zero) through libuv's file reads
+      let st;
+      try {
+        st = fstatSync(fd);
+      } catch {
+        closeSync(fd);
+        return finish(undefined);
+      }
+      const s: Readable = isatty(fd)
+        ? new ReadStream(fd)
+        : st.isFIFO() || st.isSocket()
+          ? new Socket({ fd, readable: true, writable: false })
+          : createReadStream(path, { fd });
       stream = s;
       const chunks: Buffer[] = [];
-      s.on('data', (c: Buffer) => chunks.push(c));
+      let bytes = 0;
+      s.on('data', (c: Buffer) => {
+        chunks.push(c);
+        bytes += c.length;
+        if (bytes > MAX_STREAMED_DEALS_BYTES) {
+          s.destroy();
+          finish(TOO_LARGE);
+        } else if (c.includes(0)) {
+          s.destroy();
+          finish(Buffer.concat(chunks).toString('utf8'));
+        }
+      });
       s.on('error', () => finish(undefined));
       s.on('end', () => {
         s.destroy();
@@ -350,6 +381,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
         process.stderr.write(`spidersolve: interrupted while reading the deals of --deals ${o.deals}; nothing was run or written; to run it, the same command:\n  ${resumeCommand()}\n`);
         process.exit(EXIT_INTERRUPTED);
       }
+      if (text === TOO_LARGE) throw new InputError('bad-file', `--deals ${pathForMessage(o.deals)}: more than ${MAX_STREAMED_DEALS_BYTES / 1024 / 1024} MiB of text; give a smaller deals file`);
       dealsText = text ?? undefined;
     }
     const req = parseBatchOptions(o, process.env, dealsText);
