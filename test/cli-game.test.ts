@@ -218,6 +218,13 @@ describe('show', () => {
     expect(refused('show', missing)).toBe(`spidersolve: position file ${missing}: no such file (and not a deal code or pysol:GAME:N)`);
     expect(refused('show', 'SE4-7', '--format', 'xml')).toBe('spidersolve: option --format "xml": use text or json');
     expect(refused('show', 'pysol:spider:0')).toBe('spidersolve: deal "pysol:spider:0": game number 0 is out of range 1..9007199254740991');
+    expect(refused('show', dir)).toBe(`spidersolve: position file ${dir}: is a directory`);
+  });
+  it('refuses a position file over 1 MiB, and a device that never ends, without reading them whole', () => {
+    const big = join(dir, 'big.txt');
+    writeFileSync(big, 'game: spider 2\n' + '#'.repeat(1024 * 1024) + '\n');
+    expect(refused('show', big)).toBe(`spidersolve: position file ${big}: too large (over 1 MiB; a position file holds a few kilobytes)`);
+    expect(refused('solve', '/dev/zero')).toBe('spidersolve: position file /dev/zero: too large (over 1 MiB; a position file holds a few kilobytes)');
   });
   it('reads a position file and names its faulty line', () => {
     const f = join(dir, 'bad.txt');

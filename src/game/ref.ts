@@ -10,12 +10,51 @@
  *   (positionFile.ts). A file holding a start position (every column as dealt, full stock, nothing
  *   removed) gets the explicit code of that deal; any other position gets `code: null`.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { makeDealCode, parseDealCode } from './code.js';
 import { err, ok, pathForMessage, quoteInput, type Result } from './errors.js';
 import { dealCardsOf, positionFromDeal, type Position } from './position.js';
 import { parsePositionJson, parsePositionText } from './positionFile.js';
 import { isPysolKind, parsePysolNumber, pysolDeal } from './pysol.js';
+
+/**
+ * Most bytes a position file may hold. One holds a few kilobytes (104 cards and a few keys, README:
+ * Position files); a larger file, or a device that never ends (/dev/zero), is refused after reading
+ * this much, not read whole into memory.
+ */
+export const MAX_POSITION_FILE_BYTES = 1024 * 1024;
+
+/**
+ * The text (UTF-8) of the file at `path`, read up to `max` bytes. Throws the file system's error, or
+ * an Error with code `E2BIG` when the file holds more than `max` bytes.
+ */
+function readTextUpTo(path: string, max: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const big = () => Object.assign(new Error(`more than ${max} bytes`), { code: 'E2BIG' });
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (st.isFile() && st.size > max) throw big();
+    const buf = Buffer.alloc(st.isFile() ? st.size + 1 : Math.min(max + 1, 64 * 1024));
+    let used = 0;
+    let chunk = buf;
+    for (;;) {
+      if (used === chunk.length) {
+        if (used > max) throw big();
+        const grown = Buffer.alloc(Math.min(max + 1, chunk.length * 2));
+        chunk.copy(grown, 0, 0, used);
+        chunk = grown;
+      }
+      const n = readSync(fd, chunk, used, chunk.length - used, null);
+      if (n === 0) break;
+      used += n;
+      if (used > max) throw big();
+    }
+    return chunk.toString('utf8', 0, used);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Where a loaded deal came from. */
 export type DealSource =
@@ -77,7 +116,7 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
   }
   let text: string;
   try {
-    text = readFileSync(ref, 'utf8');
+    text = readTextUpTo(ref, MAX_POSITION_FILE_BYTES);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     // no such file, but it starts like a deal code (SP2-1.5, SE4--1): say what is wrong with the code
@@ -89,7 +128,11 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
     if (code === 'ENOENT' && /^[a-z]{1,4}\d*x?-[0-9a-z]*$/i.test(t)) {
       return err('bad-code', `deal ${quoteInput(ref, 130)}: no such file, and not a deal code (write e.g. SP2-1007: game SP or SE, suits 1, 2 or 4, seed) or pysol:GAME:N`);
     }
-    const why = code === 'ENOENT' ? 'no such file (and not a deal code or pysol:GAME:N)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? (e as Error).message})`;
+    const why =
+      code === 'ENOENT' ? 'no such file (and not a deal code or pysol:GAME:N)'
+      : code === 'EISDIR' ? 'is a directory'
+      : code === 'E2BIG' ? `too large (over ${MAX_POSITION_FILE_BYTES / 1024 / 1024} MiB; a position file holds a few kilobytes)`
+      : `cannot be read (${code ?? (e as Error).message})`;
     return err('bad-file', `position file ${pathForMessage(ref)}: ${why}`);
   }
   const r = /\.json$/i.test(ref) ? parsePositionJson(text, pathForMessage(ref)) : parsePositionText(text, pathForMessage(ref));
