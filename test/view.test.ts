@@ -5,7 +5,7 @@
  * The browser checks are in view.slow.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -202,6 +202,12 @@ describe('spidersolve view', () => {
     const illegal = cli('view', 'SE1-1', '--line', '2-7 1-2', '--out', join(dir, 'x.html'));
     expect(illegal.status).toBe(2);
     expect(illegal.stderr).toMatch(/^spidersolve: move "1-2": .*\(move 2 of the line\)\n$/);
+    // an empty line is refused as play refuses it, and no page is written
+    for (const empty of ['', ' , ']) {
+      const none = cli('view', 'SE1-1', '--line', empty, '--out', join(dir, 'empty.html'));
+      expect([none.status, none.stderr]).toEqual([2, 'spidersolve: option --line: no moves given (the line is empty); give moves such as "5-2 d", or leave --line out to show the position alone\n']);
+    }
+    expect(existsSync(join(dir, 'empty.html'))).toBe(false);
     expect(cli('view', 'SE9-1').status).toBe(2);
     const budget = cli('view', 'SE1-1', '--max-positions', '10');
     expect([budget.status, budget.stderr]).toEqual([2, 'spidersolve: option --max-positions: only with --solve\n']);

@@ -57,6 +57,7 @@ function planView(deal: LoadedDeal, o: ViewOptions, numbering: Numbering): { lin
       if (!t.ok) throw new InputError(t.error.code, `${t.error.message} (move ${i + 1} of the line)`);
       return t.value;
     });
+    if (line.length === 0) throw new InputError('bad-move', 'option --line: no moves given (the line is empty); give moves such as "5-2 d", or leave --line out to show the position alone');
     return { line, verdict: 'line', note: `The line given (${moveCount(line.length)}), replayed through the rules engine.` };
   }
   if (!o.solve) return { line: [], verdict: 'position', note: 'The position alone: give --line "…" or --solve to step through a line.' };
