@@ -216,7 +216,7 @@ describe('show', () => {
     );
     const missing = join(dir, 'missing.txt');
     expect(refused('show', missing)).toBe(`spidersolve: position file ${missing}: no such file (and not a deal code or pysol:GAME:N)`);
-    expect(refused('show', 'SE4-7', '--format', 'xml')).toBe('spidersolve: option --format "xml": use text or json');
+    expect(refused('show', 'SE4-7', '--format', 'xml')).toBe('spidersolve: option --format "xml": use text, json, position or position-json');
     expect(refused('show', 'pysol:spider:0')).toBe('spidersolve: deal "pysol:spider:0": game number 0 is out of range 1..9007199254740991');
     expect(refused('show', dir)).toBe(`spidersolve: position file ${dir}: is a directory`);
   });
@@ -225,6 +225,28 @@ describe('show', () => {
     writeFileSync(big, 'game: spider 2\n' + '#'.repeat(1024 * 1024) + '\n');
     expect(refused('show', big)).toBe(`spidersolve: position file ${big}: too large (over 1 MiB; a position file holds a few kilobytes)`);
     expect(refused('solve', '/dev/zero')).toBe('spidersolve: position file /dev/zero: too large (over 1 MiB; a position file holds a few kilobytes)');
+  });
+  it('writes a position file in either form (--format position, position-json) that every <deal> argument reads back to the same deal', () => {
+    const start = json('show', 'SE4-7', '--json', '--reveal');
+    const text = cli('show', 'SE4-7', '--format', 'position').stdout;
+    expect(text.split('\n').slice(0, 5)).toEqual(['# spidersolve position', 'game: spiderette 4', 'source: SE4-7', '1: | 8S', '2: 2C | 6C']);
+    for (const [name, body] of [['se4-7.txt', text], ['se4-7.json', cli('show', 'SE4-7', '--format', 'position-json').stdout]] as const) {
+      const f = join(dir, name);
+      writeFileSync(f, body);
+      const back = json('show', f, '--json', '--reveal');
+      // the same cards (its code is the deal's explicit code, which shows the same deal) and the same
+      // answer from the solver
+      expect([back.columns, back.stock]).toEqual([start.columns, start.stock]);
+      expect(back.code).toMatch(/^SE4X-/);
+      expect(json('show', back.code, '--json', '--reveal').columns).toEqual(start.columns);
+      expect(json('solve', f, '--json', '--max-positions', '20000').positions).toBe(json('solve', 'SE4-7', '--json', '--max-positions', '20000').positions);
+    }
+    // a position in mid-game round-trips too
+    const mid = join(dir, 'mid.json');
+    writeFileSync(mid, JSON.stringify(json('play', 'SE4-7', '5-2 d', '--json').position));
+    const midText = join(dir, 'mid.txt');
+    writeFileSync(midText, cli('show', mid, '--format', 'position').stdout);
+    expect(json('show', midText, '--json', '--reveal').columns).toEqual(json('show', mid, '--json', '--reveal').columns);
   });
   it('reads a position file and names its faulty line', () => {
     const f = join(dir, 'bad.txt');

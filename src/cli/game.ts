@@ -11,7 +11,7 @@ import { dealCards, MAX_SEED } from '../game/deal.js';
 import { describeMove } from '../game/describe.js';
 import { InputError, quoteInput } from '../game/errors.js';
 import { isWon } from '../game/position.js';
-import { positionToJson } from '../game/positionFile.js';
+import { makePositionJson, makePositionText, positionToJson } from '../game/positionFile.js';
 import { pysolDeal, type PysolKind } from '../game/pysol.js';
 import type { LoadedDeal } from '../game/ref.js';
 import { legalMoves, moveText } from '../game/rules.js';
@@ -133,17 +133,20 @@ export function registerGameCommands(program: Command): void {
     .description('show a deal or position: columns (face-down cards as ## unless --reveal), stock, removed suits, deal code')
     .argument('<deal>', DEAL_HELP)
     .option('--reveal', 'show the face-down cards and the stock\'s cards (the solver\'s view, R18)')
-    .option('--format <format>', 'text or json', 'text')
+    .option('--format <format>', 'text, json, or a position file every <deal> argument reads back: position (the text form) or position-json (the JSON form); both write every card, face-down ones included', 'text')
     .option('--json', 'same as --format json: { code, label, source, game, suits, columns: [{ faceDown (count, or cards with --reveal), faceUp }], stock (deal sizes, or cards with --reveal), removed, won, and with --reveal position (the JSON position-file form) }')
-    .addHelpText('after', '\nExamples:\n  spidersolve show SP2-1007\n  spidersolve show pysol:spider:14934 --reveal\n  spidersolve show board.txt --json')
+    .addHelpText('after', '\nExamples:\n  spidersolve show SP2-1007\n  spidersolve show pysol:spider:14934 --reveal\n  spidersolve show board.txt --json\n  spidersolve show SE4-7 --format position > se4-7.txt   (then: spidersolve solve se4-7.txt)')
     .action((ref: string, opts: { reveal?: boolean; format: string; json?: boolean }, cmd: Command) => {
       const format = opts.json ? 'json' : String(opts.format).toLowerCase();
       if (opts.json && cmd.getOptionValueSource('format') === 'cli' && String(opts.format).toLowerCase() !== 'json') {
         throw new InputError('bad-option', `options --json and --format ${quoteInput(opts.format)} ask for different outputs; give one of them`);
       }
-      if (format !== 'text' && format !== 'json') throw new InputError('bad-option', `option --format ${quoteInput(opts.format)}: use text or json`);
+      if (!['text', 'json', 'position', 'position-json'].includes(format)) throw new InputError('bad-option', `option --format ${quoteInput(opts.format)}: use text, json, position or position-json`);
       const d = loadDealOrThrow(ref);
       if (format === 'json') return printJson(showJson(d, !!opts.reveal));
+      // a position file: the deal's name as its source line
+      if (format === 'position') return void process.stdout.write(makePositionText(d.position, d.label));
+      if (format === 'position-json') return void process.stdout.write(makePositionJson(d.position, d.label));
       printLines([...describeLoaded(d), ...formatPosition(d.position, !!opts.reveal)]);
     });
 
