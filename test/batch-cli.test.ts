@@ -135,6 +135,19 @@ describe('spidersolve batch: bad input', () => {
     expectUnchanged(cut, before);
   });
 
+  it('long option values and odd paths are quoted short in the one-line error: cut around … with their length, an empty or unprintable path in quotes', async () => {
+    const long = 'x'.repeat(100);
+    const cut = '"xxxxxxxxxxxxxxxxxxxxxxxxxxxxx…xxxxxxxxxx" (100 characters)';
+    const db = join(dir, 'never-long.sqlite');
+    const base = ['batch', '--db', db, '--game', 'spider', '--suits', '1'];
+    expectOneLineError(await cli([...base, '--seeds', '1', '--shard', long]), new RegExp(`^spidersolve: option --shard ${cut.replace(/[()]/g, '\\$&')}: use K/N`));
+    expectOneLineError(await cli([...base, '--seeds', long]), new RegExp(`^spidersolve: option --seeds ${cut.replace(/[()]/g, '\\$&')}: not a seed or a range like 1-1000\n$`));
+    expectOneLineError(await cli(['report', '--db', db, '--format', long]), new RegExp(`^spidersolve: option --format ${cut.replace(/[()]/g, '\\$&')}: use table`));
+    expectOneLineError(await cli(['report', '--db', join(dir, 'a\nb.sqlite')]), /^spidersolve: database ".*a\?b\.sqlite": no such file/);
+    expectOneLineError(await cli(['merge', '--into', join(dir, 'never-merged.sqlite'), '']), /^spidersolve: merge: input "": no such file\n$/);
+    expect(() => statSync(db)).toThrow();
+  });
+
   it('a deals file that is a character device is read like a file: /dev/null holds no deal, /dev/zero is not text (exit 2, one line, nothing created)', async () => {
     const db = join(dir, 'device.sqlite');
     expectOneLineError(await cli(['batch', '--deals', '/dev/null', '--db', db]), /^spidersolve: --deals \/dev\/null: no deal in the file\n$/);

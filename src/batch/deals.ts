@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { makeDealCode, parseDealCode, seededCode } from '../game/code.js';
 import { dealCards, isSeed, MAX_SEED } from '../game/deal.js';
 import { dealCardsOf } from '../game/position.js';
-import { InputError, pathForMessage, type Result } from '../game/errors.js';
+import { InputError, pathForMessage, quoteInput, type Result } from '../game/errors.js';
 import type { Position } from '../game/position.js';
 import type { DealSource, LoadedDeal } from '../game/ref.js';
 import { getVariant, isSuitCount, type GameName, type SuitCount } from '../game/variant.js';
@@ -128,7 +128,7 @@ export function parseSuitsList(text: string): SuitCount[] {
   const out = new Set<SuitCount>();
   for (const p of parts) {
     const n = /^\d+$/.test(p) ? Number(p) : NaN;
-    if (!isSuitCount(n)) throw new InputError('bad-option', `option --suits "${text}": "${p}" is not a suit count; use a comma list of 1, 2 and 4`);
+    if (!isSuitCount(n)) throw new InputError('bad-option', `option --suits ${quoteInput(text)}: ${p === text.trim() ? 'not' : `${quoteInput(p)} is not`} a suit count; use a comma list of 1, 2 and 4`);
     out.add(n);
   }
   return [...out].sort((a, b) => a - b);
@@ -152,15 +152,15 @@ export function parseSeeds(text: string, allowOpen = false): SeedRange[] {
   let total = 0;
   for (const part of text.split(',')) {
     const m = /^\s*(\d+)\s*(?:(-)\s*(\d+)?\s*)?$/.exec(part);
-    if (!m) throw new InputError('bad-option', `option --seeds "${text}": "${part.trim()}" is not a seed or a range like 1-1000`);
+    if (!m) throw new InputError('bad-option', `option --seeds ${quoteInput(text)}: ${part.trim() === text.trim() ? 'not' : `${quoteInput(part.trim())} is not`} a seed or a range like 1-1000`);
     const open = m[2] !== undefined && m[3] === undefined;
-    if (open && !allowOpen) throw new InputError('bad-option', `option --seeds "${text}": an open range "${part.trim()}" needs --until-width (the rule that stops the study)`);
+    if (open && !allowOpen) throw new InputError('bad-option', `option --seeds ${quoteInput(text)}: an open range ${quoteInput(part.trim())} needs --until-width (the rule that stops the study)`);
     const from = m[1]!.length > 12 ? Infinity : Number(m[1]);
     const to = open ? MAX_SEED : m[3] === undefined ? from : m[3].length > 12 ? Infinity : Number(m[3]);
-    if (!isSeed(from) || !isSeed(to)) throw new InputError('bad-option', `option --seeds "${text}": seeds are integers 0..${MAX_SEED}`);
-    if (from > to) throw new InputError('bad-option', `option --seeds "${text}": the range ${from}-${to} is empty (start after end)`);
+    if (!isSeed(from) || !isSeed(to)) throw new InputError('bad-option', `option --seeds ${quoteInput(text)}: seeds are integers 0..${MAX_SEED}`);
+    if (from > to) throw new InputError('bad-option', `option --seeds ${quoteInput(text)}: the range ${from}-${to} is empty (start after end)`);
     if (!open) total += to - from + 1;
-    if (total > MAX_PLANNED_DEALS) throw new InputError('bad-option', `option --seeds "${text}": more than ${MAX_PLANNED_DEALS} seeds; split the study`);
+    if (total > MAX_PLANNED_DEALS) throw new InputError('bad-option', `option --seeds ${quoteInput(text)}: more than ${MAX_PLANNED_DEALS} seeds; split the study`);
     out.push({ from, to });
   }
   return out;

@@ -33,7 +33,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { InputError } from '../game/errors.js';
+import { InputError, pathForMessage } from '../game/errors.js';
 import { isDamagedDatabase } from './faults.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
 import { ResultStore } from './store.js';
@@ -234,20 +234,20 @@ function inspectFor(role: 'input' | 'target', path: string): ReturnType<typeof i
 /** An InputError about database `path` reworded for merge (see inspectFor); anything else as it is. */
 function asMergeError(e: unknown, role: 'input' | 'target', path: string): unknown {
   if (!(e instanceof InputError)) return e;
-  const prefix = `database ${path}: `;
+  const prefix = `database ${pathForMessage(path)}: `;
   const what = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
-  return new InputError(e.code, `merge: ${role === 'input' ? 'input' : 'target'} ${path}${role === 'target' ? ' (--into)' : ''}: ${what.replace(/ \(use another --db path\)/, '')}`);
+  return new InputError(e.code, `merge: ${role === 'input' ? 'input' : 'target'} ${pathForMessage(path)}${role === 'target' ? ' (--into)' : ''}: ${what.replace(/ \(use another --db path\)/, '')}`);
 }
 
 function openInput(path: string): OpenInput {
   const state = inspectFor('input', path);
-  if (state.kind === 'absent') throw new InputError('bad-file', `merge: input ${path}: no such file`);
-  if (state.kind === 'fresh') throw new InputError('bad-file', `merge: input ${path}: an empty file, not a spidersolve results database`);
+  if (state.kind === 'absent') throw new InputError('bad-file', `merge: input ${pathForMessage(path)}: no such file`);
+  if (state.kind === 'fresh') throw new InputError('bad-file', `merge: input ${pathForMessage(path)}: an empty file, not a spidersolve results database`);
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
   } catch (e) {
-    throw new InputError('bad-file', `merge: input ${path}: cannot open it (${oneLine(e)})`);
+    throw new InputError('bad-file', `merge: input ${pathForMessage(path)}: cannot open it (${oneLine(e)})`);
   }
   if (state.version === SCHEMA_VERSION) return { path, db, tmpDir: null };
   // an older schema: migrate a copy, never the input
@@ -263,7 +263,7 @@ function openInput(path: string): OpenInput {
   } catch (e) {
     db.close();
     rmSync(tmpDir, { recursive: true, force: true });
-    throw new InputError('bad-file', `merge: input ${path}: cannot upgrade a copy of its schema version ${state.version} (${oneLine(e)})`);
+    throw new InputError('bad-file', `merge: input ${pathForMessage(path)}: cannot upgrade a copy of its schema version ${state.version} (${oneLine(e)})`);
   }
 }
 
@@ -325,7 +325,7 @@ function checkConflicts(target: Database.Database | null, targetPath: string, in
         readRows(db, path, from);
       } catch (e) {
         if (!isDamagedDatabase(e)) throw e;
-        const role = target && from === 0 ? `target ${path} (--into)` : `input ${path}`;
+        const role = target && from === 0 ? `target ${pathForMessage(path)} (--into)` : `input ${pathForMessage(path)}`;
         throw new InputError('bad-file', `merge: ${role}: the file is damaged (SQLite: ${oneLine(e)}); nothing was written to ${targetPath}; restore it from a copy`);
       }
     });
@@ -438,7 +438,7 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
       try {
         targetRead = new Database(into, { readonly: true, fileMustExist: true });
       } catch (e) {
-        throw new InputError('bad-file', `merge: target ${into} (--into): cannot open it (${oneLine(e)})`);
+        throw new InputError('bad-file', `merge: target ${pathForMessage(into)} (--into): cannot open it (${oneLine(e)})`);
       }
     }
     try {
@@ -462,7 +462,7 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
         } catch (e) {
           // each input is merged in one transaction: this one's is rolled back, the earlier ones stay
           if (!isDamagedDatabase(e)) throw e;
-          throw new InputError('bad-file', `merge: input ${s.path} or the target ${into}: a file is damaged (SQLite: ${oneLine(e)}); ${s.path} was not merged${summaries.indexOf(s) > 0 ? ' (the inputs before it were)' : ''}; restore it from a copy`);
+          throw new InputError('bad-file', `merge: input ${pathForMessage(s.path)} or the target ${pathForMessage(into)}: a file is damaged (SQLite: ${oneLine(e)}); ${pathForMessage(s.path)} was not merged${summaries.indexOf(s) > 0 ? ' (the inputs before it were)' : ''}; restore it from a copy`);
         }
       }
     } finally {

@@ -10,7 +10,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { InputError } from '../game/errors.js';
+import { InputError, pathForMessage } from '../game/errors.js';
 import { migrateToV2 } from './migrate2.js';
 
 /** Our marker in `PRAGMA application_id`: the bytes "SpSo" (0x5370536F). */
@@ -197,15 +197,15 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
   let size: number;
   try {
     const st = statSync(path);
-    if (st.isDirectory()) throw new InputError('bad-file', `database ${path}: is a directory`);
+    if (st.isDirectory()) throw new InputError('bad-file', `database ${pathForMessage(path)}: is a directory`);
     // /dev/null, a FIFO, a terminal: reads as empty, keeps nothing
-    if (!st.isFile()) throw new InputError('bad-file', `database ${path}: not a regular file (a device, pipe or socket cannot hold a database); give a file path`);
+    if (!st.isFile()) throw new InputError('bad-file', `database ${pathForMessage(path)}: not a regular file (a device, pipe or socket cannot hold a database); give a file path`);
     size = st.size;
   } catch (e) {
     if (e instanceof InputError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent' };
-    throw new InputError('bad-file', `database ${path}: cannot read it (${oneLine(e)})`);
+    throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot read it (${oneLine(e)})`);
   }
   if (size === 0) return { kind: 'fresh' };
   const head = Buffer.alloc(100);
@@ -218,12 +218,12 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
       closeSync(fd);
     }
   } catch (e) {
-    throw new InputError('bad-file', `database ${path}: cannot read it (${oneLine(e)})`);
+    throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot read it (${oneLine(e)})`);
   }
   if (head.subarray(0, 16).toString('latin1') !== SQLITE_MAGIC) {
-    throw new InputError('bad-file', `database ${path}: not an SQLite database; left untouched (use another --db path)`);
+    throw new InputError('bad-file', `database ${pathForMessage(path)}: not an SQLite database; left untouched (use another --db path)`);
   }
-  if (got < 100) throw new InputError('bad-file', `database ${path}: cannot read it as SQLite (the header is cut short at ${got} bytes); left untouched`);
+  if (got < 100) throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot read it as SQLite (the header is cut short at ${got} bytes); left untouched`);
   // Decided from the header where it can be: opening a WAL-mode file, even read-only, creates its
   // -wal and -shm files beside it, which a refused file must not get. The header (page 1) is written
   // whole by each checkpoint, so in the main file it shows the state of some committed transaction.
@@ -235,14 +235,14 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
     // our marker is set in the transaction that creates our tables: a file with a schema and no marker
     // in its header is someone else's, whatever its -wal holds
     if (schemaCookie !== 0 || headerVersion !== 0 || headerAppId !== 0) {
-      throw new InputError('bad-file', `database ${path}: an SQLite database that is not a spidersolve results database; left untouched (use another --db path)`);
+      throw new InputError('bad-file', `database ${pathForMessage(path)}: an SQLite database that is not a spidersolve results database; left untouched (use another --db path)`);
     }
     // a blank header and no -wal: an empty database, ours to initialise
     if (!walExists) return { kind: 'fresh' };
     // a blank header with a -wal (a batch killed before its first checkpoint): only the WAL can say
   } else if (!walExists) {
     if (headerVersion > SCHEMA_VERSION) {
-      throw new InputError('bad-file', `database ${path}: schema version ${headerVersion} is newer than this spidersolve knows (${SCHEMA_VERSION}); upgrade spidersolve`);
+      throw new InputError('bad-file', `database ${pathForMessage(path)}: schema version ${headerVersion} is newer than this spidersolve knows (${SCHEMA_VERSION}); upgrade spidersolve`);
     }
     return { kind: 'ours', version: headerVersion };
   }
@@ -262,16 +262,16 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
     const why = oneLine(e);
     if (/readonly|read-only/i.test(why)) {
       // a WAL-mode file (left by a killed batch) in a place where its -shm file cannot be created
-      throw new InputError('bad-file', `database ${path}: cannot open it read-only (${why}); it was left in WAL mode, so its directory must be writable`);
+      throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot open it read-only (${why}); it was left in WAL mode, so its directory must be writable`);
     }
-    throw new InputError('bad-file', `database ${path}: cannot read it as SQLite (${why}); left untouched`);
+    throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot read it as SQLite (${why}); left untouched`);
   }
   if ((appId >>> 0) !== APPLICATION_ID) {
     if (tables === 0 && version === 0 && appId === 0) return { kind: 'fresh' };
-    throw new InputError('bad-file', `database ${path}: an SQLite database that is not a spidersolve results database; left untouched (use another --db path)`);
+    throw new InputError('bad-file', `database ${pathForMessage(path)}: an SQLite database that is not a spidersolve results database; left untouched (use another --db path)`);
   }
   if (version > SCHEMA_VERSION) {
-    throw new InputError('bad-file', `database ${path}: schema version ${version} is newer than this spidersolve knows (${SCHEMA_VERSION}); upgrade spidersolve`);
+    throw new InputError('bad-file', `database ${pathForMessage(path)}: schema version ${version} is newer than this spidersolve knows (${SCHEMA_VERSION}); upgrade spidersolve`);
   }
   return { kind: 'ours', version };
 }

@@ -20,7 +20,7 @@
  * Within a shard, deals keep the study's order.
  */
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
-import { InputError } from '../game/errors.js';
+import { InputError, quoteInput } from '../game/errors.js';
 
 /** Most shards a study may be split into. */
 export const MAX_SHARDS = 100_000;
@@ -60,10 +60,10 @@ function wholeNumber(text: string | undefined): number | null {
  */
 export function parseShard(text: string): Shard {
   const m = /^\s*(\d{1,9})\s*\/\s*(\d{1,9})\s*$/.exec(text);
-  if (!m) throw new InputError('bad-option', `option --shard "${text}": use K/N, shard K of N with K counting from 0 (e.g. 0/4 … 3/4)`);
+  if (!m) throw new InputError('bad-option', `option --shard ${quoteInput(text)}: use K/N, shard K of N with K counting from 0 (e.g. 0/4 … 3/4)`);
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (count < 1 || count > MAX_SHARDS) throw new InputError('bad-option', `option --shard "${text}": the shard count must be 1..${MAX_SHARDS}`);
+  if (count < 1 || count > MAX_SHARDS) throw new InputError('bad-option', `option --shard ${quoteInput(text)}: the shard count must be 1..${MAX_SHARDS}`);
   if (index >= count) {
     throw new InputError(
       'bad-option',

@@ -9,7 +9,7 @@ import { accessSync, constants } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { InputError } from '../game/errors.js';
+import { InputError, pathForMessage } from '../game/errors.js';
 import { dealName, plannedIdentity, type PlannedDeal } from './deals.js';
 import { damagedDatabaseMessage, FileFault, isDamagedDatabase, noteDatabase, storageFaultKind } from './faults.js';
 import { fileInTheWay, makeDirs, statOrNull } from './files.js';
@@ -284,24 +284,24 @@ export class ResultStore {
     if (state.kind === 'absent') {
       const file = fileInTheWay(path);
       if (file !== null) {
-        throw new InputError('bad-file', `database ${path}: ${file === dir ? `${dir} is not a directory` : `cannot create directory ${dir} (${file} is not a directory)`}`);
+        throw new InputError('bad-file', `database ${pathForMessage(path)}: ${file === dir ? `${dir} is not a directory` : `cannot create directory ${dir} (${file} is not a directory)`}`);
       }
       try {
         makeDirs(dir);
       } catch (e) {
-        throw new InputError('bad-file', `database ${path}: cannot create directory ${dir} (${oneLine(e)})`);
+        throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot create directory ${dir} (${oneLine(e)})`);
       }
       try {
         accessSync(dir, constants.W_OK);
       } catch {
-        throw new InputError('bad-file', `database ${path}: cannot create it, directory ${dir} is not writable`);
+        throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot create it, directory ${dir} is not writable`);
       }
     } else {
       for (const [what, p] of [[`directory ${dir}`, dir], ['the file', path]] as const) {
         try {
           accessSync(p, constants.W_OK);
         } catch {
-          throw new InputError('bad-file', `database ${path}: cannot write to it, ${what} is read-only`);
+          throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot write to it, ${what} is read-only`);
         }
       }
     }
@@ -321,10 +321,10 @@ export class ResultStore {
       if (kind !== null) {
         // not bad input: the disk failed (exit 1, see faults.ts)
         const what = kind === 'full' ? 'the disk is full' : 'the disk reported an I/O error';
-        throw new FileFault(path, `database ${path}: ${what} while opening it (${oneLine(e)}); nothing was run and every result it held is kept; ${kind === 'full' ? 'free some space' : 'check the disk'}, then run the same command again`);
+        throw new FileFault(path, `database ${pathForMessage(path)}: ${what} while opening it (${oneLine(e)}); nothing was run and every result it held is kept; ${kind === 'full' ? 'free some space' : 'check the disk'}, then run the same command again`);
       }
       if (isDamagedDatabase(e)) throw new InputError('bad-file', damagedDatabaseMessage(e, path));
-      throw new InputError('bad-file', `database ${path}: cannot open it for writing (${oneLine(e)})`);
+      throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot open it for writing (${oneLine(e)})`);
     }
   }
 
@@ -338,8 +338,8 @@ export class ResultStore {
     const state = inspectDatabaseFile(path);
     if (state.kind === 'absent') {
       const file = fileInTheWay(path);
-      if (file !== null) throw new InputError('bad-file', `database ${path}: ${file} is not a directory`);
-      throw new InputError('bad-file', `database ${path}: no such file (run spidersolve batch first, or give --db)`);
+      if (file !== null) throw new InputError('bad-file', `database ${pathForMessage(path)}: ${file} is not a directory`);
+      throw new InputError('bad-file', `database ${pathForMessage(path)}: no such file (run spidersolve batch first, or give --db)`);
     }
     if (state.kind === 'fresh') return new ResultStore(path, null);
     if (state.version < SCHEMA_VERSION) {
@@ -351,7 +351,7 @@ export class ResultStore {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       return new ResultStore(path, db);
     } catch (e) {
-      throw new InputError('bad-file', `database ${path}: cannot open it (${oneLine(e)})`);
+      throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot open it (${oneLine(e)})`);
     }
   }
 

@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { stringify } from 'csv-stringify';
-import { InputError, pathForMessage } from '../game/errors.js';
+import { InputError, pathForMessage, quoteInput } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
@@ -92,7 +92,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     throw new InputError('bad-option', 'batch: give exactly one of --seeds <range> or --deals <file>');
   }
   // the name before anything is read: a bad one is refused without reading a deals file
-  if (o.study !== undefined) checkStudyName(o.study.trim(), `option --study "${printableName(o.study)}"`);
+  if (o.study !== undefined) checkStudyName(o.study.trim(), `option --study ${quoteInput(printableName(o.study))}`);
   const game: GameName | undefined = o.game === undefined ? undefined : parseGameOption(o.game);
   const suits: SuitCount[] | undefined = o.suits === undefined ? undefined : parseSuitsList(o.suits);
   const budgets = o.maxPositions === undefined ? [DEFAULT_MAX_POSITIONS] : parseBudgets(o.maxPositions);
@@ -132,7 +132,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   const plan = planStudy(spec, loadDeal);
   if (shard && plan.planned === null) throw new InputError('bad-option', `shard ${makeShard(shard)}: an open-ended plan cannot be split into shards; give a closed seed range`);
   const study = o.study === undefined ? defaultName : o.study.trim();
-  if (o.study === undefined) checkStudyName(study, `the study name from the deals file's name "${printableName(study)}"`, '; give --study NAME');
+  if (o.study === undefined) checkStudyName(study, `the study name from the deals file's name ${quoteInput(printableName(study))}`, '; give --study NAME');
   return {
     shard, studyDeals: plan.planned,
     deals: plan.deals, leftOut: plan.leftOut, duplicates: plan.duplicates, maxPositions, budgets, ...(untilWidth !== undefined ? { untilWidth } : {}),
@@ -179,7 +179,7 @@ export function parseBudgets(text: string): number[] {
   const parts = String(text).split(',');
   const out = parts.map((p) => parseIntOption('max-positions', p, 1, MAX_MAX_POSITIONS));
   for (let i = 1; i < out.length; i++) {
-    if (out[i]! <= out[i - 1]!) throw new InputError('bad-option', `option --max-positions "${text}": a ladder's budgets must increase (${out[i - 1]} then ${out[i]})`);
+    if (out[i]! <= out[i - 1]!) throw new InputError('bad-option', `option --max-positions ${quoteInput(text)}: a ladder's budgets must increase (${out[i - 1]} then ${out[i]})`);
   }
   return out;
 }
@@ -188,7 +188,7 @@ export function parseBudgets(text: string): number[] {
 export function parseWidth(text: string): number {
   const t = String(text).trim();
   const n = /^(0?\.\d+|0|1(\.0*)?)$/.test(t) ? Number(t) : NaN;
-  if (!(n > 0 && n < 1)) throw new InputError('bad-option', `option --until-width "${text}": give a width between 0 and 1, such as 0.01 (one percentage point)`);
+  if (!(n > 0 && n < 1)) throw new InputError('bad-option', `option --until-width ${quoteInput(text)}: give a width between 0 and 1, such as 0.01 (one percentage point)`);
   return n;
 }
 
@@ -461,7 +461,7 @@ function checkStudies(store: ResultStore, filter: ResultFilter): void {
  * are fine: `createOutDir` makes them.
  */
 export function checkOutPath(out: string, db: string): void {
-  const name = `option --out "${out}"`;
+  const name = `option --out ${quoteInput(out, 120)}`;
   if (out.trim() === '') throw new InputError('bad-option', `${name}: the file name is empty`);
   if (statOrNull(out)?.isDirectory()) throw new InputError('bad-option', `${name}: is a directory; give a file name`);
   // the nearest ancestor that exists must be a directory (everything below it will be created)
@@ -493,14 +493,14 @@ async function writeOut(out: string | undefined, text: string): Promise<void> {
     createOutDir(out);
     await writeTextAtomically(out, text);
   } catch (e) {
-    throw new InputError('bad-file', `option --out "${out}": cannot write it (${oneLine(e)}); nothing was written there`);
+    throw new InputError('bad-file', `option --out ${quoteInput(out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
   }
 }
 
 async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format: string; out?: string }, cmd: Command): Promise<void> {
   const format = o.format as ReportFormat | PictureFormat;
   if (!REPORT_FORMATS.includes(format as ReportFormat) && !PICTURE_FORMATS.includes(format as PictureFormat)) {
-    throw new InputError('bad-option', `option --format "${o.format}": use table, md, csv, json, html or vega`);
+    throw new InputError('bad-option', `option --format ${quoteInput(o.format)}: use table, md, csv, json, html or vega`);
   }
   const filter = parseFilter(o);
   if (o.out !== undefined) checkOutPath(o.out, o.db);
@@ -570,7 +570,7 @@ async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; o
       } catch (e) {
         // the rows could not be read (a damaged database): main.ts names the database, not --out
         if (isDamagedDatabase(e)) throw e;
-        throw new InputError('bad-file', `option --out "${o.out}": cannot write it (${oneLine(e)}); nothing was written there`);
+        throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
       }
     }
   } finally {

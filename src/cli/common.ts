@@ -108,7 +108,7 @@ export const COLUMNS_HELP =
  */
 export function numberingFor(d: LoadedDeal, option: string | undefined): Numbering {
   const v = option === undefined ? undefined : String(option).trim().toLowerCase();
-  if (v !== undefined && v !== 'pysol' && v !== 'spidersolve') throw new InputError('bad-option', `option --columns "${option}": use pysol or spidersolve`);
+  if (v !== undefined && v !== 'pysol' && v !== 'spidersolve') throw new InputError('bad-option', `option --columns ${quoteInput(String(option))}: use pysol or spidersolve`);
   const own = ownNumbering(d.position.columns.length);
   if (d.source.kind !== 'pysol') {
     if (v === 'pysol') throw new InputError('bad-option', `option --columns pysol: ${d.label} is not a PySolFC deal (pysol:GAME:N); its columns are spidersolve's`);

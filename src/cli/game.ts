@@ -118,7 +118,7 @@ export function registerGameCommands(program: Command): void {
       if (opts.count !== undefined || opts.from !== undefined) {
         const count = opts.count === undefined ? 1 : parseIntOption('count', opts.count, 1, 1_000_000);
         const from = opts.from === undefined ? 1 : parseIntOption('from', opts.from, 0, MAX_SEED);
-        if (from + count - 1 > MAX_SEED) throw new InputError('bad-option', `option --count "${opts.count}": seeds would pass ${MAX_SEED}`);
+        if (from + count - 1 > MAX_SEED) throw new InputError('bad-option', `option --count ${quoteInput(String(opts.count))}: seeds would pass ${MAX_SEED}`);
         seeds = Array.from({ length: count }, (_, i) => from + i);
       } else {
         seeds = [opts.seed === undefined ? 1 : parseIntOption('seed', opts.seed, 0, MAX_SEED)];

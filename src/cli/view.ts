@@ -13,7 +13,7 @@ import { makeDirs, statOrNull, writeTextAtomically } from '../batch/files.js';
 import { dealIdentity } from '../batch/deals.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, ResultStore, type StoredOutcome } from '../batch/store.js';
-import { InputError } from '../game/errors.js';
+import { InputError, quoteInput } from '../game/errors.js';
 import { fromNumbering, type Numbering } from '../game/numbering.js';
 import type { LoadedDeal } from '../game/ref.js';
 import { solve } from '../solver/solve.js';
@@ -141,7 +141,7 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
     makeDirs(dirname(resolve(o.out)));
     await writeTextAtomically(o.out, html);
   } catch (e) {
-    throw new InputError('bad-file', `option --out "${o.out}": cannot write it (${oneLine(e)}); nothing was written there`);
+    throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
   }
   const what = { won: `won in ${moveCount(plan.line.length)}`, lost: 'lost (proven)', undecided: 'undecided', line: `a line of ${moveCount(plan.line.length)}, not won`, position: 'the position alone' }[verdict];
   process.stdout.write(`wrote ${o.out}: ${title}, ${what}\n`);

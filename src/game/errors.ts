@@ -67,11 +67,12 @@ export function quoteInput(text: string, max = QUOTE_MAX): string {
 }
 
 /**
- * A file name as an error message shows it: as given when it is printable and at most 120 characters
- * long, else quoted and cut as `quoteInput` does.
+ * A file name as an error message shows it: as given when it is printable, at most 120 characters
+ * long, not empty and without spaces at either end; else quoted and cut as `quoteInput` does.
  */
 export function pathForMessage(path: string): string {
-  return path.length <= 120 && /^[\x20-\x7e\u00a0-\uffff]*$/u.test(path) && !/[\ufffd\u2028\u2029]/.test(path) ? path : quoteInput(path);
+  const plain = path.length > 0 && path.length <= 120 && path.trim() === path;
+  return plain && /^[\x20-\x7e\u00a0-\uffff]*$/u.test(path) && !/[\ufffd\u2028\u2029]/.test(path) ? path : quoteInput(path);
 }
 
 /**
