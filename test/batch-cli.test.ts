@@ -148,6 +148,21 @@ describe('spidersolve batch: bad input', () => {
     expect(() => statSync(db)).toThrow();
   });
 
+  it('a study named in another Unicode form (e and a combining accent, or é) is the same study: report finds it, batch resumes it', async () => {
+    const db = join(dir, 'nfc.sqlite');
+    const base = ['batch', '--db', db, '--game', 'spiderette', '--suits', '1', '--seeds', '1-2', '--max-positions', '2000'];
+    expect((await cli([...base, '--study', 'Cafe\u0301'])).status).toBe(0);
+    const report = await cli(['report', '--db', db, '--study', 'Caf\u00e9', '--format', 'json']);
+    expect(report.status).toBe(0);
+    expect(JSON.parse(report.stdout).map((r: { study: string; deals: number }) => [r.study, r.deals])).toEqual([['Cafe\u0301', 2]]);
+    const again = await cli([...base, '--study', 'Caf\u00e9', '--json']);
+    expect(again.status).toBe(0);
+    expect(JSON.parse(again.stdout).study).toBe('Cafe\u0301');
+    const conn = new Database(db, { readonly: true });
+    expect(conn.prepare('SELECT name FROM studies').pluck().all()).toEqual(['Cafe\u0301']);
+    conn.close();
+  });
+
   it('a deals file that is a character device is read like a file: /dev/null holds no deal, /dev/zero is not text (exit 2, one line, nothing created)', async () => {
     const db = join(dir, 'device.sqlite');
     expectOneLineError(await cli(['batch', '--deals', '/dev/null', '--db', db]), /^spidersolve: --deals \/dev\/null: no deal in the file\n$/);

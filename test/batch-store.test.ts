@@ -222,6 +222,21 @@ describe('results', () => {
     s.close();
   });
 
+  it('a study name typed in another Unicode form (é as one character, or e and a combining accent) names the same study', () => {
+    const s = ResultStore.openForWriting(join(dir, 'nfc.sqlite'));
+    const decomposed = 'Cafe\u0301';
+    const composed = 'Caf\u00e9';
+    const id = s.ensureStudy(decomposed, params);
+    expect(s.ensureStudy(composed, params)).toBe(id);
+    expect(s.matchStudyName(composed)).toBe(decomposed);
+    expect(s.studies().map((x) => x.name)).toEqual([decomposed]);
+    // an exact name wins over an equivalent one; an unknown name stays as given
+    const other = s.ensureStudy(composed + ' 2', params);
+    expect(other).not.toBe(id);
+    expect(s.matchStudyName('nothing')).toBe('nothing');
+    s.close();
+  });
+
   it('runs count what they wrote; studies refuse a name with other parameters', () => {
     const path = join(dir, 'r.sqlite');
     const s = ResultStore.openForWriting(path);

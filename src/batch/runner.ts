@@ -178,6 +178,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   const assignment = shard ? shardAssignment(planned!, shard.count) : null;
   const runPlanned = shard ? shardSize(planned!, shard) : planned;
   const store = ResultStore.openForWriting(opts.dbPath);
+  // the study as the database spells its name (the same text in another Unicode form is the same study)
+  const study = store.matchStudyName(opts.study);
   const progress = opts.progress ?? NO_PROGRESS;
   const counts: ProgressCounts = { won: 0, lost: 0, undecided: 0, errors: 0 };
   let runId = -1;
@@ -203,9 +205,9 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     // a plan of known deals (a deals file) must keep the deals a study already has at their places
     if (Array.isArray(opts.deals)) {
       const plan = opts.deals as readonly PlannedDeal[];
-      if (plan.every((d) => d.deal !== undefined)) store.checkPlan(opts.study, plan.map((d) => ({ deal: d.deal!, name: dealName(d) })));
+      if (plan.every((d) => d.deal !== undefined)) store.checkPlan(study, plan.map((d) => ({ deal: d.deal!, name: dealName(d) })));
     }
-    const studyId = store.ensureStudy(opts.study, { ...opts.studyParams, budgets, planned });
+    const studyId = store.ensureStudy(study, { ...opts.studyParams, budgets, planned });
     store.markAbandoned();
     runId = store.startRun(studyId, { workers: opts.workers, solverVersion: SOLVER_VERSION, planned: runPlanned ?? 0, skipped: 0 });
     beat = setInterval(() => {
@@ -435,14 +437,14 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     if (where !== 'same') throw databaseGoneFault(store, where, runId, [], written);
     store.heartbeat(runId, { planned: runPlanned ?? 0, skipped });
     store.finishRun(runId, interrupted ? 'interrupted' : 'done', stopReason);
-    const report = store.report({ studies: [opts.study] });
-    const info = store.studies([opts.study])[0];
+    const report = store.report({ studies: [study] });
+    const info = store.studies([study])[0];
     // a shard's summary counts its own deals: those of its places of the plan that are settled
     const plannedNow = shard ? runPlanned : (info?.planned ?? planned);
     const settledNow = !info ? null : shard ? store.settledPlaces(studyId, budgets[budgets.length - 1]!).filter((o) => assignment![o] === shard.index).length : info.settled;
     const elapsedMs = performance.now() - t0;
     return {
-      study: opts.study, studyId, runId, db: opts.dbPath,
+      study, studyId, runId, db: opts.dbPath,
       game: opts.studyParams.game, suits: opts.studyParams.suits,
       maxPositions: budgets[0]!, budgets, workers: opts.workers, solverVersion: SOLVER_VERSION,
       planned: plannedNow, skipped, ran,

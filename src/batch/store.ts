@@ -436,7 +436,9 @@ export class ResultStore {
    * The id of study `name`, created with `params` if new. Throws InputError `bad-option` if the
    * name exists with other parameters (naming both), so one name never mixes two designs.
    */
-  ensureStudy(name: string, params: StudyParams): number {
+  ensureStudy(given: string, params: StudyParams): number {
+    // a study named in another Unicode form is the same study
+    const name = this.#db ? this.matchStudyName(given) : given;
     const json = studyParamsJson(params);
     const find = (db: Database.Database): number | undefined => {
       const row = db.prepare('SELECT id, params FROM studies WHERE name = ?').get(name) as { id: number; params: string } | undefined;
@@ -665,6 +667,19 @@ export class ResultStore {
   }
 
   /** Study names that are not in the database, of those given (for a one-line error). */
+  /**
+   * The study name `name` stands for: itself when a study has exactly that name, else the name of the
+   * one study whose name is the same text in another Unicode form (NFC: "é" typed as one character or
+   * as e and a combining accent), else `name` itself.
+   */
+  matchStudyName(name: string): string {
+    const db = this.#db;
+    if (!db || db.prepare('SELECT 1 FROM studies WHERE name = ?').pluck().get(name) !== undefined) return name;
+    const nfc = name.normalize('NFC');
+    const same = (db.prepare('SELECT name FROM studies').pluck().all() as string[]).filter((n) => n.normalize('NFC') === nfc);
+    return same.length === 1 ? same[0]! : name;
+  }
+
   unknownStudies(names: readonly string[]): string[] {
     if (!this.#db) return [...names];
     const has = this.#db.prepare('SELECT 1 FROM studies WHERE name = ?').pluck();

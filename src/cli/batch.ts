@@ -444,10 +444,15 @@ function reportedPartials(store: ResultStore, filter: ResultFilter): string[] {
   return partialStudyNotes(store.studies().filter((s) => wanted === null || wanted.has(s.name)), printableName);
 }
 
-function checkStudies(store: ResultStore, filter: ResultFilter): void {
-  if (!filter.studies) return;
+/**
+ * The filter with its `--study` names as the database spells them (ResultStore.matchStudyName: the
+ * same text in another Unicode form names the same study); refuses names it does not hold.
+ */
+function checkStudies(store: ResultStore, given: ResultFilter): ResultFilter {
+  if (!given.studies) return given;
+  const filter = { ...given, studies: [...new Set(given.studies.map((n) => store.matchStudyName(n)))] };
   const unknown = store.unknownStudies(filter.studies);
-  if (unknown.length === 0) return;
+  if (unknown.length === 0) return filter;
   const have = store.studies().map((s) => s.name);
   throw new InputError('bad-option', `option --study: no study ${unknown.map((n) => `"${printableName(n)}"`).join(', ')} in ${store.path}; it holds ${have.length ? have.map((n) => `"${printableName(n)}"`).join(', ') : 'no study'} (spidersolve studies lists them)`);
 }
@@ -502,11 +507,11 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
   if (!REPORT_FORMATS.includes(format as ReportFormat) && !PICTURE_FORMATS.includes(format as PictureFormat)) {
     throw new InputError('bad-option', `option --format ${quoteInput(o.format)}: use table, md, csv, json, html or vega`);
   }
-  const filter = parseFilter(o);
+  const parsed = parseFilter(o);
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
-    checkStudies(store, filter);
+    const filter = checkStudies(store, parsed);
     if (format === 'html' || format === 'vega') {
       // loaded here, not at start-up: Vega and Vega-Lite take about half a second to load
       const { reportHtml, reportVega } = await import('../report/html.js');
@@ -541,11 +546,11 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
 
 async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; out?: string; game?: string; suits?: string; study?: string[]; pool?: boolean }): Promise<void> {
   if (!o.csv) throw new InputError('bad-option', 'export: give --csv (the only export format)');
-  const filter = parseFilter(o);
+  const parsed = parseFilter(o);
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
-    checkStudies(store, filter);
+    const filter = checkStudies(store, parsed);
     if (o.summary) {
       await writeOut(o.out, formatCsv(store.report(filter)));
       return;
