@@ -9,7 +9,7 @@
  * is exported (`git archive`) into a temporary directory, compiled there with this checkout's
  * TypeScript and modules, and each deal is solved by both versions in turn (the order alternating from
  * one deal to the next), so that both meet the same load; the table then gives both versions' rows and
- * the ratios new/old. Absolute times on a shared machine vary by ±30%; ratios from one run do not.
+ * the ratios new/old, taken from the unrounded times. Absolute times on a shared machine vary by ±30%; ratios from one run do not.
  *
  * Before each set, deals of the same kind outside it (seeds or games 1001, 1002, …) are solved at the
  * set's budget and not counted, for --warmup-ms milliseconds (default 1,000; at most 100 deals), by
@@ -146,9 +146,12 @@ function row(set: BenchSet, v: Version, t: Tally) {
     won: t.won,
     lost: t.lost,
     undecided: t.undecided,
-    medianMs: Math.round(pct(t.ms, 50)),
-    p95Ms: Math.round(pct(t.ms, 95)),
-    totalS: Math.round(totalMs / 100) / 10,
+    // to 0.1 ms and 0.01 s (a set of easy deals takes a second or two, medians a few ms); the ratios
+    // are taken from the unrounded values
+    medianMs: Math.round(pct(t.ms, 50) * 10) / 10,
+    p95Ms: Math.round(pct(t.ms, 95) * 10) / 10,
+    totalS: Math.round(totalMs / 10) / 100,
+    exact: { medianMs: pct(t.ms, 50), p95Ms: pct(t.ms, 95), totalMs },
     positionsPerSecond: Math.round((t.positions / totalMs) * 1000),
     bytesPerPosition: t.bytesPer.length ? Math.round(pct(t.bytesPer, 50) * 10) / 10 : null,
   };
@@ -201,7 +204,7 @@ else {
     for (let i = 0; i < rows.length; i += 2) {
       const o = rows[i]!;
       const n = rows[i + 1]!;
-      console.log(`| ${n.set} | ${o.won} → ${n.won} | ${o.won + o.lost} → ${n.won + n.lost} | ${ratio(n.medianMs, o.medianMs)} | ${ratio(n.p95Ms, o.p95Ms)} | ${ratio(n.totalS, o.totalS)} | ${ratio(n.positionsPerSecond, o.positionsPerSecond)} | ${n.bytesPerPosition !== null && o.bytesPerPosition !== null ? ratio(n.bytesPerPosition, o.bytesPerPosition) : '-'} |`);
+      console.log(`| ${n.set} | ${o.won} → ${n.won} | ${o.won + o.lost} → ${n.won + n.lost} | ${ratio(n.exact.medianMs, o.exact.medianMs)} | ${ratio(n.exact.p95Ms, o.exact.p95Ms)} | ${ratio(n.exact.totalMs, o.exact.totalMs)} | ${ratio(n.positionsPerSecond, o.positionsPerSecond)} | ${n.bytesPerPosition !== null && o.bytesPerPosition !== null ? ratio(n.bytesPerPosition, o.bytesPerPosition) : '-'} |`);
     }
   }
 }
