@@ -7,7 +7,7 @@
  * compiles it. The Slurm recipe is checked by deploy/slurm/check.sh, by hand (see the README).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,6 +142,22 @@ describe('a study as shards, merged', () => {
     expect(r.stdout).toContain(`merged 4 databases into ${out}/all.sqlite (new)`);
     expect(r.stdout).toContain('in all: studies 1 added, 3 already there; runs 4 added, 0 already there; results 80 added, 0 already there; deal_names 80 added, 0 already there; study_deals 80 added, 0 already there');
     expectSameAsSingle(join(out, 'all.sqlite'));
+  });
+
+  it('the GNU parallel recipe without GNU parallel says so in one line, exit 2, nothing run (moreutils\' parallel is told apart)', async () => {
+    const bin = join(dir, 'bin-no-parallel');
+    mkdirSync(bin);
+    const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
+    const out = join(dir, 'none');
+    const missing = await run('/bin/bash', [script, '2', out, ...STUDY], { PATH: bin });
+    expect([missing.status, missing.stderr]).toEqual([2, `${script}: GNU parallel is not installed (Debian: apt-get install parallel); nothing was run\n`]);
+    // a parallel that is not GNU's (moreutils prints no version banner)
+    symlinkSync(execFileSync('/bin/bash', ['-c', 'command -v grep'], { encoding: 'utf8' }).trim(), join(bin, 'grep'));
+    writeFileSync(join(bin, 'parallel'), '#!/bin/sh\necho "parallel: invalid option -- \'-\'" >&2\nexit 1\n', { mode: 0o755 });
+    const other = await run('/bin/bash', [script, '2', out, ...STUDY], { PATH: bin });
+    expect(other.status).toBe(2);
+    expect(other.stderr).toMatch(/is not GNU parallel \(moreutils has one of the same name/);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('the Kubernetes manifests: an Indexed Job whose command, run once per index, merges to one run', async () => {

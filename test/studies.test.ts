@@ -226,7 +226,7 @@ describe('budget ladders', () => {
     expect(s).toMatchObject({ planned: 8, ran: 19, remaining: 0, budgets: [250, 500, 1000] });
     expect(counts(s.report)).toEqual(expected);
     // the summary counts deals and solves apart
-    expect(formatBatchSummary(s)).toMatch(/^  deals 8: 0 already settled at the first rung, 19 solves over the 3 rungs run now in .* \([0-9.]+ solves\/s, 2 workers\), 0 left$/m);
+    expect(formatBatchSummary(s)).toMatch(/^  deals 8: 0 already stored at the first rung \(won, lost or undecided there\), 19 solves over the 3 rungs run now in .* \([0-9.]+ solves\/s, 2 workers\), 0 left$/m);
     const raw = new Database(db, { readonly: true });
     expect(raw.prepare('SELECT max_positions AS b, count(*) AS n FROM results GROUP BY b ORDER BY b').all()).toEqual([
       { b: 250, n: 8 }, { b: 500, n: 7 }, { b: 1000, n: 4 },

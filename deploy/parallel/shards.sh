@@ -18,6 +18,15 @@ if [[ $# -lt 3 ]]; then
   echo "usage: $0 N DIR <spidersolve batch options…>" >&2
   exit 2
 fi
+# GNU parallel, not moreutils' parallel of the same name (whose options differ)
+if ! command -v parallel >/dev/null 2>&1; then
+  echo "$0: GNU parallel is not installed (Debian: apt-get install parallel); nothing was run" >&2
+  exit 2
+fi
+if ! parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
+  echo "$0: the parallel command here is not GNU parallel (moreutils has one of the same name; Debian: apt-get install parallel); nothing was run" >&2
+  exit 2
+fi
 n=$1 dir=$2
 shift 2
 read -ra spidersolve <<<"${SPIDERSOLVE:-spidersolve}"

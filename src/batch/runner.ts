@@ -115,7 +115,11 @@ export interface BatchSummary {
   solverVersion: string;
   /** Deals in the study's plan (with --until-width: the deals counted when it stopped, or null while open). */
   planned: number | null;
-  /** Of those, already settled at the first rung before this run (by any study, under any name). */
+  /**
+   * Of those, already stored before this run (by any study, under any name): settled at the budget, or
+   * with a ladder, with a result at the first rung, whatever it is (an undecided one may still run at
+   * the next rungs).
+   */
   skipped: number;
   /** Results this run stored (errors included), all rungs. */
   ran: number;

@@ -233,8 +233,9 @@ function seconds(ms: number): string {
 /**
  * The text summary of a batch (stdout); `leftOut`: deals of the file that --game/--suits left out;
  * `duplicates`: lines of the file that repeat a deal of an earlier line (planned once). With a ladder
- * the run's count is of solves (a deal may be solved at several rungs), and `already settled` is at
- * the first rung.
+ * the run's count is of solves (a deal may be solved at several rungs), and the deals already there
+ * are those with a result at the first rung, whatever it is (an undecided one may still be solved at
+ * the next rungs).
  */
 export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInfo | null = null, duplicates = 0): string {
   const ladder = s.budgets.length > 1 ? `budget ladder ${s.budgets.map((b) => b.toLocaleString('en-US')).join(', ')} positions` : `budget ${s.maxPositions.toLocaleString('en-US')} positions`;
@@ -242,7 +243,7 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
   const lines = [
     `study ${s.study}${s.interrupted ? ' (interrupted)' : s.stopReason ? ' (stopped by its rule)' : ''}`,
     ...(shard ? [`  shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals`] : []),
-    `  deals ${s.planned ?? 'open-ended'}: ${s.skipped} already settled${many ? ' at the first rung' : ''}, ` +
+    `  deals ${s.planned ?? 'open-ended'}: ${s.skipped} already ${many ? 'stored at the first rung (won, lost or undecided there)' : 'settled'}, ` +
       `${s.ran} ${many ? `solve${s.ran === 1 ? '' : 's'} over the ${s.budgets.length} rungs run now` : 'run now'} in ${seconds(s.elapsedMs)} ` +
       `(${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})${s.remaining === null ? '' : `, ${s.remaining} left`}` +
       (leftOut > 0 ? `; ${leftOut} of other games or suit counts in the file left out` : '') +
