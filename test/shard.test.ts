@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/game/errors.js';
-import { parseShard, resolveShard, selectShard, shardAssignment, shardFromEnvironment, shardSize } from '../src/batch/shard.js';
+import { fittingShard, parseShard, resolveShard, selectShard, shardAssignment, shardFromEnvironment, shardSize } from '../src/batch/shard.js';
 import { parseBatchOptions } from '../src/cli/batch.js';
 
 function message(f: () => unknown): string {
@@ -146,6 +146,24 @@ describe('the split', () => {
   });
   it('one shard is the whole list', () => {
     expect(selectShard([3, 1, 2], { index: 0, count: 1 })).toEqual([3, 1, 2]);
+  });
+  it('fittingShard finds the shard a set of places came from: a shard of 4, 16 or 32 is found as that shard; places of two shards fit none', () => {
+    const n = 400;
+    for (const count of [4, 16, 32]) {
+      for (const index of [0, 3]) {
+        const a = shardAssignment(n, count);
+        const places = Array.from({ length: n }, (_, i) => i).filter((i) => a[i] === index);
+        expect(fittingShard(places, n)).toEqual({ index, count });
+        // a few of them still fit it, or a multiple of it
+        const some = fittingShard(places.slice(0, 8), n)!;
+        expect([some.count % count, some.index % count]).toEqual([0, index]);
+      }
+    }
+    const a = shardAssignment(n, 4);
+    const two = Array.from({ length: n }, (_, i) => i).filter((i) => a[i] === 1 || a[i] === 3);
+    expect(fittingShard(two, n)!.count).toBe(2);
+    expect(fittingShard([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], n)!.count).toBe(1);
+    expect(fittingShard([5], n)).toBeNull();
   });
 });
 

@@ -20,7 +20,8 @@ import { NO_PROGRESS, type ProgressCounts, type ProgressSink } from './progress.
 import { statusAt, wilsonInterval, type ReportRow, type ResultStatus } from './report.js';
 import { FileFault, storageFaultKind } from './faults.js';
 import { oneLine } from './schema.js';
-import { shardAssignment, shardSize } from './shard.js';
+import { fittingShard, shardAssignment, shardSize } from './shard.js';
+import { InputError, pathForMessage, quoteInput } from '../game/errors.js';
 import { HEARTBEAT_MS, recordFromError, recordFromOutcome, ResultStore, type DealLink, type ResultRecord, type StudyParams } from './store.js';
 
 /** Everything `runBatch` needs. */
@@ -157,6 +158,29 @@ export function bandWidth(c: { n: number; won: number; open: number }): number {
   return f && g ? g[1] - f[0] : 1;
 }
 
+/** Fewest deals of one shard a database must hold before refuseWiderShard infers that shard from them. */
+export const SHARD_INFERENCE_MIN = 8;
+
+/**
+ * Refuses a shard run (`shard`, K/N) into a database whose deals of the study all fall in one shard
+ * of a count that N divides at least twice (fittingShard, with at least SHARD_INFERENCE_MIN of
+ * them): the database holds a narrower shard, which this run would widen N'/N times over. That is what
+ * a Slurm array task resubmitted on its own (`sbatch --array=7`) looks like: an array of one task
+ * reads as shard 0/1, the whole study. Throws InputError `bad-option`.
+ */
+function refuseWiderShard(store: ResultStore, study: string, planned: number, shard: { readonly index: number; readonly count: number }, dbPath: string): void {
+  const places = store.studyPlaces(study).filter((p) => p < planned);
+  if (places.length < SHARD_INFERENCE_MIN) return;
+  const fit = fittingShard(places, planned);
+  if (!fit || fit.count < 2 * shard.count || fit.count % shard.count !== 0 || fit.index % shard.count !== shard.index) return;
+  throw new InputError(
+    'bad-option',
+    `database ${pathForMessage(dbPath)} holds ${places.length} deals of study ${quoteInput(study)}, all of one shard of ${fit.count} (shard ${fit.index}/${fit.count}), but this run is shard ${shard.index}/${shard.count}, ` +
+      `${fit.count / shard.count} times as many deals: a Slurm array task resubmitted on its own cannot tell how many shards there are, so give --shard K/N ` +
+      `(its shard, of the study's count, e.g. --shard ${fit.index}/${fit.count}), or use another --db; nothing was run`,
+  );
+}
+
 /**
  * Runs (or resumes) a study; see the module comment. Opens and closes the store itself; destroys the
  * pool in all cases. Throws InputError (bad database, study name clash) before anything runs, or the
@@ -211,6 +235,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       const plan = opts.deals as readonly PlannedDeal[];
       if (plan.every((d) => d.deal !== undefined)) store.checkPlan(study, plan.map((d) => ({ deal: d.deal!, name: dealName(d) })));
     }
+    if (opts.shard && planned !== null) refuseWiderShard(store, study, planned, opts.shard, opts.dbPath);
     const studyId = store.ensureStudy(study, { ...opts.studyParams, budgets, planned });
     store.markAbandoned();
     runId = store.startRun(studyId, { workers: opts.workers, solverVersion: SOLVER_VERSION, planned: runPlanned ?? 0, skipped: 0 });

@@ -180,8 +180,18 @@ export function resolveShard(o: ShardOptions, env: ShardEnv): Shard | null {
  * `result[i]` is the shard (0..count−1) of list index i. Deterministic in (n, count) only.
  */
 export function shardAssignment(n: number, count: number): Uint32Array {
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`shardAssignment: n=${n}`);
   if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`shardAssignment: count=${count}`);
+  const out = shardRanks(n);
+  for (let i = 0; i < n; i++) out[i] = out[i]! % count;
+  return out;
+}
+
+/**
+ * Each index's rank in the fixed shuffle of a planned list of `n` deals: index i goes to shard
+ * `rank[i] mod count`, for any count (shardAssignment). Throws RangeError for a bad `n`.
+ */
+export function shardRanks(n: number): Uint32Array {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`shardAssignment: n=${n}`);
   const perm = new Uint32Array(n);
   for (let i = 0; i < n; i++) perm[i] = i;
   const rng = xoroshiro128plus(SHARD_SEED);
@@ -192,8 +202,29 @@ export function shardAssignment(n: number, count: number): Uint32Array {
     perm[j] = t;
   }
   const out = new Uint32Array(n);
-  for (let j = 0; j < n; j++) out[perm[j]!] = j % count;
+  for (let j = 0; j < n; j++) out[perm[j]!] = j;
   return out;
+}
+
+/**
+ * The largest shard count for which the places `places` (indices of a plan of `n` deals) all fall
+ * in one shard, and that shard: the greatest common divisor of their ranks' differences (shardRanks),
+ * for they share a shard of `count` exactly when `count` divides every difference. Null when they
+ * are fewer than two, or all one place. A database that holds one shard's results fits that shard's
+ * count, or rarely a multiple of it (every difference must share the extra factor).
+ */
+export function fittingShard(places: readonly number[], n: number): { index: number; count: number } | null {
+  if (places.length < 2) return null;
+  const rank = shardRanks(n);
+  const r0 = rank[places[0]!]!;
+  let g = 0;
+  for (const p of places) {
+    let a = Math.abs(rank[p]! - r0);
+    let b = g;
+    while (b !== 0) [a, b] = [b, a % b];
+    g = a;
+  }
+  return g === 0 ? null : { index: r0 % g, count: g };
 }
 
 /** How many of `n` planned deals shard K of N holds: ⌈(n − K) / N⌉ (see shardAssignment). */

@@ -624,6 +624,12 @@ export class ResultStore {
     return out;
   }
 
+  /** The places in the plan (`study_deals.ord`) of the deals study `name` counts so far (none if no such study). */
+  studyPlaces(name: string): number[] {
+    if (!this.#db) return [];
+    return this.#db.prepare('SELECT sd.ord FROM study_deals sd JOIN studies s ON s.id = sd.study_id WHERE s.name = ? ORDER BY sd.ord').pluck().all(name) as number[];
+  }
+
   /**
    * The places in the plan (`study_deals.ord`) of the study's deals that are settled at `budget`, the
    * last rung (a win or a loss at or below it, an undecided at or above it; as `studies` counts them).
