@@ -167,6 +167,10 @@ describe('merge', () => {
     const a = shardDb('e1.sqlite', [won(DEALS[0]!)]);
     const b = shardDb('e2.sqlite', [won(DEALS[1]!)], { params: { ...PARAMS, dealsSpec: 'seeds:1-7' } });
     expect(refused(() => mergeDatabases(join(dir, 'e.sqlite'), [a, b]))).toContain('study "the-study": params');
+    // parameters that differ far into their text show the difference, not the same cut start twice
+    const c = shardDb('e3.sqlite', [won(DEALS[1]!)], { params: { ...PARAMS, maxPositions: BUDGET + 1 } });
+    const m = refused(() => mergeDatabases(join(dir, 'e-late.sqlite'), [a, c]));
+    expect(m).toMatch(new RegExp(`params "\\.\\.\\.[^ ]*"budgets":\\[${BUDGET}\\][^ ]*" in .* but "\\.\\.\\.[^ ]*"budgets":\\[${BUDGET + 1}\\][^ ]*" in `));
   });
 
   it('replaces an error by a settled result, never a settled result by an error', () => {

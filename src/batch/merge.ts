@@ -170,6 +170,20 @@ function fmt(v: unknown): string {
   return s.length > 60 ? `"${s.slice(0, 57)}..."` : typeof v === 'string' ? `"${s}"` : s;
 }
 
+/**
+ * Two differing values as a conflict shows them: as fmt shows them when both are short; else each cut
+ * to the same window, from a little before their first difference, so that the difference shows
+ * (two study parameters that differ in their budget, two lines that differ near their end).
+ */
+function fmtPair(a: unknown, b: unknown): [string, string] {
+  if (typeof a !== 'string' || typeof b !== 'string' || (a.length <= 60 && b.length <= 60)) return [fmt(a), fmt(b)];
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const from = Math.max(0, i - 20);
+  const cut = (s: string) => `"${from > 0 ? '...' : ''}${s.slice(from, from + 57)}${from + 57 < s.length ? '...' : ''}"`;
+  return [cut(a), cut(b)];
+}
+
 /** Column names of a table, in order, with whether it has an INTEGER PRIMARY KEY `id`. */
 function columnsOf(db: Database.Database, table: string): { cols: string[]; hasId: boolean } {
   const info = db.prepare(`SELECT name, pk FROM pragma_table_info(?)`).all(table) as { name: string; pk: number }[];
@@ -316,7 +330,10 @@ function checkConflicts(target: Database.Database | null, targetPath: string, in
           ? undefined
           : (earlier.db.prepare(`SELECT ${cols.map(q).join(', ')} FROM ${q(spec.table)} WHERE ${spec.key.map((c) => `${q(c)} IS ?`).join(' AND ')}`).get(...spec.key.map((c) => row[c] ?? null)) as Row | undefined);
         conflicts.push(before
-          ? `${spec.describe(row)}: ${differs(spec, before, row).map((c) => `${c} ${fmt(before[c])} in ${earlier.path} but ${fmt(row[c])} in ${path}`).join(', ')}`
+          ? `${spec.describe(row)}: ${differs(spec, before, row).map((c) => {
+            const [was, is] = fmtPair(before[c], row[c]);
+            return `${c} ${was} in ${earlier.path} but ${is} in ${path}`;
+          }).join(', ')}`
           : `${spec.describe(row)}: ${spec.agree!.join(', ')} differ between ${earlier.path} and ${path}`);
       }
     };
@@ -373,7 +390,10 @@ function mergeOne(target: Database.Database, input: OpenInput, targetPath: strin
           const how = spec.settle ? spec.settle(existing, mapped) : 'conflict';
           if (how === 'conflict') {
             // checkConflicts ran first: only a write to the target meanwhile gets here
-            throw new InputError('bad-file', `merge of ${input.path} into ${targetPath} refused (that input rolled back): ${spec.describe(row)}: ${diff.map((k) => `${k} ${fmt(existing[k])} there but ${fmt(mapped[k])} here`).join(', ')}`);
+            throw new InputError('bad-file', `merge of ${input.path} into ${targetPath} refused (that input rolled back): ${spec.describe(row)}: ${diff.map((k) => {
+              const [was, is] = fmtPair(existing[k], mapped[k]);
+              return `${k} ${was} there but ${is} here`;
+            }).join(', ')}`);
           }
           if (how === 'replace') {
             replace.run(...cols.map((k) => mapped[k] ?? null), ...where(existing));
