@@ -201,6 +201,20 @@ describe('merge', () => {
     expect(table(into, 'SELECT status, finished_at IS NOT NULL AS finished FROM runs')).toEqual([{ status: 'done', finished: 1 }]);
   });
 
+  it('a run that a batch on the target marked abandoned (merged while it ran) is brought up to date from the finished copy of it', () => {
+    const path = shardDb('abandon-src.sqlite', [won(DEALS[0]!), won(DEALS[1]!)]);
+    const into = join(dir, 'abandon-into.sqlite');
+    mergeDatabases(into, [path]);
+    // what markAbandoned leaves of a copy taken mid-run whose process a later batch on the target did not find
+    const db = new Database(into);
+    db.prepare("UPDATE runs SET status = 'abandoned', completed = 1, finished_at = NULL").run();
+    db.close();
+    expect(mergeDatabases(into, [path]).totals.runs).toEqual({ added: 0, present: 0, updated: 1 });
+    expect(table(into, 'SELECT status, completed, finished_at IS NOT NULL AS finished FROM runs')).toEqual([{ status: 'done', completed: 2, finished: 1 }]);
+    // an abandoned run stays so against a copy that is abandoned too, and no older
+    expect(mergeDatabases(into, [path]).totals.runs).toEqual({ added: 0, present: 1, updated: 0 });
+  });
+
   it('a deal planned at two places under two names, reached by two shards, is counted once at its first place, with both names', () => {
     const d = DEALS[0]!;
     const r = won(d);

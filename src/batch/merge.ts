@@ -90,9 +90,15 @@ export const MERGE_TABLES: readonly MergeTable[] = [
     key: ['uid'],
     refs: { study_id: 'studies' },
     refresh: ['finished_at', 'status', 'planned', 'skipped', 'completed', 'errors', 'heartbeat_at', 'note'],
-    // a copy of a run taken while it ran, brought up to date by a later copy
-    refreshWhen: (e, i) =>
-      e.status === 'running' && (i.status !== 'running' || String(i.heartbeat_at ?? '') > String(e.heartbeat_at ?? '')),
+    // a copy of a run taken while it ran, brought up to date by a later copy; and one that a batch on
+    // the target marked abandoned meanwhile (its process was not there to be seen), by a copy that
+    // the run itself finished (or one of later heartbeat)
+    refreshWhen: (e, i) => {
+      const later = String(i.heartbeat_at ?? '') > String(e.heartbeat_at ?? '');
+      if (e.status === 'running') return i.status !== 'running' || later;
+      if (e.status === 'abandoned') return (i.status !== 'running' && i.status !== 'abandoned') || (i.status === 'abandoned' && later);
+      return false;
+    },
     describe: (r) => `run ${String(r.uid)}`,
   },
   {
