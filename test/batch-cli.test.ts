@@ -165,20 +165,20 @@ describe('spidersolve batch: bad input', () => {
 
   it('a Slurm array task resubmitted on its own (an array of one task: shard 0/1) is refused on its shard\'s database, naming the shard; --shard K/N resumes it', async () => {
     const db = join(dir, 'slurm', 'shard-2.sqlite');
-    const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-40', '--max-positions', '2000', '--workers', '1', '--db', db];
+    const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-80', '--max-positions', '2000', '--workers', '1', '--db', db];
     const array = { SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '3', SLURM_ARRAY_TASK_COUNT: '4', SLURM_ARRAY_TASK_STEP: '1' };
     const first = await cli(args, array);
     expect(first.status).toBe(0);
-    expect(first.stderr).toContain("shard 2/4 (Slurm job array: SLURM_ARRAY_TASK_ID=2, SLURM_ARRAY_TASK_MIN=0, SLURM_ARRAY_TASK_MAX=3, SLURM_ARRAY_TASK_COUNT=4, SLURM_ARRAY_TASK_STEP=1): 10 of the study's 40 deals");
+    expect(first.stderr).toContain("shard 2/4 (Slurm job array: SLURM_ARRAY_TASK_ID=2, SLURM_ARRAY_TASK_MIN=0, SLURM_ARRAY_TASK_MAX=3, SLURM_ARRAY_TASK_COUNT=4, SLURM_ARRAY_TASK_STEP=1): 20 of the study's 80 deals");
     const before = snapshot(db);
     // sbatch --array=2 sets an array of one task
     const again = await cli(args, { ...array, SLURM_ARRAY_TASK_MIN: '2', SLURM_ARRAY_TASK_MAX: '2', SLURM_ARRAY_TASK_COUNT: '1' });
     expect(again.status).toBe(2);
-    expect(again.stderr.split('\n').filter(Boolean).at(-1)).toMatch(/^spidersolve: database .*shard-2\.sqlite holds 10 deals of study "spiderette-1-seeds-1-40-2k-positions", all of one shard of 4 \(shard 2\/4\), but this run is shard 0\/1, 4 times as many deals: .* e\.g\. --shard 2\/4\), or use another --db; nothing was run$/);
+    expect(again.stderr.split('\n').filter(Boolean).at(-1)).toMatch(/^spidersolve: database .*shard-2\.sqlite holds 20 deals of study "spiderette-1-seeds-1-80-2k-positions", all of one shard of 4 \(shard 2\/4\), but this run is shard 0\/1, 4 times as many deals: .* e\.g\. --shard 2\/4\), or use another --db; nothing was run$/);
     expectUnchanged(db, before);
     const resumed = await cli([...args, '--shard', '2/4'], { ...array, SLURM_ARRAY_TASK_MIN: '2', SLURM_ARRAY_TASK_MAX: '2', SLURM_ARRAY_TASK_COUNT: '1' });
     expect(resumed.status).toBe(0);
-    expect(resumed.stdout).toMatch(/deals 10: 10 already settled, 0 run now/);
+    expect(resumed.stdout).toMatch(/deals 20: 20 already settled, 0 run now/);
   });
 
   it('a deals file that is a character device is read like a file: /dev/null holds no deal, /dev/zero is not text (exit 2, one line, nothing created)', async () => {

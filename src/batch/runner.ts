@@ -158,8 +158,13 @@ export function bandWidth(c: { n: number; won: number; open: number }): number {
   return f && g ? g[1] - f[0] : 1;
 }
 
-/** Fewest deals of one shard a database must hold before refuseWiderShard infers that shard from them. */
-export const SHARD_INFERENCE_MIN = 8;
+/**
+ * Fewest deals of one shard a database must hold before refuseWiderShard infers that shard from them.
+ * n deals of a shard of N also fit a shard of 2N by chance with probability 2^−(n−1), and n deals of
+ * a whole study share a count by chance with probability about 1 − 1/ζ(n−1): some 2·10⁻⁶ at 20, where
+ * 8 would refuse one resumed shard in a few hundred.
+ */
+export const SHARD_INFERENCE_MIN = 20;
 
 /**
  * Refuses a shard run (`shard`, K/N) into a database whose deals of the study all fall in one shard
