@@ -53,6 +53,12 @@ export interface BatchOptions {
    * (its rule reads the plan's prefix, which no shard sees).
    */
   readonly shard?: { readonly index: number; readonly count: number };
+  /**
+   * The shard came from a scheduler's environment (a job array's variables), not from `--shard`: it
+   * is then refused on a database that holds a narrower shard of the study (refuseWiderShard). An
+   * explicit --shard is taken as given.
+   */
+  readonly shardFromEnvironment?: boolean;
   /** Worker threads, ≥ 1. */
   readonly workers: number;
   /** Database file (created if absent). */
@@ -167,11 +173,12 @@ export function bandWidth(c: { n: number; won: number; open: number }): number {
 export const SHARD_INFERENCE_MIN = 20;
 
 /**
- * Refuses a shard run (`shard`, K/N) into a database whose deals of the study all fall in one shard
- * of a count that N divides at least twice (fittingShard, with at least SHARD_INFERENCE_MIN of
- * them): the database holds a narrower shard, which this run would widen N'/N times over. That is what
- * a Slurm array task resubmitted on its own (`sbatch --array=7`) looks like: an array of one task
- * reads as shard 0/1, the whole study. Throws InputError `bad-option`.
+ * Refuses a shard run taken from a job array's environment (`shard`, K/N) into a database whose
+ * deals of the study all fall in one shard of a count that N divides at least twice (fittingShard,
+ * with at least SHARD_INFERENCE_MIN of them): the database holds a narrower shard, which this run
+ * would widen N'/N times over. That is what a Slurm array task resubmitted on its own (`sbatch
+ * --array=7`) looks like: an array of one task reads as shard 0/1, the whole study. Throws
+ * InputError `bad-option`.
  */
 function refuseWiderShard(store: ResultStore, study: string, planned: number, shard: { readonly index: number; readonly count: number }, dbPath: string): void {
   const places = store.studyPlaces(study).filter((p) => p < planned);
@@ -240,7 +247,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       const plan = opts.deals as readonly PlannedDeal[];
       if (plan.every((d) => d.deal !== undefined)) store.checkPlan(study, plan.map((d) => ({ deal: d.deal!, name: dealName(d) })));
     }
-    if (opts.shard && planned !== null) refuseWiderShard(store, study, planned, opts.shard, opts.dbPath);
+    if (opts.shard && opts.shardFromEnvironment && planned !== null) refuseWiderShard(store, study, planned, opts.shard, opts.dbPath);
     const studyId = store.ensureStudy(study, { ...opts.studyParams, budgets, planned });
     store.markAbandoned();
     runId = store.startRun(studyId, { workers: opts.workers, solverVersion: SOLVER_VERSION, planned: runPlanned ?? 0, skipped: 0 });

@@ -394,6 +394,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     summary = await runBatch({
       ...req,
       shard: req.shard ?? undefined,
+      shardFromEnvironment: req.shard !== null && typeof o.shard !== 'string',
       signal: sig.signal,
       progress,
       // a line of its own, under the progress bar where one is drawn (the bar goes on below it)
