@@ -181,6 +181,14 @@ describe('spidersolve batch: bad input', () => {
     expect(resumed.stdout).toMatch(/deals 20: 20 already settled, 0 run now/);
   });
 
+  it('report --out on a full disk (/dev/full) exits 2 naming the fault, in every format, instead of reporting nothing wrong', async () => {
+    const db = join(dir, 'full.sqlite');
+    expect((await cli(['batch', '--db', db, '--game', 'spiderette', '--suits', '1', '--seeds', '1-2', '--max-positions', '2000'])).status).toBe(0);
+    for (const format of ['md', 'csv', 'json', 'html']) {
+      expectOneLineError(await cli(['report', '--db', db, '--format', format, '--out', '/dev/full']), /^spidersolve: option --out "\/dev\/full": cannot write it \(ENOSPC: no space left on device, write\); nothing was written there\n$/);
+    }
+  });
+
   it('a deals file that is a character device is read like a file: /dev/null holds no deal, /dev/zero is not text (exit 2, one line, nothing created)', async () => {
     const db = join(dir, 'device.sqlite');
     expectOneLineError(await cli(['batch', '--deals', '/dev/null', '--db', db]), /^spidersolve: --deals \/dev\/null: no deal in the file\n$/);

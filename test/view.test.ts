@@ -208,6 +208,9 @@ describe('spidersolve view', () => {
       expect([none.status, none.stderr]).toEqual([2, 'spidersolve: option --line: no moves given (the line is empty); give moves such as "5-2 d", or leave --line out to show the position alone\n']);
     }
     expect(existsSync(join(dir, 'empty.html'))).toBe(false);
+    // a write that fails (a full disk: /dev/full) is an error, not "wrote"
+    const full = cli('view', 'SE1-1', '--line', '2-7', '--out', '/dev/full');
+    expect([full.status, full.stdout, full.stderr]).toEqual([2, '', 'spidersolve: option --out "/dev/full": cannot write it (ENOSPC: no space left on device, write); nothing was written there\n']);
     expect(cli('view', 'SE9-1').status).toBe(2);
     const budget = cli('view', 'SE1-1', '--max-positions', '10');
     expect([budget.status, budget.stderr]).toEqual([2, 'spidersolve: option --max-positions: only with --solve\n']);

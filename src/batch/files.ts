@@ -150,7 +150,9 @@ export function writeTextAtomically(path: string, text: string): Promise<void> {
   return writeFileAtomically(path, (out) =>
     new Promise<void>((res, rej) => {
       out.on('error', rej);
-      out.end(text, () => res());
+      // (end's callback gets the stream's error first, before its 'error' event: a full disk must
+      // not read as written)
+      out.end(text, (e?: Error | null) => (e ? rej(e) : res()));
     }),
   );
 }
