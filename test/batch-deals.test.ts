@@ -8,7 +8,8 @@ import { makePositionText } from '../src/game/positionFile.js';
 import { loadDeal } from '../src/game/ref.js';
 import { applyMove, legalMoves } from '../src/game/rules.js';
 import { getVariant } from '../src/game/variant.js';
-import { dealKey, parseSeeds, parseSuitsList, planDealsFile, planSeeds, positionKey } from '../src/batch/deals.js';
+import { dealKey, parseSeeds, parseSuitsList, planDealsFile, planSeeds, planStudy, positionKey } from '../src/batch/deals.js';
+import { parseBatchOptions } from '../src/cli/batch.js';
 
 let dir: string;
 beforeAll(() => {
@@ -42,6 +43,17 @@ describe('option parsing', () => {
     expect(parseSeeds('7')).toEqual([{ from: 7, to: 7 }]);
     expect(parseSeeds('1-3, 10-11')).toEqual([{ from: 1, to: 3 }, { from: 10, to: 11 }]);
     expect(parseSeeds('0-4294967295'.replace('0-', '4294967290-'))).toEqual([{ from: 4294967290, to: 4294967295 }]);
+    // an open range is marked so; a closed one that ends at the last seed is not
+    expect(parseSeeds('5-', true)).toEqual([{ from: 5, to: 4294967295, open: true }]);
+  });
+
+  it('a closed seed range ending at the last seed plans its deals (not an open-ended study), and can be split into shards', () => {
+    const load = () => { throw new Error('not used'); };
+    const closed = planStudy({ kind: 'seeds', game: 'spiderette', suits: [1], ranges: parseSeeds('4294967294-4294967295') }, load);
+    expect(closed.planned).toBe(2);
+    expect(planStudy({ kind: 'seeds', game: 'spiderette', suits: [1], ranges: parseSeeds('4294967295') }, load).planned).toBe(1);
+    expect(planStudy({ kind: 'seeds', game: 'spiderette', suits: [1], ranges: parseSeeds('4294967294-', true) }, load).planned).toBeNull();
+    expect(parseBatchOptions({ db: 'x.sqlite', game: 'spiderette', suits: '1', seeds: '4294967294-4294967295', shard: '0/2' }, {}).studyParams.dealsSpec).toBe('seeds:4294967294-4294967295');
   });
 
   it('--seeds refuses empty ranges, bad numbers and huge lists, one line each', () => {

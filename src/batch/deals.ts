@@ -134,10 +134,12 @@ export function parseSuitsList(text: string): SuitCount[] {
   return [...out].sort((a, b) => a - b);
 }
 
-/** An inclusive range of seeds. */
+/** An inclusive range of seeds; an open one (`1-`) runs to MAX_SEED, without a planned end. */
 export interface SeedRange {
   readonly from: number;
   readonly to: number;
+  /** Given open-ended (`1-`), not closed (a closed range may end at MAX_SEED too). */
+  readonly open?: boolean;
 }
 
 /**
@@ -161,7 +163,7 @@ export function parseSeeds(text: string, allowOpen = false): SeedRange[] {
     if (from > to) throw new InputError('bad-option', `option --seeds ${quoteInput(text)}: the range ${from}-${to} is empty (start after end)`);
     if (!open) total += to - from + 1;
     if (total > MAX_PLANNED_DEALS) throw new InputError('bad-option', `option --seeds ${quoteInput(text)}: more than ${MAX_PLANNED_DEALS} seeds; split the study`);
-    out.push({ from, to });
+    out.push(open ? { from, to, open } : { from, to });
   }
   return out;
 }
@@ -315,7 +317,7 @@ export function planStudy(spec: StudyPlanSpec, load: DealLoader): StudyPlan {
     const p = planDealsFile(spec.path, load, spec.filter ?? {}, spec.cwd, spec.text);
     return { deals: p.deals, planned: p.deals.length, leftOut: p.leftOut, duplicates: p.duplicates };
   }
-  const open = spec.ranges.some((r) => r.to === MAX_SEED);
+  const open = spec.ranges.some((r) => r.open);
   let planned: number | null = null;
   if (!open) {
     const seeds = spec.ranges.reduce((n, r) => n + r.to - r.from + 1, 0);

@@ -25,7 +25,6 @@ import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.j
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
-import { MAX_SEED } from '../game/deal.js';
 import { parseGameOption, parseIntOption } from './common.js';
 import { takeEarlySignal } from './signals.js';
 
@@ -119,7 +118,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     if (!suits) throw new InputError('bad-option', 'batch --seeds: --suits is required (a comma list of 1, 2, 4)');
     const ranges = parseSeeds(o.seeds, untilWidth !== undefined);
     spec = { kind: 'seeds', game, suits, ranges };
-    const text = ranges.map((r) => (r.from === r.to ? `${r.from}` : r.to === MAX_SEED ? `${r.from}-` : `${r.from}-${r.to}`)).join(',');
+    const text = ranges.map((r) => (r.open ? `${r.from}-` : r.from === r.to ? `${r.from}` : `${r.from}-${r.to}`)).join(',');
     dealsSpec = `seeds:${text}`;
     defaultName = `${game}-${suits.join(',')}-seeds-${text}-${words}`;
   } else {
