@@ -58,6 +58,8 @@ describe('spidersolve batch: bad input', () => {
       [['--game', 'spider', '--suits', '1,3', '--seeds', '1-2'], /--suits "1,3": "3" is not a suit count/],
       [['--game', 'spider', '--suits', '1', '--seeds', '10-1'], /--seeds "10-1": the range 10-1 is empty/],
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--workers', '0'], /--workers "0"/],
+      [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '20,000'], /--max-positions "20,000": write a budget without separators \(20000\); a comma separates the budgets of a ladder/],
+      [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '1000,x'], /--max-positions "1000,x": budget "x": not a whole number/],
       [['--game', 'spider', '--suits', '1'], /exactly one of --seeds/],
       [['--deals', deals], /2 bad lines \(3, 5\), nothing was run: line 3: .*SP3-1.* line 5: .*not-a-deal/],
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--shard', '0/3', '--no-shard'], /^spidersolve: options --shard and --no-shard contradict each other/],
