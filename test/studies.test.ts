@@ -335,7 +335,7 @@ describe('--until-width', () => {
     // after 20 (seed 20): won 10, open 5 → Wilson low of 10/20 = 0.2993, high of 15/20 = 0.8881, band 0.5888 < 0.6.
     expect(bandWidth({ n: 19, won: 9, open: 5 })).toBeCloseTo(0.60864, 4);
     expect(bandWidth({ n: 20, won: 10, open: 5 })).toBeCloseTo(0.58884, 4);
-    const plan = planStudy({ kind: 'seeds', game: 'spider', suits: [1], ranges: [{ from: 1, to: 4294967295 }] }, loadDeal);
+    const plan = planStudy({ kind: 'seeds', game: 'spider', suits: [1], ranges: [{ from: 1, to: 4294967295, open: true }] }, loadDeal);
     expect(plan.planned).toBeNull();
     const opts: BatchOptions = {
       deals: plan.deals, maxPositions: 77, untilWidth: 0.6, workers: 2, dbPath: db, study: 'W', workerFile: TEST_WORKER,
