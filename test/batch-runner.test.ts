@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
-import type { ProgressSink } from '../src/batch/progress.js';
+import { timeLeft, type ProgressSink } from '../src/batch/progress.js';
 import { runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { ResultStore, type StoredRow } from '../src/batch/store.js';
 import { withEnv } from './helpers/env.js';
@@ -205,5 +205,16 @@ describe('runBatch with injected outcomes', () => {
     const meta = new Database(db, { readonly: true });
     expect(meta.prepare('SELECT status, planned, completed FROM runs').get()).toEqual({ status: 'interrupted', planned: 12, completed: 0 });
     meta.close();
+  });
+});
+
+describe('progress bar', () => {
+  it('shows the time left from the rate so far: … before the first deal (no rate), never NaN or Infinity', () => {
+    expect(timeLeft(10, 0)).toBe('…');
+    expect(timeLeft(10, Number.NaN)).toBe('…');
+    expect(timeLeft(0, 0)).toBe('0s');
+    expect(timeLeft(10, 2)).toBe('5s');
+    expect(timeLeft(184, 1)).toBe('3m04s');
+    expect(timeLeft(7500, 1)).toBe('2h05m');
   });
 });

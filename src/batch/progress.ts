@@ -24,6 +24,19 @@ export interface ProgressSink {
   stop(): void;
 }
 
+/**
+ * The time `left` deals take at `rate` deals a second, as the bar shows it: `…` before the first deal
+ * is done (no rate yet), else `45s`, `3m04s` or `2h05m`.
+ */
+export function timeLeft(left: number, rate: number): string {
+  if (left <= 0) return '0s';
+  if (!(rate > 0)) return '…';
+  const t = Math.round(left / rate);
+  if (t < 60) return `${t}s`;
+  if (t < 3600) return `${Math.floor(t / 60)}m${String(t % 60).padStart(2, '0')}s`;
+  return `${Math.floor(t / 3600)}h${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}m`;
+}
+
 /** A sink that shows nothing. */
 export const NO_PROGRESS: ProgressSink = { start() {}, update() {}, stop() {} };
 
@@ -36,7 +49,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr): Pro
   const bar = new cliProgress.SingleBar(
     {
       stream,
-      format: '{bar} {value}/{total} | {rate} deals/s | ETA {eta_formatted} | won {won} lost {lost} undecided {undecided} errors {errors}',
+      format: '{bar} {value}/{total} | {rate} deals/s | ETA {left} | won {won} lost {lost} undecided {undecided} errors {errors}',
       hideCursor: true,
       etaBuffer: 100,
       fps: 5,
@@ -52,12 +65,13 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr): Pro
       if (state !== 'new') return;
       state = 'running';
       t0 = performance.now();
-      bar.start(total, 0, { rate: '0.0', ...zero });
+      bar.start(total, 0, { rate: '0.0', left: '…', ...zero });
     },
     update(done, counts) {
       if (state !== 'running') return;
       const s = (performance.now() - t0) / 1000;
-      bar.update(done, { rate: s > 0 ? (done / s).toFixed(1) : '0.0', ...counts });
+      const rate = s > 0 ? done / s : 0;
+      bar.update(done, { rate: rate.toFixed(1), left: timeLeft(bar.getTotal() - done, rate), ...counts });
     },
     stop() {
       // the bar saves the cursor when it starts and restores it when it stops: anything written to
