@@ -14,7 +14,7 @@ import { planSeeds } from '../src/batch/deals.js';
 import { parseBatchOptions, resumeCommand, TABLE_LEGEND } from '../src/cli/batch.js';
 import { SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore } from '../src/batch/store.js';
-import { cli as runCli, expectUnchanged, snapshot, type Run } from './helpers/cli.js';
+import { cli as runCli, expectUnchanged, ROOT, snapshot, type Run } from './helpers/cli.js';
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
 
@@ -189,6 +189,13 @@ describe('spidersolve batch: bad input', () => {
     for (const format of ['md', 'csv', 'json', 'html']) {
       expectOneLineError(await cli(['report', '--db', db, '--format', format, '--out', '/dev/full']), /^spidersolve: option --out "\/dev\/full": cannot write it \(ENOSPC: no space left on device, write\); nothing was written there\n$/);
     }
+  });
+
+  it('--deals - reads the deals from standard input, as /dev/stdin does', async () => {
+    const db = join(dir, 'dash.sqlite');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'batch', '--deals', '-', '--db', db, '--max-positions', '2000', '--json'], { cwd: ROOT, input: 'SE1-1\nSE1-2\n', encoding: 'utf8' });
+    const o = JSON.parse(out);
+    expect([o.study, o.planned, o.won]).toEqual(['stdin-2k-positions', 2, 2]);
   });
 
   it('a deals file that is a character device is read like a file: /dev/null holds no deal, /dev/zero is not text (exit 2, one line, nothing created)', async () => {

@@ -327,23 +327,8 @@ function readUnlessStopped(path: string, signal: AbortSignal): Promise<string | 
       finish(null);
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    open(path, 'r', (e, fd) => {
-      if (e) return finish(undefined);
-      if (settled) return closeSync(fd);
-      // a terminal or a pipe, read through the event loop (libuv's tty and pipe handles); another
-      // character device (/dev/null, /dev/zero) through libuv's file reads
-      let st;
-      try {
-        st = fstatSync(fd);
-      } catch {
-        closeSync(fd);
-        return finish(undefined);
-      }
-      const s: Readable = isatty(fd)
-        ? new ReadStream(fd)
-        : st.isFIFO() || st.isSocket()
-          ? new Socket({ fd, readable: true, writable: false })
-          : createReadStream(path, { fd });
+    // collects the stream's text, up to MAX_STREAMED_DEALS_BYTES and to the first zero byte
+    const read = (s: Readable): void => {
       stream = s;
       const chunks: Buffer[] = [];
       let bytes = 0;
@@ -363,11 +348,30 @@ function readUnlessStopped(path: string, signal: AbortSignal): Promise<string | 
         s.destroy();
         finish(Buffer.concat(chunks).toString('utf8'));
       });
+    };
+    // `-`: the process's standard input itself, whatever it is (a socket cannot be opened by name)
+    if (path === '-') return read(process.stdin);
+    open(path, 'r', (e, fd) => {
+      if (e) return finish(undefined);
+      if (settled) return closeSync(fd);
+      // a terminal or a pipe, read through the event loop (libuv's tty and pipe handles); another
+      // character device (/dev/null, /dev/zero) through libuv's file reads
+      let st;
+      try {
+        st = fstatSync(fd);
+      } catch {
+        closeSync(fd);
+        return finish(undefined);
+      }
+      read(isatty(fd) ? new ReadStream(fd) : st.isFIFO() || st.isSocket() ? new Socket({ fd, readable: true, writable: false }) : createReadStream(path, { fd }));
     });
   });
 }
 
-async function batchAction(o: BatchCliOptions): Promise<void> {
+async function batchAction(given: BatchCliOptions): Promise<void> {
+  // `--deals -`: standard input (read as it is, a pipe, socket, file or terminal), named as /dev/stdin
+  const stdin = given.deals === '-';
+  const o = stdin ? { ...given, deals: '/dev/stdin' } : given;
   // The handlers go in before any slow work (reading and checking a deals file, planning millions of
   // seeds, opening the database, starting the pool): a signal during that work then stops the batch
   // like any other — no deal dispatched, the summary, the resume command, exit 130 — instead of
@@ -389,8 +393,8 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     // a deals file that is a pipe or a terminal (/dev/stdin, a FIFO) may wait for its writer for
     // ever: it is read first, so that a signal stops the batch then, before anything is written
     let dealsText: string | undefined;
-    if (o.deals !== undefined && o.seeds === undefined && isStream(o.deals)) {
-      const text = await readUnlessStopped(o.deals, sig.signal);
+    if (o.deals !== undefined && o.seeds === undefined && (stdin || isStream(o.deals))) {
+      const text = await readUnlessStopped(stdin ? '-' : o.deals, sig.signal);
       if (text === null) {
         progress.stop();
         process.stderr.write(`spidersolve: interrupted while reading the deals of --deals ${o.deals}; nothing was run or written; to run it, the same command:\n  ${resumeCommand()}\n`);
@@ -607,7 +611,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--game <game>', 'spider or spiderette (required with --seeds; a filter with --deals)')
     .option('--suits <list>', 'comma list of suit counts, e.g. 1,2,4 (required with --seeds; a filter with --deals)')
     .option('--seeds <range>', 'seeds to deal, e.g. 1-1000 or 1-10,50-60')
-    .option('--deals <file>', 'file of deal codes, pysol:GAME:N references or position files, one a line (# comments)')
+    .option('--deals <file>', 'file of deal codes, pysol:GAME:N references or position files, one a line (# comments); - for standard input')
     .option('--max-positions <n>', `position budget per deal, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS}); an increasing comma list is a ladder: every deal at the first, those left undecided at the next, …`)
     .option('--until-width <w>', 'stop once, for every game and suit count, the band from the floor\'s 95% lower bound to the ceiling\'s 95% upper bound is narrower than w (e.g. 0.01); seeds may then be open-ended (--seeds 1-)')
     .option('--workers <n>', 'worker threads (default: number of cores)')
