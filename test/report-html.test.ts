@@ -15,7 +15,7 @@ import { planSeeds } from '../src/batch/deals.js';
 import { summarize, wilsonInterval, type ReportRow } from '../src/batch/report.js';
 import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
 import { chartData, MAX_CURVE_POINTS, proofCurve, shortCount } from '../src/report/data.js';
-import { reportCharts } from '../src/report/charts.js';
+import { renderSvg, reportCharts } from '../src/report/charts.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-report-html-'));
@@ -109,6 +109,18 @@ describe('chart data of the hand-counted study', () => {
     const labels = chartData(two, []).series;
     expect(labels).toEqual(['spider 2 suits @ 10k', 'spider 2 suits @ 1M', 'spiderette 1 suit @ 10k', 'spiderette 1 suit @ 1M']);
     expect([shortCount(1_000_000), shortCount(200_000), shortCount(1_500), shortCount(167_000), shortCount(1_234)]).toEqual(['1M', '200k', '1.5k', '167k', '1,234']);
+  });
+
+  it('rows of two studies with long names read apart in the charts: the study on one line (cut in its middle), the game and suits on the next', async () => {
+    const base = rowsOf(records);
+    const names = ['spiderette-1,2-seeds-1-5-20k-positions', 'spiderette-1,2-seeds-6-10-20k-positions'];
+    const rows = names.flatMap((study) => base.map((r) => ({ ...r, study })));
+    const chart = reportCharts(chartData(rows, [])).find((c) => c.id === 'win-rate')!;
+    const svg = await renderSvg(chart.spec);
+    const texts = [...svg.matchAll(/<tspan[^>]*>([^<]*)<\/tspan>|<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1] ?? m[2]);
+    for (const t of ['spiderette-1,2…s-1-5-20k-positions', 'spiderette-1,2…-6-10-20k-positions', 'spiderette 1 suit', 'spider 2 suits']) expect(texts).toContain(t);
+    // no axis title beside the labels (it was drawn over them)
+    expect(texts).not.toContain('game and suit count');
   });
 
   it('with rungs, draws a ladder\'s rows as one curve from its top rung, each rung\'s floor marked', () => {

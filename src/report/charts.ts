@@ -34,6 +34,20 @@ const CONFIG = {
   view: { stroke: null },
 } as const;
 
+/**
+ * A Vega expression that shows a group label (data.ts groupLabels) in two lines when it names a study,
+ * `mine: spider 2 suits` → the study, then `spider 2 suits`, the study's name cut in its middle around
+ * `…` past 34 characters (what a label has room for), so that labels differing only in their suit
+ * count or late in a long study name still read apart (cut at their end, as Vega cuts, they read the
+ * same).
+ */
+function groupLabelExpr(): string {
+  const at = "lastindexof(datum.label, ': ')";
+  const study = `substring(datum.label, 0, ${at})`;
+  const cut = `(length(${study}) > 34 ? substring(${study}, 0, 14) + '…' + substring(${study}, length(${study}) - 19) : ${study})`;
+  return `${at} < 0 ? datum.label : [${cut}, substring(datum.label, ${at} + 2)]`;
+}
+
 function base(title: string, caption: string): Pick<TopLevelSpec, '$schema' | 'title' | 'description' | 'config'> {
   return { $schema: 'https://vega.github.io/schema/vega-lite/v5.json', title, description: caption, config: CONFIG as never };
 }
@@ -48,7 +62,8 @@ function winRateChart(d: ChartData): Chart {
     height: { step: 16 },
     data: { values: d.winRate },
     encoding: {
-      y: { field: 'group', type: 'nominal', sort: d.groups, title: 'game and suit count', axis: { labelLimit: 320 } },
+      // (no axis title: the chart's title says what the rows are, and a title beside long labels overlapped them)
+      y: { field: 'group', type: 'nominal', sort: d.groups, title: null, axis: { labelLimit: 320, labelExpr: groupLabelExpr() } },
       yOffset: { field: 'measure', sort: ['floor', 'ceiling'] },
       color: {
         field: 'measure',
@@ -112,7 +127,7 @@ function proofRateChart(d: ChartData): Chart {
         encoding: {
           x,
           y: { field: 'share', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%', title: 'deals won within B (% of deals)' } },
-          color: { field: 'group', type: 'nominal', sort: d.series, title: 'game and suits', legend: { orient: 'bottom', columns: 3, labelLimit: 220 } },
+          color: { field: 'group', type: 'nominal', sort: d.series, title: 'game and suits', legend: { orient: 'bottom', columns: 3, labelLimit: 320, labelExpr: groupLabelExpr() } },
         },
       },
       {
@@ -149,7 +164,7 @@ function spreadChart(id: Chart['id'], title: string, axisTitle: string, raw: rea
     height: { step: 26 },
     data: { values: data },
     encoding: {
-      y: { field: 'group', type: 'nominal', sort: groups.filter((g) => data.some((s) => s.group === g)), title: 'game and suit count', axis: { labelLimit: 220 } },
+      y: { field: 'group', type: 'nominal', sort: groups.filter((g) => data.some((s) => s.group === g)), title: null, axis: { labelLimit: 320, labelExpr: groupLabelExpr() } },
       tooltip: [
         { field: 'group' }, { field: 'n', title: 'won deals' }, { field: 'min', format: ',.4~f' }, { field: 'q1', format: ',.4~f' },
         { field: 'median', format: ',.4~f' }, { field: 'q3', format: ',.4~f' }, { field: 'p95', format: ',.4~f' }, { field: 'max', format: ',.4~f' },
