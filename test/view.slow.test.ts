@@ -170,6 +170,19 @@ describe('the viewer in chromium', () => {
       // every column fits the screen's width
       const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
       expect(widths.page).toBeLessThanOrEqual(widths.view);
+      // and still does with the face-down cards shown (the next deal's cards on a line of their own),
+      // each revealed card's corner readable: the next card starts below it
+      await page.locator('#slider').fill('0');
+      await page.click('#reveal');
+      const revealed = await page.evaluate(() => {
+        const downs = [...document.querySelectorAll('[data-column="1"] [data-facedown]')].map((e) => e.getBoundingClientRect());
+        const corner = document.querySelector('[data-column="1"] [data-facedown] .corner')!.getBoundingClientRect();
+        return { page: document.documentElement.scrollWidth, view: window.innerWidth, step: downs[1]!.top - downs[0]!.top, corner: corner.bottom - downs[0]!.top };
+      });
+      expect(revealed.page).toBeLessThanOrEqual(revealed.view);
+      expect(revealed.step).toBeGreaterThanOrEqual(revealed.corner);
+      await page.click('#reveal');
+      await page.locator('#slider').fill('60');
       await screenshot(page, `viewer-${name}.png`, { fullPage: name === 'desktop', docs: true });
       await page.keyboard.press('End');
       expect(await page.getAttribute('[data-status]', 'data-status')).toBe('won');

@@ -82,7 +82,8 @@ h1{font-size:clamp(18px,4.5vw,26px);margin:0}
 .slot{border:1.5px dashed rgba(255,255,255,.35);display:flex;align-items:center;justify-content:center;font-size:calc(var(--cw) * 0.42);color:var(--ink)}
 .slot.done{border:1px solid #999;background:#fffdf6;box-shadow:0 1px 2px rgba(0,0,0,.4)}
 .slot.done.red{color:var(--red)}
-.stack{position:relative;height:calc(var(--cw) * 1.0)}
+.stack{position:relative;height:calc(var(--cw) * 1.0);width:calc(var(--cw) * 0.72 + 20px)}
+.nextdeal{margin:-4px 0 8px;text-align:right;font-size:12px;color:#cfe8d8}.nextdeal:empty{display:none}
 .stockcard{position:absolute;bottom:0;border:1px solid #0b2140;box-shadow:0 1px 2px rgba(0,0,0,.4)}
 .back{background:repeating-linear-gradient(45deg,#1e4e8c 0 4px,#2a63ad 4px 8px);border:1px solid #0b2140}
 .board{display:grid;grid-template-columns:repeat(var(--n),var(--cw));gap:var(--gap);justify-content:center;background:radial-gradient(ellipse at top,#17814f,var(--felt));padding:10px 6px 14px;border-radius:12px;box-shadow:inset 0 0 30px rgba(0,0,0,.35)}
@@ -113,7 +114,7 @@ h1{font-size:clamp(18px,4.5vw,26px);margin:0}
 .controls .pos{font-variant-numeric:tabular-nums;font-size:14px;min-width:6.5em;text-align:center}
 .help{font-size:12px;color:#a9cdb8;margin-top:10px}
 footer{font-size:12px;color:#86b39a;margin-top:16px}
-@media (max-width:600px){.pile{gap:4px}.pile .label{font-size:11px}.slot,.stockcard,.stack{height:calc(var(--cw) * 0.9)}.slot,.stockcard{width:calc(var(--cw) * 0.62)}.slots{gap:2px}.controls .inner{gap:6px}.controls input[type=range]{order:-1;flex-basis:100%}.note{font-size:13px}.step{font-size:14px}}
+@media (max-width:600px){.pile{gap:4px}.pile .label{font-size:11px}.slot,.stockcard,.stack{height:calc(var(--cw) * 0.9)}.slot,.stockcard{width:calc(var(--cw) * 0.62)}.stack{width:calc(var(--cw) * 0.62 + 20px)}.slots{gap:2px}.controls .inner{gap:6px}.controls input[type=range]{order:-1;flex-basis:100%}.note{font-size:13px}.step{font-size:14px}}
 `;
 
 const SCRIPT = `
@@ -136,13 +137,13 @@ var c=el('div','col');c.setAttribute('data-column',String(n));c.setAttribute('da
 c.setAttribute('data-faceup',col.up.join(' '));
 var landed=0;f.landed.forEach(function(l){if(l.column===n)landed=l.count});
 var turned=f.turnedUp.some(function(t){return t.column===n});
-var y=[],d=col.down.length,u=col.up.length;
+var y=[],d=col.down.length,u=col.up.length,ds=reveal?'var(--up)':'var(--down)';
 if(d+u===0)c.appendChild(el('div','empty'));
 col.down.forEach(function(card,j){var e;if(reveal){e=face(card,'hidden-face')}else{e=el('div','card back')}
-e.setAttribute('data-facedown','');e.style.top='calc(var(--down) * '+j+')';c.appendChild(e)});
+e.setAttribute('data-facedown','');e.style.top='calc('+ds+' * '+j+')';c.appendChild(e)});
 col.up.forEach(function(card,j){var cls='';if(j>=u-landed)cls='landed';if(turned&&j===0)cls='turned';
-var e=face(card,cls);e.style.top='calc(var(--down) * '+d+' + var(--up) * '+j+')';c.appendChild(e)});
-var ups=Math.max(u-1,0);c.style.height='calc(var(--ch) + var(--down) * '+d+' + var(--up) * '+ups+')';
+var e=face(card,cls);e.style.top='calc('+ds+' * '+d+' + var(--up) * '+j+')';c.appendChild(e)});
+var ups=Math.max(u-1,0);c.style.height='calc(var(--ch) + '+ds+' * '+d+' + var(--up) * '+ups+')';
 w.appendChild(c);b.appendChild(w)})}
 function piles(f){var s=$('stock');var deals=f.stock.length,cards=0;f.stock.forEach(function(d){cards+=d.length});
 s.setAttribute('data-stock-deals',String(deals));s.setAttribute('data-stock-cards',String(cards));
@@ -213,8 +214,9 @@ export function viewerPage(input: ViewerInput): string {
 <p class="note">${escapeHtml(input.note)}${input.columnsNote ? `<br>${escapeHtml(input.columnsNote[0]!.toUpperCase() + input.columnsNote.slice(1))}.` : ''}</p>
 <div class="top">
 <div class="pile" id="removed" data-removed><div class="slots" id="slots"></div><div class="label">completed<br><span id="removed-label"></span></div></div>
-<div class="pile" id="stock" data-stock><div class="label" style="text-align:right">stock<br><span id="stock-label"></span><br><span id="stock-cards"></span></div><div class="stack" id="stack"></div></div>
+<div class="pile" id="stock" data-stock><div class="label" style="text-align:right">stock<br><span id="stock-label"></span></div><div class="stack" id="stack"></div></div>
 </div>
+<p class="nextdeal" id="stock-cards"></p>
 <p class="step" id="step" data-step aria-live="polite"></p>
 <div class="stats"><span>moves <b data-score="moves"></b></span><span>classic score <b data-score="classic"></b></span><span>reveal score <b data-score="reveal"></b></span><span>cards turned up <b data-score="flips"></b></span><span id="status" data-status></span></div>
 <div class="board" id="board"></div>
