@@ -113,7 +113,8 @@ function proofRateChart(d: ChartData): Chart {
       },
       {
         data: { values: marks },
-        mark: { type: 'text', align: 'right', baseline: 'top', dx: -4, dy: 4, color: '#333', fontSize: 11 },
+        // above the plot, where no curve runs (inside it, a label at 100% sat on a curve there)
+        mark: { type: 'text', align: 'center', baseline: 'bottom', dy: -3, color: '#333', fontSize: 11 },
         encoding: {
           x: { field: 'budget', type: 'quantitative' },
           y: { value: 0 },
