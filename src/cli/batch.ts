@@ -176,24 +176,24 @@ export function checkStudyName(name: string, what: string, hint = ''): void {
  */
 export function parseBudgets(text: string): number[] {
   const parts = String(text).split(',');
-  // a thousands separator (20,000) reads as a ladder of 20 and 0, which is not one (a budget is at
-  // least 1, and they increase): say so, naming what was typed
-  const nums = parts.map((p) => (/^\s*\d+\s*$/.test(p) ? Number(p) : NaN));
-  const ladder = nums.every((n, i) => n >= 1 && (i === 0 || n > nums[i - 1]!));
-  if (!ladder && parts.length > 1 && /^\s*\d{1,3}$/.test(parts[0]!) && parts.slice(1).every((p) => /^\d{3}\s*$/.test(p))) {
-    throw new InputError('bad-option', `option --max-positions ${quoteInput(String(text))}: write a budget without separators (${parts.join('')}); a comma separates the budgets of a ladder, which increase (1000000,4000000)`);
-  }
-  const out = parts.map((p) => {
-    try {
-      return parseIntOption('max-positions', p, 1, MAX_MAX_POSITIONS);
-    } catch (e) {
-      // one budget of a ladder: name the whole option as typed, then the faulty budget
-      if (parts.length > 1 && e instanceof InputError) throw new InputError('bad-option', `option --max-positions ${quoteInput(String(text))}: budget ${quoteInput(p)}: ${e.message.replace(/^option --max-positions "[^"]*": /, '')}`);
-      throw e;
+  if (parts.length === 1) return [parseIntOption('max-positions', text, 1, MAX_MAX_POSITIONS)];
+  const whole = `option --max-positions ${quoteInput(String(text))}`;
+  // a ladder that is not one: said of the whole option as typed; a budget written with thousands
+  // separators (20,000: 20 then 0) is told so
+  const fault = (why: string): never => {
+    if (/^\s*\d{1,3}(,\d{3})+\s*$/.test(String(text))) {
+      throw new InputError('bad-option', `${whole}: write a budget without separators (${String(text).replace(/[\s,]/g, '')}); a comma separates the budgets of a ladder, which increase (1000000,4000000)`);
     }
+    throw new InputError('bad-option', `${whole}: ${why}`);
+  };
+  const out = parts.map((p) => {
+    const t = p.trim();
+    if (!/^\d+$/.test(t)) return fault(`budget ${quoteInput(p)}: not a whole number in digits (1..${MAX_MAX_POSITIONS})`);
+    const n = Number(t);
+    return n >= 1 && n <= MAX_MAX_POSITIONS ? n : fault(`budget ${quoteInput(p)}: must be 1..${MAX_MAX_POSITIONS}`);
   });
   for (let i = 1; i < out.length; i++) {
-    if (out[i]! <= out[i - 1]!) throw new InputError('bad-option', `option --max-positions ${quoteInput(text)}: a ladder's budgets must increase (${out[i - 1]} then ${out[i]})`);
+    if (out[i]! <= out[i - 1]!) fault(`a ladder's budgets must increase (${out[i - 1]} then ${out[i]})`);
   }
   return out;
 }

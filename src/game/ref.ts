@@ -10,7 +10,7 @@
  *   (positionFile.ts). A file holding a start position (every column as dealt, full stock, nothing
  *   removed) gets the explicit code of that deal; any other position gets `code: null`.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { makeDealCode, parseDealCode } from './code.js';
 import { err, ok, pathForMessage, quoteInput, type Result } from './errors.js';
 import { dealCardsOf, positionFromDeal, type Position } from './position.js';
@@ -31,26 +31,14 @@ export const MAX_POSITION_FILE_BYTES = 1024 * 1024;
 function readTextUpTo(path: string, max: number): string {
   const fd = openSync(path, 'r');
   try {
-    const big = () => Object.assign(new Error(`more than ${max} bytes`), { code: 'E2BIG' });
-    const st = fstatSync(fd);
-    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    if (st.isFile() && st.size > max) throw big();
-    const buf = Buffer.alloc(st.isFile() ? st.size + 1 : Math.min(max + 1, 64 * 1024));
+    // one read buffer of max + 1 bytes (not zero-filled): a file that fills it is too large
+    const buf = Buffer.allocUnsafe(max + 1);
     let used = 0;
-    let chunk = buf;
-    for (;;) {
-      if (used === chunk.length) {
-        if (used > max) throw big();
-        const grown = Buffer.alloc(Math.min(max + 1, chunk.length * 2));
-        chunk.copy(grown, 0, 0, used);
-        chunk = grown;
-      }
-      const n = readSync(fd, chunk, used, chunk.length - used, null);
-      if (n === 0) break;
+    for (let n; (n = readSync(fd, buf, used, max + 1 - used, null)) > 0; ) {
       used += n;
-      if (used > max) throw big();
+      if (used > max) throw Object.assign(new Error(`more than ${max} bytes`), { code: 'E2BIG' });
     }
-    return chunk.toString('utf8', 0, used);
+    return buf.toString('utf8', 0, used);
   } finally {
     closeSync(fd);
   }

@@ -449,8 +449,8 @@ export class KeyCodec {
     }
     this.sortedCount = m;
     this.lastMask = mask;
-    // (setScore's sum written out again: encode is hot, and V8 no longer inlines a call here, which
-    // cost 2-spider-suit Spiderette solves some 5% of their time)
+    // (setScore's sum written out again: encode is hot, and V8 does not inline a call here, its
+    // inlining budget spent; the call cost two-suit Spiderette solves some 5% of their time)
     const high = Math.floor(counts / 1073741824);
     const low = counts - high * 1073741824;
     const downTotal = low & 1023;
