@@ -198,6 +198,17 @@ describe('spidersolve batch: bad input', () => {
     expect([o.study, o.planned, o.won]).toEqual(['stdin-2k-positions', 2, 2]);
   });
 
+  it('a path ending in / names a folder: --db, merge --into and --out are refused with one line, nothing created', async () => {
+    const folder = (name: string) => join(dir, name) + '/';
+    expectOneLineError(await cli(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-2', '--max-positions', '2000', '--db', folder('dbdir')]), /^spidersolve: database .*dbdir\/: ends in \/, so it names a folder; give a file name \(such as .*dbdir\/results\.sqlite\)\n$/);
+    expectOneLineError(await cli(['report', '--db', folder('dbdir')]), /ends in \/, so it names a folder/);
+    const db = join(dir, 'slash.sqlite');
+    expect((await cli(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-2', '--max-positions', '2000', '--db', db])).status).toBe(0);
+    expectOneLineError(await cli(['merge', db, '--into', folder('mergedir')]), /^spidersolve: merge: target .*mergedir\/ \(--into\): ends in \/, so it names a folder/);
+    expectOneLineError(await cli(['report', '--db', db, '--out', folder('outdir')]), /^spidersolve: option --out ".*outdir\/": ends in \/, so it names a folder; give a file name\n$/);
+    for (const name of ['dbdir', 'mergedir', 'outdir']) expect(() => statSync(join(dir, name))).toThrow(/ENOENT/);
+  });
+
   it('a deals file that is a character device is read like a file: /dev/null holds no deal, /dev/zero is not text (exit 2, one line, nothing created)', async () => {
     const db = join(dir, 'device.sqlite');
     expectOneLineError(await cli(['batch', '--deals', '/dev/null', '--db', db]), /^spidersolve: --deals \/dev\/null: no deal in the file\n$/);

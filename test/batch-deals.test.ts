@@ -43,6 +43,9 @@ describe('option parsing', () => {
     expect(parseSeeds('7')).toEqual([{ from: 7, to: 7 }]);
     expect(parseSeeds('1-3, 10-11')).toEqual([{ from: 1, to: 3 }, { from: 10, to: 11 }]);
     expect(parseSeeds('0-4294967295'.replace('0-', '4294967290-'))).toEqual([{ from: 4294967290, to: 4294967295 }]);
+    // a thousands separator is refused, not read as seed 0; three digits without a leading zero are a seed
+    expect(inputError(() => parseSeeds('1-20,000')).message).toBe('option --seeds "1-20,000": "000" after a comma looks like a thousands separator; a comma separates seeds and ranges, so write numbers without separators (1-20000)');
+    expect(parseSeeds('1,500')).toEqual([{ from: 1, to: 1 }, { from: 500, to: 500 }]);
     // an open range is marked so; a closed one that ends at the last seed is not
     expect(parseSeeds('5-', true)).toEqual([{ from: 5, to: 4294967295, open: true }]);
   });

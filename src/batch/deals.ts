@@ -152,7 +152,10 @@ export interface SeedRange {
 export function parseSeeds(text: string, allowOpen = false): SeedRange[] {
   const out: SeedRange[] = [];
   let total = 0;
-  for (const part of text.split(',')) {
+  const parts = text.split(',');
+  for (const [i, part] of parts.entries()) {
+    // 1-20,000: a thousands separator, which would read as the range 1-20 and seed 0
+    if (i > 0 && /^0\d\d$/.test(part)) throw new InputError('bad-option', `option --seeds ${quoteInput(text)}: ${quoteInput(part)} after a comma looks like a thousands separator; a comma separates seeds and ranges, so write numbers without separators (1-20000)`);
     const m = /^\s*(\d+)\s*(?:(-)\s*(\d+)?\s*)?$/.exec(part);
     if (!m) throw new InputError('bad-option', `option --seeds ${quoteInput(text)}: ${part.trim() === text.trim() ? 'not' : `${quoteInput(part.trim())} is not`} a seed or a range like 1-1000`);
     const open = m[2] !== undefined && m[3] === undefined;

@@ -194,6 +194,9 @@ const SQLITE_MAGIC = 'SQLite format 3\u0000';
  * cannot be read.
  */
 export function inspectDatabaseFile(path: string): DatabaseFileState {
+  // `results/`: a folder's name, not a file's (SQLite would create the file `results`, which the
+  // same path then does not find for reading)
+  if (/[\\/]$/.test(path)) throw new InputError('bad-file', `database ${pathForMessage(path)}: ends in /, so it names a folder; give a file name (such as ${pathForMessage(`${path}results.sqlite`)})`);
   let size: number;
   try {
     const st = statSync(path);

@@ -488,6 +488,7 @@ function checkStudies(store: ResultStore, given: ResultFilter): ResultFilter {
 export function checkOutPath(out: string, db: string): void {
   const name = `option --out ${quoteInput(out, 120)}`;
   if (out.trim() === '') throw new InputError('bad-option', `${name}: the file name is empty`);
+  if (/[\\/]$/.test(out)) throw new InputError('bad-option', `${name}: ends in /, so it names a folder; give a file name`);
   if (statOrNull(out)?.isDirectory()) throw new InputError('bad-option', `${name}: is a directory; give a file name`);
   // the nearest ancestor that exists must be a directory (everything below it will be created)
   const file = fileInTheWay(out);
