@@ -207,7 +207,7 @@ describe('solver: known answers', () => {
       const r = solve(dealPosition(v, seed), { maxPositions: max });
       expect([v.game, v.suits, seed, r.status, r.positions, r.line.length]).toEqual([v.game, v.suits, seed, status, positions, moves]);
     }
-    expect(SOLVER_VERSION).toBe('3.3.0');
+    expect(SOLVER_VERSION).toBe('3.4.0');
   });
 
   it('replays every win it reports through the rules engine (seeded Spiderette 1-suit deals)', () => {
@@ -267,6 +267,31 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect(beam(lost, { idle: 1, perParent: 1, firstWidth: 100_000 })).toEqual(['lost', 2, n]);
     expect(beam(lost, { idle: 1, perParent: 1, firstWidth: 1 })).toEqual(['lost', 12, n]);
     expect(beam(lost, {})).toEqual(['lost', 8, n]);
+  });
+
+  it('once the pruned beam search runs dry, a complete depth-first search takes over: it proves the loss in the same count as beam iterations that prune nothing, and finds a win they would find', () => {
+    // SE4-1011 is lost: the beam alone, handing off, stops at its first iteration that drops nothing
+    const lost = dealPosition(SE4, 1011);
+    const n = reachable(lost); // 7,462
+    const { out, table } = beamOver(lost, 1_000_000, { handOff: true });
+    expect(out.status).toBe('exhausted');
+    expect(out.iterations).toBe(7);
+    expect(table.size).toBeLessThan(n);
+    // the solve proves it lost over every reachable position, whichever complete search it runs
+    const dfs = solve(lost, { maxPositions: 200_000 });
+    const beam = solve(lost, { maxPositions: 200_000 }, { complete: 'beam' });
+    expect([dfs.status, dfs.positions]).toEqual(['lost', n]);
+    expect([beam.status, beam.positions]).toEqual(['lost', n]);
+    // one position short of the reachable count, neither can prove it
+    expect([solve(lost, { maxPositions: n - 1 }).status, solve(lost, { maxPositions: n - 1 }, { complete: 'beam' }).status]).toEqual(['undecided', 'undecided']);
+    // clubs left: the win needs two moves without progress, so a beam cut at one runs dry, and the
+    // complete search wins (no quick stage here, which would win it at once)
+    const p = pos(SE4, [['', 'KC QC JC 10C 9C 8C 7C 6C 5C 4C'], ['', 'AC 2C'], ['', '3C'], '', '', '', ''], [], [0, 1, 2]);
+    expect(beamOver(p, 1000, { idle: 1, firstWidth: 1000, handOff: true }).out.status).toBe('exhausted');
+    const won = solve(p, { maxPositions: 1000 }, { quickShare: 0, idle: 1, firstWidth: 1000 });
+    expect(won.status).toBe('won');
+    expect(won.line).toEqual(['3-1', '2-1', '2-1']);
+    expect(won.moveCount).toBe(3);
   });
 
   it('never answers lost from a pruned search: the quick stage that runs dry is undecided', () => {

@@ -23,8 +23,9 @@
  * An iteration that dropped no child and pruned no move (a line cut by the idle limit counts as
  * pruned) expanded every position it visited, and so every position reachable from the start: if it
  * found no win, the deal is **lost** (R19). One that dropped none but pruned some is followed by one
- * that prunes nothing and has no idle limit. The search is deterministic: integer evaluation, fixed
- * move order, stable ordering of equal scores.
+ * that prunes nothing and has no idle limit, or (BeamOptions.handOff, as `solve` runs it) ends the
+ * beam search, for a complete search that expands each position once instead of once an iteration.
+ * The search is deterministic: integer evaluation, fixed move order, stable ordering of equal scores.
  */
 import type { Position } from '../game/position.js';
 import { type ColumnStore, DEFAULT_WEIGHTS, type EvalWeights, KeyCodec } from './key.js';
@@ -62,6 +63,13 @@ export interface BeamOptions {
    * count or line.
    */
   readonly lazyRatio?: number;
+  /**
+   * Stop, answering `exhausted`, at the first iteration that dropped no child but pruned some: the
+   * pruned search has then seen all it can reach, and the caller goes on with a complete search of
+   * its own over the same table (solve: a depth-first one). Default false: the beam goes on with
+   * iterations that prune nothing, as wide as they need to drop nothing.
+   */
+  readonly handOff?: boolean;
 }
 
 /**
@@ -118,7 +126,8 @@ export const BEAM_PER_PARENT = 4;
 
 /** Outcome of a beam search, before the line is rebuilt. */
 export interface BeamOutcome {
-  readonly status: 'won' | 'lost' | 'undecided';
+  /** `exhausted` (with BeamOptions.handOff only): an iteration that pruned moves dropped no child. */
+  readonly status: 'won' | 'lost' | 'undecided' | 'exhausted';
   /** The won position's node (won only), whose parents lead back to the start. */
   readonly goal: number;
   /** Iterations run (the last one included). */
@@ -458,7 +467,9 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
     }
     if (!dropped) {
       if (!pruned) return out('lost', -1);
-      // nothing dropped but pruned moves: the next iteration tries every move
+      // nothing dropped but pruned moves: the caller's complete search, or an iteration that tries
+      // every move
+      if (opts.handOff) return out('exhausted', -1);
       prune = false;
       continue;
     }

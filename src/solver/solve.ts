@@ -1,12 +1,22 @@
 /**
- * The solver's entry point: one transposition table for the whole solve, two stages over it, and the
+ * The solver's entry point: one transposition table for the whole solve, three stages over it, and the
  * winning line written in the project's notation, shortened and replayed through the rules engine
  * before it is reported.
  *
  * 1. Quick stage (1% of the budget, at least 10,000 positions): restarted, pruned depth-first searches
  *    (search.ts); they win easy deals in a few hundred positions and never answer lost.
- * 2. Iterative-widening beam search (beam.ts), the rest of the budget: heuristic while its beam drops
- *    positions, complete once an iteration drops none — only it answers **lost** (RULES.md R19).
+ * 2. Iterative-widening beam search (beam.ts), the rest of the budget, heuristic: it prunes moves and
+ *    drops positions, until a win, the budget, or an iteration that dropped none: if it pruned none
+ *    either, that iteration was complete and the deal is **lost** (RULES.md R19); else the pruned
+ *    search has seen every position it can reach, and stage 3 takes over.
+ * 3. Complete depth-first search (search.ts, no pruning), the rest of the budget: it enters every
+ *    position reachable from the start once — those stored already at no cost — and answers lost
+ *    when none of them is won. Solver 3.3.0 went on with beam iterations that pruned nothing instead,
+ *    each as wide as it needed to drop nothing, expanding the same positions again in each; no deal
+ *    outside the benchmark sets was won in them (PySolFC Spiderette 1101–1300 and Spider 1101–1200,
+ *    seeds 3001–3100 of one-, two- and four-suit Spiderette and of four-suit Spider, 3001–3200 of
+ *    two-suit Spider at 167,000), so they served only to prove losses, which the depth-first search
+ *    does in the same count and about half the time.
  *
  * Every position the solve stores is stored once, in the one table, and counted once, when first
  * stored, whichever stage or iteration meets it: `positions` is the table's size at the end, and the
@@ -15,7 +25,7 @@
 import type { Position } from '../game/position.js';
 import { playLine } from '../game/score.js';
 import { lineText, rebuildLine, shortenLine } from './line.js';
-import { restartSearch } from './search.js';
+import { newStack, restartSearch, search } from './search.js';
 import { beamSearch, type BeamOptions } from './beam.js';
 import { ColumnStore, KeyCodec } from './key.js';
 import { SolverState } from './state.js';
@@ -35,6 +45,11 @@ export interface SolveTuning extends BeamOptions {
   readonly quickShare?: number;
   /** Least budget of the quick stage (default QUICK_MIN). */
   readonly quickMin?: number;
+  /**
+   * The complete search after the pruned beam search ran dry: 'depth-first' (default) or 'beam'
+   * (solver 3.3.0's beam iterations that prune nothing).
+   */
+  readonly complete?: 'depth-first' | 'beam';
 }
 
 /**
@@ -63,10 +78,18 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
     }
   }
   if (status !== 'won' && table.size < max) {
-    const beam = beamSearch(position, max, table, store, tuning);
-    status = beam.status;
-    if (status === 'won') line = rebuildLine(position, table.pathTo(beam.goal), table, beam.codec);
+    const beam = beamSearch(position, max, table, store, { ...tuning, handOff: tuning.complete !== 'beam' });
     peak = Math.max(peak, table.bytes + store.bytes + beam.peakBytes);
+    if (beam.status === 'exhausted') {
+      // stage 3: no entry limit, as positions stored already are entered again free
+      const full = search(position, max, false, 0, 0, store, newStack(), table, Infinity);
+      status = full.status;
+      if (status === 'won') line = lineText(position, full.moves);
+      peak = Math.max(peak, full.peakBytes);
+    } else {
+      status = beam.status;
+      if (status === 'won') line = rebuildLine(position, table.pathTo(beam.goal), table, beam.codec);
+    }
   }
   let moveCount: number | null = null;
   let classic: number | null = null;
