@@ -15,6 +15,7 @@ import { pysolDeal, PYSOL_SPIDER_COLUMNS, type PysolFixture } from '../src/game/
 import { loadDeal } from '../src/game/ref.js';
 import { playLine } from '../src/game/score.js';
 import { getVariant } from '../src/game/variant.js';
+import { pos, SE4 } from './helpers/game.js';
 import { solve } from '../src/solver/solve.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -130,5 +131,32 @@ describe('explained lines', () => {
     expect(out.stdout).toContain('1  9-8  6♥ from column 9 onto 7♥ in column 8; turns up A♥ in column 9  [stock 5, classic 499, reveal 5]');
     expect(out.stdout).toMatch(/^ 1: ## ## ## ## ## \| J♥$/m); // PySolFC's column 1 has six cards
     expect(out.stdout).toMatch(/^ 5: ## ## ## ## \| 4♣$/m); // clubs, as PySolFC shows them
+  });
+
+  it('an illegal move of a pysol: deal is named as it was written, and its columns by PySolFC\'s numbers', () => {
+    // PySolFC's columns 1, 4, 5 and 6 are spidersolve's 1, 2, 7 and 8 (PYSOL_SPIDER_COLUMNS)
+    expect(cli('play', 'pysol:spider2:5', '1-4')).toMatchObject({
+      status: 2,
+      stderr: 'spidersolve: move "1-4": no movable group of column 1 starts one rank below the last card of column 4 (R6, R9) (move 1 of the line)\n',
+    });
+    expect(cli('play', 'pysol:spider2:5', '1-10 4-3 5-6').stderr).toBe(
+      'spidersolve: move "5-6": no movable group of column 5 starts one rank below the last card of column 6 (R6, R9) (move 3 of the line)\n',
+    );
+    expect(cli('play', 'pysol:spider2:5', '1-4x0').stderr).toBe('spidersolve: move "1-4x0": the card count must be at least 1 (move 1 of the line)\n');
+    expect(cli('view', 'pysol:spider2:5', '--line', '1-10 4-3 5-6')).toMatchObject({
+      status: 2,
+      stderr: 'spidersolve: move "5-6": no movable group of column 5 starts one rank below the last card of column 6 (R6, R9) (move 3 of the line)\n',
+    });
+    // in spidersolve's numbering the same moves are spidersolve's
+    expect(cli('play', 'pysol:spider2:5', '1-2', '--columns', 'spidersolve').stderr).toContain('move "1-2": no movable group of column 1 starts one rank below the last card of column 2');
+    // an empty column, named in the numbering the line was written in, and the fix suggested in it
+    const p = pos(SE4, [['', 'KS QS'], '', ['', '5H'], ['', '4H'], ['', '3D'], ['', '2D'], ['', 'AC']], ['2S 3S 4S 5S 6S 7S 8S']);
+    const reversed = { texts: ['7-6'], column: (c: number) => 7 - c }; // column i+1 shown as 7-i
+    expect(playLine(p, ['1-2'], reversed)).toMatchObject({ ok: false, error: { message: 'move "7-6": column 6 is empty, so say how many cards go there (7-6x2) (move 1 of the line)' } });
+    expect(playLine(p, ['d'], { texts: ['d'], column: reversed.column })).toMatchObject({
+      ok: false,
+      error: { message: 'move "d": column 6 is empty, and the stock cannot be dealt while a column is empty (R12) (move 1 of the line)' },
+    });
+    expect(playLine(p, ['1-2'])).toMatchObject({ ok: false, error: { message: 'move "1-2": column 2 is empty, so say how many cards go there (1-2x2) (move 1 of the line)' } });
   });
 });

@@ -193,7 +193,8 @@ export function registerGameCommands(program: Command): void {
         if (!t.ok) throw new InputError(t.error.code, `${t.error.message} (move ${i + 1} of the line)`);
         return t.value;
       });
-      const r = playLine(d.position, line);
+      // (an error names the moves and columns as they were written)
+      const r = playLine(d.position, line, { texts: words, column: (c) => numbering.shown[c] ?? c + 1 });
       if (!r.ok) throw r.error;
       const p = r.value;
       const explained = opts.explain ? explainOrThrow(d, p.moves, numbering) : null;

@@ -6,6 +6,7 @@
  * (`d`) and counts (`x4`) are the same in both.
  */
 import { err, ok, type Result } from './errors.js';
+import type { LineNames } from './score.js';
 
 /** A column numbering: `shown[i]` is the number shown for spidersolve's column i+1. */
 export interface Numbering {
@@ -56,4 +57,12 @@ export function fromNumbering(move: string, numbering: Numbering): Result<string
     return err('bad-move', `move "${move}": column ${bad} does not exist (columns are 1-${numbering.shown.length}${numbering.name === 'pysol' ? ', PySolFC\'s numbering' : ''})`);
   }
   return ok(`${f}-${t}${m[3]!.toLowerCase()}`);
+}
+
+/**
+ * How errors name the moves of `line` (spidersolve's notation) for a reader of `numbering`: each move
+ * as written there, and each column by its number there (score.ts LineNames).
+ */
+export function lineNames(line: readonly string[], numbering: Numbering): LineNames {
+  return { texts: line.map((m) => toNumbering(m, numbering)), column: (c) => numbering.shown[c] ?? c + 1 };
 }

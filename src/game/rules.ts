@@ -64,25 +64,27 @@ export function legalMoves(pos: Position): Move[] {
 
 /**
  * Checks a parsed move against a position and fills in an omitted count. The error (code
- * `illegal-move`) names the move and the rule it breaks.
+ * `illegal-move`) names the move (as `text` if given) and the rule it breaks; `column` gives the
+ * number it names column i (0-based) by (default i + 1; a PySolFC deal's numbering, numbering.ts, to
+ * answer in the numbers the move was written in).
  */
-export function resolveMove(pos: Position, spec: MoveSpec, text?: string): Result<Move> {
-  const name = `move "${text ?? (spec.kind === 'deal' ? 'd' : `${spec.from + 1}-${spec.to + 1}${spec.count ? `x${spec.count}` : ''}`)}"`;
+export function resolveMove(pos: Position, spec: MoveSpec, text?: string, column: (i: number) => number = (i) => i + 1): Result<Move> {
+  const name = `move "${text ?? (spec.kind === 'deal' ? 'd' : `${column(spec.from)}-${column(spec.to)}${spec.count ? `x${spec.count}` : ''}`)}"`;
   if (spec.kind === 'deal') {
     if (pos.stock.length === 0) return err('illegal-move', `${name}: the stock is empty (R12)`);
     const empty = pos.columns.findIndex((c) => c.up.length === 0);
-    if (empty >= 0) return err('illegal-move', `${name}: column ${empty + 1} is empty, and the stock cannot be dealt while a column is empty (R12)`);
+    if (empty >= 0) return err('illegal-move', `${name}: column ${column(empty)} is empty, and the stock cannot be dealt while a column is empty (R12)`);
     return ok(DEAL);
   }
   const { from, to } = spec;
   if (from >= pos.columns.length || to >= pos.columns.length) return err('illegal-move', `${name}: no such column`);
   const up = pos.columns[from]!.up;
-  if (up.length === 0) return err('illegal-move', `${name}: column ${from + 1} is empty`);
+  if (up.length === 0) return err('illegal-move', `${name}: column ${column(from)} is empty`);
   const len = movableLength(up);
   const target = pos.columns[to]!;
   if (target.up.length === 0) {
-    if (spec.count === 0) return err('illegal-move', `${name}: column ${to + 1} is empty, so say how many cards go there (${from + 1}-${to + 1}x${len})`);
-    if (spec.count > len) return err('illegal-move', `${name}: only ${len} card(s) at the end of column ${from + 1} are one run of one suit (R7)`);
+    if (spec.count === 0) return err('illegal-move', `${name}: column ${column(to)} is empty, so say how many cards go there (${column(from)}-${column(to)}x${len})`);
+    if (spec.count > len) return err('illegal-move', `${name}: only ${len} card(s) at the end of column ${column(from)} are one run of one suit (R7)`);
     return ok({ kind: 'move', from, to, count: spec.count });
   }
   const onto = target.up[target.up.length - 1]!;
@@ -90,7 +92,7 @@ export function resolveMove(pos: Position, spec: MoveSpec, text?: string): Resul
   if (rankOf(onto) === 1) return err('illegal-move', `${name}: nothing is ever placed on an Ace (R1)`);
   if (need < 1 || need > len) {
     if (need >= 1 && need <= up.length) return err('illegal-move', `${name}: the ${need} cards that would fit are not one descending run of one suit (R7)`);
-    return err('illegal-move', `${name}: no movable group of column ${from + 1} starts one rank below the last card of column ${to + 1} (R6, R9)`);
+    return err('illegal-move', `${name}: no movable group of column ${column(from)} starts one rank below the last card of column ${column(to)} (R6, R9)`);
   }
   if (spec.count !== 0 && spec.count !== need) return err('illegal-move', `${name}: onto that card exactly ${need} card(s) can go (R9)`);
   return ok({ kind: 'move', from, to, count: need });

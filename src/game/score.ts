@@ -35,13 +35,40 @@ export interface PlayedLine {
 }
 
 /**
+ * How errors name the moves of a line written in another column numbering (numbering.ts: a PySolFC
+ * deal's): `texts[i]` is move i as written, `column(c)` the number written for column c (0-based).
+ */
+export interface LineNames {
+  readonly texts: readonly string[];
+  readonly column: (c: number) => number;
+}
+
+/**
+ * Move i of a line, `text` in the project's notation, parsed and checked against `pos` (R6–R12). The
+ * error (`bad-move` or `illegal-move`) names the move, and its columns, as `names` says it was written
+ * (default: as `text`), and ends "(move i+1 of the line)".
+ */
+export function lineMove(pos: Position, text: string, i: number, names?: LineNames): Result<Move> {
+  const written = names?.texts[i] ?? text;
+  const spec = parseMove(text, pos.columns.length);
+  if (!spec.ok) {
+    // (a numbering maps columns one to one, so the text as written fails as the text does)
+    const own = written === text ? spec : parseMove(written, pos.columns.length);
+    return err(spec.error.code, `${(own.ok ? spec : own).error.message} (move ${i + 1} of the line)`);
+  }
+  const r = resolveMove(pos, spec.value, written, names?.column);
+  return r.ok ? r : err(r.error.code, `${r.error.message} (move ${i + 1} of the line)`);
+}
+
+/**
  * Plays moves given as text (or Move values) from a position, stopping at the first one that does not
  * parse or is illegal: the error names that move, its place in the line and the rule it breaks.
  * The scores (R16, R17) count suits removed before the start too, as the game's completed suits, so
  * finishing a mid-game position scores as a won game does; moves and flips count from the start of
- * the line, and the field `completed` counts only the suits the line completes.
+ * the line, and the field `completed` counts only the suits the line completes. `names`: see
+ * LineNames (for the error only).
  */
-export function playLine(start: Position, line: readonly (string | Move)[]): Result<PlayedLine> {
+export function playLine(start: Position, line: readonly (string | Move)[], names?: LineNames): Result<PlayedLine> {
   let pos = start;
   let flips = 0;
   const played: string[] = [];
@@ -49,10 +76,8 @@ export function playLine(start: Position, line: readonly (string | Move)[]): Res
     const item = line[i]!;
     let move: Move;
     if (typeof item === 'string') {
-      const spec = parseMove(item, pos.columns.length);
-      if (!spec.ok) return err(spec.error.code, `${spec.error.message} (move ${i + 1} of the line)`);
-      const r = resolveMove(pos, spec.value, item);
-      if (!r.ok) return err(r.error.code, `${r.error.message} (move ${i + 1} of the line)`);
+      const r = lineMove(pos, item, i, names);
+      if (!r.ok) return r;
       move = r.value;
     } else {
       const r = resolveMove(pos, item);

@@ -8,12 +8,11 @@
  */
 import { makeCard, SUIT_LETTERS, type Card } from '../game/cards.js';
 import { describeMove } from '../game/describe.js';
-import { err, ok, type Result } from '../game/errors.js';
-import { parseMove } from '../game/move.js';
-import { toNumbering, type Numbering } from '../game/numbering.js';
+import { ok, type Result } from '../game/errors.js';
+import { lineNames, toNumbering, type Numbering } from '../game/numbering.js';
 import { isWon, type Position } from '../game/position.js';
-import { applyMove, moveText, resolveMove } from '../game/rules.js';
-import { classicScore, revealScore } from '../game/score.js';
+import { applyMove, moveText } from '../game/rules.js';
+import { classicScore, lineMove, revealScore } from '../game/score.js';
 
 /** One column as shown: face-down and face-up cards, bottom card first. */
 export interface FrameColumn {
@@ -83,10 +82,8 @@ export function lineFrames(start: Position, line: readonly string[], shown: { nu
   const frames: ViewFrame[] = [frameOf(pos, 0, 0, { move: null, words: null, turnedUp: [], completed: [], landed: [] })];
   for (let i = 0; i < line.length; i++) {
     const text = line[i]!;
-    const spec = parseMove(text, pos.columns.length);
-    if (!spec.ok) return err(spec.error.code, `${spec.error.message} (move ${i + 1} of the line)`);
-    const r = resolveMove(pos, spec.value, text);
-    if (!r.ok) return err(r.error.code, `${r.error.message} (move ${i + 1} of the line)`);
+    const r = lineMove(pos, text, i, shown.numbering && lineNames(line, shown.numbering));
+    if (!r.ok) return r;
     const move = r.value;
     const notation = shown.numbering ? toNumbering(moveText(pos, move), shown.numbering) : moveText(pos, move);
     // a deal says how many deals are left after it (describeMove, as `moves` lists it, counts before)
