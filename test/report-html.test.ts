@@ -261,6 +261,17 @@ describe('spidersolve report --format html and --format vega', () => {
     expect(cli('report', '--db', studyDb()).stdout).not.toContain('partial');
   });
 
+  it('says so under "no results" too, for a study stopped before it counted a deal', () => {
+    const db = join(dir, `empty-${Math.random().toString(36).slice(2)}.sqlite`);
+    const store = ResultStore.openForWriting(db);
+    store.ensureStudy('none yet', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:1-60', maxPositions: BUDGET, planned: 60 });
+    store.close();
+    const note = 'study none yet: 0 of 60 planned deals counted (partial: missing shards or an unfinished run)';
+    expect(cli('report', '--db', db)).toMatchObject({ status: 0, stdout: `no results\n${note}\n` });
+    expect(cli('report', '--db', db, '--format', 'md').stdout).toBe(`no results\n\n> ${note}\n`);
+    expect(cli('report', '--db', db, '--format', 'html').stdout).toContain(`<div class="warn" role="note" data-partial><p>${note}</p></div>`);
+  });
+
   it('puts a note, not an empty chart, where no deal was won, and titles the positions chart as its axis counts (stored)', () => {
     const db = join(dir, `nowin-${Math.random().toString(36).slice(2)}.sqlite`);
     const store = ResultStore.openForWriting(db);

@@ -547,7 +547,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       await writeOut(
         o.out,
         format === 'html'
-          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: rows.length ? reportedPartials(store, filter) : [] })
+          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, filter) })
           : reportVega(rows, won, generator),
       );
       return;
@@ -556,8 +556,9 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     let text = formatReport(rows, format);
     // the text table says what its columns mean, as batch's summary does
     if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + TABLE_LEGEND.join('\n') + '\n';
-    // a study short of its plan (a missing shard, an unfinished run) is said under the table, not hidden
-    const notes = rows.length && (format === 'table' || format === 'md') ? reportedPartials(store, filter) : [];
+    // a study short of its plan (a missing shard, an unfinished run) is said under the table, not
+    // hidden; under "no results" too, for a study stopped before it counted a deal
+    const notes = format === 'table' || format === 'md' ? reportedPartials(store, filter) : [];
     if (notes.length) text += (format === 'md' ? '\n' + notes.map((n) => `> ${markdownText(n)}`).join('\n>\n') : notes.join('\n')) + '\n';
     await writeOut(o.out, text);
   } finally {
