@@ -173,6 +173,11 @@ describe('spidersolve view', () => {
     expect(html).toContain('data-verdict="undecided"');
     expect(html).toContain('Undecided: no win found within the budget of 10 positions');
     expect(embedded(html).frames).toHaveLength(1);
+    // a database named by nothing, or by a folder's name, is refused as the other commands refuse it
+    const none = join(dir, 'none.html');
+    expect(cli('view', 'SE1-1', '--solve', '--db', '', '--out', none)).toMatchObject({ status: 2, stderr: 'spidersolve: database "": the file name is empty\n' });
+    expect(cli('view', 'SE1-1', '--solve', '--db', `${dir}/`, '--out', none)).toMatchObject({ status: 2, stderr: expect.stringContaining(': ends in /, so it names a folder; give a file name') });
+    expect(existsSync(none)).toBe(false);
   });
 
   it('reads and shows a PySolFC deal\'s line in PySolFC\'s columns and suits, as play does', () => {

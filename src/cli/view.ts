@@ -37,9 +37,12 @@ function fmt(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** The stored outcome of a deal, or null when the database file does not exist (nothing is created). */
+/**
+ * The stored outcome of a deal, or null when the database file does not exist (nothing is created).
+ * An empty name or a folder's (ending in /) is refused as every command refuses it (InputError).
+ */
 function lookUp(deal: LoadedDeal, db: string): StoredOutcome | null {
-  if (statOrNull(db) === null) return null;
+  if (db.trim() !== '' && !/[\\/]$/.test(db) && statOrNull(db) === null) return null;
   const store = ResultStore.openForReading(db);
   try {
     return store.storedOutcome(dealIdentity(deal), SOLVER_VERSION);
