@@ -79,7 +79,7 @@ describe('spidersolve program', () => {
       expect(h.status).toBe(0);
       const tail = h.stdout.slice(h.stdout.indexOf('display help for command'));
       expect(tail).toContain(DEAL_HELP);
-      expect(tail).toContain('Exit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error, 130 stopped by Ctrl-C.');
+      expect(tail).toContain('Exit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error, 130 stopped by Ctrl-C (SIGINT), 143 stopped by SIGTERM.');
     }
   });
   it('help <command> prints that command\'s help; help <unknown> is one line, exit 2', () => {

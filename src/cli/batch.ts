@@ -159,13 +159,18 @@ export function printableName(s: string): string {
 /**
  * Refuses a study name that is empty, longer than MAX_STUDY_NAME, or holds a character of
  * BAD_NAME_CHARS (names are printed in tables and messages as they are). Throws InputError
- * `bad-option`: `<what>: control characters are not allowed in a study name (\u{9}, \u{1b})<hint>`.
+ * `bad-option`: `<what>: control characters are not allowed in a study name (\u{9}, \u{1b})<hint>` (or
+ * "invisible characters", for format characters such as a zero-width space and line separators, or
+ * "control and invisible characters", for both).
  */
 export function checkStudyName(name: string, what: string, hint = ''): void {
   if (name === '') throw new InputError('bad-option', `${what}: the name is empty${hint}`);
   const bad = [...new Set(name.match(BAD_NAME_CHARS) ?? [])];
   if (bad.length) {
-    throw new InputError('bad-option', `${what}: control characters are not allowed in a study name (${bad.map(printableName).join(', ')}); use printable characters only${hint}`);
+    // named as README names them: control characters (Cc), invisible ones (format characters, line and paragraph separators)
+    const control = bad.filter((c) => /\p{Cc}/u.test(c)).length;
+    const kind = control === bad.length ? 'control characters are' : control === 0 ? 'invisible characters are' : 'control and invisible characters are';
+    throw new InputError('bad-option', `${what}: ${kind} not allowed in a study name (${bad.map(printableName).join(', ')}); use printable characters only${hint}`);
   }
   if (name.length > MAX_STUDY_NAME) throw new InputError('bad-option', `${what}: the name is ${name.length} characters long; at most ${MAX_STUDY_NAME} are allowed${hint}`);
 }

@@ -16,7 +16,7 @@ import { explainOrThrow } from './game.js';
 /** Exit code of each solver result. */
 export const SOLVE_EXIT_CODES = { won: 0, lost: 3, undecided: 4 } as const;
 
-const EXIT_HELP = '\nExit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error, 130 stopped by Ctrl-C.';
+const EXIT_HELP = '\nExit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error, 130 stopped by Ctrl-C (SIGINT), 143 stopped by SIGTERM.';
 
 /** Loads the deal and solves it with the `--max-positions` budget. */
 function solveArg(ref: string, maxText: string | undefined): { deal: LoadedDeal; max: number; r: SolveResult } {
