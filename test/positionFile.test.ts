@@ -118,11 +118,14 @@ describe('text form', () => {
     const bad = withLine(src, 4, '2: 5D | 7H');
     expect(badText(bad)).toEqual({ code: 'bad-card', message: 'position file board.txt line 4: card 5D is not in a spider 2-suit game (suits S H)' });
   });
-  it('refuses too many copies of a card, naming the line of the extra copy', () => {
+  it('refuses too many copies of a card, naming the line of the extra copy and the lines of the others', () => {
     expect(badText(withLine(MID, 4, '2: AD 6C | 8H 9H'))).toEqual({
       code: 'bad-composition',
-      message: 'position file board.txt line 4: too many copies of 9H: 2; a spiderette 4-suit game has 1 of each card',
+      message: 'position file board.txt line 4: too many copies of 9H: 2 (also at line 3); a spiderette 4-suit game has 1 of each card',
     });
+    // a rank of 1 is an Ace (README): the copy it makes names the line that wrote it
+    const se47 = makePositionText(dealPosition(getVariant('spiderette', 4), 7)).replace(/^1: \| 8S$/m, '1: | 1S');
+    expect(badText(se47).message).toBe('position file board.txt line 7: too many copies of AS: 2 (also at line 3); a spiderette 4-suit game has 1 of each card');
     // a spade on the table while the spade suit is removed
     expect(badText(withLine(MID, 4, '2: AD 6C | 8H 5S')).message).toBe(
       'position file board.txt line 4: too many copies of 5S: 2 counting removed suits; a spiderette 4-suit game has 1 of each card',

@@ -52,7 +52,7 @@ const SUIT_BY_CHAR: Record<string, Suit> = {
 };
 
 /**
- * Parses a card: rank (`A`, `2`…`10`, `T`, `J`, `Q`, `K`) then suit (`S H D C` or `♠ ♥ ♦ ♣`),
+ * Parses a card: rank (`A` or `1`, `2`…`10` or `T`, `J`, `Q`, `K`) then suit (`S H D C` or `♠ ♥ ♦ ♣`),
  * case-insensitive. Returns undefined when the text is not a card.
  */
 export function parseCard(text: string): Card | undefined {

@@ -121,11 +121,15 @@ function validate(raw: RawPosition, prefix: string): Result<Position> {
     if (c.down.length > 0 && c.up.length === 0) return fail('bad-layout', c.where, `face-down cards with no face-up card above them (the top card turns up by itself, R11)`);
   }
   const seen = new Array<number>(52).fill(0);
+  // where each card was met, to name the other copies too
+  const where: string[][] = Array.from({ length: 52 }, () => []);
   for (const x of allCards()) {
     seen[x.card]!++;
+    where[x.card]!.push(x.where);
     const have = seen[x.card]! + removedRuns[suitOf(x.card)]!;
     if (have > variant.copies) {
-      return fail('bad-composition', x.where, `too many copies of ${makeCard(x.card)}: ${have}${removedRuns[suitOf(x.card)] ? ' counting removed suits' : ''}; ${vname} has ${variant.copies} of each card`);
+      const others = [...new Set(where[x.card]!.slice(0, -1))].filter((w) => w !== x.where);
+      return fail('bad-composition', x.where, `too many copies of ${makeCard(x.card)}: ${have}${removedRuns[suitOf(x.card)] ? ' counting removed suits' : ''}${others.length ? ` (also at ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''})` : ''}; ${vname} has ${variant.copies} of each card`);
     }
   }
   const total = allCards().length;
