@@ -59,6 +59,16 @@ describe('option parsing', () => {
     expect(parseBatchOptions({ db: 'x.sqlite', game: 'spiderette', suits: '1', seeds: '4294967294-4294967295', shard: '0/2' }, {}).studyParams.dealsSpec).toBe('seeds:4294967294-4294967295');
   });
 
+  it('overlapping seed ranges plan each deal once and say how many they repeated', () => {
+    const load = () => { throw new Error('not used'); };
+    const plan = planStudy({ kind: 'seeds', game: 'spiderette', suits: [1, 4], ranges: parseSeeds('1-3,2-4,3') }, load);
+    expect([...plan.deals].map((d) => d.key)).toEqual(['SE1-1', 'SE4-1', 'SE1-2', 'SE4-2', 'SE1-3', 'SE4-3', 'SE1-4', 'SE4-4']);
+    expect([plan.planned, plan.duplicates]).toEqual([8, 6]); // seeds 2 and 3 twice, 3 again, for each suit count
+    expect(planStudy({ kind: 'seeds', game: 'spiderette', suits: [1], ranges: parseSeeds('1-3,4') }, load).duplicates).toBe(0);
+    const req = parseBatchOptions({ db: 'x.sqlite', game: 'spiderette', suits: '1,1', seeds: '1-3,2-4' }, {});
+    expect([req.studyDeals, req.duplicates]).toEqual([4, 2]);
+  });
+
   it('--seeds refuses empty ranges, bad numbers and huge lists, one line each', () => {
     expect(inputError(() => parseSeeds('10-1')).message).toMatch(/10-1 is empty/);
     for (const bad of ['', 'a-b', '-5', '1-', '4294967296', '1-2-3', '0-99999999']) {

@@ -227,6 +227,9 @@ describe('budget ladders', () => {
     expect(counts(s.report)).toEqual(expected);
     // the summary counts deals and solves apart
     expect(formatBatchSummary(s)).toMatch(/^  deals 8: 0 already stored at the first rung \(won, lost or undecided there\), 19 solves over the 3 rungs run now in .* \([0-9.]+ solves\/s, 2 workers\), 0 left$/m);
+    // repeats of the plan are said as the plan's kind has them
+    expect(formatBatchSummary(s, 0, null, 2, 'seeds')).toMatch(/, 0 left; 2 deals of overlapping seed ranges planned once$/m);
+    expect(formatBatchSummary(s, 0, null, 1)).toMatch(/, 0 left; 1 duplicate line of the file merged \(the same deal twice is planned once\)$/m);
     const raw = new Database(db, { readonly: true });
     expect(raw.prepare('SELECT max_positions AS b, count(*) AS n FROM results GROUP BY b ORDER BY b').all()).toEqual([
       { b: 250, n: 8 }, { b: 500, n: 7 }, { b: 1000, n: 4 },

@@ -306,7 +306,10 @@ export interface StudyPlan {
   /** Number of deals, or null for an open seed range. */
   readonly planned: number | null;
   readonly leftOut: number;
-  /** Lines of a deals file that repeat a deal planned before (merged into it); 0 for seeds. */
+  /**
+   * Lines of a deals file that repeat a deal planned before (merged into it); for seeds, the deals
+   * that overlapping ranges give twice (`1-3,2-4`: 2), each planned once.
+   */
   readonly duplicates: number;
 }
 
@@ -322,6 +325,7 @@ export function planStudy(spec: StudyPlanSpec, load: DealLoader): StudyPlan {
   }
   const open = spec.ranges.some((r) => r.open);
   let planned: number | null = null;
+  let duplicates = 0;
   if (!open) {
     const seeds = spec.ranges.reduce((n, r) => n + r.to - r.from + 1, 0);
     if (seeds * spec.suits.length > MAX_PLANNED_DEALS) {
@@ -329,6 +333,7 @@ export function planStudy(spec: StudyPlanSpec, load: DealLoader): StudyPlan {
     }
     planned = 0;
     for (const _ of seedDeals(spec.game, spec.suits, spec.ranges)) planned++;
+    duplicates = seeds * spec.suits.length - planned;
   }
-  return { deals: { [Symbol.iterator]: () => seedDeals(spec.game, spec.suits, spec.ranges) }, planned, leftOut: 0, duplicates: 0 };
+  return { deals: { [Symbol.iterator]: () => seedDeals(spec.game, spec.suits, spec.ranges) }, planned, leftOut: 0, duplicates };
 }

@@ -251,12 +251,13 @@ function seconds(ms: number): string {
 
 /**
  * The text summary of a batch (stdout); `leftOut`: deals of the file that --game/--suits left out;
- * `duplicates`: lines of the file that repeat a deal of an earlier line (planned once). With a ladder
+ * `duplicates`: lines of the file that repeat a deal of an earlier line, or deals that overlapping seed
+ * ranges give twice (`of` says which; each planned once). With a ladder
  * the run's count is of solves (a deal may be solved at several rungs), and the deals already there
  * are those with a result at the first rung, whatever it is (an undecided one may still be solved at
  * the next rungs).
  */
-export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInfo | null = null, duplicates = 0): string {
+export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInfo | null = null, duplicates = 0, of: 'lines' | 'seeds' = 'lines'): string {
   const ladder = s.budgets.length > 1 ? `budget ladder ${s.budgets.map((b) => b.toLocaleString('en-US')).join(', ')} positions` : `budget ${s.maxPositions.toLocaleString('en-US')} positions`;
   const many = s.budgets.length > 1;
   const lines = [
@@ -266,7 +267,11 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
       `${s.ran} ${many ? `solve${s.ran === 1 ? '' : 's'} over the ${s.budgets.length} rungs run now` : 'run now'} in ${seconds(s.elapsedMs)} ` +
       `(${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})${s.remaining === null ? '' : `, ${s.remaining} left`}` +
       (leftOut > 0 ? `; ${leftOut} of other games or suit counts in the file left out` : '') +
-      (duplicates > 0 ? `; ${duplicates} duplicate line${duplicates === 1 ? '' : 's'} of the file merged (the same deal twice is planned once)` : ''),
+      (duplicates > 0
+        ? of === 'seeds'
+          ? `; ${duplicates} deal${duplicates === 1 ? '' : 's'} of overlapping seed ranges planned once`
+          : `; ${duplicates} duplicate line${duplicates === 1 ? '' : 's'} of the file merged (the same deal twice is planned once)`
+        : ''),
     `  this run: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}`,
     `  ${ladder}, solver ${s.solverVersion}, database ${s.db}`,
     ...(s.stopReason ? [`  stopped: ${s.stopReason}`] : []),
@@ -439,7 +444,7 @@ async function batchAction(given: BatchCliOptions): Promise<void> {
     const { report, ...rest } = summary;
     process.stdout.write(JSON.stringify({ ...rest, leftOut, duplicates, shard, report: rowsAsRecords(report) }) + '\n');
   } else {
-    process.stdout.write(formatBatchSummary(summary, leftOut, shard, duplicates));
+    process.stdout.write(formatBatchSummary(summary, leftOut, shard, duplicates, o.seeds !== undefined ? 'seeds' : 'lines'));
   }
   if (summary.interrupted) {
     const left = summary.remaining === null ? 'interrupted' : `interrupted with ${summary.remaining} of ${summary.planned} deals left`;
