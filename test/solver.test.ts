@@ -11,6 +11,7 @@ import { ALL_VARIANTS } from '../src/game/variant.js';
 import { ColumnStore, KeyCodec } from '../src/solver/key.js';
 import { moveOrder, restartSearch, search, SPLIT_TO_EMPTY } from '../src/solver/search.js';
 import { beamSearch } from '../src/solver/beam.js';
+import { completeSearch } from '../src/solver/complete.js';
 import { solve } from '../src/solver/solve.js';
 import { lineText, rebuildLine, shortenLine } from '../src/solver/line.js';
 import { CAP, DEAL_MOVE, groupMove, moveTag, NO_REVERSE, reverseTag, SolverState, SPLIT_GROUP } from '../src/solver/state.js';
@@ -193,8 +194,8 @@ describe('solver: known answers', () => {
     // a change to what the search does must bump SOLVER_VERSION (stored results are keyed by it);
     // a change to how fast it does it must leave these alone
     const golden: [typeof SP1, number, number, string, number, number][] = [
-      // (quick stage: SP1-2, SP2-7 and SE2-3; the beam search: the others, and the complete
-      // depth-first search the loss)
+      // (quick stage: SP1-2, SP2-7 and SE2-3; the beam search: the others, and the complete stage
+      // the loss)
       [SP1, 2, 20_000, 'won', 120, 115],
       [SP2, 7, 20_000, 'won', 855, 186],
       [SP2, 2, 100_000, 'won', 12_435, 155],
@@ -270,7 +271,28 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect(beam(lost, {})).toEqual(['lost', 8, n]);
   });
 
-  it('once the pruned beam search runs dry, a complete depth-first search takes over: it proves the loss in the same count as beam iterations that prune nothing, and finds a win they would find', () => {
+  it('the complete stage alone expands every reachable position once: lost over exactly the reachable ones, undecided one short, a win with a line rebuilt from the table', () => {
+    const over = (p: Position, max: number) => {
+      const store = new ColumnStore();
+      const codec = new KeyCodec(new SolverState(p), undefined, true, store);
+      const table = new PositionTable(1000, (a, o) => codec.keyLength(a, o));
+      return { out: completeSearch(p, max, table, store), table };
+    };
+    const lost = dealPosition(SE4, 1011);
+    const n = reachable(lost); // 7,462
+    const all = over(lost, 1_000_000);
+    expect([all.out.status, all.table.size]).toEqual(['lost', n]);
+    const short = over(lost, n - 1);
+    expect([short.out.status, short.table.size]).toEqual(['undecided', n - 1]);
+    const p = pos(SE4, [['', 'KC QC JC 10C 9C 8C 7C 6C 5C 4C'], ['', 'AC 2C'], ['', '3C'], '', '', '', ''], [], [0, 1, 2]);
+    const won = over(p, 1000);
+    expect(won.out.status).toBe('won');
+    const line = rebuildLine(p, won.table.pathTo(won.out.goal), won.table, won.out.codec);
+    expect(line).toEqual(['2-3', '2-3', '3-1']); // breadth-first: a shortest win
+    expect(playLine(p, line)).toMatchObject({ ok: true, value: { won: true } });
+  });
+
+  it('once the pruned beam search runs dry, the complete stage takes over: it proves the loss in the same count as beam iterations that prune nothing, and finds a win they would find', () => {
     // SE4-1011 is lost: the beam alone, handing off, stops at its first iteration that drops nothing
     const lost = dealPosition(SE4, 1011);
     const n = reachable(lost); // 7,462
@@ -279,9 +301,9 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect(out.iterations).toBe(7);
     expect(table.size).toBeLessThan(n);
     // the solve proves it lost over every reachable position, whichever complete search it runs
-    const dfs = solve(lost, { maxPositions: 200_000 });
+    const bfs = solve(lost, { maxPositions: 200_000 });
     const beam = solve(lost, { maxPositions: 200_000 }, { complete: 'beam' });
-    expect([dfs.status, dfs.positions]).toEqual(['lost', n]);
+    expect([bfs.status, bfs.positions]).toEqual(['lost', n]);
     expect([beam.status, beam.positions]).toEqual(['lost', n]);
     // one position short of the reachable count, neither can prove it
     expect([solve(lost, { maxPositions: n - 1 }).status, solve(lost, { maxPositions: n - 1 }, { complete: 'beam' }).status]).toEqual(['undecided', 'undecided']);
@@ -291,7 +313,7 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect(beamOver(p, 1000, { idle: 1, firstWidth: 1000, handOff: true }).out.status).toBe('exhausted');
     const won = solve(p, { maxPositions: 1000 }, { quickShare: 0, idle: 1, firstWidth: 1000 });
     expect(won.status).toBe('won');
-    expect(won.line).toEqual(['3-1', '2-1', '2-1']);
+    expect(won.line).toEqual(['2-3', '2-3', '3-1']);
     expect(won.moveCount).toBe(3);
   });
 

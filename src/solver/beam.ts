@@ -66,7 +66,7 @@ export interface BeamOptions {
   /**
    * Stop, answering `exhausted`, at the first iteration that dropped no child but pruned some: the
    * pruned search has then seen all it can reach, and the caller goes on with a complete search of
-   * its own over the same table (solve: a depth-first one). Default false: the beam goes on with
+   * its own over the same table (solve: complete.ts). Default false: the beam goes on with
    * iterations that prune nothing, as wide as they need to drop nothing.
    */
   readonly handOff?: boolean;

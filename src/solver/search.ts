@@ -1,8 +1,6 @@
 /**
- * Depth-first search with a transposition table and cheap move ordering: the quick stage (pruned and
- * restarted, restartSearch) and the complete stage (`search` without pruning, once the beam search
- * has run dry; see solve.ts); and the move pruning that the beam search also uses while it is
- * heuristic (`moveOrder` with `prune`).
+ * The quick stage: depth-first search with a transposition table and cheap move ordering, restarted;
+ * and the move pruning that the beam search also uses while it is heuristic (`moveOrder` with `prune`).
  *
  * A search enters a position once (PositionTable.visit, with a stamp of its own): a new position is
  * stored, and counted, when it is first entered; one stored earlier in the solve is entered again at

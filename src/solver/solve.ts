@@ -9,14 +9,14 @@
  *    drops positions, until a win, the budget, or an iteration that dropped none: if it pruned none
  *    either, that iteration was complete and the deal is **lost** (RULES.md R19); else the pruned
  *    search has seen every position it can reach, and stage 3 takes over.
- * 3. Complete depth-first search (search.ts, no pruning), the rest of the budget: it enters every
- *    position reachable from the start once — those stored already at no cost — and answers lost
- *    when none of them is won. Solver 3.3.0 went on with beam iterations that pruned nothing instead,
- *    each as wide as it needed to drop nothing, expanding the same positions again in each; no deal
- *    outside the benchmark sets was won in them (PySolFC Spiderette 1101–1300 and Spider 1101–1200,
- *    seeds 3001–3100 of one-, two- and four-suit Spiderette and of four-suit Spider, 3001–3200 of
- *    two-suit Spider at 167,000), so they served only to prove losses, which the depth-first search
- *    does in the same count and about half the time.
+ * 3. Complete search (complete.ts: breadth-first, no pruning), the rest of the budget: it expands
+ *    every position reachable from the start once — entering those stored already at no cost — and
+ *    answers lost when none of them is won. Solver 3.3.0 went on with beam iterations that pruned
+ *    nothing instead, each as wide as it needed to drop nothing, expanding the same positions again
+ *    in each; no deal outside the benchmark sets was won in them (PySolFC Spiderette 1101–1300 and
+ *    Spider 1101–1200, seeds 3001–3100 of one-, two- and four-suit Spiderette and of four-suit
+ *    Spider, 3001–3200 of two-suit Spider at 167,000), so they served only to prove losses, which
+ *    the complete stage does in the same count and less time.
  *
  * Every position the solve stores is stored once, in the one table, and counted once, when first
  * stored, whichever stage or iteration meets it: `positions` is the table's size at the end, and the
@@ -25,7 +25,8 @@
 import type { Position } from '../game/position.js';
 import { playLine } from '../game/score.js';
 import { lineText, rebuildLine, shortenLine } from './line.js';
-import { newStack, restartSearch, search } from './search.js';
+import { restartSearch } from './search.js';
+import { completeSearch } from './complete.js';
 import { beamSearch, type BeamOptions } from './beam.js';
 import { ColumnStore, KeyCodec } from './key.js';
 import { SolverState } from './state.js';
@@ -46,10 +47,10 @@ export interface SolveTuning extends BeamOptions {
   /** Least budget of the quick stage (default QUICK_MIN). */
   readonly quickMin?: number;
   /**
-   * The complete search after the pruned beam search ran dry: 'depth-first' (default) or 'beam'
-   * (solver 3.3.0's beam iterations that prune nothing).
+   * The complete search after the pruned beam search ran dry: 'breadth-first' (default, complete.ts)
+   * or 'beam' (solver 3.3.0's beam iterations that prune nothing).
    */
-  readonly complete?: 'depth-first' | 'beam';
+  readonly complete?: 'breadth-first' | 'beam';
 }
 
 /**
@@ -81,11 +82,10 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
     const beam = beamSearch(position, max, table, store, { ...tuning, handOff: tuning.complete !== 'beam' });
     peak = Math.max(peak, table.bytes + store.bytes + beam.peakBytes);
     if (beam.status === 'exhausted') {
-      // stage 3: no entry limit, as positions stored already are entered again free
-      const full = search(position, max, false, 0, 0, store, newStack(), table, Infinity);
+      const full = completeSearch(position, max, table, store);
       status = full.status;
-      if (status === 'won') line = lineText(position, full.moves);
-      peak = Math.max(peak, full.peakBytes);
+      if (status === 'won') line = rebuildLine(position, table.pathTo(full.goal), table, full.codec);
+      peak = Math.max(peak, table.bytes + store.bytes + full.peakBytes);
     } else {
       status = beam.status;
       if (status === 'won') line = rebuildLine(position, table.pathTo(beam.goal), table, beam.codec);
