@@ -227,6 +227,8 @@ describe('budget ladders', () => {
     expect(counts(s.report)).toEqual(expected);
     // the summary counts deals and solves apart
     expect(formatBatchSummary(s)).toMatch(/^  deals 8: 0 already stored at the first rung \(won, lost or undecided there\), 19 solves over the 3 rungs run now in .* \([0-9.]+ solves\/s, 2 workers\), 0 left$/m);
+    // the run's counts are of solves, and say so (a deal may be solved at several rungs)
+    expect(formatBatchSummary(s)).toMatch(/^  this run's 19 solves: won \d+, lost \d+, undecided \d+, errors 0$/m);
     // repeats of the plan are said as the plan's kind has them
     expect(formatBatchSummary(s, 0, null, 2, 'seeds')).toMatch(/, 0 left; 2 deals of overlapping seed ranges planned once$/m);
     expect(formatBatchSummary(s, 0, null, 1)).toMatch(/, 0 left; 1 duplicate line of the file merged \(the same deal twice is planned once\)$/m);

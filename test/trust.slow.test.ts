@@ -67,7 +67,7 @@ describe('#12.4 a signal while the program is still loading', () => {
       expect(r.signal).toBe(null);
       expect(r.status).toBe(130);
       expect(r.stdout).toMatch(/^study SIG(INT|TERM) \(interrupted\)\n  deals 20: 0 already settled, 0 run now in .*, 20 left\n/);
-      expect(r.stderr).toMatch(/^\nspidersolve: stopping; finished results are kept \(.*\)\nspidersolve: interrupted with 20 of 20 deals left; resume with the same command:\n  npx spidersolve batch --game spiderette .* --study SIG(INT|TERM)\n$/);
+      expect(r.stderr).toMatch(/^spidersolve: stopping; finished results are kept \(.*\)\nspidersolve: interrupted with 20 of 20 deals left; resume with the same command:\n  npx spidersolve batch --game spiderette .* --study SIG(INT|TERM)\n$/);
     }
     for (const s of ['SIGINT', 'SIGTERM']) {
       expect(countIn(join(dir, `early-${s}.sqlite`))).toBe(0);

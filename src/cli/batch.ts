@@ -272,7 +272,7 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
           ? `; ${duplicates} deal${duplicates === 1 ? '' : 's'} of overlapping seed ranges planned once`
           : `; ${duplicates} duplicate line${duplicates === 1 ? '' : 's'} of the file merged (the same deal twice is planned once)`
         : ''),
-    `  this run: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}`,
+    `  this run${many ? `'s ${s.ran} solve${s.ran === 1 ? '' : 's'}` : ''}: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}`,
     `  ${ladder}, solver ${s.solverVersion}, database ${s.db}`,
     ...(s.stopReason ? [`  stopped: ${s.stopReason}`] : []),
     '',
@@ -390,7 +390,7 @@ async function batchAction(given: BatchCliOptions): Promise<void> {
   const progress = createProgress(process.stderr);
   const sig = abortOnSignals((name) => {
     progress.stop();
-    process.stderr.write(`\nspidersolve: stopping; finished results are kept (${name === 'SIGINT' ? 'press Ctrl-C again' : 'a second signal'} to quit at once)\n`);
+    process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}spidersolve: stopping; finished results are kept (${name === 'SIGINT' ? 'press Ctrl-C again' : 'a second signal'} to quit at once)\n`);
   });
   // a signal that came while the program was still loading (signals.ts) counts as one now
   const early = takeEarlySignal();
