@@ -18,7 +18,7 @@ import { legalMoves, moveText } from '../game/rules.js';
 import { playLine } from '../game/score.js';
 import { getVariant } from '../game/variant.js';
 import { explainLine, formatExplained } from '../game/explain.js';
-import { fromNumbering, toNumbering, type Numbering } from '../game/numbering.js';
+import { fromNumbering, lineNames, toNumbering, type Numbering } from '../game/numbering.js';
 import {
   cardWords,
   COLUMNS_HELP,
@@ -194,7 +194,7 @@ export function registerGameCommands(program: Command): void {
         return t.value;
       });
       // (an error names the moves and columns as they were written)
-      const r = playLine(d.position, line, { texts: words, column: (c) => numbering.shown[c] ?? c + 1 });
+      const r = playLine(d.position, line, lineNames(words, numbering));
       if (!r.ok) throw r.error;
       const p = r.value;
       const explained = opts.explain ? explainOrThrow(d, p.moves, numbering) : null;

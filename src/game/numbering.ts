@@ -60,9 +60,9 @@ export function fromNumbering(move: string, numbering: Numbering): Result<string
 }
 
 /**
- * How errors name the moves of `line` (spidersolve's notation) for a reader of `numbering`: each move
- * as written there, and each column by its number there (score.ts LineNames).
+ * How errors name the moves of a line for a reader of `numbering` (score.ts LineNames): each move as
+ * `written` there (one text a move), and each column by its number there.
  */
-export function lineNames(line: readonly string[], numbering: Numbering): LineNames {
-  return { texts: line.map((m) => toNumbering(m, numbering)), column: (c) => numbering.shown[c] ?? c + 1 };
+export function lineNames(written: readonly string[], numbering: Numbering): LineNames {
+  return { texts: written, column: (c) => numbering.shown[c] ?? c + 1 };
 }

@@ -80,9 +80,12 @@ export function lineFrames(start: Position, line: readonly string[], shown: { nu
   let pos = start;
   let flips = 0;
   const frames: ViewFrame[] = [frameOf(pos, 0, 0, { move: null, words: null, turnedUp: [], completed: [], landed: [] })];
+  // an error names the moves as the numbering writes them
+  const numbering = shown.numbering;
+  const names = numbering && lineNames(line.map((m) => toNumbering(m, numbering)), numbering);
   for (let i = 0; i < line.length; i++) {
     const text = line[i]!;
-    const r = lineMove(pos, text, i, shown.numbering && lineNames(line, shown.numbering));
+    const r = lineMove(pos, text, i, names);
     if (!r.ok) return r;
     const move = r.value;
     const notation = shown.numbering ? toNumbering(moveText(pos, move), shown.numbering) : moveText(pos, move);
