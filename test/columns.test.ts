@@ -80,16 +80,16 @@ describe('a PySolFC deal\'s winning line, printed in PySolFC\'s numbering', () =
   it('hint, solve and play print and read PySolFC\'s numbers by default for a pysol: deal, and say so', () => {
     const hint = cli('hint', 'pysol:spider2:5');
     expect(hint.status).toBe(0);
-    expect(hint.stdout.split('\n')[0]).toBe('1-10   (first move of a 132-move win)'); // spidersolve's 1-4 (solver 3.4.0)
+    expect(hint.stdout.split('\n')[0]).toBe('4-3   (first move of a 116-move win)'); // spidersolve's 2-6 (solver 3.5.0)
     expect(hint.stdout).toMatch(/^columns: PySolFC's, 1-10 left to right/m);
     const own = cli('hint', 'pysol:spider2:5', '--columns', 'spidersolve', '--json');
-    expect(JSON.parse(own.stdout)).toMatchObject({ move: '1-4', columns: 'spidersolve' });
+    expect(JSON.parse(own.stdout)).toMatchObject({ move: '2-6', columns: 'spidersolve' });
     const solved = JSON.parse(cli('solve', 'pysol:spider2:5', '--json').stdout) as { line: string[]; columns: string };
     expect(solved.columns).toBe('pysol');
-    expect(solved.line[0]).toBe('1-10');
+    expect(solved.line[0]).toBe('4-3');
     const play = cli('play', 'pysol:spider2:5', solved.line.join(' '), '--json');
     expect(play.status).toBe(0);
-    expect(JSON.parse(play.stdout)).toMatchObject({ won: true, columns: 'pysol', movesPlayed: 132 });
+    expect(JSON.parse(play.stdout)).toMatchObject({ won: true, columns: 'pysol', movesPlayed: 116 });
     expect(cli('play', 'SE4-7', '5-2', '--columns', 'pysol')).toMatchObject({ status: 2, stderr: expect.stringMatching(/^spidersolve: option --columns pysol: SE4-7 is not a PySolFC deal/) });
   });
 });

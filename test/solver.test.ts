@@ -10,7 +10,7 @@ import { playLine } from '../src/game/score.js';
 import { ALL_VARIANTS } from '../src/game/variant.js';
 import { ColumnStore, KeyCodec } from '../src/solver/key.js';
 import { moveOrder, restartSearch, search, SPLIT_TO_EMPTY } from '../src/solver/search.js';
-import { beamSearch } from '../src/solver/beam.js';
+import { beamSearch, hiddenSet } from '../src/solver/beam.js';
 import { completeSearch } from '../src/solver/complete.js';
 import { solve } from '../src/solver/solve.js';
 import { lineText, rebuildLine, shortenLine } from '../src/solver/line.js';
@@ -198,18 +198,40 @@ describe('solver: known answers', () => {
       // the loss)
       [SP1, 2, 20_000, 'won', 120, 115],
       [SP2, 7, 20_000, 'won', 855, 186],
-      [SP2, 2, 100_000, 'won', 12_435, 155],
-      [SP4, 6, 100_000, 'won', 50_693, 192],
+      [SP2, 2, 100_000, 'won', 12_196, 140],
+      [SP4, 6, 100_000, 'won', 17_603, 200],
       [SE2, 3, 20_000, 'won', 2_163, 112],
-      [SE4, 3, 150_000, 'won', 16_330, 147],
-      [SE4, 4, 150_000, 'won', 12_571, 155],
+      [SE4, 3, 150_000, 'won', 19_941, 106],
+      [SE4, 4, 150_000, 'won', 22_926, 137],
       [SE4, 1011, 200_000, 'lost', 7_462, 0],
     ];
     for (const [v, seed, max, status, positions, moves] of golden) {
       const r = solve(dealPosition(v, seed), { maxPositions: max });
       expect([v.game, v.suits, seed, r.status, r.positions, r.line.length]).toEqual([v.game, v.suits, seed, status, positions, moves]);
     }
-    expect(SOLVER_VERSION).toBe('3.4.0');
+    expect(SOLVER_VERSION).toBe('3.5.0');
+  });
+
+  it("keeps solver 3.4.0's beam with hiddenShare 0: the hidden-set share is what 3.5.0 changed", () => {
+    // 3.4.0's goldens of these deals (3.5.0: 17,603 and 19,941 positions)
+    const old = { hiddenShare: 0 };
+    const a = solve(dealPosition(SP4, 6), { maxPositions: 100_000 }, old);
+    expect([a.status, a.positions, a.line.length]).toEqual(['won', 50_693, 192]);
+    const b = solve(dealPosition(SE4, 3), { maxPositions: 150_000 }, old);
+    expect([b.status, b.positions, b.line.length]).toEqual(['won', 16_330, 147]);
+  });
+
+  it('gives positions the same hidden set when only their face-up cards differ, and another when a face-down count, the stock or the suits removed differ', () => {
+    const cols = (first: string): Parameters<typeof pos>[1] => [['3S 4S', first], ['5S', 'KS'], ['', 'QS'], ['', 'JS'], ['', '10S'], ['', '9S'], ['', '8S']];
+    const h = (p: Position) => hiddenSet(new SolverState(p));
+    const base = h(pos(SE1, cols('AS'), ['2S 2S 6S'], [0]));
+    // other face-up cards, the same cards face down: the same set
+    expect(h(pos(SE1, cols('7S'), ['2S 2S 6S'], [0]))).toBe(base);
+    expect(h(pos(SE1, [['3S 4S', 'AS'], ['5S', 'QS'], ['', 'KS'], ['', 'JS'], ['', '10S'], ['', '9S'], ['', '8S']], ['2S 2S 6S'], [0]))).toBe(base);
+    // one card fewer face down in column 1, the stock dealt, a suit more removed: other sets
+    expect(h(pos(SE1, [['3S', '4S AS'], ['5S', 'KS'], ['', 'QS'], ['', 'JS'], ['', '10S'], ['', '9S'], ['', '8S']], ['2S 2S 6S'], [0]))).not.toBe(base);
+    expect(h(pos(SE1, cols('AS'), [], [0]))).not.toBe(base);
+    expect(h(pos(SE1, cols('AS'), ['2S 2S 6S'], [0, 0]))).not.toBe(base);
   });
 
   it('replays every win it reports through the rules engine (seeded Spiderette 1-suit deals)', () => {

@@ -13,8 +13,10 @@
  * to a share of the width for each number of stock deals left, so that positions which have just
  * dealt (whose fresh cards score badly) are not crowded out by those that have not; then up to a
  * smaller share for each number of face-down cards left, so that positions which turned up more cards
- * are not crowded out by tidier ones; then up to `perParent` children of each parent, so that one
- * position's many shuffles do not fill the beam; then the best of the rest. A kept child is visited
+ * are not crowded out by tidier ones; then up to a share of the width for each hidden set (the cards
+ * still face down, see hiddenSet), so that many arrangements of the same few sets do not fill the
+ * beam; then up to `perParent` children of each parent, so that one position's many shuffles do not
+ * fill the beam; then the best of the rest. A kept child is visited
  * in the table (PositionTable.visit): stored, and counted, if new; entered again free if an earlier
  * iteration or the quick stage stored it. A child that is left out is not stored.
  * When an iteration fails, the next one searches again from the start with a wider beam, through
@@ -55,6 +57,12 @@ export interface BeamOptions {
    * line, while pruning (default BEAM_IDLE; 0 for no limit). Children beyond it are left out, as pruned.
    */
   readonly idle?: number;
+  /**
+   * Share of the width for each hidden set (see hiddenSet: which cards are still face down, with the
+   * stock deals left and the suits removed), kept after the reserves for deals and face-down counts and
+   * before the per-parent cap (default BEAM_HIDDEN_SHARE; 0: none). At least one place a set.
+   */
+  readonly hiddenShare?: number;
   /** Most children of one parent kept before the beam is filled with the best of the rest (default BEAM_PER_PARENT; 0: no cap). */
   readonly perParent?: number;
   /**
@@ -117,6 +125,25 @@ export const BEAM_DOWN_SHARE = 0.02;
  */
 export const BEAM_IDLE = 30;
 /**
+ * Share of the width kept for each hidden set (solver 3.5.0): after the reserves for deals left and
+ * face-down counts, the best positions of each set of cards still face down (with the same stock deals
+ * left and suits removed, see hiddenSet) are kept, up to this share of the width each (at least one
+ * place a set), before the per-parent cap and the best of the rest. Positions of one hidden set differ
+ * only in how their face-up cards lie: without a cap the beam fills with arrangements of the few sets
+ * that score best, and it takes a wider beam to carry a set that scores worse now but turns more cards
+ * later. Chosen on deals outside the benchmark sets, at 1,000,000 positions, against none (3.4.0):
+ * PySolFC Spiderette 1101–1300 186 won (186), 1301–1500 177 (178), 1501–1700 187 (184), 1701–1900
+ * 184 (183), the same lost; four-suit Spiderette seeds 3001–3100 93 (92); PySolFC Spider 4 suits
+ * 1101–1200 100 (99), four-suit Spider seeds 3001–3060 60 (59); and in one process solving each deal
+ * with both, two-suit Spiderette seeds 3001–3150 the same answers in 0.86 of the total time (median
+ * 1.01), two-suit Spider seeds 3001–3200 at 167,000 all won in 0.76 (median 0.94), one-suit
+ * Spiderette seeds 3001–3200 the same answers in about the same time (which of the two ran first
+ * moved that ratio by as much as the change did). In a first form (sets hashed into 4,096
+ * groups), 0.02 won 187, 176, 185 and 185 of the four PySolFC Spiderette sets, and 0.05 185 of
+ * 1101–1300 and 183 of 1501–1700.
+ */
+export const BEAM_HIDDEN_SHARE = 0.01;
+/**
  * Children of one parent kept before the beam is filled with the best of the rest. With the idle
  * limit of 30, a cap of 4 won 20 of those 21 games (2, 3 and 6: 19; none: 18) in half the time, and
  * no fewer than 3.0.0 on PySolFC games 1001–1060 (Spider) and 1101–1160 (Spiderette) and seeds
@@ -156,11 +183,13 @@ class Candidates {
   idle = new Uint16Array(1024);
   par = new Int32Array(1024);
   keyOff = new Int32Array(1024);
+  /** Hidden set (hiddenSet), then, once the level is found, its group: a dense index per level. */
+  hidden = new Int32Array(1024);
   keys = new Uint32Array(8192);
   keysUsed = 0;
   n = 0;
 
-  push(score: number, move: number, tag: number, deals: number, idle: number, par: number, key: Uint32Array, nw: number, down: number): void {
+  push(score: number, move: number, tag: number, deals: number, idle: number, par: number, key: Uint32Array, nw: number, down: number, hidden: number): void {
     if (nw > 0 && this.keysUsed + nw > this.keys.length) {
       const k = new Uint32Array(Math.max(this.keys.length * 2, this.keysUsed + nw));
       k.set(this.keys);
@@ -187,6 +216,7 @@ class Candidates {
         return b;
       };
       this.keyOff = g32(this.keyOff);
+      this.hidden = g32(this.hidden);
       this.move = g32(this.move);
       this.par = g32(this.par);
       this.score = g32(this.score);
@@ -204,6 +234,7 @@ class Candidates {
     this.idle[i] = idle;
     this.par[i] = par;
     this.keyOff[i] = ko;
+    this.hidden[i] = hidden;
   }
 }
 
@@ -238,6 +269,58 @@ function newScratch(): Scratch {
  * seeds but 1.24 on these, whose levels keep most of their candidates; 8: 0.91 and 1.05).
  */
 export const LAZY_RATIO = 4;
+
+/**
+ * A 32-bit hash of a position's hidden set: the face-down count of each column (face-down cards never
+ * move, R11, so the counts name the cards still hidden), the stock deals left and the suits removed.
+ * Two positions with the same hidden set differ only in their face-up cards. (Columns with face-down
+ * cards keep their places in a key, KeyCodec, so the counts are the position's, in any column order.)
+ */
+export function hiddenSet(s: SolverState): number {
+  let h = Math.imul(s.removed + 1, 0x9e3779b1) ^ s.stockLeft;
+  for (let c = 0; c < s.ncols; c++) {
+    h = Math.imul(h ^ s.down[c]!, 0x85ebca6b);
+    h ^= h >>> 13;
+  }
+  return h;
+}
+
+/**
+ * Replaces the hidden sets of candidates 0..n-1 (Candidates.hidden) by dense group indexes (0, 1, …,
+ * in order of first appearance). `slots` and `keys` are the hash table's scratch: returned, grown if
+ * they were too small, with the number of groups.
+ */
+function groupHidden(c: Candidates, n: number, slots: Int32Array<ArrayBuffer>, keys: Int32Array<ArrayBuffer>): { slots: Int32Array<ArrayBuffer>; keys: Int32Array<ArrayBuffer>; groups: number } {
+  // a table of the least power of two over 2n, at the front of the scratch (only it is cleared)
+  const cap = 1 << Math.ceil(Math.log2(2 * n + 1));
+  if (slots.length < cap) {
+    slots = new Int32Array(cap);
+    keys = new Int32Array(cap);
+  }
+  const mask = cap - 1;
+  slots.fill(0, 0, cap);
+  let groups = 0;
+  const h = c.hidden;
+  for (let i = 0; i < n; i++) {
+    const v = h[i]!;
+    let j = (Math.imul(v, 0x9e3779b1) >>> 0) & mask;
+    for (;;) {
+      const g = slots[j]!;
+      if (g === 0) {
+        slots[j] = ++groups;
+        keys[j] = v;
+        h[i] = groups - 1;
+        break;
+      }
+      if (keys[j] === v) {
+        h[i] = g - 1;
+        break;
+      }
+      j = (j + 1) & mask;
+    }
+  }
+  return { slots, keys, groups };
+}
 
 /** Length in words of candidate i's key (keyed levels only). */
 function keyLen(c: Candidates, i: number): number {
@@ -278,6 +361,11 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   let prune = opts.prune ?? true;
   const idle = Math.min(60_000, opts.idle ?? BEAM_IDLE);
   const perParent = opts.perParent ?? BEAM_PER_PARENT;
+  const hiddenShare = opts.hiddenShare ?? BEAM_HIDDEN_SHARE;
+  // hidden-set grouping: its hash table (slots, keys) and the count kept of each group
+  let groupSlots = new Int32Array(0);
+  let groupKeys = new Int32Array(0);
+  let groupCount = new Int32Array(64);
   let parCount = new Int32Array(64);
   // candidates found by the level before (for LAZY_RATIO)
   let lastFound = 0;
@@ -338,12 +426,12 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
           // keep leaves it out, so it takes no room in the beam)
           if (lazy) {
             codec.evaluate(state);
-            cand.push(codec.score, m, NO_REVERSE, state.stockLeft, childIdle, e, codec.buf, 0, codec.downLeft);
+            cand.push(codec.score, m, NO_REVERSE, state.stockLeft, childIdle, e, codec.buf, 0, codec.downLeft, hiddenShare > 0 ? hiddenSet(state) : 0);
           } else {
             const nw = codec.encode(state);
             let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
             if (tag !== NO_REVERSE) tag = codec.decodedTag(tag);
-            cand.push(codec.score, m, tag, state.stockLeft, childIdle, e, codec.buf, nw, codec.downLeft);
+            cand.push(codec.score, m, tag, state.stockLeft, childIdle, e, codec.buf, nw, codec.downLeft, hiddenShare > 0 ? hiddenSet(state) : 0);
           }
           state.undo(m, tok);
         }
@@ -431,6 +519,15 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         perDown.fill(0);
         if (!keepCapped(cand.down, perDown, downReserve)) return out('undecided', -1);
       }
+      if (hiddenShare > 0) {
+        const gh = groupHidden(cand, nc, groupSlots, groupKeys);
+        groupSlots = gh.slots;
+        groupKeys = gh.keys;
+        if (groupCount.length < gh.groups) groupCount = new Int32Array(gh.groups * 2);
+        groupCount.fill(0, 0, gh.groups);
+        for (let i = 0; i < nc; i++) if (taken[i] === 1) groupCount[cand.hidden[i]!]!++;
+        if (!keepCapped(cand.hidden, groupCount, Math.max(1, Math.ceil(width * hiddenShare)))) return out('undecided', -1);
+      }
       if (perParent > 0) {
         if (parCount.length < levelLen) parCount = new Int32Array(levelLen * 2);
         parCount.fill(0, 0, levelLen);
@@ -461,9 +558,10 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         levelIdle[levelLen++] = cand.idle[i]!;
       }
       // bytes in use: per candidate its score, move, tag, deals, face-down count, idle count, parent,
-      // key offset, order and taken, and its key (keyed levels); per kept position its node, tag and idle count, and its count of
-      // children kept (as a parent at the next level)
-      peak = Math.max(peak, nc * 26 + cand.keysUsed * 4 + levelLen * 11);
+      // key offset, hidden set, order and taken, and its key (keyed levels); per kept position its
+      // node, tag and idle count, and its count of children kept (as a parent at the next level); the
+      // hidden sets' hash table
+      peak = Math.max(peak, nc * 30 + cand.keysUsed * 4 + levelLen * 11 + groupSlots.byteLength + groupKeys.byteLength);
     }
     if (!dropped) {
       if (!pruned) return out('lost', -1);
