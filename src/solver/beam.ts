@@ -275,6 +275,8 @@ export const LAZY_RATIO = 4;
  * move, R11, so the counts name the cards still hidden), the stock deals left and the suits removed.
  * Two positions with the same hidden set differ only in their face-up cards. (Columns with face-down
  * cards keep their places in a key, KeyCodec, so the counts are the position's, in any column order.)
+ * Two sets whose hashes collide share a group in the beam's choice, which only coarsens its cap: the
+ * choice is heuristic, and deterministic either way.
  */
 export function hiddenSet(s: SolverState): number {
   let h = Math.imul(s.removed + 1, 0x9e3779b1) ^ s.stockLeft;
