@@ -251,10 +251,13 @@ interface Scratch {
   order: Int32Array;
   taken: Uint8Array;
   hist: Int32Array;
+  groupSlots: Int32Array<ArrayBuffer>;
+  groupKeys: Int32Array<ArrayBuffer>;
+  groupCount: Int32Array;
 }
 let spareScratch: Scratch | null = null;
 function newScratch(): Scratch {
-  return { cand: new Candidates(), levelNode: new Int32Array(64), levelTag: new Uint8Array(64), levelIdle: new Uint16Array(64), order: new Int32Array(1024), taken: new Uint8Array(1024), hist: new Int32Array(256) };
+  return { cand: new Candidates(), levelNode: new Int32Array(64), levelTag: new Uint8Array(64), levelIdle: new Uint16Array(64), order: new Int32Array(1024), taken: new Uint8Array(1024), hist: new Int32Array(256), groupSlots: new Int32Array(0), groupKeys: new Int32Array(0), groupCount: new Int32Array(64) };
 }
 
 /**
@@ -290,9 +293,9 @@ export function hiddenSet(s: SolverState): number {
 /**
  * Replaces the hidden sets of candidates 0..n-1 (Candidates.hidden) by dense group indexes (0, 1, …,
  * in order of first appearance). `slots` and `keys` are the hash table's scratch: returned, grown if
- * they were too small, with the number of groups.
+ * they were too small, with the number of groups and the table's size in use (`cap` slots).
  */
-function groupHidden(c: Candidates, n: number, slots: Int32Array<ArrayBuffer>, keys: Int32Array<ArrayBuffer>): { slots: Int32Array<ArrayBuffer>; keys: Int32Array<ArrayBuffer>; groups: number } {
+function groupHidden(c: Candidates, n: number, slots: Int32Array<ArrayBuffer>, keys: Int32Array<ArrayBuffer>): { slots: Int32Array<ArrayBuffer>; keys: Int32Array<ArrayBuffer>; groups: number; cap: number } {
   // a table of the least power of two over 2n, at the front of the scratch (only it is cleared)
   const cap = 1 << Math.ceil(Math.log2(2 * n + 1));
   if (slots.length < cap) {
@@ -321,7 +324,7 @@ function groupHidden(c: Candidates, n: number, slots: Int32Array<ArrayBuffer>, k
       j = (j + 1) & mask;
     }
   }
-  return { slots, keys, groups };
+  return { slots, keys, groups, cap };
 }
 
 /** Length in words of candidate i's key (keyed levels only). */
@@ -365,9 +368,11 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   const perParent = opts.perParent ?? BEAM_PER_PARENT;
   const hiddenShare = opts.hiddenShare ?? BEAM_HIDDEN_SHARE;
   // hidden-set grouping: its hash table (slots, keys) and the count kept of each group
-  let groupSlots = new Int32Array(0);
-  let groupKeys = new Int32Array(0);
-  let groupCount = new Int32Array(64);
+  let groupSlots = scratch.groupSlots;
+  let groupKeys = scratch.groupKeys;
+  let groupCount = scratch.groupCount;
+  // the hash table's words this search used (its scratch may be larger, from an earlier search)
+  let groupWords = 0;
   let parCount = new Int32Array(64);
   // candidates found by the level before (for LAZY_RATIO)
   let lastFound = 0;
@@ -377,7 +382,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   let root = table.find(codec.buf, nw0);
   if (root < 0) root = table.insert(codec.buf, nw0, 0);
   const out = (status: BeamOutcome['status'], goal: number): BeamOutcome => {
-    spareScratch = { cand, levelNode, levelTag, levelIdle, order, taken, hist };
+    spareScratch = { cand, levelNode, levelTag, levelIdle, order, taken, hist, groupSlots, groupKeys, groupCount };
     return { status, goal, iterations, width, codec, peakBytes: peak };
   };
   table.setRoot(root, 0);
@@ -525,6 +530,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         const gh = groupHidden(cand, nc, groupSlots, groupKeys);
         groupSlots = gh.slots;
         groupKeys = gh.keys;
+        groupWords = Math.max(groupWords, 2 * gh.cap + gh.groups);
         if (groupCount.length < gh.groups) groupCount = new Int32Array(gh.groups * 2);
         groupCount.fill(0, 0, gh.groups);
         for (let i = 0; i < nc; i++) if (taken[i] === 1) groupCount[cand.hidden[i]!]!++;
@@ -562,8 +568,8 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
       // bytes in use: per candidate its score, move, tag, deals, face-down count, idle count, parent,
       // key offset, hidden set, order and taken, and its key (keyed levels); per kept position its
       // node, tag and idle count, and its count of children kept (as a parent at the next level); the
-      // hidden sets' hash table
-      peak = Math.max(peak, nc * 30 + cand.keysUsed * 4 + levelLen * 11 + groupSlots.byteLength + groupKeys.byteLength);
+      // hidden sets' hash table and counts (the largest a level of this search used)
+      peak = Math.max(peak, nc * 30 + cand.keysUsed * 4 + levelLen * 11 + groupWords * 4);
     }
     if (!dropped) {
       if (!pruned) return out('lost', -1);
