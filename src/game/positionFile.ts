@@ -321,7 +321,8 @@ export function parsePositionJson(text: string, name: string): Result<Position> 
     // a byte-order mark some editors write first is not part of the JSON (the text form skips it too)
     data = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
-    return fail('bad-json', '', `not valid JSON (${(e as Error).message.split('\n')[0]})`);
+    // (the parser's message may quote the file's text, line breaks and all: one line, whole)
+    return fail('bad-json', '', `not valid JSON (${(e as Error).message.replace(/\s+/g, ' ').trim()})`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('bad-json', '', 'expected a JSON object with "columns" and "stockDeals"');
   const o = data as Record<string, unknown>;
