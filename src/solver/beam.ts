@@ -526,7 +526,8 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         perDown.fill(0);
         if (!keepCapped(cand.down, perDown, downReserve)) return out('undecided', -1);
       }
-      if (hiddenShare > 0) {
+      // (the passes below take nothing once the beam is full: their counts are not made then)
+      if (hiddenShare > 0 && total < width) {
         const gh = groupHidden(cand, nc, groupSlots, groupKeys);
         groupSlots = gh.slots;
         groupKeys = gh.keys;
@@ -536,7 +537,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         for (let i = 0; i < nc; i++) if (taken[i] === 1) groupCount[cand.hidden[i]!]!++;
         if (!keepCapped(cand.hidden, groupCount, Math.max(1, Math.ceil(width * hiddenShare)))) return out('undecided', -1);
       }
-      if (perParent > 0) {
+      if (perParent > 0 && total < width) {
         if (parCount.length < levelLen) parCount = new Int32Array(levelLen * 2);
         parCount.fill(0, 0, levelLen);
         for (let i = 0; i < nc; i++) if (taken[i] === 1) parCount[cand.par[i]!]!++;
