@@ -338,6 +338,6 @@ describe('play', () => {
     expect(refused('play', 'SE4-7', '5-9')).toBe('spidersolve: move "5-9": column 9 does not exist (columns are 1-7) (move 1 of the line)');
   });
   it('refuses a bad code', () => {
-    expect(refused('play', 'SP2-x', 'd')).toBe('spidersolve: deal code "SP2-x": the seed "X" is not a whole number');
+    expect(refused('play', 'SP2-x', 'd')).toBe('spidersolve: deal code "SP2-x": the seed "x" is not a whole number');
   });
 });

@@ -60,7 +60,7 @@ describe('seeded codes', () => {
     expect(padded.ok ? padded.value.seed : padded).toBe(7);
     expect(refusal(`SP2-${'0'.repeat(90)}${'9'.repeat(50)}`)).toEqual({ code: 'bad-code', message: expect.stringMatching(/: seed of 50 digits is out of range 0\.\.4294967295$/) });
     expect(refusal('SP2-99999999999999999999').code).toBe('bad-code');
-    expect(refusal('SP2-1x7')).toEqual({ code: 'bad-code', message: 'deal code "SP2-1x7": the seed "1X7" is not a whole number' });
+    expect(refusal('SP2-1x7')).toEqual({ code: 'bad-code', message: 'deal code "SP2-1x7": the seed "1x7" is not a whole number' });
     expect(refusal('hello').code).toBe('bad-code');
     expect(refusal('').code).toBe('bad-code');
     expect(refusal('SP2 1007').code).toBe('bad-code');

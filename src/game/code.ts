@@ -144,7 +144,11 @@ export function parseDealCode(text: string): Result<DealCodeValue> {
   if (suits !== 1 && suits !== 2 && suits !== 4) return err('bad-code', `${name}: ${suitsText} suits is not a variant; use 1, 2 or 4`);
   const variant = getVariant(tag === 'SP' ? 'spider' : 'spiderette', suits as SuitCount);
   if (!x) {
-    if (!/^\d+$/.test(body)) return err('bad-code', `${name}: the seed ${quoteInput(body)} is not a whole number`);
+    if (!/^\d+$/.test(body)) {
+      // quoted as typed, not upper-cased (the same length unless upper-casing changed it)
+      const typed = text.trim();
+      return err('bad-code', `${name}: the seed ${quoteInput(typed.length === t.length ? typed.slice(t.length - body.length) : body)} is not a whole number`);
+    }
     // leading zeros do not count (SP2-0007 is seed 7); past 12 digits the seed is out of range anyway
     const digits = body.replace(/^0+(?=\d)/, '');
     const seed = digits.length > 12 ? Infinity : Number(digits);
