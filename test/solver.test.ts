@@ -9,7 +9,7 @@ import { applyMove, legalMoves, moveText } from '../src/game/rules.js';
 import { playLine } from '../src/game/score.js';
 import { ALL_VARIANTS } from '../src/game/variant.js';
 import { ColumnStore, KeyCodec } from '../src/solver/key.js';
-import { moveOrder, restartSearch, search, SPLIT_TO_EMPTY } from '../src/solver/search.js';
+import { moveOrder, PRUNE_BEAM, PRUNE_NONE, PRUNE_QUICK, PRUNED, restartSearch, search, SPLIT_TO_EMPTY } from '../src/solver/search.js';
 import { beamSearch, hiddenSet } from '../src/solver/beam.js';
 import { completeSearch } from '../src/solver/complete.js';
 import { solve } from '../src/solver/solve.js';
@@ -17,7 +17,7 @@ import { lineText, rebuildLine, shortenLine } from '../src/solver/line.js';
 import { CAP, DEAL_MOVE, groupMove, moveTag, NO_REVERSE, reverseTag, SolverState, SPLIT_GROUP } from '../src/solver/state.js';
 import { PositionTable } from '../src/solver/table.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
-import { mulberry32, pos, run, SE1, SE2, SE4, SP1, SP2, SP4 } from './helpers/game.js';
+import { type ColumnSpec, mulberry32, pos, run, SE1, SE2, SE4, SP1, SP2, SP4 } from './helpers/game.js';
 
 /** Exhaustive search through the rules engine alone (string keys), for small positions. */
 function bruteForce(start: Position, limit = 30_000): 'won' | 'lost' | 'too large' {
@@ -200,25 +200,27 @@ describe('solver: known answers', () => {
       [SP2, 7, 20_000, 'won', 855, 186],
       [SP2, 2, 100_000, 'won', 12_196, 140],
       [SP4, 6, 100_000, 'won', 17_603, 200],
-      [SE2, 3, 20_000, 'won', 2_163, 112],
-      [SE4, 3, 150_000, 'won', 19_941, 106],
-      [SE4, 4, 150_000, 'won', 22_926, 137],
+      [SE2, 3, 20_000, 'won', 2_185, 108],
+      [SE4, 3, 150_000, 'won', 19_937, 106],
+      [SE4, 4, 150_000, 'won', 22_930, 137],
       [SE4, 1011, 200_000, 'lost', 7_462, 0],
     ];
     for (const [v, seed, max, status, positions, moves] of golden) {
       const r = solve(dealPosition(v, seed), { maxPositions: max });
       expect([v.game, v.suits, seed, r.status, r.positions, r.line.length]).toEqual([v.game, v.suits, seed, status, positions, moves]);
     }
-    expect(SOLVER_VERSION).toBe('3.5.0');
+    expect(SOLVER_VERSION).toBe('3.6.0');
   });
 
   it("keeps solver 3.4.0's beam with hiddenShare 0: the hidden-set share is what 3.5.0 changed", () => {
-    // 3.4.0's goldens of these deals (3.5.0: 17,603 and 19,941 positions)
+    // 3.4.0's golden of this Spider deal (3.5.0 and 3.6.0: 17,603 positions)
     const old = { hiddenShare: 0 };
     const a = solve(dealPosition(SP4, 6), { maxPositions: 100_000 }, old);
     expect([a.status, a.positions, a.line.length]).toEqual(['won', 50_693, 192]);
+    // in Spiderette the quick stage changed too (3.6.0, PRUNE_QUICK): 3.4.0 stored 16,330 positions
+    // (and 3.6.0 19,937)
     const b = solve(dealPosition(SE4, 3), { maxPositions: 150_000 }, old);
-    expect([b.status, b.positions, b.line.length]).toEqual(['won', 16_330, 147]);
+    expect([b.status, b.positions, b.line.length]).toEqual(['won', 16_326, 147]);
   });
 
   it('gives positions the same hidden set when only their face-up cards differ, and another when a face-down count, the stock or the suits removed differ', () => {
@@ -425,8 +427,9 @@ describe('solver: move generation and packed positions', () => {
               if (!(e & (1 << (9 + k)))) continue;
               const m = groupMove(e, k);
               expect(k).toBeLessThan(s.runLength(e & 31));
-              expect(moveOrder(s, m, true)).toBe(SPLIT_TO_EMPTY);
-              expect(moveOrder(s, m, false)).toBe(SPLIT_TO_EMPTY);
+              expect(moveOrder(s, m, PRUNE_QUICK)).toBe(SPLIT_TO_EMPTY);
+              expect(moveOrder(s, m, PRUNE_BEAM)).toBe(SPLIT_TO_EMPTY);
+              expect(moveOrder(s, m, PRUNE_NONE)).toBe(SPLIT_TO_EMPTY);
               expanded.push(m);
               checked++;
             }
@@ -438,6 +441,22 @@ describe('solver: move generation and packed positions', () => {
     }
     expect(groups).toBeGreaterThan(200); // 213 with these seeds
     expect(checked).toBeGreaterThan(500); // 567 with these seeds
+  });
+
+  it('prunes a lateral move (8S off 9H onto another 9H) in Spider always, in Spiderette only in the quick stage, and keeps it when the card it uncovers can take a card of its own suit', () => {
+    const cols = (n: number, extra: ColumnSpec[] = []): ColumnSpec[] => [['AS', '9H 8S'], ['AH', '9H'], ...extra, ...Array.from({ length: n - 2 - extra.length }, (): ColumnSpec => ['', 'KS'])];
+    const lateral = 0 | (1 << 5) | (1 << 10);
+    const se = new SolverState(pos(SE2, cols(7)));
+    expect(moveOrder(se, lateral, PRUNE_NONE)).toBe(0);
+    expect(moveOrder(se, lateral, PRUNE_BEAM)).toBe(0);
+    expect(moveOrder(se, lateral, PRUNE_QUICK)).toBe(PRUNED);
+    const sp = new SolverState(pos(SP2, cols(10)));
+    expect(moveOrder(sp, lateral, PRUNE_NONE)).toBe(0);
+    expect(moveOrder(sp, lateral, PRUNE_BEAM)).toBe(PRUNED);
+    expect(moveOrder(sp, lateral, PRUNE_QUICK)).toBe(PRUNED);
+    // an 8H on top elsewhere could go onto the 9H the move uncovers: kept
+    const recv = new SolverState(pos(SE2, cols(7, [['', '8H']])));
+    expect(moveOrder(recv, lateral, PRUNE_QUICK)).toBe(0);
   });
 
   it('the depth-first search takes noise of 0 to 3 only (a group keeps 2 bits of noise a move)', () => {

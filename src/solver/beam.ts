@@ -31,7 +31,7 @@
  */
 import type { Position } from '../game/position.js';
 import { type ColumnStore, DEFAULT_WEIGHTS, type EvalWeights, KeyCodec } from './key.js';
-import { moveOrder, PRUNED } from './search.js';
+import { moveOrder, PRUNE_BEAM, PRUNED } from './search.js';
 import { DEAL_MOVE, moveTag, NO_REVERSE, reverseTag, SolverState } from './state.js';
 import type { PositionTable } from './table.js';
 
@@ -414,7 +414,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         for (let i = 0; i < n; i++) {
           const m = moves[i]!;
           if (back !== NO_REVERSE && moveTag(m) === back) continue;
-          if (prune && m !== DEAL_MOVE && moveOrder(state, m, true) === PRUNED) {
+          if (prune && m !== DEAL_MOVE && moveOrder(state, m, PRUNE_BEAM) === PRUNED) {
             pruned = true;
             continue;
           }

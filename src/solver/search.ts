@@ -1,6 +1,6 @@
 /**
  * The quick stage: depth-first search with a transposition table and cheap move ordering, restarted;
- * and the move pruning that the beam search also uses while it is heuristic (`moveOrder` with `prune`).
+ * and the move pruning of the heuristic searches (`moveOrder` with PRUNE_QUICK, or PRUNE_BEAM in the beam search).
  *
  * A search enters a position once (PositionTable.visit, with a stamp of its own): a new position is
  * stored, and counted, when it is first entered; one stored earlier in the solve is entered again at
@@ -40,19 +40,41 @@ const EMPTY_COLUMN = -5;
 const FILL_EMPTY = 5;
 const DEAL = 30;
 /**
- * moveOrder's answer for a move that the heuristic pass leaves out: one that splits a run of one
- * suit onto a card of another column without completing a suit there; and in Spider (two decks), a
- * lateral move: a group moved off a card of the next rank and another suit onto a card that is not
- * of its own suit, unless the card it uncovers could at once take a card of its own suit.
- *
- * Solver 3.3.0 keeps lateral moves in Spiderette (one deck), where they are often the only way to
- * reorder seven columns: on deals outside the benchmark sets at 1,000,000 positions, PySolFC
- * Spiderette 1101–1300 won 184 (3.2.0: 181), 1301–1500 176 (169), four-suit Spiderette seeds
- * 3001–3100 91 (90). In Spider the same change won no more (PySolFC 1101–1200 98 against 99,
- * 1201–1300 100 and 100; seeds 3001–3100 of two and four suits the same) and took 1.36× and 1.45×
- * the time on those seeds.
+ * moveOrder's answer for a move that a pruning search leaves out: one that splits a run of one suit
+ * onto a card of another column without completing a suit there; and a lateral move (a group moved
+ * off a card of the next rank and another suit onto a card that is not of its own suit, unless the
+ * card it uncovers could at once take a card of its own suit) in Spider (two decks) always, and in
+ * Spiderette (one deck) in the quick stage only (see PRUNE_BEAM and PRUNE_QUICK).
  */
 export const PRUNED = 1 << 20;
+
+/** moveOrder's pruning: none, every legal move is scored (the complete searches). */
+export const PRUNE_NONE = 0;
+/**
+ * moveOrder's pruning in the beam search while it is heuristic: the run splits of PRUNED, and lateral
+ * moves in games of two decks only. Solver 3.3.0 keeps lateral moves in Spiderette (one deck), where
+ * they are often the only way to reorder seven columns: on deals outside the benchmark sets at
+ * 1,000,000 positions, PySolFC Spiderette 1101–1300 won 184 (3.2.0: 181), 1301–1500 176 (169),
+ * four-suit Spiderette seeds 3001–3100 91 (90). In Spider the same change won no more (PySolFC
+ * 1101–1200 98 against 99, 1201–1300 100 and 100; seeds 3001–3100 of two and four suits the same)
+ * and took 1.36× and 1.45× the time on those seeds.
+ */
+export const PRUNE_BEAM = 1;
+/**
+ * moveOrder's pruning in the quick stage's depth-first searches: the run splits of PRUNED and
+ * lateral moves, in every game. Solver 3.6.0; from 3.3.0 to 3.5.0 the quick stage kept lateral moves
+ * in Spiderette as the beam does, and a depth-first line that tries them wanders. Measured against
+ * 3.5.0 on deals outside the benchmark sets, at 1,000,000 positions: two-suit Spiderette seeds
+ * 3001–3100 and 3101–3200 the same won, lost and undecided (96/3/1, 100/0/0) with a median of 2,557
+ * and 1,276 positions a deal (3.5.0: 2,791 and 1,626), and on 3101–3200, each deal's best of three
+ * solves in one process, 0.65× the median time and 0.92× the total (the same solver against itself:
+ * 1.03× and 0.99×); four-suit Spiderette seeds 3001–3100 93/3/4 and PySolFC Spiderette 1101–1300
+ * 186/3/11 and 1301–1500 177/7/16, as 3.5.0, in 0.98–1.08× the time (one run each). One suit has no
+ * lateral move (the same positions), nor does Spider change (it pruned them already).
+ */
+export const PRUNE_QUICK = 2;
+/** How moveOrder prunes: PRUNE_NONE, PRUNE_BEAM or PRUNE_QUICK. */
+export type Prune = typeof PRUNE_NONE | typeof PRUNE_BEAM | typeof PRUNE_QUICK;
 /**
  * moveOrder's score, pruning or not, of a move into an empty column that leaves part of a run behind
  * (fewer cards than the movable run): it splits a run and fills an empty column, and is never pruned.
@@ -89,10 +111,11 @@ function completes(s: SolverState, m: number): boolean {
 }
 
 /**
- * Ordering score of a legal move in state `s` (lower is tried first). Looks only at the cards the
- * move touches, so it costs a few array reads.
+ * Ordering score of a legal move in state `s` (lower is tried first), or PRUNED for a move that
+ * `prune` (PRUNE_BEAM or PRUNE_QUICK) leaves out. Looks only at the cards the move touches, so it
+ * costs a few array reads.
  */
-export function moveOrder(s: SolverState, m: number, prune = false): number {
+export function moveOrder(s: SolverState, m: number, prune: Prune = PRUNE_NONE): number {
   if (m === DEAL_MOVE) return DEAL;
   const from = m & 31;
   const to = (m >> 5) & 31;
@@ -108,8 +131,8 @@ export function moveOrder(s: SolverState, m: number, prune = false): number {
       if (prune && s.upLen[to]! > 0 && !completes(s, m)) return PRUNED;
     } else if (RANK0[below] === RANK0[head]! + 1) {
       score += JOIN_FROM_SUIT_BREAK;
-      // a lateral move, in a game of two decks only (see PRUNED)
-      if (prune && s.completeSuits > 4 && s.upLen[to]! > 0 && up[to * CAP + s.upLen[to]! - 1] !== head + 1 && !receives(s, below, from, to)) return PRUNED;
+      // a lateral move, pruned in a game of two decks, and in the quick stage (see PRUNED)
+      if (prune && (prune === PRUNE_QUICK || s.completeSuits > 4) && s.upLen[to]! > 0 && up[to * CAP + s.upLen[to]! - 1] !== head + 1 && !receives(s, below, from, to)) return PRUNED;
     } else score += JOIN_FROM_RANK_BREAK;
   } else if (s.down[from]! > 0) score += FLIP;
   else score += EMPTY_COLUMN;
@@ -151,7 +174,7 @@ export function newStack(): SearchStack {
  * Searches from `start` until a win, exhaustion, `maxEntered` positions entered, or `table` holding
  * `maxPositions` positions. The search enters each position once (PositionTable.visit with a stamp of
  * its own): a position stored by an earlier search on the table is entered again at no cost to the
- * budget. `prune` leaves out the moves moveOrder prunes; `noise` (0..3) adds 0..noise to each move's
+ * budget. `prune` leaves out the moves moveOrder prunes with PRUNE_QUICK; `noise` (0..3) adds 0..noise to each move's
  * score, drawn from a generator seeded by `noiseSeed`. `table` and `store` default to new ones;
  * `stack` is the move stack to use, grown as needed and left in it for the next search (default a
  * new one). Throws RangeError for another `noise`.
@@ -258,7 +281,7 @@ export function search(
         moves[n++] = m;
         continue;
       }
-      const o = moveOrder(state, m, prune);
+      const o = moveOrder(state, m, prune ? PRUNE_QUICK : PRUNE_NONE);
       if (o === PRUNED) continue;
       scores[n] = o + (noise ? jitter() : 0);
       moves[n++] = m;
