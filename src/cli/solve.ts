@@ -71,7 +71,7 @@ export function registerSolveCommands(program: Command): void {
         const lines = [
           `${deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code} (${variantLabel(deal.position)}): ${summary(r)}`,
           `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')} (the stages share the budget, so another budget may take another path); time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
-            `${speedText(r.positions, r.elapsedMs)}; peak memory: ${mb(r.peakBytes)}`,
+            `${speedText(r.positions, r.elapsedMs)}; peak memory: ${mb(r.peakBytes)}; solver ${r.solverVersion}`,
         ];
         if (r.status === 'won') {
           lines.push(`moves: ${r.moveCount}; classic score: ${r.classicScore} (R16); reveal score: ${r.revealScore} (R17)`);
