@@ -60,6 +60,12 @@ describe('spidersolve batch: bad input', () => {
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--workers', '0'], /--workers "0"/],
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '20,000'], /--max-positions "20,000": write a budget without separators \(20000\); a comma separates the budgets of a ladder/],
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '1000,x'], /--max-positions "1000,x": budget "x": not a whole number/],
+      // a ladder starting at 0 is told its budget 0 is out of range, not to drop a separator (found by helper-30)
+      [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '0,100'], /--max-positions "0,100": budget "0": must be 1\.\.200000000\n$/],
+      // an empty --deals name is called empty (it named the working directory: "is a directory"), and a
+      // name with spaces at its ends is quoted (found by helper-30)
+      [['--deals', ''], /^spidersolve: --deals "": the file name is empty\n$/],
+      [['--deals', ' none.txt'], /^spidersolve: --deals " none\.txt": no such file\n$/],
       [['--game', 'spider', '--suits', '1'], /exactly one of --seeds/],
       [['--deals', deals], /2 bad lines \(3, 5\), nothing was run: line 3: .*SP3-1.* line 5: .*not-a-deal/],
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--shard', '0/3', '--no-shard'], /^spidersolve: options --shard and --no-shard contradict each other/],

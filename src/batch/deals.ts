@@ -232,17 +232,20 @@ export interface DealsFilePlan {
  * by the caller (a pipe or terminal, read so that a signal can stop the reading).
  */
 export function planDealsFile(path: string, load: DealLoader, filter: DealFilter = {}, cwd: string = process.cwd(), given?: string): DealsFilePlan {
+  // the name as messages show it (quoted when it is empty, has spaces at its ends or odd characters)
+  const name = pathForMessage(path);
+  if (path === '' && given === undefined) throw new InputError('bad-file', '--deals "": the file name is empty');
   let text: string;
   try {
     text = given ?? readFileSync(resolve(cwd, path), 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError('bad-file', `--deals ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read it (${code ?? String(e)})`}`);
+    throw new InputError('bad-file', `--deals ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read it (${code ?? String(e)})`}`);
   }
   // a binary file (an image, a database…) is refused as a whole, not line by line
   const binary = text.search(/[\u0000\ufffd]/);
   if (binary >= 0) {
-    throw new InputError('bad-file', `--deals ${pathForMessage(path)}: not a text file (${text[binary] === '\u0000' ? 'a zero byte' : 'bytes that are not UTF-8 text'} at line ${text.slice(0, binary).split('\n').length}); give a text file of deal codes, pysol:GAME:N references or position-file paths, one a line`);
+    throw new InputError('bad-file', `--deals ${name}: not a text file (${text[binary] === '\u0000' ? 'a zero byte' : 'bytes that are not UTF-8 text'} at line ${text.slice(0, binary).split('\n').length}); give a text file of deal codes, pysol:GAME:N references or position-file paths, one a line`);
   }
   const bad: { line: number; message: string }[] = [];
   let filtered = 0;
@@ -284,13 +287,13 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     const numbers = `${bad.slice(0, 50).map((b) => b.line).join(', ')}${more(50)}`;
     const shown = bad.slice(0, 20).map((b) => `line ${b.line}: ${b.message}`);
     if (bad.length > 20) shown.push(`… and ${bad.length - 20} more`);
-    throw new InputError('bad-reference', `--deals ${path}: ${bad.length} bad line${bad.length > 1 ? 's' : ''} (${numbers}), nothing was run: ${shown.join('; ')}`);
+    throw new InputError('bad-reference', `--deals ${name}: ${bad.length} bad line${bad.length > 1 ? 's' : ''} (${numbers}), nothing was run: ${shown.join('; ')}`);
   }
   if (out.length === 0) {
     const which = [filter.game, filter.suits ? `${filter.suits.join(',')}-suit` : undefined].filter(Boolean).join(' ');
-    throw new InputError('bad-file', filtered > 0 ? `--deals ${path}: no ${which} deal in the file (${filtered} of other games or suit counts left out)` : `--deals ${path}: no deal in the file`);
+    throw new InputError('bad-file', filtered > 0 ? `--deals ${name}: no ${which} deal in the file (${filtered} of other games or suit counts left out)` : `--deals ${name}: no deal in the file`);
   }
-  if (out.length > MAX_PLANNED_DEALS) throw new InputError('bad-file', `--deals ${path}: more than ${MAX_PLANNED_DEALS} deals; split the study`);
+  if (out.length > MAX_PLANNED_DEALS) throw new InputError('bad-file', `--deals ${name}: more than ${MAX_PLANNED_DEALS} deals; split the study`);
   return { deals: out, leftOut: filtered, duplicates };
 }
 

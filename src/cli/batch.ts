@@ -184,9 +184,10 @@ export function parseBudgets(text: string): number[] {
   if (parts.length === 1) return [parseIntOption('max-positions', text, 1, MAX_MAX_POSITIONS)];
   const whole = `option --max-positions ${quoteInput(String(text))}`;
   // a ladder that is not one: said of the whole option as typed; a budget written with thousands
-  // separators (20,000: 20 then 0) is told so
+  // separators (20,000: 20 then 0) is told so (not one whose first group is 0: 0,100 is a ladder
+  // starting at 0)
   const fault = (why: string): never => {
-    if (/^\s*\d{1,3}(,\d{3})+\s*$/.test(String(text))) {
+    if (/^\s*[1-9]\d{0,2}(,\d{3})+\s*$/.test(String(text))) {
       throw new InputError('bad-option', `${whole}: write a budget without separators (${String(text).replace(/[\s,]/g, '')}); a comma separates the budgets of a ladder, which increase (1000000,4000000)`);
     }
     throw new InputError('bad-option', `${whole}: ${why}`);
@@ -407,7 +408,7 @@ async function batchAction(given: BatchCliOptions): Promise<void> {
       const text = await readUnlessStopped(stdin ? '-' : o.deals, sig.signal);
       if (text === null) {
         progress.stop();
-        process.stderr.write(`spidersolve: interrupted while reading the deals of --deals ${o.deals}; nothing was run or written; to run it, the same command:\n  ${resumeCommand()}\n`);
+        process.stderr.write(`spidersolve: interrupted while reading the deals of --deals ${pathForMessage(o.deals)}; nothing was run or written; to run it, the same command:\n  ${resumeCommand()}\n`);
         process.exit(EXIT_INTERRUPTED);
       }
       if (text === TOO_LARGE) throw new InputError('bad-file', `--deals ${pathForMessage(o.deals)}: more than ${MAX_STREAMED_DEALS_BYTES / 1024 / 1024} MiB of text; give a smaller deals file`);

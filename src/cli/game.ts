@@ -105,7 +105,7 @@ export function registerGameCommands(program: Command): void {
     .addHelpText(
       'after',
       '\nExamples:\n  spidersolve deal --game spider --suits 2 --seed 1007      → SP2-1007\n' +
-        '  spidersolve deal --game spiderette --suits 4 --count 3 --from 10   → SE4-10 SE4-11 SE4-12',
+        '  spidersolve deal --game spiderette --suits 4 --count 3 --from 10   → SE4-10, SE4-11 and SE4-12, one a line',
     )
     .action((opts: { game: string; suits: string; seed?: string; count?: string; from?: string; json?: boolean }) => {
       const game = parseGameOption(opts.game);
