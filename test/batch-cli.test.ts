@@ -4,7 +4,7 @@
  * outcomes and a small delay, so that a batch is reliably caught midway.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -226,21 +226,30 @@ describe('spidersolve batch: bad input', () => {
     expect(() => statSync(db)).toThrow();
   });
 
-  it('a signal while the deals are read from a pipe that has no writer stops at once: exit 130, nothing created', async () => {
+  it('a signal while the deals are read from a pipe whose writer writes nothing stops at once: exit 130, nothing created', async () => {
     const fifo = join(dir, 'deals.fifo');
     execFileSync('mkfifo', [fifo]);
     const db = join(dir, 'fifo.sqlite');
-    const t0 = Date.now();
     let sent = false;
+    let writer = -1;
     const r = await runCli(['batch', '--deals', fifo, '--db', db], {
       poll: (kill) => {
-        if (!sent && Date.now() - t0 > 1500) {
+        // the signal goes once the batch reads the pipe (a writer can open it only then, ENXIO before),
+        // so it finds the batch's handlers in place however slowly the process started (a signal at a
+        // fixed 1.5 s could come before, on a loaded machine, and kill it)
+        if (!sent) {
+          try {
+            writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+          } catch {
+            return false;
+          }
           kill('SIGINT');
           sent = true;
         }
         return sent;
       },
     });
+    if (writer >= 0) closeSync(writer);
     expect(sent).toBe(true);
     expect(r.status).toBe(130);
     expect(r.stderr).toMatch(/spidersolve: interrupted while reading the deals of --deals .*deals\.fifo; nothing was run or written; to run it, the same command:\n  npx spidersolve batch .*\n$/);
