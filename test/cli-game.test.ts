@@ -130,15 +130,6 @@ describe('deal', () => {
     expect(json('deal', '--game', 'Spiderette', '--suits', '4', '--seed', '7', '--json')).toEqual({ game: 'spiderette', suits: 4, codes: ['SE4-7'], code: 'SE4-7' });
     expect(json('deal', '--suits', '2', '--count', '2', '--json')).toEqual({ game: 'spider', suits: 2, codes: ['SP2-1', 'SP2-2'] });
   });
-  it('solve prints the status, the budget used and the solver version that answered (results are keyed by it)', () => {
-    const r = cli('solve', 'SE2-5');
-    expect(r.status).toBe(0);
-    const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('SE2-5 (spiderette, 2 suits): won: a winning line was found and replayed through the rules engine');
-    expect(lines[1]).toMatch(/^positions: 129 of 1,000,000 \(/);
-    expect(lines[1]!.endsWith(`; peak memory: 0.1 MiB; solver ${SOLVER_VERSION}`)).toBe(true);
-  });
-
   it('refuses bad options: --suits 3, bad game, bad seed, --seed with --count', () => {
     expect(refused('deal', '--suits', '3')).toBe('spidersolve: option --suits "3": use 1, 2 or 4');
     expect(refused('deal', '--game', 'klondike')).toBe('spidersolve: option --game "klondike": use spider or spiderette');
@@ -349,5 +340,16 @@ describe('play', () => {
   });
   it('refuses a bad code', () => {
     expect(refused('play', 'SP2-x', 'd')).toBe('spidersolve: deal code "SP2-x": the seed "x" is not a whole number');
+  });
+});
+
+describe('solve', () => {
+  it('solve prints the status, the budget used and the solver version that answered (results are keyed by it)', () => {
+    const r = cli('solve', 'SE2-5');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('SE2-5 (spiderette, 2 suits): won: a winning line was found and replayed through the rules engine');
+    expect(lines[1]).toMatch(/^positions: 129 of 1,000,000 \(/);
+    expect(lines[1]!.endsWith(`; peak memory: 0.1 MiB; solver ${SOLVER_VERSION}`)).toBe(true);
   });
 });

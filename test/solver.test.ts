@@ -14,7 +14,7 @@ import { beamSearch, hiddenSet } from '../src/solver/beam.js';
 import { completeSearch } from '../src/solver/complete.js';
 import { solve } from '../src/solver/solve.js';
 import { lineText, rebuildLine, shortenLine } from '../src/solver/line.js';
-import { CAP, DEAL_MOVE, groupMove, moveTag, NO_REVERSE, reverseTag, SolverState, SPLIT_GROUP } from '../src/solver/state.js';
+import { CAP, DEAL_MOVE, groupMove, moveTag, NO_REVERSE, packMove, reverseTag, SolverState, SPLIT_GROUP } from '../src/solver/state.js';
 import { PositionTable } from '../src/solver/table.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
 import { type ColumnSpec, mulberry32, pos, run, SE1, SE2, SE4, SP1, SP2, SP4 } from './helpers/game.js';
@@ -445,7 +445,7 @@ describe('solver: move generation and packed positions', () => {
 
   it('prunes a lateral move (8S off 9H onto another 9H) in Spider always, in Spiderette only in the quick stage, and keeps it when the card it uncovers can take a card of its own suit', () => {
     const cols = (n: number, extra: ColumnSpec[] = []): ColumnSpec[] => [['AS', '9H 8S'], ['AH', '9H'], ...extra, ...Array.from({ length: n - 2 - extra.length }, (): ColumnSpec => ['', 'KS'])];
-    const lateral = 0 | (1 << 5) | (1 << 10);
+    const lateral = packMove(0, 1, 1);
     const se = new SolverState(pos(SE2, cols(7)));
     expect(moveOrder(se, lateral, PRUNE_NONE)).toBe(0);
     expect(moveOrder(se, lateral, PRUNE_BEAM)).toBe(0);

@@ -234,7 +234,7 @@ export interface DealsFilePlan {
 export function planDealsFile(path: string, load: DealLoader, filter: DealFilter = {}, cwd: string = process.cwd(), given?: string): DealsFilePlan {
   // the name as messages show it (quoted when it is empty, has spaces at its ends or odd characters)
   const name = pathForMessage(path);
-  if (path === '' && given === undefined) throw new InputError('bad-file', '--deals "": the file name is empty');
+  if (path.trim() === '' && given === undefined) throw new InputError('bad-file', `--deals ${name}: the file name is empty`);
   let text: string;
   try {
     text = given ?? readFileSync(resolve(cwd, path), 'utf8');
