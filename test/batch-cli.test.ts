@@ -62,6 +62,9 @@ describe('spidersolve batch: bad input', () => {
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '1000,x'], /--max-positions "1000,x": budget "x": not a whole number/],
       // a ladder starting at 0 is told its budget 0 is out of range, not to drop a separator (found by helper-30)
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '0,100'], /--max-positions "0,100": budget "0": must be 1\.\.200000000\n$/],
+      // a ladder that goes down is told so, not to drop separators (found by helper-31)
+      [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '100,200,150'], /--max-positions "100,200,150": a ladder's budgets must increase \(200 then 150\)\n$/],
+      [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '100,050'], /--max-positions "100,050": write a budget without separators \(100050\)/],
       // an empty --deals name is called empty (it named the working directory: "is a directory"), and a
       // name with spaces at its ends is quoted (found by helper-30)
       [['--deals', ''], /^spidersolve: --deals "": the file name is empty\n$/],

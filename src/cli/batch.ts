@@ -184,10 +184,10 @@ export function parseBudgets(text: string): number[] {
   if (parts.length === 1) return [parseIntOption('max-positions', text, 1, MAX_MAX_POSITIONS)];
   const whole = `option --max-positions ${quoteInput(String(text))}`;
   // a ladder that is not one: said of the whole option as typed; a budget written with thousands
-  // separators (20,000: 20 then 0) is told so (not one whose first group is 0: 0,100 is a ladder
-  // starting at 0)
+  // separators (20,000: 20 then 0) is told so: groups of three digits after a first of one to three,
+  // one of them starting with 0 (0,100, 100,100 and 100,200,150 are ladders, told what is wrong)
   const fault = (why: string): never => {
-    if (/^\s*[1-9]\d{0,2}(,\d{3})+\s*$/.test(String(text))) {
+    if (/^\s*[1-9]\d{0,2}(,\d{3})+\s*$/.test(String(text)) && /,0/.test(String(text))) {
       throw new InputError('bad-option', `${whole}: write a budget without separators (${String(text).replace(/[\s,]/g, '')}); a comma separates the budgets of a ladder, which increase (1000000,4000000)`);
     }
     throw new InputError('bad-option', `${whole}: ${why}`);
