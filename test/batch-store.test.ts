@@ -152,7 +152,7 @@ describe('schema', () => {
     expect(() => ResultStore.openForWriting(join(file, 'a', 'b', 'r.sqlite'))).toThrow(`database ${join(file, 'a', 'b', 'r.sqlite')}: cannot create directory ${join(file, 'a', 'b')} (${file} is not a directory)`);
     expect(() => ResultStore.openForWriting(join(file, 'r.sqlite'))).toThrow(`database ${join(file, 'r.sqlite')}: ${file} is not a directory`);
     expect(() => ResultStore.openForWriting('')).toThrow('database "": the file name is empty');
-    expect(() => ResultStore.openForReading(' ')).toThrow('database "": the file name is empty');
+    expect(() => ResultStore.openForReading(' ')).toThrow('database " ": the file name is empty');
     expect(() => ResultStore.openForReading(join(file, 'r.sqlite'))).toThrow(`database ${join(file, 'r.sqlite')}: ${file} is not a directory`);
     expect(() => ResultStore.openForReading(join(dir, 'none.sqlite'))).toThrow(/no such file/);
   });

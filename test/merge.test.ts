@@ -289,6 +289,12 @@ describe('merge', () => {
     expect(refused(() => mergeDatabases(into, [a, newer]))).toContain(`schema version ${SCHEMA_VERSION + 1} is newer than this spidersolve knows`);
     expect(refused(() => mergeDatabases(into, [a, empty]))).toBe(`merge: input ${empty}: an empty file, not a spidersolve results database`);
     expect(refused(() => mergeDatabases(into, [a, join(dir, 'nope.sqlite')]))).toBe(`merge: input ${join(dir, 'nope.sqlite')}: no such file`);
+    // an empty name is called empty, spaces and all, as --db '' and --deals '' are (it was "no such
+    // file" for an input, and the target's message said "database" twice)
+    expect(refused(() => mergeDatabases(into, [a, '']))).toBe('merge: input "": the file name is empty');
+    expect(refused(() => mergeDatabases(into, [a, '  ']))).toBe('merge: input "  ": the file name is empty');
+    expect(refused(() => mergeDatabases('', [a]))).toBe('merge: target "" (--into): the file name is empty');
+    expect(refused(() => mergeDatabases('  ', [a]))).toBe('merge: target "  " (--into): the file name is empty');
     expect(existsSync(into)).toBe(false);
   });
 

@@ -189,11 +189,13 @@ const SQLITE_MAGIC = 'SQLite format 3\u0000';
  * Looks at a database file without changing it or creating anything beside it: the header bytes
  * (magic, application id, schema version, schema cookie) decide, and a read-only connection is opened
  * only for a file whose newest state may be in its -wal file (one that exists already).
- * Throws InputError `bad-file`, one line naming the file, when the path is a directory, the file is
- * not an SQLite database, is someone else's database, has a schema newer than SCHEMA_VERSION, or
- * cannot be read.
+ * Throws InputError `bad-file`, one line naming the file, when the name is empty (or only spaces),
+ * the path is a directory, the file is not an SQLite database, is someone else's database, has a
+ * schema newer than SCHEMA_VERSION, or cannot be read.
  */
 export function inspectDatabaseFile(path: string): DatabaseFileState {
+  // every database path passes here (--db, merge's inputs and --into): an empty name is said so alike
+  if (path.trim() === '') throw new InputError('bad-file', `database ${pathForMessage(path)}: the file name is empty`);
   // `results/`: a folder's name, not a file's (SQLite would create the file `results`, which the
   // same path then does not find for reading)
   if (/[\\/]$/.test(path)) throw new InputError('bad-file', `database ${pathForMessage(path)}: ends in /, so it names a folder; give a file name (such as ${pathForMessage(`${path}results.sqlite`)})`);

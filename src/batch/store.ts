@@ -278,7 +278,6 @@ export class ResultStore {
    * `bad-file` naming the file.
    */
   static openForWriting(path: string): ResultStore {
-    if (path.trim() === '') throw new InputError('bad-file', 'database "": the file name is empty');
     const state = inspectDatabaseFile(path);
     const dir = dirname(path);
     if (state.kind === 'absent') {
@@ -334,7 +333,6 @@ export class ResultStore {
    * An empty file gives a store with no results.
    */
   static openForReading(path: string): ResultStore {
-    if (path.trim() === '') throw new InputError('bad-file', 'database "": the file name is empty');
     const state = inspectDatabaseFile(path);
     if (state.kind === 'absent') {
       const file = fileInTheWay(path);
