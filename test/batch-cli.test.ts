@@ -159,7 +159,7 @@ describe('spidersolve batch: bad input', () => {
     expectOneLineError(await cli([...base, '--seeds', long]), new RegExp(`^spidersolve: option --seeds ${cut.replace(/[()]/g, '\\$&')}: not a seed or a range like 1-1000\n$`));
     expectOneLineError(await cli(['report', '--db', db, '--format', long]), new RegExp(`^spidersolve: option --format ${cut.replace(/[()]/g, '\\$&')}: use table`));
     expectOneLineError(await cli(['report', '--db', join(dir, 'a\nb.sqlite')]), /^spidersolve: database ".*a\?b\.sqlite": no such file/);
-    expectOneLineError(await cli(['merge', '--into', join(dir, 'never-merged.sqlite'), '']), /^spidersolve: merge: input "": no such file\n$/);
+    expectOneLineError(await cli(['merge', '--into', join(dir, 'never-merged.sqlite'), '']), /^spidersolve: merge: input "": the file name is empty\n$/);
     expect(() => statSync(db)).toThrow();
   });
 
