@@ -308,6 +308,26 @@ describe('spidersolve batch: bad input', () => {
     files.forEach(([p], i) => expectUnchanged(p, before[i]!));
   });
 
+  it('an empty database file (0 bytes): report, studies, export and view --solve exit 2 saying so, as merge does, the file byte for byte untouched', async () => {
+    // they read it as a database with no results before ("no results", exit 0), where merge refused it
+    const empty = join(dir, 'empty.sqlite');
+    writeFileSync(empty, '');
+    const before = snapshot(empty);
+    const out = join(dir, 'from-empty.csv');
+    const refusal = new RegExp(`^spidersolve: database ${empty}: an empty file, not a spidersolve results database; left untouched \\(run spidersolve batch first, or give another --db\\)\n$`);
+    for (const args of [['report'], ['report', '--format', 'json'], ['studies'], ['studies', '--json'], ['export', '--csv'], ['export', '--csv', '--summary', '--out', out], ['view', 'SE1-1', '--solve', '--out', join(dir, 'from-empty.html')]]) {
+      expectOneLineError(await cli([...args, '--db', empty]), refusal);
+      expectUnchanged(empty, before);
+    }
+    for (const f of [out, join(dir, 'from-empty.html'), `${empty}-wal`, `${empty}-shm`, `${empty}-journal`]) expect(() => statSync(f)).toThrow(/ENOENT/);
+    expectOneLineError(await cli(['merge', empty, '--into', join(dir, 'from-empty.sqlite')]), /^spidersolve: merge: input .*empty\.sqlite: an empty file, not a spidersolve results database\n$/);
+    expectUnchanged(empty, before);
+    // a batch still takes an empty file as a new database (a file made ready for it, e.g. by mktemp)
+    const r = await cli(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1', '--max-positions', '2000', '--db', empty]);
+    expect(r.status).toBe(0);
+    expect((await cli(['studies', '--db', empty])).stdout).toMatch(/^spiderette-1-seeds-1-2k-positions\n/);
+  });
+
   it('an unwritable database directory is a one-line error', async () => {
     const plain = join(dir, 'plain-file');
     writeFileSync(plain, 'x');

@@ -279,13 +279,13 @@ describe('results', () => {
     r.close();
   });
 
-  it('an empty file reads as no results', () => {
+  it('an empty file, or an SQLite database without tables, is refused for reading, untouched (a batch adopts it)', () => {
     const path = join(dir, 'empty.sqlite');
     writeFileSync(path, '');
-    const r = ResultStore.openForReading(path);
-    expect(r.report()).toEqual([]);
-    expect([...r.rows()]).toEqual([]);
-    r.close();
+    expectRefusedUntouched(path, () => ResultStore.openForReading(path), /: an empty file, not a spidersolve results database; left untouched \(run spidersolve batch first, or give another --db\)$/);
     expect(statSync(path).size).toBe(0);
+    const bare = join(dir, 'bare-read.sqlite');
+    new Database(bare).pragma('user_version = 0');
+    expectRefusedUntouched(bare, () => ResultStore.openForReading(bare), /an empty file, not a spidersolve results database/);
   });
 });

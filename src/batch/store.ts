@@ -329,8 +329,9 @@ export class ResultStore {
 
   /**
    * Opens for report and export: read-only when the schema is current (an older schema is migrated
-   * first). Throws InputError `bad-file` when there is no file, or as openForWriting for a bad one.
-   * An empty file gives a store with no results.
+   * first). Throws InputError `bad-file` when there is no file, when it is empty (0 bytes, or an
+   * SQLite database without tables: a new database only to a batch, which sets it up; merge refuses
+   * such an input alike), or as openForWriting for a bad one. Nothing is written to an empty file.
    */
   static openForReading(path: string): ResultStore {
     const state = inspectDatabaseFile(path);
@@ -339,7 +340,7 @@ export class ResultStore {
       if (file !== null) throw new InputError('bad-file', `database ${pathForMessage(path)}: ${file} is not a directory`);
       throw new InputError('bad-file', `database ${pathForMessage(path)}: no such file (run spidersolve batch first, or give --db)`);
     }
-    if (state.kind === 'fresh') return new ResultStore(path, null);
+    if (state.kind === 'fresh') throw new InputError('bad-file', `database ${pathForMessage(path)}: an empty file, not a spidersolve results database; left untouched (run spidersolve batch first, or give another --db)`);
     if (state.version < SCHEMA_VERSION) {
       ResultStore.openForWriting(path).close();
     }

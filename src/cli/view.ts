@@ -39,7 +39,7 @@ function fmt(n: number): string {
 
 /**
  * The stored outcome of a deal, or null when the database file does not exist (nothing is created).
- * An empty name or a folder's (ending in /) is refused as every command refuses it (InputError).
+ * An empty name or a folder's (ending in /), and an empty file, are refused as every command refuses them (InputError).
  */
 function lookUp(deal: LoadedDeal, db: string): StoredOutcome | null {
   if (db.trim() !== '' && !/[\\/]$/.test(db) && statOrNull(db) === null) return null;
