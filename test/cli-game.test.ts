@@ -341,6 +341,9 @@ describe('play', () => {
   it('refuses a bad code', () => {
     expect(refused('play', 'SP2-x', 'd')).toBe('spidersolve: deal code "SP2-x": the seed "x" is not a whole number');
   });
+  it('a deal of spaces only is quoted as given, spaces and all', () => {
+    expect(refused('solve', ' ')).toBe('spidersolve: deal " ": empty; give a deal code (SP2-1007), pysol:spider:N or a position file');
+  });
 });
 
 describe('solve', () => {

@@ -77,6 +77,9 @@ describe('loadDeal', () => {
     expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-file', `position file ${join(dir, 'nope.txt')}: no such file (and not a deal code or pysol:GAME:N)`]);
     const e = loadDeal('');
     expect(e.ok ? 'ok' : e.error.code).toBe('bad-reference');
+    // spaces only: quoted as given, so the message shows what was typed (it said deal "")
+    const blank = loadDeal('  ');
+    expect(blank.ok ? 'ok' : [blank.error.code, blank.error.message]).toEqual(['bad-reference', 'deal "  ": empty; give a deal code (SP2-1007), pysol:spider:N or a position file']);
     const c = loadDeal('SP3-1');
     expect(c.ok ? 'ok' : c.error.code).toBe('bad-code');
     const d = loadDeal(dir);

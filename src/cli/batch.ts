@@ -459,7 +459,13 @@ const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'md', 'csv', 'json'];
 type PictureFormat = 'html' | 'vega';
 const PICTURE_FORMATS: readonly PictureFormat[] = ['html', 'vega'];
 
+/**
+ * The filter of report and export's options. A `--study` name is trimmed of spaces at its ends (as
+ * batch trims it); one of spaces only is refused as batch refuses it, quoted as given (InputError
+ * `bad-option`).
+ */
 function parseFilter(o: { game?: string; suits?: string; study?: string[]; pool?: boolean }): ResultFilter {
+  for (const n of o.study ?? []) if (n.trim() === '') checkStudyName('', `option --study ${quoteInput(printableName(n))}`);
   return {
     ...(o.game !== undefined ? { game: parseGameOption(o.game) } : {}),
     ...(o.suits !== undefined ? { suits: parseSuitsList(o.suits) } : {}),

@@ -71,7 +71,7 @@ export interface LoadedDeal {
 export function loadDeal(ref: string): Result<LoadedDeal> {
   const label = ref;
   const t = ref.trim();
-  if (t === '') return err('bad-reference', `deal "": empty; give a deal code (SP2-1007), pysol:spider:N or a position file`);
+  if (t === '') return err('bad-reference', `deal ${quoteInput(ref)}: empty; give a deal code (SP2-1007), pysol:spider:N or a position file`);
   const pm = /^pysol:(.*)$/i.exec(t);
   if (pm) {
     const parts = pm[1]!.split(':');
