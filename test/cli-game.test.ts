@@ -135,6 +135,10 @@ describe('deal', () => {
     expect(refused('deal', '--game', 'klondike')).toBe('spidersolve: option --game "klondike": use spider or spiderette');
     expect(refused('deal', '--seed', 'abc')).toBe('spidersolve: option --seed "abc": not a whole number in digits (0..4294967295)');
     expect(refused('solve', 'SE1-1', '--max-positions', '1e6')).toBe('spidersolve: option --max-positions "1e6": not a whole number in digits (1..200000000)');
+    // a ladder of budgets (or a budget with thousands separators) is told that solve and hint take one
+    expect(refused('solve', 'SE1-1', '--max-positions', '100,200')).toBe('spidersolve: option --max-positions "100,200": a ladder of budgets is for batch only; solve takes one budget, in digits without separators (1..200000000)');
+    expect(refused('hint', 'SE1-1', '--max-positions', '1,000,000')).toBe('spidersolve: option --max-positions "1,000,000": a ladder of budgets is for batch only; hint takes one budget, in digits without separators (1..200000000)');
+    expect(refused('solve', 'SE1-1', '--max-positions', '100,x')).toBe('spidersolve: option --max-positions "100,x": not a whole number in digits (1..200000000)');
     expect(refused('deal', '--seed', '4294967296')).toBe('spidersolve: option --seed "4294967296": must be 0..4294967295');
     expect(refused('deal', '--seed', '1', '--count', '2')).toBe('spidersolve: option --seed: give either --seed or --count/--from, not both');
   });

@@ -219,6 +219,10 @@ describe('spidersolve view', () => {
     expect(cli('view', 'SE9-1').status).toBe(2);
     const budget = cli('view', 'SE1-1', '--max-positions', '10');
     expect([budget.status, budget.stderr]).toEqual([2, 'spidersolve: option --max-positions: only with --solve\n']);
+    // a ladder of budgets is batch's: view is told it takes one (it was "not a whole number in digits")
+    const ladder = cli('view', 'SE1-1', '--solve', '--max-positions', '100,200', '--out', join(dir, 'ladder.html'));
+    expect([ladder.status, ladder.stderr]).toEqual([2, 'spidersolve: option --max-positions "100,200": a ladder of budgets is for batch only; view takes one budget, in digits without separators (1..200000000)\n']);
+    expect(existsSync(join(dir, 'ladder.html'))).toBe(false);
     // every option that only --solve reads is refused alike without it, not silently ignored
     const db = cli('view', 'SE1-1', '--db', join(dir, 'any.sqlite'));
     expect([db.status, db.stderr]).toEqual([2, 'spidersolve: option --db: only with --solve\n']);

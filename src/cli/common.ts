@@ -8,6 +8,7 @@ import { isPysolKind, pysolDeal } from '../game/pysol.js';
 import { InputError, quoteInput } from '../game/errors.js';
 import type { Position } from '../game/position.js';
 import { loadDeal, type LoadedDeal } from '../game/ref.js';
+import { MAX_MAX_POSITIONS } from '../solver/types.js';
 import { isGameName, isSuitCount, type GameName, type SuitCount } from '../game/variant.js';
 
 /** What a `<deal>` argument may be, for every command's help. */
@@ -43,6 +44,19 @@ export function parseIntOption(name: string, text: string, min: number, max: num
   const n = Number(t);
   if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError('bad-option', `option --${name} ${quoteInput(text)}: must be ${min}..${max}`);
   return n;
+}
+
+/**
+ * Parses the `--max-positions` of a command that solves one deal (`command`: solve, hint, view): one
+ * budget, 1..MAX_MAX_POSITIONS. A comma list of whole numbers (a ladder of budgets, or one budget
+ * written with thousands separators) is refused saying that ladders are batch's and this command takes
+ * one budget; anything else as parseIntOption refuses it. Throws InputError `bad-option`.
+ */
+export function parseBudgetOption(command: string, text: string): number {
+  if (/^\s*\d+(\s*,\s*\d+)+\s*$/.test(String(text))) {
+    throw new InputError('bad-option', `option --max-positions ${quoteInput(text)}: a ladder of budgets is for batch only; ${command} takes one budget, in digits without separators (1..${MAX_MAX_POSITIONS})`);
+  }
+  return parseIntOption('max-positions', text, 1, MAX_MAX_POSITIONS);
 }
 
 /** Parses `--game`: spider or spiderette (any case). Throws InputError `bad-option`. */

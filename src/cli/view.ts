@@ -21,7 +21,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, SOLVER_VERSION } from '../sol
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage, type Verdict } from '../view/page.js';
 import { checkOutPath } from './batch.js';
-import { cardWords, COLUMNS_HELP, DEAL_HELP, loadDealOrThrow, numberingFor, numberingNote, parseIntOption, variantLabel } from './common.js';
+import { cardWords, COLUMNS_HELP, DEAL_HELP, loadDealOrThrow, numberingFor, numberingNote, parseBudgetOption, variantLabel } from './common.js';
 
 interface ViewOptions {
   line?: string;
@@ -64,7 +64,7 @@ function planView(deal: LoadedDeal, o: ViewOptions, numbering: Numbering): { lin
     return { line, verdict: 'line', note: `The line given (${moveCount(line.length)}), replayed through the rules engine.` };
   }
   if (!o.solve) return { line: [], verdict: 'position', note: 'The position alone: give --line "…" or --solve to step through a line.' };
-  const max = o.maxPositions === undefined ? DEFAULT_MAX_POSITIONS : parseIntOption('max-positions', o.maxPositions, 1, MAX_MAX_POSITIONS);
+  const max = o.maxPositions === undefined ? DEFAULT_MAX_POSITIONS : parseBudgetOption('view', o.maxPositions);
   const stored = o.stored ? lookUp(deal, o.db) : null;
   if (stored?.status === 'won') {
     const line = stored.line!.split(' ').filter(Boolean);
