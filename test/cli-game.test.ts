@@ -343,7 +343,8 @@ describe('play', () => {
     expect(refused('play', 'SE4-7', '5-9')).toBe('spidersolve: move "5-9": column 9 does not exist (columns are 1-7) (move 1 of the line)');
   });
   it('refuses a bad code', () => {
-    expect(refused('play', 'SP2-x', 'd')).toBe('spidersolve: deal code "SP2-x": the seed "x" is not a whole number');
+    expect(refused('play', 'SP2-x', 'd')).toBe('spidersolve: deal code "SP2-x": the seed "x" is not a whole number 0..4294967295 in digits');
+    expect(refused('solve', 'SE2--1')).toBe('spidersolve: deal code "SE2--1": the seed "-1" is not a whole number 0..4294967295 in digits');
   });
   it('a deal of spaces only is quoted as given, spaces and all', () => {
     expect(refused('solve', ' ')).toBe('spidersolve: deal " ": empty; give a deal code (SP2-1007), pysol:spider:N or a position file');

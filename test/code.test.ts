@@ -60,7 +60,13 @@ describe('seeded codes', () => {
     expect(padded.ok ? padded.value.seed : padded).toBe(7);
     expect(refusal(`SP2-${'0'.repeat(90)}${'9'.repeat(50)}`)).toEqual({ code: 'bad-code', message: expect.stringMatching(/: seed of 50 digits is out of range 0\.\.4294967295$/) });
     expect(refusal('SP2-99999999999999999999').code).toBe('bad-code');
-    expect(refusal('SP2-1x7')).toEqual({ code: 'bad-code', message: 'deal code "SP2-1x7": the seed "1x7" is not a whole number' });
+    expect(refusal('SP2-1x7')).toEqual({ code: 'bad-code', message: 'deal code "SP2-1x7": the seed "1x7" is not a whole number 0..4294967295 in digits' });
+    // a seed with a sign, a decimal point or no digits at all names the seed, not "not a deal code"
+    expect(refusal('SE2--1')).toEqual({ code: 'bad-code', message: 'deal code "SE2--1": the seed "-1" is not a whole number 0..4294967295 in digits' });
+    expect(refusal('sp2-1.5')).toEqual({ code: 'bad-code', message: 'deal code "sp2-1.5": the seed "1.5" is not a whole number 0..4294967295 in digits' });
+    expect(refusal('SP2-')).toEqual({ code: 'bad-code', message: 'deal code "SP2-": no seed after the "-"; a seed is a whole number 0..4294967295' });
+    // an explicit code of other characters is not a deal code, as before
+    expect(refusal('SP2X-ab!c').message).toMatch(/^deal code "SP2X-ab!c": not a deal code/);
     expect(refusal('hello').code).toBe('bad-code');
     expect(refusal('').code).toBe('bad-code');
     expect(refusal('SP2 1007').code).toBe('bad-code');

@@ -108,7 +108,8 @@ export function seededCode(variant: Variant, seed: number): string {
   return `${prefix(variant, false)}-${seed}`;
 }
 
-const CODE_RE = /^([A-Z]{2})(\d+)(X?)-([0-9A-Z]+)$/;
+/** Tag, suits, X, then anything after the `-`: a seed that is not digits (`SE2--1`) is told about its seed. */
+const CODE_RE = /^([A-Z]{2})(\d+)(X?)-(.*)$/;
 
 /**
  * Why `length` characters after the `-` cannot be an explicit code of `variant` (every variant has
@@ -129,7 +130,8 @@ function lengthFault(variant: Variant, length: number): string | null {
 
 /**
  * Parses a deal code (either form, any case, surrounding spaces ignored). Errors: `bad-code` (not a
- * code, unknown game tag, suit count not 1/2/4, seed not an integer 0..4294967295, explicit code of
+ * code, unknown game tag, suit count not 1/2/4, seed missing or not an integer 0..4294967295 in
+ * digits (`SE2--1`, `SP2-1.5`: the seed is named), explicit code of
  * the wrong length, payload out of range), `bad-checksum` (explicit code whose check does not match: a typo),
  * `bad-composition` (explicit code whose cards are not the variant's deck, naming the card).
  */
@@ -137,17 +139,19 @@ export function parseDealCode(text: string): Result<DealCodeValue> {
   const name = `deal code ${quoteInput(text, 130)}`; // an explicit code is quoted whole (at most 125)
   const t = text.trim().toUpperCase();
   const m = CODE_RE.exec(t);
-  if (!m) return err('bad-code', `${name}: not a deal code; write e.g. SP2-1007 (game SP or SE, suits 1, 2 or 4, seed) or an explicit SP4X-… code`);
+  const notACode = `${name}: not a deal code; write e.g. SP2-1007 (game SP or SE, suits 1, 2 or 4, seed) or an explicit SP4X-… code`;
+  if (!m) return err('bad-code', notACode);
   const [, tag, suitsText, x, body] = m as unknown as [string, string, string, string, string];
   if (tag !== 'SP' && tag !== 'SE') return err('bad-code', `${name}: unknown game ${quoteInput(tag)}; use SP (Spider) or SE (Spiderette)`);
   const suits = Number(suitsText);
   if (suits !== 1 && suits !== 2 && suits !== 4) return err('bad-code', `${name}: ${suitsText} suits is not a variant; use 1, 2 or 4`);
   const variant = getVariant(tag === 'SP' ? 'spider' : 'spiderette', suits as SuitCount);
   if (!x) {
+    if (body === '') return err('bad-code', `${name}: no seed after the "-"; a seed is a whole number 0..${MAX_SEED}`);
     if (!/^\d+$/.test(body)) {
       // quoted as typed, not upper-cased (the same length unless upper-casing changed it)
       const typed = text.trim();
-      return err('bad-code', `${name}: the seed ${quoteInput(typed.length === t.length ? typed.slice(t.length - body.length) : body)} is not a whole number`);
+      return err('bad-code', `${name}: the seed ${quoteInput(typed.length === t.length ? typed.slice(t.length - body.length) : body)} is not a whole number 0..${MAX_SEED} in digits`);
     }
     // leading zeros do not count (SP2-0007 is seed 7); past 12 digits the seed is out of range anyway
     const digits = body.replace(/^0+(?=\d)/, '');
@@ -155,6 +159,7 @@ export function parseDealCode(text: string): Result<DealCodeValue> {
     if (!isSeed(seed)) return err('bad-code', `${name}: seed ${digits.length > 40 ? `of ${digits.length} digits` : digits} is out of range 0..${MAX_SEED}`);
     return ok({ variant, seed, cards: dealCards(variant, seed) });
   }
+  if (!/^[0-9A-Z]+$/.test(body)) return err('bad-code', notACode);
   const p = prefix(variant, true);
   const fault = lengthFault(variant, body.length);
   if (fault) return err('bad-code', `${name}: ${fault}`);
