@@ -89,6 +89,11 @@ describe('spidersolve program', () => {
     expect(h.stdout).toContain('Usage: spidersolve solve [options] <deal>');
     expect(refused('help', 'nope')).toBe("spidersolve: help: unknown command 'nope' (spidersolve --help lists the commands)");
   });
+  it('help --help (and help -h, help help) prints the general help, which lists help, exit 0 (it said unknown command)', () => {
+    const general = cli('--help');
+    expect(general.stdout).toContain('help [command]');
+    for (const a of ['--help', '-h', 'help']) expect(cli('help', a)).toEqual({ status: 0, stdout: general.stdout, stderr: '' });
+  });
   it('an unknown command or option is a usage error: exit 2, one line', () => {
     expect(refused('bogus')).toBe("spidersolve: unknown command 'bogus'");
     expect(refused('deal', '--colour', 'red')).toBe("spidersolve: unknown option '--colour'");

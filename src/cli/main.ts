@@ -111,13 +111,15 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
 }
 
 /**
- * Parses `args` with a built program and reports any error in the one place (see the module comment).
+ * Parses `given` (the user's arguments) with a built program and reports any error in the one place (see the module comment).
  * Exported so tests can run a program with extra commands; `main` is this with `buildProgram()`.
  */
-export async function runProgram(program: Command, args: readonly string[]): Promise<number> {
+export async function runProgram(program: Command, given: readonly string[]): Promise<number> {
   let code = 0;
   process.exitCode = undefined;
   quietErrors(program);
+  // the help of `help` (`help --help`, `help -h`, `help help`) is the general help, which lists it
+  const args = given.length === 2 && given[0] === 'help' && ['--help', '-h', 'help'].includes(given[1]!) ? ['--help'] : given;
   try {
     // commander answers `help <unknown>` with the whole help on stderr; say what is wrong instead
     if (args[0] === 'help' && args[1] !== undefined && !program.commands.some((c) => c.name() === args[1])) {
