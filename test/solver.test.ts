@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { dealPosition } from '../src/game/deal.js';
 import { cardCounts, isWon, type Position } from '../src/game/position.js';
 import { applyMove, legalMoves, moveText } from '../src/game/rules.js';
+import type { Move } from '../src/game/move.js';
 import { playLine } from '../src/game/score.js';
 import { ALL_VARIANTS } from '../src/game/variant.js';
 import { ColumnStore, KeyCodec } from '../src/solver/key.js';
@@ -765,6 +766,72 @@ describe('solver: move generation and packed positions', () => {
     expect(shortenLine(p, detour)).toEqual(['2-1']);
     // a line already short is kept
     expect(shortenLine(p, ['2-1'])).toEqual(['2-1']);
+  });
+
+  it('shortenLine takes the shortcuts a plain search of the positions along the line finds (random lines in every variant)', () => {
+    // the reference: positions compared card for card through the rules engine, every legal move
+    // tried at each step, the farthest later position taken (at most one move reaches a position)
+    const keyOf = (q: Position) => JSON.stringify([q.columns, q.stock.length]);
+    const reference = (positions: readonly Position[], moves: readonly Move[]): string[] => {
+      const last = new Map<string, number>();
+      positions.forEach((q, i) => last.set(keyOf(q), i));
+      const out: string[] = [];
+      let cur = positions[0]!;
+      let i = 0;
+      while (i < moves.length) {
+        const same = last.get(keyOf(cur))!;
+        if (same > i) {
+          i = same;
+          continue;
+        }
+        let best = i + 1;
+        let bestMove = moves[i]!;
+        for (const m of legalMoves(cur)) {
+          const j = last.get(keyOf(applyMove(cur, m).position)) ?? -1;
+          if (j > best) {
+            best = j;
+            bestMove = m;
+          }
+        }
+        out.push(moveText(cur, bestMove));
+        cur = applyMove(cur, bestMove).position;
+        i = best;
+      }
+      return out;
+    };
+    let cut = 0;
+    for (const v of ALL_VARIANTS) {
+      for (const seed of [1, 2]) {
+        const rnd = mulberry32(seed * 7919 + v.columns * 31 + v.suits);
+        let p = dealPosition(v, seed);
+        const positions = [p];
+        const moves: Move[] = [];
+        const line: string[] = [];
+        for (let k = 0; k < 250; k++) {
+          const ms = legalMoves(p);
+          if (ms.length === 0) break;
+          const m = ms[Math.floor(rnd() * ms.length)]!;
+          line.push(moveText(p, m));
+          p = applyMove(p, m).position;
+          positions.push(p);
+          moves.push(m);
+        }
+        const expected = reference(positions, moves);
+        expect(shortenLine(positions[0]!, line), `${v.game}-${v.suits} seed ${seed}`).toEqual(expected);
+        if (expected.length < line.length) cut++;
+      }
+    }
+    // (random play wanders: nearly every line has a shortcut)
+    expect(cut).toBeGreaterThanOrEqual(10);
+  });
+
+  it('shortenLine takes a shortcut that turns a card up, and jumps over a detour before a deal', () => {
+    // JH goes to column 3, turning up column 1's QS, then on to column 2: one move does both
+    const p = pos(SE2, [['QS', 'JH'], ['', 'QH'], ['', 'QS'], ['', 'KH'], ['', 'KS'], ['', 'KH'], ['', 'KS']]);
+    expect(shortenLine(p, ['1-3', '3-2'])).toEqual(['1-2']);
+    // out to column 2 and back, then the deal: the detour goes
+    const q = pos(SE1, [['', 'KS'], ['', 'QS'], ['', 'JS'], ['', 'TS'], ['', '9S'], ['', '8S'], ['', '7S']], [['AS', '2S', '3S']], [0, 0]);
+    expect(shortenLine(q, ['2-1', '1-2x1', 'd'])).toEqual(['d']);
   });
 
   it('solve reports shortened lines that still replay to a win', () => {

@@ -24,7 +24,7 @@
  */
 import type { Position } from '../game/position.js';
 import { playLine } from '../game/score.js';
-import { lineText, rebuildLine, shortenLine } from './line.js';
+import { lineText, rebuildPacked, shortenPacked } from './line.js';
 import { restartSearch } from './search.js';
 import { completeSearch } from './complete.js';
 import { beamSearch, type BeamOptions } from './beam.js';
@@ -68,14 +68,15 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
   const table = new PositionTable(max, (a, o) => keyCodec.keyLength(a, o));
   const quickShare = tuning.quickShare ?? QUICK_SHARE;
   let status: SolveResult['status'] = 'undecided';
-  let line: string[] = [];
+  // the winning line, packed (state.ts packMove)
+  let packed: number[] = [];
   let peak = 0;
   if (quickShare > 0) {
     const quick = restartSearch(position, Math.min(max, Math.max(tuning.quickMin ?? QUICK_MIN, Math.floor(max * quickShare))), store, table);
     peak = quick.peakBytes;
     if (quick.status === 'won') {
       status = 'won';
-      line = lineText(position, quick.moves);
+      packed = quick.moves;
     }
   }
   if (status !== 'won' && table.size < max) {
@@ -84,18 +85,19 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
     if (beam.status === 'exhausted') {
       const full = completeSearch(position, max, table, store);
       status = full.status;
-      if (status === 'won') line = rebuildLine(position, table.pathTo(full.goal), table, full.codec);
+      if (status === 'won') packed = rebuildPacked(position, table.pathTo(full.goal), table, full.codec);
       peak = Math.max(peak, table.bytes + store.bytes + full.peakBytes);
     } else {
       status = beam.status;
-      if (status === 'won') line = rebuildLine(position, table.pathTo(beam.goal), table, beam.codec);
+      if (status === 'won') packed = rebuildPacked(position, table.pathTo(beam.goal), table, beam.codec);
     }
   }
   let moveCount: number | null = null;
   let classic: number | null = null;
   let reveal: number | null = null;
+  let line: string[] = [];
   if (status === 'won') {
-    line = shortenLine(position, line);
+    line = lineText(position, shortenPacked(position, packed));
     const played = playLine(position, line);
     if (!played.ok || !played.value.won) {
       throw new Error(`solver defect: the winning line does not replay to a win (${played.ok ? 'not won' : played.error.message})`);
