@@ -3,7 +3,7 @@
  * in a child process. Interrupt/kill tests use the test worker (SPIDERSOLVE_BATCH_WORKER) with fake
  * outcomes and a small delay, so that a batch is reliably caught midway.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -209,6 +209,20 @@ describe('spidersolve batch: bad input', () => {
     const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'batch', '--deals', '-', '--db', db, '--max-positions', '2000', '--json'], { cwd: ROOT, input: 'SE1-1\nSE1-2\n', encoding: 'utf8' });
     const o = JSON.parse(out);
     expect([o.study, o.planned, o.won]).toEqual(['stdin-2k-positions', 2, 2]);
+  });
+
+  it('--deals - is named "- (standard input)" in messages (it was /dev/stdin); its study is planned from file:/dev/stdin as before', () => {
+    const db = join(dir, 'dash-named.sqlite');
+    const run = (input: string) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'batch', '--deals', '-', '--db', db, '--max-positions', '2000'], { cwd: ROOT, input, encoding: 'utf8' });
+    const bad = run('SE1-1\nSP1-zz\n');
+    expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'spidersolve: --deals - (standard input): 1 bad line (2), nothing was run: line 2: deal code "SP1-zz": the seed "zz" is not a whole number 0..4294967295 in digits\n']);
+    expect(run('# none\n').stderr).toBe('spidersolve: --deals - (standard input): no deal in the file\n');
+    expect(run('SE1-1\u0000').stderr).toMatch(/^spidersolve: --deals - \(standard input\): not a text file \(a zero byte at line 1\)/);
+    expect(() => statSync(db)).toThrow(/ENOENT/);
+    // stored as before, so a study run from standard input earlier resumes
+    expect(run('SE1-1\n').status).toBe(0);
+    const studies = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'studies', '--db', db, '--json'], { cwd: ROOT, encoding: 'utf8' }));
+    expect(studies.map((st: { name: string; deals: string }) => [st.name, st.deals])).toEqual([['stdin-2k-positions', 'file:/dev/stdin']]);
   });
 
   it('a path ending in / names a folder: --db, merge --into and --out are refused with one line, nothing created', async () => {

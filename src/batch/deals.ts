@@ -221,10 +221,15 @@ export interface DealsFilePlan {
   readonly duplicates: number;
 }
 
+/** How messages name a deals file: `-` (standard input) as `- (standard input)`, a path as pathForMessage shows it. */
+export function dealsFileName(path: string): string {
+  return path === '-' ? '- (standard input)' : pathForMessage(path);
+}
+
 /**
- * The deals of a deals file: one deal code, `pysol:GAME:N` reference or position-file path a line;
- * blank lines and lines starting with `#` are skipped, and a ` #…` tail (space, then `#`) is a
- * comment. Every line is checked with `load` before the plan is returned; deals of another game or
+ * The deals of a deals file (`-`: standard input): one deal code, `pysol:GAME:N` reference or
+ * position-file path a line; blank lines and lines starting with `#` are skipped, and a ` #…` tail
+ * (space, then `#`) is a comment. Every line is checked with `load` before the plan is returned; deals of another game or
  * suit count than `filter` asks are left out (they are not bad lines). Deals met twice are planned
  * once. Throws InputError `bad-file` if the file cannot be read or holds no deal (none that passes
  * the filter), and `bad-reference` if any line is bad: the bad lines' numbers (up to 50), then
@@ -233,11 +238,11 @@ export interface DealsFilePlan {
  */
 export function planDealsFile(path: string, load: DealLoader, filter: DealFilter = {}, cwd: string = process.cwd(), given?: string): DealsFilePlan {
   // the name as messages show it (quoted when it is empty, has spaces at its ends or odd characters)
-  const name = pathForMessage(path);
+  const name = dealsFileName(path);
   if (path.trim() === '' && given === undefined) throw new InputError('bad-file', `--deals ${name}: the file name is empty`);
   let text: string;
   try {
-    text = given ?? readFileSync(resolve(cwd, path), 'utf8');
+    text = given ?? readFileSync(path === '-' ? '/dev/stdin' : resolve(cwd, path), 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError('bad-file', `--deals ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read it (${code ?? String(e)})`}`);

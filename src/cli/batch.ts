@@ -11,10 +11,10 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { stringify } from 'csv-stringify';
-import { InputError, pathForMessage, quoteInput } from '../game/errors.js';
+import { InputError, quoteInput } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
-import { parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
+import { dealsFileName, parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
 import { databaseFiles, fileInTheWay, makeDirs, sameFileAs, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
 import { isDamagedDatabase } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
@@ -124,8 +124,10 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   } else {
     const path = o.deals!;
     spec = { kind: 'file', path, filter: { game, suits }, ...(dealsText !== undefined ? { text: dealsText } : {}) };
-    dealsSpec = `file:${resolve(path)}`;
-    const base = basename(path, extname(path)) || 'deals';
+    // `-` (standard input) is planned as /dev/stdin, as it always was: its studies resume (`stdin-…`)
+    const file = path === '-' ? '/dev/stdin' : path;
+    dealsSpec = `file:${resolve(file)}`;
+    const base = basename(file, extname(file)) || 'deals';
     defaultName = `${base}${game ? `-${game}` : ''}${suits ? `-${suits.join(',')}` : ''}-${words}`;
   }
   const plan = planStudy(spec, loadDeal);
@@ -379,10 +381,9 @@ function readUnlessStopped(path: string, signal: AbortSignal): Promise<string | 
   });
 }
 
-async function batchAction(given: BatchCliOptions): Promise<void> {
-  // `--deals -`: standard input (read as it is, a pipe, socket, file or terminal), named as /dev/stdin
-  const stdin = given.deals === '-';
-  const o = stdin ? { ...given, deals: '/dev/stdin' } : given;
+async function batchAction(o: BatchCliOptions): Promise<void> {
+  // `--deals -`: standard input (read as it is, a pipe, socket, file or terminal), named so in messages
+  const stdin = o.deals === '-';
   // The handlers go in before any slow work (reading and checking a deals file, planning millions of
   // seeds, opening the database, starting the pool): a signal during that work then stops the batch
   // like any other — no deal dispatched, the summary, the resume command, exit 130 — instead of
@@ -405,13 +406,13 @@ async function batchAction(given: BatchCliOptions): Promise<void> {
     // ever: it is read first, so that a signal stops the batch then, before anything is written
     let dealsText: string | undefined;
     if (o.deals !== undefined && o.seeds === undefined && (stdin || isStream(o.deals))) {
-      const text = await readUnlessStopped(stdin ? '-' : o.deals, sig.signal);
+      const text = await readUnlessStopped(o.deals, sig.signal);
       if (text === null) {
         progress.stop();
-        process.stderr.write(`spidersolve: interrupted while reading the deals of --deals ${pathForMessage(o.deals)}; nothing was run or written; to run it, the same command:\n  ${resumeCommand()}\n`);
+        process.stderr.write(`spidersolve: interrupted while reading the deals of --deals ${dealsFileName(o.deals)}; nothing was run or written; to run it, the same command:\n  ${resumeCommand()}\n`);
         process.exit(EXIT_INTERRUPTED);
       }
-      if (text === TOO_LARGE) throw new InputError('bad-file', `--deals ${pathForMessage(o.deals)}: more than ${MAX_STREAMED_DEALS_BYTES / 1024 / 1024} MiB of text; give a smaller deals file`);
+      if (text === TOO_LARGE) throw new InputError('bad-file', `--deals ${dealsFileName(o.deals)}: more than ${MAX_STREAMED_DEALS_BYTES / 1024 / 1024} MiB of text; give a smaller deals file`);
       dealsText = text ?? undefined;
     }
     const req = parseBatchOptions(o, process.env, dealsText);
