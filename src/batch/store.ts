@@ -243,18 +243,18 @@ function nowIso(): string {
 export class ResultStore {
   /** Path as given. */
   readonly path: string;
-  readonly #db: Database.Database | null;
+  readonly #db: Database.Database;
   /** Opened for writing and not yet switched to WAL mode (done at the first write). */
   #walPending: boolean;
 
   /** Device and inode of the file a writing connection opened (see `fileAtPath`). */
   readonly #ident: { dev: number; ino: number } | null;
 
-  private constructor(path: string, db: Database.Database | null, walPending = false) {
+  private constructor(path: string, db: Database.Database, walPending = false) {
     this.path = path;
     this.#db = db;
     this.#walPending = walPending;
-    const st = db && !db.readonly ? statOrNull(path) : null;
+    const st = !db.readonly ? statOrNull(path) : null;
     this.#ident = st ? { dev: st.dev, ino: st.ino } : null;
   }
 
@@ -354,15 +354,9 @@ export class ResultStore {
     }
   }
 
-  /** The connection of a store opened for writing (not on an empty file for reading). */
-  #conn(): Database.Database {
-    if (!this.#db) throw new Error('ResultStore: opened on an empty file for reading');
-    return this.#db;
-  }
-
   /** The connection, for a write: WAL mode is switched on before the first. */
   #w(): Database.Database {
-    const db = this.#conn();
+    const db = this.#db;
     if (this.#walPending) {
       // switching to WAL writes the file's header, so it waits for the first write
       this.#walPending = false;
@@ -379,7 +373,7 @@ export class ResultStore {
    */
   close(): void {
     const db = this.#db;
-    if (!db?.open) return;
+    if (!db.open) return;
     if (!db.readonly && !this.#walPending) {
       try {
         db.pragma('busy_timeout = 0');
@@ -397,14 +391,13 @@ export class ResultStore {
    * exists or cannot be written.
    */
   saveCopy(dest: string): void {
-    this.#conn().prepare('VACUUM INTO ?').run(dest);
+    this.#db.prepare('VACUUM INTO ?').run(dest);
   }
 
   /**
    * The results of a deal (by identity) under one solver version, at every budget, smallest first.
    */
   resultsOf(deal: string, solverVersion: string): { budget: number; status: ResultStatus }[] {
-    if (!this.#db) return [];
     this.#resultsOf ??= this.#db.prepare('SELECT max_positions AS budget, status FROM results WHERE deal = ? AND solver_version = ? ORDER BY max_positions');
     return this.#resultsOf.all(deal, solverVersion) as { budget: number; status: ResultStatus }[];
   }
@@ -414,7 +407,6 @@ export class ResultStore {
 
   /** The identity of a deal already reached by this name (a seeded code, pysol:…), if any. */
   identityByName(name: string): string | undefined {
-    if (!this.#db) return undefined;
     this.#byName ??= this.#db.prepare('SELECT deal FROM deal_names WHERE name = ? LIMIT 1').pluck();
     return this.#byName.get(name) as string | undefined;
   }
@@ -424,7 +416,6 @@ export class ResultStore {
    * solver version. Errors are not settled: they are run again.
    */
   settledKeys(maxPositions: number, solverVersion: string): Set<string> {
-    if (!this.#db) return new Set();
     const stmt = this.#db
       .prepare("SELECT code FROM results WHERE max_positions = ? AND solver_version = ? AND status <> 'error'")
       .pluck();
@@ -437,7 +428,7 @@ export class ResultStore {
    */
   ensureStudy(given: string, params: StudyParams): number {
     // a study named in another Unicode form is the same study
-    const name = this.#db ? this.matchStudyName(given) : given;
+    const name = this.matchStudyName(given);
     const json = studyParamsJson(params);
     const find = (db: Database.Database): number | undefined => {
       const row = db.prepare('SELECT id, params FROM studies WHERE name = ?').get(name) as { id: number; params: string } | undefined;
@@ -447,7 +438,7 @@ export class ResultStore {
       return row?.id;
     };
     // a clash is refused before anything is written
-    find(this.#conn());
+    find(this.#db);
     const db = this.#w();
     return db.transaction(() => {
       const id = find(db);
@@ -471,9 +462,9 @@ export class ResultStore {
    * first place that differs and how many do.
    */
   checkPlan(name: string, plan: readonly { deal: string; name: string }[]): void {
-    const row = this.#conn().prepare('SELECT id FROM studies WHERE name = ?').get(name) as { id: number } | undefined;
+    const row = this.#db.prepare('SELECT id FROM studies WHERE name = ?').get(name) as { id: number } | undefined;
     if (!row) return;
-    const links = this.#conn().prepare('SELECT deal, ord, name FROM study_deals WHERE study_id = ? ORDER BY ord').all(row.id) as DealLink[];
+    const links = this.#db.prepare('SELECT deal, ord, name FROM study_deals WHERE study_id = ? ORDER BY ord').all(row.id) as DealLink[];
     const differ = links.filter((l) => plan[l.ord]?.deal !== l.deal);
     if (differ.length === 0) return;
     const first = differ[0]!;
@@ -516,7 +507,7 @@ export class ResultStore {
    * Returns how many it marked.
    */
   markAbandoned(now = Date.now()): number {
-    const db = this.#conn();
+    const db = this.#db;
     const running = db.prepare("SELECT id, status, pid, host, heartbeat_at AS heartbeatAt, started_at AS startedAt FROM runs WHERE status = 'running'").all() as
       { id: number; status: string; pid: number | null; host: string | null; heartbeatAt: string | null; startedAt: string }[];
     const dead = running.filter((r) => runIsDead(r, now));
@@ -599,7 +590,6 @@ export class ResultStore {
 
   /** The studies in the database (oldest first) with their runs (a dead `running` run shown `abandoned`). */
   studies(names?: readonly string[]): StudyInfo[] {
-    if (!this.#db) return [];
     const db = this.#db;
     const all = db.prepare('SELECT id, name, game, suits, deals_spec AS deals, budgets, max_positions AS budget, until_width AS untilWidth, planned, stopped_at AS stoppedAt, created_at AS createdAt FROM studies ORDER BY id').all() as
       { id: number; name: string; game: string | null; suits: string | null; deals: string; budgets: string | null; budget: number; untilWidth: number | null; planned: number | null; stoppedAt: number | null; createdAt: string }[];
@@ -625,7 +615,6 @@ export class ResultStore {
 
   /** The places in the plan (`study_deals.ord`) of the deals study `name` counts so far (none if no such study). */
   studyPlaces(name: string): number[] {
-    if (!this.#db) return [];
     return this.#db.prepare('SELECT sd.ord FROM study_deals sd JOIN studies s ON s.id = sd.study_id WHERE s.name = ? ORDER BY sd.ord').pluck().all(name) as number[];
   }
 
@@ -635,7 +624,6 @@ export class ResultStore {
    * A shard's summary counts its own among them.
    */
   settledPlaces(studyId: number, budget: number): number[] {
-    if (!this.#db) return [];
     return this.#db.prepare(`SELECT sd.ord FROM study_deals sd WHERE sd.study_id = ? AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND (
         (r.status IN ('won', 'lost') AND r.max_positions <= ?) OR (r.status = 'undecided' AND r.max_positions >= ?)))`).pluck().all(studyId, budget, budget) as number[];
   }
@@ -647,7 +635,6 @@ export class ResultStore {
    * never returned. Used by `view --solve`.
    */
   storedOutcome(deal: string, solverVersion: string): StoredOutcome | null {
-    if (!this.#db) return null;
     const row = this.#db
       .prepare(
         `SELECT status, line, positions, max_positions AS maxPositions, solver_version AS solverVersion FROM results
@@ -660,7 +647,7 @@ export class ResultStore {
 
   /** The id of a study by name, if it exists. */
   studyId(name: string): number | undefined {
-    return this.#db?.prepare('SELECT id FROM studies WHERE name = ?').pluck().get(name) as number | undefined;
+    return this.#db.prepare('SELECT id FROM studies WHERE name = ?').pluck().get(name) as number | undefined;
   }
 
   /**
@@ -679,14 +666,13 @@ export class ResultStore {
    */
   matchStudyName(name: string): string {
     const db = this.#db;
-    if (!db || db.prepare('SELECT 1 FROM studies WHERE name = ?').pluck().get(name) !== undefined) return name;
+    if (db.prepare('SELECT 1 FROM studies WHERE name = ?').pluck().get(name) !== undefined) return name;
     const nfc = name.normalize('NFC');
     const same = (db.prepare('SELECT name FROM studies').pluck().all() as string[]).filter((n) => n.normalize('NFC') === nfc);
     return same.length === 1 ? same[0]! : name;
   }
 
   unknownStudies(names: readonly string[]): string[] {
-    if (!this.#db) return [...names];
     const has = this.#db.prepare('SELECT 1 FROM studies WHERE name = ?').pluck();
     return names.filter((n) => has.get(n) === undefined);
   }
@@ -713,7 +699,6 @@ export class ResultStore {
    * A name given twice counts once.
    */
   #groups(f: ResultFilter): { label: string; ids: number[]; rungsOf: Map<number, Set<number>>; budgets: number[] }[] {
-    if (!this.#db) return [];
     const rows = this.#db.prepare('SELECT id, name, budgets, max_positions AS budget FROM studies ORDER BY id').all() as
       { id: number; name: string; budgets: string | null; budget: number }[];
     const names = f.studies && f.studies.length ? [...new Set(f.studies)] : null;
@@ -738,7 +723,6 @@ export class ResultStore {
    * Streamed: do not write to this store while iterating.
    */
   *#walk(f: ResultFilter, columns: string = SELECT_R_COLUMNS): Generator<{ label: string; name: string; budget: number; row: StoredRow }> {
-    if (!this.#db) return;
     for (const g of this.#groups(f)) {
       const parts: string[] = [];
       const args: (string | number)[] = [...g.ids];
@@ -826,7 +810,6 @@ export class ResultStore {
 
   /** Every stored result, whatever study counts it (none, too), by deal, budget and solver version. */
   *allRows(): IterableIterator<StoredRow> {
-    if (!this.#db) return;
     yield* this.#db.prepare(`SELECT ${SELECT_COLUMNS} FROM results ORDER BY deal, max_positions, solver_version`).iterate() as IterableIterator<StoredRow>;
   }
 }
