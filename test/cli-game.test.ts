@@ -236,6 +236,13 @@ describe('show', () => {
     expect(refused('show', big)).toBe(`spidersolve: position file ${big}: too large (over 1 MiB; a position file holds a few kilobytes)`);
     expect(refused('solve', '/dev/zero')).toBe('spidersolve: position file /dev/zero: too large (over 1 MiB; a position file holds a few kilobytes)');
   });
+  it('refuses a binary file given as a position file (a program) in one line that says it is not text', () => {
+    const prog = join(dir, 'prog');
+    writeFileSync(prog, Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), Buffer.alloc(5000, 0x90)]));
+    const why = 'not a text file (a zero byte at line 1); give a position file in the text or JSON form, a deal code or pysol:GAME:N';
+    expect(refused('solve', prog)).toBe(`spidersolve: position file ${prog}: ${why}`);
+    expect(refused('show', prog)).toBe(`spidersolve: position file ${prog}: ${why}`);
+  });
   it('writes a position file in either form (--format position, position-json) that every <deal> argument reads back to the same deal', () => {
     const start = json('show', 'SE4-7', '--json', '--reveal');
     const text = cli('show', 'SE4-7', '--format', 'position').stdout;

@@ -85,6 +85,24 @@ describe('loadDeal', () => {
     const d = loadDeal(dir);
     expect(d.ok ? 'ok' : d.error.message).toBe(`position file ${dir}: is a directory`);
   });
+  it('a file that is not text (a zero byte, bytes that are not UTF-8) is refused as such, naming it, whatever its name ends in', () => {
+    const elf = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x3e, 0x0a, 0x41]);
+    const latin = Buffer.from('# spidersolve position\ngame: spider 2\n1: | K\xe9\n', 'latin1');
+    const cases: [string, Buffer, string][] = [
+      ['prog', elf, 'a zero byte at line 1'],
+      ['prog.json', elf, 'a zero byte at line 1'],
+      ['latin.txt', latin, 'bytes that are not UTF-8 text at line 3'],
+    ];
+    for (const [name, bytes, why] of cases) {
+      const f = join(dir, name);
+      writeFileSync(f, bytes);
+      const r = loadDeal(f);
+      expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual([
+        'bad-file',
+        `position file ${f}: not a text file (${why}); give a position file in the text or JSON form, a deal code or pysol:GAME:N`,
+      ]);
+    }
+  });
   it('an argument that starts like a deal code and names no file gets the deal code\'s error, not "no such file"', () => {
     for (const [a, seed] of [['SP2--5', '-5'], ['SP2-1.5', '1.5'], ['se4-+7', '+7']]) {
       const r = loadDeal(a!);

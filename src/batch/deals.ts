@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { makeDealCode, parseDealCode, seededCode } from '../game/code.js';
 import { dealCards, isSeed, MAX_SEED } from '../game/deal.js';
 import { dealCardsOf } from '../game/position.js';
-import { InputError, pathForMessage, quoteInput, type Result } from '../game/errors.js';
+import { InputError, notTextReason, pathForMessage, quoteInput, type Result } from '../game/errors.js';
 import type { Position } from '../game/position.js';
 import type { DealSource, LoadedDeal } from '../game/ref.js';
 import { getVariant, isSuitCount, type GameName, type SuitCount } from '../game/variant.js';
@@ -248,9 +248,9 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     throw new InputError('bad-file', `--deals ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read it (${code ?? String(e)})`}`);
   }
   // a binary file (an image, a database…) is refused as a whole, not line by line
-  const binary = text.search(/[\u0000\ufffd]/);
-  if (binary >= 0) {
-    throw new InputError('bad-file', `--deals ${name}: not a text file (${text[binary] === '\u0000' ? 'a zero byte' : 'bytes that are not UTF-8 text'} at line ${text.slice(0, binary).split('\n').length}); give a text file of deal codes, pysol:GAME:N references or position-file paths, one a line`);
+  const binary = notTextReason(text);
+  if (binary !== null) {
+    throw new InputError('bad-file', `--deals ${name}: not a text file (${binary}); give a text file of deal codes, pysol:GAME:N references or position-file paths, one a line`);
   }
   const bad: { line: number; message: string }[] = [];
   let filtered = 0;

@@ -67,6 +67,18 @@ export function quoteInput(text: string, max = QUOTE_MAX): string {
 }
 
 /**
+ * Why the contents of a file, read as UTF-8, are not text, or null when they are: `a zero byte at
+ * line N` for a NUL, `bytes that are not UTF-8 text at line N` for bytes the reading replaced by
+ * U+FFFD (the first of either). A binary file (a program, an image, a database) is then refused as a
+ * whole in one line, not parsed line by line.
+ */
+export function notTextReason(text: string): string | null {
+  const at = text.search(/[\u0000\ufffd]/);
+  if (at < 0) return null;
+  return `${text[at] === '\u0000' ? 'a zero byte' : 'bytes that are not UTF-8 text'} at line ${text.slice(0, at).split('\n').length}`;
+}
+
+/**
  * A file name as an error message shows it: as given when it is printable, at most 120 characters
  * long, not empty and without spaces at either end; else quoted and cut as `quoteInput` does.
  */

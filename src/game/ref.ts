@@ -12,7 +12,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { makeDealCode, parseDealCode } from './code.js';
-import { err, ok, pathForMessage, quoteInput, type Result } from './errors.js';
+import { err, notTextReason, ok, pathForMessage, quoteInput, type Result } from './errors.js';
 import { dealCardsOf, positionFromDeal, type Position } from './position.js';
 import { parsePositionJson, parsePositionText } from './positionFile.js';
 import { isPysolKind, parsePysolNumber, pysolDeal } from './pysol.js';
@@ -66,7 +66,8 @@ export interface LoadedDeal {
 /**
  * Resolves a `<deal>` argument (see the module comment). Errors are one-line InputErrors naming the
  * argument: `bad-code`/`bad-checksum`/`bad-composition` for a code, `bad-reference` for a pysol:
- * reference, `bad-file` for a missing or unreadable file, and the position-file codes for its content.
+ * reference, `bad-file` for a missing or unreadable file or one that is not text (a zero byte, bytes
+ * that are not UTF-8), and the position-file codes for its content.
  */
 export function loadDeal(ref: string): Result<LoadedDeal> {
   const label = ref;
@@ -122,6 +123,11 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
       : code === 'E2BIG' ? `too large (over ${MAX_POSITION_FILE_BYTES / 1024 / 1024} MiB; a position file holds a few kilobytes)`
       : `cannot be read (${code ?? (e as Error).message})`;
     return err('bad-file', `position file ${pathForMessage(ref)}: ${why}`);
+  }
+  // a binary file (a program, an image) is refused as such, not parsed as a position
+  const binary = notTextReason(text);
+  if (binary !== null) {
+    return err('bad-file', `position file ${pathForMessage(ref)}: not a text file (${binary}); give a position file in the text or JSON form, a deal code or pysol:GAME:N`);
   }
   const r = /\.json$/i.test(ref) ? parsePositionJson(text, pathForMessage(ref)) : parsePositionText(text, pathForMessage(ref));
   if (!r.ok) return r;
