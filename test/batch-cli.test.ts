@@ -398,6 +398,24 @@ describe('spidersolve batch --until-width far from its width', () => {
   });
 });
 
+describe('spidersolve batch --seeds N- --until-width that runs out of seeds', () => {
+  it('ends with one note line on stderr saying the seeds ran out at 4294967295, exit 0; studies shows it on the run', async () => {
+    const db = join(dir, 'ran-out.sqlite');
+    const args = ['batch', '--game', 'spiderette', '--suits', '4', '--seeds', '4294967290-', '--until-width', '0.01', '--max-positions', '100', '--workers', '1', '--db', db];
+    const r = await cli(args);
+    expect(r.status).toBe(0);
+    // at 100 positions every deal is undecided: floor 0/6 (low 0), ceiling 6/6 (high 1), band 1
+    const why = "seeds ran out at 4294967295 (the largest seed) before --until-width 0.01 was met: after 6 deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is 1.0000 (spiderette 4 suits)";
+    expect(r.stderr).toBe(`spidersolve: note: ${why}\n`);
+    expect(r.stdout).toMatch(/^  deals open-ended: 0 already settled, 6 run now/m);
+    const j = await cli([...args, '--json']);
+    expect(j.status).toBe(0);
+    expect(JSON.parse(j.stdout)).toMatchObject({ seedsRanOut: why, stopReason: null, ran: 0, skipped: 6 });
+    const st = await cli(['studies', '--db', db]);
+    expect(st.stdout).toContain(`stored 6 (errors 0); ${why}\n`);
+  });
+});
+
 describe('spidersolve report and export', () => {
   it('prints the report in each format and exports RFC 4180 CSV', async () => {
     const db = join(dir, 'rep.sqlite');

@@ -361,6 +361,39 @@ describe('--until-width', () => {
     const again = await withEnv(FAKE, () => runBatch(opts));
     expect(again.stopReason).toBe(s.stopReason);
     expect(counts(again.report)).toEqual(counts(s.report));
+    expect([s.seedsRanOut, again.seedsRanOut]).toEqual([null, null]);
+  });
+});
+
+describe('--until-width on an open seed range that runs out', () => {
+  it('says the seeds ran out at the largest seed, with the band it reached; the run is done and its note says so; not so for a closed range or a study its rule stopped', async () => {
+    const db = join(dir, 'ran-out.sqlite');
+    // fake outcomes of seeds 4294967290…4294967295 (s % 4 = 2, 3, 0, 1, 2, 3): undecided, won, won, lost, undecided, won
+    const band = bandWidth({ n: 6, won: 3, open: 2 });
+    expect(band).toBeCloseTo(0.7823, 3);
+    const plan = planStudy({ kind: 'seeds', game: 'spider', suits: [1], ranges: [{ from: 4294967290, to: 4294967295, open: true }] }, loadDeal);
+    expect(plan.planned).toBeNull();
+    const opts: BatchOptions = {
+      deals: plan.deals, maxPositions: 77, untilWidth: 0.01, workers: 2, dbPath: db, study: 'top', workerFile: TEST_WORKER,
+      studyParams: { game: 'spider', suits: '1', dealsSpec: 'seeds:4294967290-', maxPositions: 77, untilWidth: 0.01 },
+    };
+    const s = await withEnv(FAKE, () => runBatch(opts));
+    const why = `seeds ran out at 4294967295 (the largest seed) before --until-width 0.01 was met: after 6 deals the band from the floor's 95% lower bound ` +
+      `to the ceiling's 95% upper bound is ${band.toFixed(4)} (spider 1 suit)`;
+    expect(s).toMatchObject({ seedsRanOut: why, stopReason: null, interrupted: false, ran: 6 });
+    expect(counts(s.report)).toEqual(['top spider/1 @77: 6 deals, won 3, lost 1, undecided 2, errors 0']);
+    const info = readStore(db, (st) => st.studies()[0]!);
+    expect(info).toMatchObject({ stoppedAt: null, counted: 6, planned: null });
+    expect(info.runs[0]).toMatchObject({ status: 'done', note: why });
+    // again: nothing to solve, the same answer
+    const again = await withEnv(FAKE, () => runBatch(opts));
+    expect(again).toMatchObject({ seedsRanOut: why, ran: 0, skipped: 6 });
+    // a closed range that ends before the band is narrow enough ran its whole plan, as asked: nothing to say
+    const closed = await withEnv(FAKE, () => runBatch({
+      ...seedsStudy(join(dir, 'ran-out-closed.sqlite'), 'C', 'spider', [1], 4294967290, 4294967295, [77]), untilWidth: 0.01,
+      studyParams: { game: 'spider', suits: '1', dealsSpec: 'seeds:4294967290-4294967295', maxPositions: 77, untilWidth: 0.01 },
+    }));
+    expect(closed).toMatchObject({ seedsRanOut: null, stopReason: null, planned: 6, remaining: 0 });
   });
 });
 

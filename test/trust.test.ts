@@ -483,7 +483,7 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
     const summary: BatchSummary = {
       study: 's', studyId: 1, runId: 1, db: 'd.sqlite', game: 'spider', suits: '1', maxPositions: 100, workers: 1, solverVersion: '1.0.0',
       planned: 1, skipped: 0, ran: 1, won: 1, lost: 0, undecided: 0, errors: 0, remaining: 0, interrupted: false, elapsedMs: 5,
-      dealsPerSecond: 200, workerMs: 4, budgets: [100], stopReason: null,
+      dealsPerSecond: 200, workerMs: 4, budgets: [100], stopReason: null, seedsRanOut: null,
       report: summarize([{ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 7, elapsedMs: 1 }]),
     };
     const lines = formatBatchSummary(summary).trimEnd().split('\n');

@@ -140,6 +140,11 @@ export interface BatchSummary {
   interrupted: boolean;
   /** Why the batch stopped early when it did so by its stopping rule (--until-width), else null. */
   stopReason: string | null;
+  /**
+   * Why an open-ended --until-width study (`--seeds N-`) ended without its rule met: its seeds ran out
+   * at the largest seed, and the band was still not narrower than the width (`seedsRanOut`); else null.
+   */
+  seedsRanOut: string | null;
   /** Wall time of the run. */
   elapsedMs: number;
   /** ran / wall seconds (0 when nothing ran). */
@@ -148,6 +153,11 @@ export interface BatchSummary {
   workerMs: number;
   /** The study's report (every rung, this solver version among others stored). */
   report: ReportRow[];
+}
+
+/** The bands of the stopping rule as its messages give them: `0.5888 (spider 1 suit), …`. */
+function widthsText(widths: readonly (readonly [string, number])[]): string {
+  return widths.map(([g, w]) => `${w.toFixed(4)} (${g})`).join(', ');
 }
 
 /** Per game × suits counts of the plan's prefix, for the stopping rule. */
@@ -227,6 +237,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   let ran = 0;
   let skipped = 0;
   let stopReason: string | null = null;
+  let seedsRanOut: string | null = null;
   // results this run has written to the database
   let written = 0;
   // The abort listener goes in first and stays until the end, so that an abort at any moment counts:
@@ -325,7 +336,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
           }
           if (widths.every(([, w]) => w < opts.untilWidth!)) {
             stopReason = `--until-width ${opts.untilWidth}: after ${nextOrd} deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is ` +
-              widths.map(([g, w]) => `${w.toFixed(4)} (${g})`).join(', ') + ` < ${opts.untilWidth}`;
+              widthsText(widths) + ` < ${opts.untilWidth}`;
             stopAt = nextOrd;
             stop();
             return;
@@ -398,10 +409,13 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       };
 
       const inflight = new Set<Promise<void>>();
+      // the seed of the plan's last deal reached (an open range's end: the seeds ran out there)
+      let lastSeed: number | null = null;
       try {
         let ord = -1;
         for (const deal of opts.deals) {
           ord++;
+          lastSeed = deal.source.kind === 'seed' ? deal.source.seed : null;
           if (ord % 256 === 0) {
             // let signals, outcomes and timers in during a long walk over settled deals
             await new Promise<void>((r) => setImmediate(r));
@@ -471,13 +485,19 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       }
       if (fatal) throw fatal;
       if (stopAt >= 0) store.stopStudyAt(studyId, stopAt);
+      // an open seed range walked to its end, every deal counted, without the rule met: say so
+      if (rung === 0 && opts.untilWidth !== undefined && planned === null && stopReason === null && !stopping && !interrupted && lastSeed !== null) {
+        const widths = [...prefix.entries()].map(([g, x]) => [g, bandWidth(x)] as const);
+        seedsRanOut = `seeds ran out at ${lastSeed} (the largest seed) before --until-width ${opts.untilWidth} was met: after ${nextOrd} deals the band from the floor's 95% lower bound ` +
+          `to the ceiling's 95% upper bound is ${widthsText(widths)}`;
+      }
     }
     if (started) progress.stop();
     ran = done;
     const where = store.fileAtPath();
     if (where !== 'same') throw databaseGoneFault(store, where, runId, [], written);
     store.heartbeat(runId, { planned: runPlanned ?? 0, skipped });
-    store.finishRun(runId, interrupted ? 'interrupted' : 'done', stopReason);
+    store.finishRun(runId, interrupted ? 'interrupted' : 'done', stopReason ?? seedsRanOut);
     const report = store.report({ studies: [study] });
     const info = store.studies([study])[0];
     // a shard's summary counts its own deals: those of its places of the plan that are settled
@@ -493,6 +513,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       remaining: plannedNow === null || settledNow === null ? null : plannedNow - settledNow,
       interrupted,
       stopReason,
+      seedsRanOut,
       elapsedMs: Math.round(elapsedMs * 10) / 10,
       dealsPerSecond: ran > 0 ? Math.round((ran / (elapsedMs / 1000)) * 100) / 100 : 0,
       workerMs: Math.round(workerMs * 10) / 10,

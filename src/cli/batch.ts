@@ -448,6 +448,8 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   } else {
     process.stdout.write(formatBatchSummary(summary, leftOut, shard, duplicates, o.seeds !== undefined ? 'seeds' : 'lines'));
   }
+  // an open seed range that ran out before the band was narrow enough: done (exit 0), and said so
+  if (summary.seedsRanOut) process.stderr.write(`spidersolve: note: ${summary.seedsRanOut}\n`);
   if (summary.interrupted) {
     const left = summary.remaining === null ? 'interrupted' : `interrupted with ${summary.remaining} of ${summary.planned} deals left`;
     process.stderr.write(`spidersolve: ${left}; resume with the same command:\n  ${resumeCommand()}\n`);
@@ -633,7 +635,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--seeds <range>', 'seeds to deal, e.g. 1-1000 or 1-10,50-60')
     .option('--deals <file>', 'file of deal codes, pysol:GAME:N references or position files, one a line (# comments); - for standard input')
     .option('--max-positions <n>', `position budget per deal, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS}); an increasing comma list is a ladder: every deal at the first, those left undecided at the next, …`)
-    .option('--until-width <w>', 'stop once, for every game and suit count, the band from the floor\'s 95% lower bound to the ceiling\'s 95% upper bound is narrower than w (e.g. 0.01); seeds may then be open-ended (--seeds 1-)')
+    .option('--until-width <w>', 'stop once, for every game and suit count, the band from the floor\'s 95% lower bound to the ceiling\'s 95% upper bound is narrower than w (e.g. 0.01); seeds may then be open-ended (--seeds 1-: if they run out at 4294967295 first, it ends there, exit 0, with a note saying so)')
     .option('--workers <n>', 'worker threads (default: number of cores)')
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
     .option('--study <name>', 'study name (default: from the game, suits, deals and budgets, e.g. spider-4-seeds-1-1000-1M-positions, or the deals file\'s name)')
