@@ -83,6 +83,15 @@ describe('spidersolve program', () => {
       expect(tail).toContain('Exit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error, 130 stopped by Ctrl-C (SIGINT), 143 stopped by SIGTERM.');
     }
   });
+  it('solve --help names every field that solve --json prints (label, game and suits were missing)', () => {
+    const help = cli('solve', '--help').stdout.replace(/\s+/g, ' ');
+    const listed = /--json print one JSON object \{ ([^}]*) \}/.exec(help)![1]!;
+    const fields = listed.replace(/, and with --explain explain: \[one object per move\]$/, '').split(', ');
+    for (const extra of [[], ['--explain']]) {
+      const printed = Object.keys(JSON.parse(cli('solve', 'SE1-1', '--json', ...extra).stdout) as object);
+      expect(printed).toEqual(extra.length ? [...fields, 'explain'] : fields);
+    }
+  });
   it('help <command> prints that command\'s help; help <unknown> is one line, exit 2', () => {
     const h = cli('help', 'solve');
     expect(h.status).toBe(0);

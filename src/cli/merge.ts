@@ -37,17 +37,22 @@ export function formatMergeSummary(s: MergeSummary, studies: readonly StudyCompl
 export function registerMergeCommand(program: Command): void {
   program
     .command('merge')
-    .description('copy the studies, runs, results and links of databases (e.g. the shards of a study) into one; idempotent, refuses conflicts')
+    .description('copy the studies, runs, results, deal names and study links of databases (e.g. a study\'s shards) into one; idempotent, refuses conflicts')
     .argument('<files...>', 'spidersolve results databases to merge (e.g. shards/shard-*.sqlite)')
-    .requiredOption('--into <file>', 'the database to merge into (created if absent)')
-    .option('--json', 'print one JSON object instead of the text summary')
+    .requiredOption('--into <file>', 'the database to merge into (created, with its directory, if absent)')
+    .option('--json', 'print one JSON object { into, created, inputs: [{ path, skipped, tables: { studies, runs, results, deal_names, study_deals: { added, present, updated } } }], totals, elapsedMs, studies: [{ name, planned, counted, stoppedAt, partial }] } instead of the text summary')
     .addHelpText(
       'after',
-      '\nEach input is merged in one transaction. Rows are matched by their natural keys (studies by name, ' +
-        'results by deal code, budget and solver version), so merging twice adds nothing. A conflict (the same ' +
-        'deal, budget and solver version with different results, or one study name with other parameters), a file ' +
-        'that is not a spidersolve database or one with a newer schema refuses the whole merge before anything is ' +
-        'written.\nExit status: 0 merged, 2 refused (one line on stderr; the target is left as it was).',
+      '\nPrints, for each input and in all, the rows of each table added, already there and updated, then for each study of ' +
+        'the target how many of its planned deals it counts (partial: missing shards or an unfinished run). ' +
+        'Rows are matched by their natural keys, never by ids (a study by name, a run by uid, a result by deal, budget and ' +
+        'solver version, a deal name by deal and name, a study link by study and deal), so merging twice adds nothing, and ' +
+        'an input that is the target is skipped. An error result is replaced by a settled one, never the reverse. Each ' +
+        'input is merged in one transaction; inputs are only read (an older schema is upgraded in a temporary copy). A ' +
+        'conflict (the same deal, budget and solver version with different results, or one study name with other ' +
+        'parameters), a missing file, a file that is not a spidersolve database or one with a newer schema refuses the ' +
+        'whole merge before anything is written.\nExit status: 0 merged, 2 refused (one line on stderr; the target is ' +
+        'left as it was), 1 internal error.',
     )
     .action((files: string[], o: { into: string; json?: boolean }) => {
       const s = mergeDatabases(o.into, files);

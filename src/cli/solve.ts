@@ -56,7 +56,7 @@ export function registerSolveCommands(program: Command): void {
     .option('--max-positions <n>', `position budget: distinct positions stored, all passes together, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
     .option('--columns <numbering>', COLUMNS_HELP)
     .option('--explain', 'the winning line one move a line: number, notation, cards moved in words, card turned up, suit completed, stock deals left, running scores')
-    .option('--json', 'print one JSON object { code, status, positions, elapsedMs, peakBytes, line, moveCount, classicScore, revealScore, solverVersion, maxPositions, columns, and with --explain explain: [one object per move] }')
+    .option('--json', 'print one JSON object { code, label, game, suits, maxPositions, status, positions, elapsedMs, line, moveCount, classicScore, revealScore, peakBytes, solverVersion, columns, and with --explain explain: [one object per move] }')
     .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
     .action((ref: string, opts: { maxPositions?: string; json?: boolean; columns?: string; explain?: boolean }) => {
       const deal0 = loadDealOrThrow(ref);
