@@ -4,7 +4,7 @@
  * test worker's fake outcomes (test/batch-fixtures/test.worker.ts), counted by hand below.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,6 +110,32 @@ describe('two studies in one database', () => {
     for (const cmd of [['report'], ['export', '--csv']]) {
       expect(cli(...cmd, '--db', db, '--study', 'A', '--study', '  ')).toMatchObject({ status: 2, stdout: '', stderr: 'spidersolve: option --study "  ": the name is empty\n' });
     }
+  });
+});
+
+describe('export of a study whose deals another study settled at a smaller budget', () => {
+  it('shows the smaller budget the result was stored at (the ladder rule), and the README says so where export is described', async () => {
+    const db = join(dir, 'export-budgets.sqlite');
+    // SPIDERSOLVE_TEST_LADDER: seed s needs 100·s positions; s % 4 = 2 never decided, s % 4 = 1 lost, the others won.
+    // Small at 400: lost 1, undecided 2, won 3 4. Big at 2000: 1, 3, 4 count as settled at 400; only 2 is solved.
+    await withEnv(LADDER, () => runBatch(seedsStudy(db, 'Small', 'spiderette', [1], 1, 4, [400])));
+    const big = await withEnv(LADDER, () => runBatch(seedsStudy(db, 'Big', 'spiderette', [1], 1, 4, [2000])));
+    expect(big).toMatchObject({ skipped: 3, ran: 1 });
+    expect(counts(big.report)).toEqual(['Big spiderette/1 @2000: 4 deals, won 2, lost 1, undecided 1, errors 0']);
+    const csv = cli('export', '--csv', '--db', db, '--study', 'Big').stdout.split('\r\n').filter(Boolean).map((l) => l.split(','));
+    const col = (name: string) => csv[0]!.indexOf(name);
+    expect(csv.slice(1).map((r) => [r[col('name')], r[col('max_positions')], r[col('status')]])).toEqual([
+      ['SE1-1', '400', 'lost'],
+      ['SE1-2', '2000', 'undecided'],
+      ['SE1-3', '400', 'won'],
+      ['SE1-4', '400', 'won'],
+    ]);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### `spidersolve export`'), readme.indexOf('### `spidersolve merge`'));
+    expect(section.replace(/\s+/g, ' ')).toContain(
+      "A row's `max_positions` is the budget its result was stored at, which may be smaller than the study's: by the ladder rule (above), " +
+        'a deal won or proven lost at a smaller budget, by any study, is not solved again and counts at larger budgets',
+    );
   });
 });
 
