@@ -7,7 +7,7 @@ import { InputError } from '../src/game/errors.js';
 import type { PlannedDeal } from '../src/batch/deals.js';
 import type { WorkerOutcome } from '../src/batch/protocol.js';
 import { APPLICATION_ID, inspectDatabaseFile, migrate, MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
-import { recordFromError, recordFromOutcome, ResultStore, type StoredRow, type StudyParams } from '../src/batch/store.js';
+import { paramsDiff, recordFromError, recordFromOutcome, ResultStore, type StoredRow, type StudyParams } from '../src/batch/store.js';
 
 let dir: string;
 beforeEach(() => {
@@ -242,7 +242,8 @@ describe('results', () => {
     const s = ResultStore.openForWriting(path);
     const id = s.ensureStudy('st', params);
     expect(s.ensureStudy('st', params)).toBe(id);
-    expect(() => s.ensureStudy('st', { ...params, maxPositions: 200 })).toThrow(/study "st" exists .* other parameters/);
+    expect(() => s.ensureStudy('st', { ...params, maxPositions: 200 })).toThrow(/study "st" exists .* other parameters: budgets \[\d+\] there, \[200\] in this run; choose another --study name$/);
+    expect(paramsDiff('{"game":"spider","untilWidth":null}', '{"game":"spiderette","untilWidth":0.01}')).toBe('game "spider" there, "spiderette" in this run; untilWidth null there, 0.01 in this run');
     const run = s.startRun(id, { workers: 2, solverVersion: '1.0.0', planned: 3, skipped: 0 });
     s.writeResults(run, [recordFromOutcome(deal(1), 100, outcome('SP1-1', 'won')), recordFromError(deal(2), 100, 'x', '1.0.0')]);
     s.finishRun(run, 'interrupted');

@@ -121,6 +121,25 @@ export interface StudyParams {
 }
 
 /** The canonical JSON of a study's parameters, compared when a study name is used again. */
+/**
+ * What differs between two studies' parameters (studyParamsJson forms, the stored one first), for
+ * an error: `suits "1" there, "2" in this run`, the differing fields joined by "; " (or both whole, if
+ * either does not parse).
+ */
+export function paramsDiff(stored: string, given: string): string {
+  let a: Record<string, unknown>;
+  let b: Record<string, unknown>;
+  try {
+    a = JSON.parse(stored) as Record<string, unknown>;
+    b = JSON.parse(given) as Record<string, unknown>;
+  } catch {
+    return `${stored} there; this run has ${given}`;
+  }
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  const diff = keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  return diff.map((k) => `${k} ${JSON.stringify(a[k] ?? null)} there, ${JSON.stringify(b[k] ?? null)} in this run`).join('; ');
+}
+
 export function studyParamsJson(p: StudyParams): string {
   return JSON.stringify({ game: p.game, suits: p.suits, deals: p.dealsSpec, budgets: p.budgets ?? [p.maxPositions], untilWidth: p.untilWidth ?? null });
 }
@@ -433,7 +452,7 @@ export class ResultStore {
     const find = (db: Database.Database): number | undefined => {
       const row = db.prepare('SELECT id, params FROM studies WHERE name = ?').get(name) as { id: number; params: string } | undefined;
       if (row && row.params !== json) {
-        throw new InputError('bad-option', `study "${name}" exists in ${this.path} with other parameters (${row.params}); this run has ${json}; choose another --study name`);
+        throw new InputError('bad-option', `study "${name}" exists in ${this.path} with other parameters: ${paramsDiff(row.params, json)}; choose another --study name`);
       }
       return row?.id;
     };
