@@ -108,6 +108,18 @@ describe('spidersolve batch: bad input', () => {
     expect(rep.stderr).toMatch(/^spidersolve: option --study: no study "no\\u\{1b\}pe" in /);
   });
 
+  it('a study of a deals file run on a copy of the file elsewhere is told the study names its file by its absolute path', async () => {
+    const db = join(dir, 'moved.sqlite');
+    mkdirSync(join(dir, 'a'), { recursive: true });
+    mkdirSync(join(dir, 'b'), { recursive: true });
+    writeFileSync(join(dir, 'a', 'x.txt'), 'SP1-1\nSP1-2\n');
+    writeFileSync(join(dir, 'b', 'x.txt'), 'SP1-1\nSP1-2\n');
+    const first = await cli(['batch', '--db', db, '--deals', join(dir, 'a', 'x.txt'), '--max-positions', '500', '--study', 'moved']);
+    expect(first.status).toBe(0);
+    const r = await cli(['batch', '--db', db, '--deals', join(dir, 'b', 'x.txt'), '--max-positions', '500', '--study', 'moved']);
+    expectOneLineError(r, /with other parameters: deals "file:.*\/a\/x\.txt" there, "file:.*\/b\/x\.txt" in this run; a study names its deals file by its absolute path: give --deals .*\/a\/x\.txt, or choose another --study name\n/);
+  });
+
   it('a study name used with other parameters exits 2 naming what differs, the database byte for byte untouched', async () => {
     const db = join(dir, 'clash.sqlite');
     const first = await cli(['batch', '--db', db, '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '500', '--study', 'mine']);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
 import { dealName, plannedIdentity, type PlannedDeal } from './deals.js';
@@ -138,6 +138,26 @@ export function paramsDiff(stored: string, given: string): string {
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
   const diff = keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
   return diff.map((k) => `${k} ${JSON.stringify(a[k] ?? null)} there, ${JSON.stringify(b[k] ?? null)} in this run`).join('; ');
+}
+
+/**
+ * When two studies' parameters differ only in their deals file's path (the same file name), a hint
+ * for the error: a study names its deals file by its absolute path, so the same command run from
+ * another folder, or on a moved copy of the file, is another study. Else "".
+ */
+function movedFileHint(stored: string, given: string): string {
+  try {
+    const a = JSON.parse(stored) as Record<string, unknown>;
+    const b = JSON.parse(given) as Record<string, unknown>;
+    const file = (v: unknown) => (typeof v === 'string' && v.startsWith('file:') ? v.slice(5) : null);
+    const fa = file(a.deals);
+    const fb = file(b.deals);
+    if (fa === null || fb === null || basename(fa) !== basename(fb)) return '';
+    if (JSON.stringify({ ...a, deals: null }) !== JSON.stringify({ ...b, deals: null })) return '';
+    return `a study names its deals file by its absolute path: give --deals ${fa}, or `;
+  } catch {
+    return '';
+  }
 }
 
 export function studyParamsJson(p: StudyParams): string {
@@ -452,7 +472,7 @@ export class ResultStore {
     const find = (db: Database.Database): number | undefined => {
       const row = db.prepare('SELECT id, params FROM studies WHERE name = ?').get(name) as { id: number; params: string } | undefined;
       if (row && row.params !== json) {
-        throw new InputError('bad-option', `study "${name}" exists in ${this.path} with other parameters: ${paramsDiff(row.params, json)}; choose another --study name`);
+        throw new InputError('bad-option', `study "${name}" exists in ${this.path} with other parameters: ${paramsDiff(row.params, json)}; ${movedFileHint(row.params, json)}choose another --study name`);
       }
       return row?.id;
     };
