@@ -156,7 +156,7 @@ describe('spidersolve view', () => {
     expect(a.stderr).toBe('');
     expect(a.stdout).toMatch(/won in 63 moves/);
     const page = readFileSync(join(dir, 'stored-won.html'), 'utf8');
-    expect(page).toContain(`stored in ${db} (solver ${SOLVER_VERSION}, budget 123 positions, found in 77); not solved again.`);
+    expect(page).toContain(`stored in ${db} (solver ${SOLVER_VERSION}, budget 123 positions, found in 77 positions); not solved again.`);
     expect(embedded(page).frames.map((f) => f.move).slice(1).join(' ')).toBe(SE1_1_LINE);
     const b = cli('view', 'SE1-2', '--solve', '--db', db, '--out', join(dir, 'stored-lost.html'));
     expect(b.stdout).toBe(`wrote ${join(dir, 'stored-lost.html')}: SE1-2, lost (proven)\n`);

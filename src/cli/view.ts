@@ -71,7 +71,7 @@ function planView(deal: LoadedDeal, o: ViewOptions, numbering: Numbering): { lin
     return {
       line,
       verdict: 'won',
-      note: `A winning line of ${moveCount(line.length)}, stored in ${o.db} (solver ${stored.solverVersion}, budget ${fmt(stored.maxPositions)} positions, found in ${fmt(stored.positions ?? 0)}); not solved again.`,
+      note: `A winning line of ${moveCount(line.length)}, stored in ${o.db} (solver ${stored.solverVersion}, budget ${fmt(stored.maxPositions)} positions, found in ${fmt(stored.positions ?? 0)} positions); not solved again.`,
     };
   }
   if (stored?.status === 'lost') {
