@@ -182,6 +182,11 @@ describe('spidersolve batch: bad input', () => {
     const report = await cli(['report', '--db', db, '--study', 'Caf\u00e9', '--format', 'json']);
     expect(report.status).toBe(0);
     expect(JSON.parse(report.stdout).map((r: { study: string; deals: number }) => [r.study, r.deals])).toEqual([['Cafe\u0301', 2]]);
+    // --json is --format json; with another --format it is refused, and export points to report
+    const viaJson = await cli(['report', '--db', db, '--study', 'Caf\u00e9', '--json']);
+    expect([viaJson.status, viaJson.stdout]).toEqual([0, report.stdout]);
+    expectOneLineError(await cli(['report', '--db', db, '--json', '--format', 'md']), /^spidersolve: options --json and --format "md": --json is --format json; give one\n$/);
+    expectOneLineError(await cli(['export', '--db', db, '--json']), /^spidersolve: export: --json is not an export format \(give --csv\); for the report rows as JSON use spidersolve report --format json\n$/);
     const again = await cli([...base, '--study', 'Caf\u00e9', '--json']);
     expect(again.status).toBe(0);
     expect(JSON.parse(again.stdout).study).toBe('Cafe\u0301');

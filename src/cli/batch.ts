@@ -543,8 +543,11 @@ async function writeOut(out: string | undefined, text: string): Promise<void> {
   }
 }
 
-async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format: string; out?: string }, cmd: Command): Promise<void> {
-  const format = o.format as ReportFormat | PictureFormat;
+async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format: string; out?: string; json?: boolean }, cmd: Command): Promise<void> {
+  if (o.json && cmd.getOptionValueSource('format') === 'cli' && o.format !== 'json') {
+    throw new InputError('bad-option', `options --json and --format ${quoteInput(o.format)}: --json is --format json; give one`);
+  }
+  const format = (o.json ? 'json' : o.format) as ReportFormat | PictureFormat;
   if (!REPORT_FORMATS.includes(format as ReportFormat) && !PICTURE_FORMATS.includes(format as PictureFormat)) {
     throw new InputError('bad-option', `option --format ${quoteInput(o.format)}: use table, md, csv, json, html or vega`);
   }
@@ -586,7 +589,8 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
   }
 }
 
-async function exportAction(o: { db: string; csv?: boolean; summary?: boolean; out?: string; game?: string; suits?: string; study?: string[]; pool?: boolean }): Promise<void> {
+async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summary?: boolean; out?: string; game?: string; suits?: string; study?: string[]; pool?: boolean }): Promise<void> {
+  if (o.json) throw new InputError('bad-option', 'export: --json is not an export format (give --csv); for the report rows as JSON use spidersolve report --format json');
   if (!o.csv) throw new InputError('bad-option', 'export: give --csv (the only export format)');
   const parsed = parseFilter(o);
   if (o.out !== undefined) checkOutPath(o.out, o.db);
@@ -667,6 +671,8 @@ export function registerBatchCommands(program: Command): void {
     .option('--pool', 'one set of rows over the studies\' deals together (each deal once), naming the studies pooled')
     .option('--format <format>', 'table, md, csv, json (an array of row objects), html (one self-contained file with the table and charts) or vega (the charts\' Vega-Lite specs with their data)', 'table')
     .option('--out <file>', 'write to this file instead of stdout; missing parent directories are created (like mkdir -p)')
+    .option('--json', 'the same as --format json')
+    .addHelpText('after', '\nExamples:\n  spidersolve report\n  spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md\n  spidersolve report --format html --out reports/study.html\n  spidersolve report --game spider --suits 4 --json' + '\n\nExit status: 0 done, 2 bad input (one line on stderr), 1 a disk I/O or internal error.')
     .action(reportAction);
 
   program
@@ -680,6 +686,8 @@ export function registerBatchCommands(program: Command): void {
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
     .option('--out <file>', 'write to this file instead of stdout; missing parent directories are created (like mkdir -p)')
+    .option('--json', 'not an export format: refused, pointing to report --format json')
+    .addHelpText('after', '\nExamples:\n  spidersolve export --csv --out reports/results.csv\n  spidersolve export --csv --study pysol-sample\n  spidersolve export --csv --summary' + '\n\nExit status: 0 done, 2 bad input (one line on stderr), 1 a disk I/O or internal error.')
     .action(exportAction);
 
   registerStudiesCommand(program);
@@ -724,5 +732,6 @@ function registerStudiesCommand(program: Command): void {
     .description('list the studies in a database: parameters, deals planned / counted / settled, and runs (done, interrupted, failed, abandoned, running)')
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
     .option('--json', 'print a JSON array of study objects')
+    .addHelpText('after', '\nExamples:\n  spidersolve studies\n  spidersolve studies --db cluster.sqlite --json' + '\n\nExit status: 0 done, 2 bad input (one line on stderr), 1 a disk I/O or internal error.')
     .action(studiesAction);
 }
