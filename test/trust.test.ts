@@ -491,6 +491,18 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
     expect(lines.slice(-2)).toEqual([...TABLE_LEGEND]);
     expect(TABLE_LEGEND.join(' ')).toMatch(/floor = won \/ deals.*CI = its 95% Wilson interval.*ceiling = .*95th percentile \(p95\)/);
   });
+
+  it("an interrupted batch's table ends with the line report prints for a partial study", () => {
+    const summary: BatchSummary = {
+      study: 'intr', studyId: 1, runId: 1, db: 'd.sqlite', game: 'spider', suits: '1', maxPositions: 100, workers: 1, solverVersion: '1.0.0',
+      planned: 200, skipped: 0, ran: 13, won: 13, lost: 0, undecided: 0, errors: 0, remaining: 187, interrupted: true, elapsedMs: 5,
+      dealsPerSecond: 200, workerMs: 4, budgets: [100], stopReason: null, seedsRanOut: null,
+      report: summarize([{ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 7, elapsedMs: 1 }]),
+    };
+    const lines = formatBatchSummary(summary).trimEnd().split('\n');
+    expect(lines.at(-1)).toBe('study intr: 13 of 200 planned deals counted (partial: missing shards or an unfinished run)');
+    expect(formatBatchSummary({ ...summary, interrupted: false, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(TABLE_LEGEND.at(-1));
+  });
 });
 
 describe('#12.12 the quick and the slow suite', () => {

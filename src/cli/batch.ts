@@ -258,7 +258,8 @@ function seconds(ms: number): string {
  * ranges give twice (`of` says which; each planned once). With a ladder
  * the run's count is of solves (a deal may be solved at several rungs), and the deals already there
  * are those with a result at the first rung, whatever it is (an undecided one may still be solved at
- * the next rungs).
+ * the next rungs). An interrupted run's table ends with report's line for a partial study
+ * (report.ts partialStudyNotes).
  */
 export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInfo | null = null, duplicates = 0, of: 'lines' | 'seeds' = 'lines'): string {
   const ladder = s.budgets.length > 1 ? `budget ladder ${s.budgets.map((b) => b.toLocaleString('en-US')).join(', ')} positions` : `budget ${s.maxPositions.toLocaleString('en-US')} positions`;
@@ -281,6 +282,10 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
     '',
     formatTable(s.report).trimEnd(),
     ...(s.report.length > 0 ? TABLE_LEGEND : []),
+    // an interrupted run's table counts part of the plan: the line report prints under it too
+    ...(s.interrupted && shard === null && s.planned !== null && s.remaining !== null && s.remaining > 0
+      ? partialStudyNotes([{ name: s.study, planned: s.planned, counted: s.planned - s.remaining, stoppedAt: null }], printableName)
+      : []),
   ];
   return lines.join('\n') + '\n';
 }
