@@ -475,30 +475,30 @@ describe('#12.10 the answer a user would expect, or a clear refusal', () => {
   });
 });
 
+/** A batch's summary of one won Spider deal at 100 positions, with `over` changed. */
+function oneDealSummary(over: Partial<BatchSummary> = {}): BatchSummary {
+  return {
+    study: 's', studyId: 1, runId: 1, db: 'd.sqlite', game: 'spider', suits: '1', maxPositions: 100, workers: 1, solverVersion: '1.0.0',
+    planned: 1, skipped: 0, ran: 1, won: 1, lost: 0, undecided: 0, errors: 0, remaining: 0, interrupted: false, elapsedMs: 5,
+    dealsPerSecond: 200, workerMs: 4, budgets: [100], stopReason: null, seedsRanOut: null,
+    report: summarize([{ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 7, elapsedMs: 1 }]),
+    ...over,
+  };
+}
+
 describe('#12.11 the main job reads once, with its columns explained', () => {
   it("the README's first command prints the table once (no cat of the same report) and the batch explains floor, CI, ceiling and p95 under it", () => {
     const readme = readFileSync(join(ROOT_DIR, 'README.md'), 'utf8');
     const first = /```sh\n(npm ci && [^\n]*)\n```/.exec(readme)![1]!;
     expect(first).toBe('npm ci && npx spidersolve batch --deals data/pysol-sample.txt --study pysol-sample && npx spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md');
-    const summary: BatchSummary = {
-      study: 's', studyId: 1, runId: 1, db: 'd.sqlite', game: 'spider', suits: '1', maxPositions: 100, workers: 1, solverVersion: '1.0.0',
-      planned: 1, skipped: 0, ran: 1, won: 1, lost: 0, undecided: 0, errors: 0, remaining: 0, interrupted: false, elapsedMs: 5,
-      dealsPerSecond: 200, workerMs: 4, budgets: [100], stopReason: null, seedsRanOut: null,
-      report: summarize([{ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 7, elapsedMs: 1 }]),
-    };
-    const lines = formatBatchSummary(summary).trimEnd().split('\n');
+    const lines = formatBatchSummary(oneDealSummary()).trimEnd().split('\n');
     expect(lines.at(-3)).toMatch(/^\s*spider\s+1\s+100\s+1\s+1\s/);
     expect(lines.slice(-2)).toEqual([...TABLE_LEGEND]);
     expect(TABLE_LEGEND.join(' ')).toMatch(/floor = won \/ deals.*CI = its 95% Wilson interval.*ceiling = .*95th percentile \(p95\)/);
   });
 
   it("an interrupted batch's table ends with the line report prints for a partial study", () => {
-    const summary: BatchSummary = {
-      study: 'intr', studyId: 1, runId: 1, db: 'd.sqlite', game: 'spider', suits: '1', maxPositions: 100, workers: 1, solverVersion: '1.0.0',
-      planned: 200, skipped: 0, ran: 13, won: 13, lost: 0, undecided: 0, errors: 0, remaining: 187, interrupted: true, elapsedMs: 5,
-      dealsPerSecond: 200, workerMs: 4, budgets: [100], stopReason: null, seedsRanOut: null,
-      report: summarize([{ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 7, elapsedMs: 1 }]),
-    };
+    const summary = oneDealSummary({ study: 'intr', planned: 200, ran: 13, won: 13, remaining: 187, interrupted: true });
     const lines = formatBatchSummary(summary).trimEnd().split('\n');
     expect(lines.at(-1)).toBe('study intr: 13 of 200 planned deals counted (partial: missing shards or an unfinished run)');
     expect(formatBatchSummary({ ...summary, interrupted: false, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(TABLE_LEGEND.at(-1));
