@@ -102,7 +102,7 @@ export const WIDTH_NOTE_AFTER = 1000;
 export function widthNote(width: number, n: number, widths: readonly (readonly [string, number])[]): string | null {
   const wide = widths.filter(([, w]) => w > 2 * width);
   if (wide.length === 0) return null;
-  return `note: --until-width ${width}: after ${n} deals the band is still ${wide.map(([g, w]) => `${w.toFixed(4)} (${g})`).join(', ')}, more than twice ${width}; ` +
+  return `note: --until-width ${width}: after ${n} deals the band is still ${widthsText(wide)}, more than twice ${width}; ` +
     'it narrows only when most deals are settled (won or lost), and with few losses proven the ceiling stays high, so this study may never stop: ' +
     'a larger --max-positions settles more deals; Ctrl-C stops it (resumable)';
 }
@@ -158,6 +158,11 @@ export interface BatchSummary {
 /** The bands of the stopping rule as its messages give them: `0.5888 (spider 1 suit), …`. */
 function widthsText(widths: readonly (readonly [string, number])[]): string {
   return widths.map(([g, w]) => `${w.toFixed(4)} (${g})`).join(', ');
+}
+
+/** `after N deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is …`, as the rule's messages say it. */
+function bandAfter(n: number, widths: readonly (readonly [string, number])[]): string {
+  return `after ${n} deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is ${widthsText(widths)}`;
 }
 
 /** Per game × suits counts of the plan's prefix, for the stopping rule. */
@@ -318,6 +323,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       const prefix = new Map<string, PrefixCounts>();
       const known = new Map<number, { group: string; status: ResultStatus }>();
       let nextOrd = 0;
+      // the band of each game and suit count over the plan's prefix counted so far
+      const prefixWidths = () => [...prefix.entries()].map(([g, x]) => [g, bandWidth(x)] as const);
       const advance = () => {
         if (opts.untilWidth === undefined || stopReason !== null) return;
         while (known.has(nextOrd)) {
@@ -329,14 +336,13 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
           c.n++;
           if (k.status === 'won') c.won++;
           else if (k.status !== 'lost') c.open++;
-          const widths = [...prefix.entries()].map(([g, x]) => [g, bandWidth(x)] as const);
+          const widths = prefixWidths();
           if (nextOrd === (opts.widthNoteAfter ?? WIDTH_NOTE_AFTER) && opts.onNote) {
             const text = widthNote(opts.untilWidth, nextOrd, widths);
             if (text) opts.onNote(text);
           }
           if (widths.every(([, w]) => w < opts.untilWidth!)) {
-            stopReason = `--until-width ${opts.untilWidth}: after ${nextOrd} deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is ` +
-              widthsText(widths) + ` < ${opts.untilWidth}`;
+            stopReason = `--until-width ${opts.untilWidth}: ${bandAfter(nextOrd, widths)} < ${opts.untilWidth}`;
             stopAt = nextOrd;
             stop();
             return;
@@ -487,9 +493,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       if (stopAt >= 0) store.stopStudyAt(studyId, stopAt);
       // an open seed range walked to its end, every deal counted, without the rule met: say so
       if (rung === 0 && opts.untilWidth !== undefined && planned === null && stopReason === null && !stopping && !interrupted && lastSeed !== null) {
-        const widths = [...prefix.entries()].map(([g, x]) => [g, bandWidth(x)] as const);
-        seedsRanOut = `seeds ran out at ${lastSeed} (the largest seed) before --until-width ${opts.untilWidth} was met: after ${nextOrd} deals the band from the floor's 95% lower bound ` +
-          `to the ceiling's 95% upper bound is ${widthsText(widths)}`;
+        seedsRanOut = `seeds ran out at ${lastSeed} (the largest seed) before --until-width ${opts.untilWidth} was met: ${bandAfter(nextOrd, prefixWidths())}`;
       }
     }
     if (started) progress.stop();

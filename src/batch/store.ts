@@ -120,46 +120,37 @@ export interface StudyParams {
   readonly planned?: number | null;
 }
 
-/** The canonical JSON of a study's parameters, compared when a study name is used again. */
 /**
- * What differs between two studies' parameters (studyParamsJson forms, the stored one first), for
- * an error: `suits "1" there, "2" in this run`, the differing fields joined by "; " (or both whole, if
- * either does not parse).
+ * How two studies' parameters (studyParamsJson forms, the stored one first) clash, for an error:
+ * `diff`, the fields that differ (`suits "1" there, "2" in this run`, joined by "; "; both whole if
+ * either does not parse); `hint`, when they differ only in the path of a deals file of the same
+ * name, that a study names its deals file by its absolute path (the same command run on a moved copy
+ * of the file is another study), ending "or " before the error's "choose another --study name"; else "".
  */
-export function paramsDiff(stored: string, given: string): string {
+function paramsClash(stored: string, given: string): { diff: string; hint: string } {
   let a: Record<string, unknown>;
   let b: Record<string, unknown>;
   try {
     a = JSON.parse(stored) as Record<string, unknown>;
     b = JSON.parse(given) as Record<string, unknown>;
   } catch {
-    return `${stored} there; this run has ${given}`;
+    return { diff: `${stored} there; this run has ${given}`, hint: '' };
   }
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-  const diff = keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-  return diff.map((k) => `${k} ${JSON.stringify(a[k] ?? null)} there, ${JSON.stringify(b[k] ?? null)} in this run`).join('; ');
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  const diff = keys.map((k) => `${k} ${JSON.stringify(a[k] ?? null)} there, ${JSON.stringify(b[k] ?? null)} in this run`).join('; ');
+  const file = (v: unknown) => (typeof v === 'string' && v.startsWith('file:') ? v.slice(5) : null);
+  const fa = file(a.deals);
+  const fb = file(b.deals);
+  const moved = keys.length === 1 && fa !== null && fb !== null && basename(fa) === basename(fb);
+  return { diff, hint: moved ? `a study names its deals file by its absolute path: give --deals ${fa}, or ` : '' };
 }
 
-/**
- * When two studies' parameters differ only in their deals file's path (the same file name), a hint
- * for the error: a study names its deals file by its absolute path, so the same command run from
- * another folder, or on a moved copy of the file, is another study. Else "".
- */
-function movedFileHint(stored: string, given: string): string {
-  try {
-    const a = JSON.parse(stored) as Record<string, unknown>;
-    const b = JSON.parse(given) as Record<string, unknown>;
-    const file = (v: unknown) => (typeof v === 'string' && v.startsWith('file:') ? v.slice(5) : null);
-    const fa = file(a.deals);
-    const fb = file(b.deals);
-    if (fa === null || fb === null || basename(fa) !== basename(fb)) return '';
-    if (JSON.stringify({ ...a, deals: null }) !== JSON.stringify({ ...b, deals: null })) return '';
-    return `a study names its deals file by its absolute path: give --deals ${fa}, or `;
-  } catch {
-    return '';
-  }
+/** The fields in which two studies' parameters differ (paramsClash's `diff`). */
+export function paramsDiff(stored: string, given: string): string {
+  return paramsClash(stored, given).diff;
 }
 
+/** The canonical JSON of a study's parameters, compared when a study name is used again. */
 export function studyParamsJson(p: StudyParams): string {
   return JSON.stringify({ game: p.game, suits: p.suits, deals: p.dealsSpec, budgets: p.budgets ?? [p.maxPositions], untilWidth: p.untilWidth ?? null });
 }
@@ -472,7 +463,8 @@ export class ResultStore {
     const find = (db: Database.Database): number | undefined => {
       const row = db.prepare('SELECT id, params FROM studies WHERE name = ?').get(name) as { id: number; params: string } | undefined;
       if (row && row.params !== json) {
-        throw new InputError('bad-option', `study "${name}" exists in ${this.path} with other parameters: ${paramsDiff(row.params, json)}; ${movedFileHint(row.params, json)}choose another --study name`);
+        const clash = paramsClash(row.params, json);
+        throw new InputError('bad-option', `study "${name}" exists in ${this.path} with other parameters: ${clash.diff}; ${clash.hint}choose another --study name`);
       }
       return row?.id;
     };

@@ -462,6 +462,9 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   }
 }
 
+/** The exit status of the commands that only read a database (report, export, studies), for their help. */
+const READ_EXIT_HELP = '\n\nExit status: 0 done, 2 bad input (one line on stderr), 1 a disk I/O or internal error.';
+
 const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'md', 'csv', 'json'];
 /** The report's picture formats (src/report/html.ts): one HTML file with charts, or the charts' Vega-Lite specs. */
 type PictureFormat = 'html' | 'vega';
@@ -677,7 +680,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--format <format>', 'table, md, csv, json (an array of row objects), html (one self-contained file with the table and charts) or vega (the charts\' Vega-Lite specs with their data)', 'table')
     .option('--out <file>', 'write to this file instead of stdout; missing parent directories are created (like mkdir -p)')
     .option('--json', 'the same as --format json')
-    .addHelpText('after', '\nExamples:\n  spidersolve report\n  spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md\n  spidersolve report --format html --out reports/study.html\n  spidersolve report --game spider --suits 4 --json' + '\n\nExit status: 0 done, 2 bad input (one line on stderr), 1 a disk I/O or internal error.')
+    .addHelpText('after', '\nExamples:\n  spidersolve report\n  spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md\n  spidersolve report --format html --out reports/study.html\n  spidersolve report --game spider --suits 4 --json' + READ_EXIT_HELP)
     .action(reportAction);
 
   program
@@ -692,7 +695,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
     .option('--out <file>', 'write to this file instead of stdout; missing parent directories are created (like mkdir -p)')
     .option('--json', 'not an export format: refused, pointing to report --format json')
-    .addHelpText('after', '\nExamples:\n  spidersolve export --csv --out reports/results.csv\n  spidersolve export --csv --study pysol-sample\n  spidersolve export --csv --summary' + '\n\nExit status: 0 done, 2 bad input (one line on stderr), 1 a disk I/O or internal error.')
+    .addHelpText('after', '\nExamples:\n  spidersolve export --csv --out reports/results.csv\n  spidersolve export --csv --study pysol-sample\n  spidersolve export --csv --summary' + READ_EXIT_HELP)
     .action(exportAction);
 
   registerStudiesCommand(program);
@@ -737,6 +740,6 @@ function registerStudiesCommand(program: Command): void {
     .description('list the studies in a database: parameters, deals planned / counted / settled, and runs (done, interrupted, failed, abandoned, running)')
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
     .option('--json', 'print a JSON array of study objects')
-    .addHelpText('after', '\nExamples:\n  spidersolve studies\n  spidersolve studies --db cluster.sqlite --json' + '\n\nExit status: 0 done, 2 bad input (one line on stderr), 1 a disk I/O or internal error.')
+    .addHelpText('after', '\nExamples:\n  spidersolve studies\n  spidersolve studies --db cluster.sqlite --json' + READ_EXIT_HELP)
     .action(studiesAction);
 }
