@@ -112,12 +112,17 @@ describe('spidersolve batch: bad input', () => {
     const db = join(dir, 'moved.sqlite');
     mkdirSync(join(dir, 'a'), { recursive: true });
     mkdirSync(join(dir, 'b'), { recursive: true });
-    writeFileSync(join(dir, 'a', 'x.txt'), 'SP1-1\nSP1-2\n');
-    writeFileSync(join(dir, 'b', 'x.txt'), 'SP1-1\nSP1-2\n');
+    writeFileSync(join(dir, 'a', 'x.txt'), 'SP1-1\nSP2-2\n');
+    writeFileSync(join(dir, 'b', 'x.txt'), 'SP1-1\nSP2-2\n');
     const first = await cli(['batch', '--db', db, '--deals', join(dir, 'a', 'x.txt'), '--max-positions', '500', '--study', 'moved']);
     expect(first.status).toBe(0);
     const r = await cli(['batch', '--db', db, '--deals', join(dir, 'b', 'x.txt'), '--max-positions', '500', '--study', 'moved']);
     expectOneLineError(r, /with other parameters: deals "file:.*\/a\/x\.txt" there, "file:.*\/b\/x\.txt" in this run; a study names its deals file by its absolute path: give --deals .*\/a\/x\.txt, or choose another --study name\n/);
+    // the same file with another budget, or a filter that changes the plan: told what differs, no hint about the path
+    const budget = await cli(['batch', '--db', db, '--deals', join(dir, 'a', 'x.txt'), '--max-positions', '600', '--study', 'moved']);
+    expectOneLineError(budget, /with other parameters: budgets \[500\] there, \[600\] in this run; choose another --study name\n/);
+    const filtered = await cli(['batch', '--db', db, '--deals', join(dir, 'a', 'x.txt'), '--suits', '2', '--max-positions', '500', '--study', 'moved']);
+    expect(filtered.stderr).toMatch(/with other parameters: suits null there, "2" in this run; choose another --study name\n/);
   });
 
   it('a study name used with other parameters exits 2 naming what differs, the database byte for byte untouched', async () => {

@@ -258,6 +258,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   let pool: ReturnType<typeof createSolvePool> | undefined;
   let beat: NodeJS.Timeout | undefined;
   try {
+    // a study re-run with other parameters is told which (a filter that changes the plan, too)
+    store.checkStudyParams(study, { ...opts.studyParams, budgets, planned });
     // a plan of known deals (a deals file) must keep the deals a study already has at their places
     if (Array.isArray(opts.deals)) {
       const plan = opts.deals as readonly PlannedDeal[];

@@ -141,7 +141,7 @@ function paramsClash(stored: string, given: string): { diff: string; hint: strin
   const file = (v: unknown) => (typeof v === 'string' && v.startsWith('file:') ? v.slice(5) : null);
   const fa = file(a.deals);
   const fb = file(b.deals);
-  const moved = keys.length === 1 && fa !== null && fb !== null && basename(fa) === basename(fb);
+  const moved = keys.length === 1 && keys[0] === 'deals' && fa !== null && fb !== null && basename(fa) === basename(fb);
   return { diff, hint: moved ? `a study names its deals file by its absolute path: give --deals ${fa}, or ` : '' };
 }
 
@@ -460,14 +460,7 @@ export class ResultStore {
     // a study named in another Unicode form is the same study
     const name = this.matchStudyName(given);
     const json = studyParamsJson(params);
-    const find = (db: Database.Database): number | undefined => {
-      const row = db.prepare('SELECT id, params FROM studies WHERE name = ?').get(name) as { id: number; params: string } | undefined;
-      if (row && row.params !== json) {
-        const clash = paramsClash(row.params, json);
-        throw new InputError('bad-option', `study "${name}" exists in ${this.path} with other parameters: ${clash.diff}; ${clash.hint}choose another --study name`);
-      }
-      return row?.id;
-    };
+    const find = (db: Database.Database): number | undefined => this.#studyWith(db, name, json);
     // a clash is refused before anything is written
     find(this.#db);
     const db = this.#w();
@@ -483,6 +476,25 @@ export class ResultStore {
         .run(name, params.game, params.suits, params.dealsSpec, budgets[0], json, nowIso(), budgets.join(','), params.untilWidth ?? null, params.planned ?? null);
       return Number(info.lastInsertRowid);
     }).immediate();
+  }
+
+  /**
+   * Refuses, as ensureStudy does, a study name (in any Unicode form) that exists with other parameters;
+   * writes nothing. A batch checks this before the plan (checkPlan), so that a study re-run with other
+   * parameters is told which, not that its deals changed.
+   */
+  checkStudyParams(given: string, params: StudyParams): void {
+    this.#studyWith(this.#db, this.matchStudyName(given), studyParamsJson(params));
+  }
+
+  /** The id of study `name` if it exists with parameters `json` (studyParamsJson), undefined if it does not exist; throws InputError `bad-option` naming what differs if it exists with others. */
+  #studyWith(db: Database.Database, name: string, json: string): number | undefined {
+    const row = db.prepare('SELECT id, params FROM studies WHERE name = ?').get(name) as { id: number; params: string } | undefined;
+    if (row && row.params !== json) {
+      const clash = paramsClash(row.params, json);
+      throw new InputError('bad-option', `study "${name}" exists in ${this.path} with other parameters: ${clash.diff}; ${clash.hint}choose another --study name`);
+    }
+    return row?.id;
   }
 
   /**
