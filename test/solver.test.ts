@@ -469,6 +469,7 @@ describe('solver: move generation and packed positions', () => {
     const rand = mulberry32(2026);
     let checked = 0;
     let reversed = 0;
+    let moved = 0;
     const buf = new Int32Array(1024);
     const buf2 = new Int32Array(1024);
     for (const v of ALL_VARIANTS) {
@@ -524,16 +525,36 @@ describe('solver: move generation and packed positions', () => {
           expect(Array.from(codec.buf.subarray(0, codec.encode(s2)))).toEqual(Array.from(key));
           // children of a decoded position: keys built from the columns cached by decode
           codec.decode(key, 0, s2);
+          // the lazy beam's parent counts, column by column, and hidden set
+          const colCounts = Array.from({ length: s2.ncols }, (_, c) => codec.columnCounts(s2, c));
+          const parentCounts = colCounts.reduce((a, b) => a + b, 0);
+          const parentHidden = hiddenSet(s2);
           const n2 = s2.generate(buf2, true);
           for (let i = 0; i < n2; i++) {
-            const tok = s2.apply(buf2[i]!);
+            const m = buf2[i]!;
+            const tok = s2.apply(m);
             // the lazy beam's score of a child, from the parent's cached columns and the changed ones' cards
             codec.evaluate(s2);
             const lazyScore = codec.score;
             const lazyDown = codec.downLeft;
+            // and from the parent's counts less the moved columns' before the move, plus theirs after it
+            let movedScore = lazyScore;
+            let movedDown = lazyDown;
+            if (m !== DEAL_MOVE) {
+              const from = m & 31;
+              const to = (m >> 5) & 31;
+              codec.scoreCounts(s2, parentCounts - colCounts[from]! - colCounts[to]! + codec.columnCounts(s2, from) + codec.columnCounts(s2, to));
+              movedScore = codec.score;
+              movedDown = codec.downLeft;
+              moved++;
+            }
+            // a move that turns no card up, completes no suit and deals none keeps the hidden set
+            if (tok === 0 && m !== DEAL_MOVE) expect(hiddenSet(s2)).toBe(parentHidden);
             const nw2 = codec.encode(s2);
             expect(lazyScore).toBe(codec.score);
             expect(lazyDown).toBe(codec.downLeft);
+            expect(movedScore).toBe(codec.score);
+            expect(movedDown).toBe(codec.downLeft);
             const cached = Array.from(codec.buf.subarray(0, nw2));
             expect(uncachedKey(codec, s2, scratch)).toEqual(cached);
             s2.undo(buf2[i]!, tok);
@@ -553,6 +574,7 @@ describe('solver: move generation and packed positions', () => {
     }
     expect(checked).toBeGreaterThanOrEqual(10_000);
     expect(reversed).toBeGreaterThan(1000);
+    expect(moved).toBeGreaterThan(10_000);
   });
 
   it('keys are canonical among the columns no deal left reaches: permuting those with no face-down card gives the same key', () => {

@@ -345,6 +345,8 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   const downShare = opts.downShare ?? BEAM_DOWN_SHARE;
   let width = Math.max(1, Math.floor(opts.firstWidth ?? BEAM_FIRST_WIDTH));
   const moves = new Int32Array(1024);
+  // the evaluation's counts of each column of the position being expanded (lazy levels)
+  const colCounts = new Float64Array(state.ncols);
   // the arrays of the last search in this thread, already in memory, or new ones (see Scratch)
   const scratch = spareScratch ?? newScratch();
   spareScratch = null;
@@ -410,6 +412,17 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         const back = levelTag[e]!;
         const idleNext = levelIdle[e]! + 1;
         codec.decode(table.arena, table.keyOffset(node), state);
+        // a lazy level scores a card move's child from the parent's counts and those of the two
+        // columns it changed; a move that turns no card up, completes no suit and deals no card
+        // leaves the hidden set as it was
+        let parentCounts = 0;
+        if (lazy) {
+          for (let c = 0; c < state.ncols; c++) {
+            colCounts[c] = codec.columnCounts(state, c);
+            parentCounts += colCounts[c]!;
+          }
+        }
+        const parentHidden = hiddenShare > 0 ? hiddenSet(state) : 0;
         const n = state.generate(moves, true);
         for (let i = 0; i < n; i++) {
           const m = moves[i]!;
@@ -431,14 +444,20 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
           }
           // (a child this iteration visited already is not looked up here but when it is selected:
           // keep leaves it out, so it takes no room in the beam)
+          const hidden = hiddenShare > 0 ? (tok === 0 && m !== DEAL_MOVE ? parentHidden : hiddenSet(state)) : 0;
           if (lazy) {
-            codec.evaluate(state);
-            cand.push(codec.score, m, NO_REVERSE, state.stockLeft, childIdle, e, codec.buf, 0, codec.downLeft, hiddenShare > 0 ? hiddenSet(state) : 0);
+            if (m === DEAL_MOVE) codec.evaluate(state);
+            else {
+              const from = m & 31;
+              const to = (m >> 5) & 31;
+              codec.scoreCounts(state, parentCounts - colCounts[from]! - colCounts[to]! + codec.columnCounts(state, from) + codec.columnCounts(state, to));
+            }
+            cand.push(codec.score, m, NO_REVERSE, state.stockLeft, childIdle, e, codec.buf, 0, codec.downLeft, hidden);
           } else {
             const nw = codec.encode(state);
             let tag = tok === 0 && m !== DEAL_MOVE ? reverseTag(state, m) : NO_REVERSE;
             if (tag !== NO_REVERSE) tag = codec.decodedTag(tag);
-            cand.push(codec.score, m, tag, state.stockLeft, childIdle, e, codec.buf, nw, codec.downLeft, hiddenShare > 0 ? hiddenSet(state) : 0);
+            cand.push(codec.score, m, tag, state.stockLeft, childIdle, e, codec.buf, nw, codec.downLeft, hidden);
           }
           state.undo(m, tok);
         }

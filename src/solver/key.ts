@@ -378,23 +378,37 @@ export class KeyCodec {
   }
 
   /**
-   * Sets `score` and `downLeft` as `encode` would, without writing the key or storing a column: a
-   * column at a version this codec has cached (the position last decoded or committed, or a child's)
-   * takes its counts from the store, any other is counted from its cards (countColumn). The beam search
-   * scores children this way when it keys only those it keeps.
+   * Sets `score` and `downLeft` as `encode` would, without writing the key or storing a column: the
+   * sum of every column's counts (columnCounts). The beam search scores a deal's child this way when
+   * it keys only the children it keeps (a card move's child: scoreCounts).
    */
   evaluate(s: SolverState): void {
-    const n = this.ncols;
-    const cv = this.cacheVer;
-    const st = this.store;
     let counts = 0;
-    for (let c = 0; c < n; c++) {
-      const v = s.ver[c]!;
-      const e = 2 * c;
-      if (cv[e] === v) counts += st.evalCounts[this.cacheId[e]!]!;
-      else if (cv[e + 1] === v) counts += st.evalCounts[this.cacheId[e + 1]!]!;
-      else counts += countColumn(s, c);
-    }
+    for (let c = 0; c < this.ncols; c++) counts += this.columnCounts(s, c);
+    this.setScore(s, counts);
+  }
+
+  /**
+   * The evaluation's counts of column c of `s`, packed (ColumnStore.evalCounts): from the store for a
+   * column at a version this codec has cached (the position last decoded or committed, or a child's),
+   * else counted from its cards (countColumn).
+   */
+  columnCounts(s: SolverState, c: number): number {
+    const v = s.ver[c]!;
+    const e = 2 * c;
+    const cv = this.cacheVer;
+    if (cv[e] === v) return this.store.evalCounts[this.cacheId[e]!]!;
+    if (cv[e + 1] === v) return this.store.evalCounts[this.cacheId[e + 1]!]!;
+    return countColumn(s, c);
+  }
+
+  /**
+   * Sets `score` and `downLeft` as `evaluate` would, from `counts`: the position's columns' counts
+   * (columnCounts) summed. A caller that knows which columns a move changed sums the parent's sum less
+   * theirs before the move plus theirs after it (the beam search's lazy levels): the same score, for
+   * the counts are integers summed exactly.
+   */
+  scoreCounts(s: SolverState, counts: number): void {
     this.setScore(s, counts);
   }
 
