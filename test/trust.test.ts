@@ -93,6 +93,42 @@ describe('#12.1 --out that names the results database is refused before anything
     expect(new Database(db, { readonly: true }).prepare('SELECT count(*) FROM results').pluck().get()).toBe(3);
   });
 
+  it('report, export and view refuse an --out that is another SQLite database or one of its files, whoever made it; the files untouched (found by helper-36: export --out data/results.sqlite replaced the default database with CSV)', async () => {
+    const sub = join(dir, 'out-other');
+    mkdirSync(sub);
+    const db = join(sub, 'a.sqlite');
+    const other = join(sub, 'all.sqlite');
+    makeDb(db);
+    makeDb(other);
+    const foreign = join(sub, 'foreign.db');
+    const f = new Database(foreign);
+    f.exec('CREATE TABLE t (x)');
+    f.close();
+    const wal = join(sub, 'all.sqlite-wal');
+    writeFileSync(wal, 'not really a log');
+    const files = [other, foreign, wal];
+    const before = files.map(snapshot);
+    expect(() => checkOutPath(other, db)).toThrow(/^option --out ".*all\.sqlite": is an SQLite database; writing there would destroy it, so nothing was written: give another file name$/);
+    expect(() => checkOutPath(foreign, db)).toThrow(/is an SQLite database; writing there would destroy it/);
+    expect(() => checkOutPath(wal, db)).toThrow(/^option --out ".*all\.sqlite-wal": is a file of the SQLite database ".*all\.sqlite"; writing there would destroy it/);
+    // a file that only starts like one, an empty file and a missing one are fine
+    writeFileSync(join(sub, 'short'), 'SQLite format');
+    writeFileSync(join(sub, 'empty.sqlite'), '');
+    for (const ok of ['short', 'empty.sqlite', 'new.csv', 'new.sqlite-wal']) expect(() => checkOutPath(join(sub, ok), db)).not.toThrow();
+    const runs = await Promise.all([
+      cli(['export', '--csv', '--db', db, '--out', other]),
+      cli(['report', '--db', db, '--out', foreign]),
+      cli(['export', '--csv', '--summary', '--db', db, '--out', wal]),
+      cli(['view', 'SP1-1', '--out', other]),
+    ]);
+    expectOneLineError(runs[0]!, /^spidersolve: option --out ".*all\.sqlite": is an SQLite database; writing there would destroy it, so nothing was written: give another file name\n$/);
+    expectOneLineError(runs[1]!, /foreign\.db": is an SQLite database/);
+    expectOneLineError(runs[2]!, /is a file of the SQLite database/);
+    expectOneLineError(runs[3]!, /all\.sqlite": is an SQLite database/);
+    files.forEach((file, i) => expectUnchanged(file, before[i]!));
+    expect(new Database(other, { readonly: true }).prepare('SELECT count(*) FROM results').pluck().get()).toBe(3);
+  });
+
   it('reports and exports replace an existing file through a temporary file: no temporary file is left behind', async () => {
     const sub = join(dir, 'out2');
     mkdirSync(sub);

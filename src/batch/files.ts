@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  chmodSync, createWriteStream, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync,
-  realpathSync, renameSync, rmSync, statSync, type Stats,
+  chmodSync, closeSync, createWriteStream, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync,
+  readSync, realpathSync, renameSync, rmSync, statSync, type Stats,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -80,6 +80,26 @@ export function databaseFiles(db: string): string[] {
   const out = new Set<string>();
   for (const base of [resolve(db), real]) for (const suffix of ['', '-wal', '-shm', '-journal']) out.add(base + suffix);
   return [...out];
+}
+
+/**
+ * Does `path` name a regular file that begins as an SQLite database does (its 16-byte header string,
+ * sqlite.org/fileformat.html), any program's? False when it is absent, not a regular file, shorter
+ * or unreadable. Reads 16 bytes; changes nothing.
+ */
+export function isSqliteFile(path: string): boolean {
+  if (!statOrNull(path)?.isFile()) return false;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const head = Buffer.alloc(16);
+      return readSync(fd, head, 0, 16, 0) === 16 && head.toString('latin1') === 'SQLite format 3\u0000';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -15,7 +15,7 @@ import { InputError, quoteInput } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { dealsFileName, parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
-import { databaseFiles, fileInTheWay, makeDirs, sameFileAs, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
+import { databaseFiles, fileInTheWay, isSqliteFile, makeDirs, sameFileAs, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
 import { isDamagedDatabase } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
@@ -510,8 +510,10 @@ function checkStudies(store: ResultStore, given: ResultFilter): ResultFilter {
  * that is a directory, a path with a parent component that exists but is not a directory (`option
  * --out "/tmp/file.txt/x.md": /tmp/file.txt is not a directory`), and a path that names the results
  * database `db` or one of its -wal, -shm or -journal files, directly or through a link (writing there
- * would destroy the results), each with a one-line `bad-option` error. Missing parent directories
- * are fine: `createOutDir` makes them.
+ * would destroy the results), and any other SQLite database (results merged elsewhere, the default
+ * database while --db names another, another program's; isSqliteFile) or its -wal, -shm or -journal
+ * file, each with a one-line `bad-option` error. Missing parent directories are fine: `createOutDir`
+ * makes them.
  */
 export function checkOutPath(out: string, db: string): void {
   const name = `option --out ${quoteInput(out, 120)}`;
@@ -525,6 +527,14 @@ export function checkOutPath(out: string, db: string): void {
   if (clash !== null) {
     const what = /-(wal|shm|journal)$/.test(clash) ? `${clash}, a file of the results database ${db}` : `the results database ${db}`;
     throw new InputError('bad-option', `${name}: is ${what}; writing there would destroy the results, so nothing was written: give another file name`);
+  }
+  // another database (results merged elsewhere, the default one while --db names another, any
+  // program's), or one of its -wal, -shm or -journal files
+  const sidecar = /-(wal|shm|journal)$/.exec(out);
+  const base = sidecar ? out.slice(0, -sidecar[0].length) : out;
+  if (isSqliteFile(base)) {
+    const what = sidecar ? `a file of the SQLite database ${quoteInput(base, 120)}` : 'an SQLite database';
+    throw new InputError('bad-option', `${name}: is ${what}; writing there would destroy it, so nothing was written: give another file name`);
   }
 }
 
