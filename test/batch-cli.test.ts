@@ -318,6 +318,32 @@ describe('spidersolve batch: bad input', () => {
     expect(grown.stdout).toMatch(/deals 4: 3 already settled, 1 run now/);
   });
 
+  it('a position file of a planned study that now holds another deal is named as such; a study of standard input is told to take a --study name of its own (found by helper-36)', async () => {
+    const db = join(dir, 'posfile.sqlite');
+    const pos = join(dir, 'posfile-deal.txt');
+    const deals = join(dir, 'posfile.txt');
+    const show = async (code: string) => {
+      const r = await cli(['show', code, '--format', 'position']);
+      expect(r.status).toBe(0);
+      return r.stdout;
+    };
+    writeFileSync(pos, await show('SP1-1'));
+    writeFileSync(deals, `SP1-2\n${pos}\n`);
+    const base = ['batch', '--db', db, '--deals', deals, '--max-positions', '500'];
+    expect((await cli(base)).status).toBe(0);
+    const before = snapshot(db);
+    writeFileSync(pos, await show('SP1-3'));
+    expectOneLineError(await cli(base), /: its deals changed since it was planned: deal 2 of the plan was file:.*posfile-deal\.txt, the list still names it, but the file now holds another deal; lines may be added at the end, not changed, removed or reordered: restore the list, or give another --study name \(nothing was written\)\n$/);
+    expectUnchanged(db, before);
+    // two lists piped in, one default study name
+    const piped = (input: string, extra: string[] = []) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'batch', '--db', db, '--deals', '-', '--max-positions', '500', ...extra], { cwd: ROOT, input, encoding: 'utf8' });
+    expect(piped('SP1-1\n').status).toBe(0);
+    const before2 = snapshot(db);
+    expectOneLineError(piped('SP1-4\n'), /study "stdin-500-positions" in .*: its deals changed since it was planned: deal 1 of the plan was SP1-1, the list now gives SP1-4; a study of deals read from standard input keeps the deals it was planned with: give this list its own --study name \(nothing was written\)\n$/);
+    expectUnchanged(db, before2);
+    expect(piped('SP1-4\n', ['--study', 'second list']).status).toBe(0);
+  });
+
   it('a foreign, unreadable or newer database file exits 2 naming it, untouched', async () => {
     const text = join(dir, 'x.sqlite');
     writeFileSync(text, 'this is a text file\n');

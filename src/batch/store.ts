@@ -502,22 +502,27 @@ export class ResultStore {
    * each deal stored at place `ord` must be the plan's deal at that place (identity, as `study_deals.deal`),
    * so a file may gain lines at its end but not change, lose or reorder the ones already planned.
    * Nothing happens for a study not in the database. Throws InputError (nothing written) naming the
-   * first place that differs and how many do.
+   * first place that differs (or that its position file now holds another deal) and how many do; for
+   * a study of standard input, the fix is a --study name of the list's own.
    */
   checkPlan(name: string, plan: readonly { deal: string; name: string }[]): void {
-    const row = this.#db.prepare('SELECT id FROM studies WHERE name = ?').get(name) as { id: number } | undefined;
+    const row = this.#db.prepare('SELECT id, deals_spec FROM studies WHERE name = ?').get(name) as { id: number; deals_spec: string } | undefined;
     if (!row) return;
     const links = this.#db.prepare('SELECT deal, ord, name FROM study_deals WHERE study_id = ? ORDER BY ord').all(row.id) as DealLink[];
     const differ = links.filter((l) => plan[l.ord]?.deal !== l.deal);
     if (differ.length === 0) return;
     const first = differ[0]!;
     const now = plan[first.ord];
+    // the same name, another deal: a position file edited since (a deal code names its deal)
+    const was = now === undefined ? `the list now ends at ${plan.length}` : now.name === first.name ? 'the list still names it, but the file now holds another deal' : `the list now gives ${now.name}`;
+    // deals read from standard input: every list piped in gets the same study name by default
+    const fix = row.deals_spec === 'file:/dev/stdin'
+      ? 'a study of deals read from standard input keeps the deals it was planned with: give this list its own --study name (nothing was written)'
+      : 'lines may be added at the end, not changed, removed or reordered: restore the list, or give another --study name (nothing was written)';
     throw new InputError(
       'bad-option',
-      `study "${name}" in ${this.path}: its deals changed since it was planned: deal ${first.ord + 1} of the plan was ${first.name}, ` +
-        `${now ? `the list now gives ${now.name}` : `the list now ends at ${plan.length}`}` +
-        `${differ.length > 1 ? ` (${differ.length} planned deals differ)` : ''}; ` +
-        'lines may be added at the end, not changed, removed or reordered: restore the list, or give another --study name (nothing was written)',
+      `study "${name}" in ${this.path}: its deals changed since it was planned: deal ${first.ord + 1} of the plan was ${first.name}, ${was}` +
+        `${differ.length > 1 ? ` (${differ.length} planned deals differ)` : ''}; ${fix}`,
     );
   }
 
