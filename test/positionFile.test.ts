@@ -244,6 +244,10 @@ describe('JSON form', () => {
     expect(badJson('{"columns": [{"faceDown": ["AS"], "faceUp": [7]}]}').message).toBe('position file pos.json columns[0].faceUp[0]: 7 is not a card; write rank then suit, e.g. "10S"');
     expect(badJson('{"columns": [{"down": []}]}').message).toBe('position file pos.json columns[0].down: unknown field; expected faceDown, faceUp');
     expect(badJson('{"columns": [{"faceUp": ["AS"]}], "removed": ["X"]}').message).toBe('position file pos.json removed[0]: "X" is not a suit letter (S H D C)');
+    // null is not a field left out: it is named (it read as an empty stock; found by helper-36)
+    expect(badJson('{"columns": [{"faceUp": ["AS"]}], "stockDeals": null}').message).toBe('position file pos.json stockDeals: must be an array of deals, each an array of cards');
+    expect(badJson('{"columns": [{"faceDown": null, "faceUp": ["AS"]}]}').message).toBe('position file pos.json columns[0].faceDown: must be an array of cards like "10S"');
+    expect(badJson('{"columns": [{"faceUp": null}]}').message).toBe('position file pos.json columns[0].faceUp: must be an array of cards like "10S"');
   });
   it('applies the same validation as the text form, naming the field', () => {
     const o = positionToJson(okText(MID)) as unknown as { columns: { faceDown: string[]; faceUp: string[] }[]; stockDeals: string[][] };

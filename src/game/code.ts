@@ -151,7 +151,9 @@ export function parseDealCode(text: string): Result<DealCodeValue> {
     if (!/^\d+$/.test(body)) {
       // quoted as typed, not upper-cased (the same length unless upper-casing changed it)
       const typed = text.trim();
-      return err('bad-code', `${name}: the seed ${quoteInput(typed.length === t.length ? typed.slice(t.length - body.length) : body)} is not a whole number 0..${MAX_SEED} in digits`);
+      // `SE1-1 SE1-2`: two codes on one line of a deals file, or in one argument
+      const two = /^\d+\s+\S/.test(body) ? ' (a space inside: one deal code at a time, one a line in a deals file)' : '';
+      return err('bad-code', `${name}: the seed ${quoteInput(typed.length === t.length ? typed.slice(t.length - body.length) : body)} is not a whole number 0..${MAX_SEED} in digits${two}`);
     }
     // leading zeros do not count (SP2-0007 is seed 7); past 12 digits the seed is out of range anyway
     const digits = body.replace(/^0+(?=\d)/, '');

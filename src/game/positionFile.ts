@@ -358,13 +358,14 @@ export function parsePositionJson(text: string, name: string): Result<Position> 
     const where = `columns[${i}]`;
     if (typeof c !== 'object' || c === null || Array.isArray(c)) return fail('bad-json', where, 'must be {"faceDown": [...], "faceUp": [...]}');
     for (const k of Object.keys(c)) if (k !== 'faceDown' && k !== 'faceUp') return fail('bad-json', `${where}.${k}`, 'unknown field; expected faceDown, faceUp');
-    const down = readCards(c.faceDown ?? [], `${where}.faceDown`);
+    const down = readCards(c.faceDown === undefined ? [] : c.faceDown, `${where}.faceDown`);
     if (!Array.isArray(down)) return down;
-    const up = readCards(c.faceUp ?? [], `${where}.faceUp`);
+    const up = readCards(c.faceUp === undefined ? [] : c.faceUp, `${where}.faceUp`);
     if (!Array.isArray(up)) return up;
     raw.columns.push({ down, up, where });
   }
-  const stock = o.stockDeals ?? [];
+  // (a field left out is empty; one given as null is refused, naming it)
+  const stock = o.stockDeals === undefined ? [] : o.stockDeals;
   if (!Array.isArray(stock)) return fail('bad-json', 'stockDeals', 'must be an array of deals, each an array of cards');
   for (let i = 0; i < stock.length; i++) {
     const cards = readCards(stock[i], `stockDeals[${i}]`);
