@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +124,15 @@ describe('deals files', () => {
     expect(plan[4]!.key).toMatch(/^POS:SP1:[0-9a-f]{16}$/);
     const again = loadDeal(midFile);
     expect(again.ok && dealKey(again.value)).toBe(plan[4]!.key);
+  });
+
+  it('refuses a pipe or device named on a line as a position file, without reading it (a FIFO held the plan past Ctrl-C; found by helper-37)', () => {
+    const fifo = join(dir, 'pos.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const file = join(dir, 'special.txt');
+    writeFileSync(file, ['SP1-1', fifo, '/dev/null', 'SP1-2'].join('\n'));
+    const e = inputError(() => planDealsFile(file, loadDeal));
+    expect(e.message).toMatch(/2 bad lines \(2, 3\), nothing was run: line 2: position file .*pos\.fifo: not a regular file \(a pipe, socket or device\); a deals file names position files, which are read again when its study resumes; line 3: position file \/dev\/null: not a regular file/);
   });
 
   it('lists every bad line with its number, and plans nothing', () => {

@@ -52,6 +52,8 @@ describe('loadDeal', () => {
       ['pysol:spider', 'deal "pysol:spider": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette'],
       ['pysol:spider:abc', 'deal "pysol:spider:abc": game number "abc" is not a whole number'],
       ['pysol:spider:0', 'deal "pysol:spider:0": game number 0 is out of range 1..9007199254740991'],
+      // two references on one deals-file line (found by helper-37)
+      ['pysol:spider:1 pysol:spider:2', 'deal "pysol:spider:1 pysol:spider:2": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette (a space inside: one reference at a time, one a line in a deals file)'],
     ]) {
       const r = loadDeal(ref!);
       expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-reference', msg]);

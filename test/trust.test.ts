@@ -129,6 +129,47 @@ describe('#12.1 --out that names the results database is refused before anything
     expect(new Database(other, { readonly: true }).prepare('SELECT count(*) FROM results').pluck().get()).toBe(3);
   });
 
+  it('an --out or a database path that is another database\'s -wal, -shm or -journal file, by name or through a link (also a dangling one), is refused; the files untouched (found by helper-37: report --out through a link to a -wal file destroyed that database\'s last commits)', async () => {
+    const sub = join(dir, 'out-sidecar');
+    mkdirSync(sub);
+    const db = join(sub, 'a.sqlite');
+    const other = join(sub, 'b.sqlite');
+    makeDb(db);
+    makeDb(other);
+    writeFileSync(`${other}-wal`, 'a log');
+    symlinkSync('b.sqlite-wal', join(sub, 'notes.md'));
+    symlinkSync('b.sqlite-journal', join(sub, 'dangling.md')); // no -journal file there
+    const files = [other, `${other}-wal`];
+    const before = files.map(snapshot);
+    for (const out of [join(sub, 'notes.md'), join(sub, 'dangling.md')]) {
+      expect(() => checkOutPath(out, db)).toThrow(/is a file of the SQLite database ".*b\.sqlite"; writing there would destroy it/);
+    }
+    const runs = await Promise.all([
+      cli(['report', '--db', db, '--out', join(sub, 'notes.md')]),
+      cli(['merge', '--into', `${other}-journal`, db]),
+      cli(['batch', '--db', `${other}-wal`, '--game', 'spider', '--suits', '1', '--seeds', '1', '--max-positions', '100']),
+      cli(['report', '--db', join(sub, 'dangling.md')]),
+    ]);
+    expectOneLineError(runs[0]!, /notes\.md": is a file of the SQLite database ".*b\.sqlite"; writing there would destroy it/);
+    expectOneLineError(runs[1]!, /^spidersolve: merge: target .*b\.sqlite-journal \(--into\): is a file SQLite keeps beside the database .*b\.sqlite \(and deletes\); left untouched: give a database's own path\n$/);
+    expectOneLineError(runs[2]!, /database .*b\.sqlite-wal: is a file SQLite keeps beside the database .*b\.sqlite/);
+    expectOneLineError(runs[3]!, /dangling\.md: is a file SQLite keeps beside the database/);
+    files.forEach((file, i) => expectUnchanged(file, before[i]!));
+    expect(readdirSync(sub).sort()).toEqual(['a.sqlite', 'b.sqlite', 'b.sqlite-wal', 'dangling.md', 'notes.md']);
+  });
+
+  it('a temporary file of a long --out name fits the 255 bytes a name may have; a failed write names the file, not the temporary one (found by helper-37)', async () => {
+    const sub = join(dir, 'out-long');
+    mkdirSync(sub);
+    const long = join(sub, `${'r'.repeat(250)}.md`);
+    await writeTextAtomically(long, 'report\n');
+    expect(readFileSync(long, 'utf8')).toBe('report\n');
+    expect(readdirSync(sub)).toEqual([`${'r'.repeat(250)}.md`]);
+    // a folder that is not there (the caller makes it; here none did): the message names the file
+    const err = await writeTextAtomically(join(sub, 'missing', 'x.md'), 'x').then(() => null, (e: Error) => e);
+    expect(err?.message).toMatch(/^ENOENT: no such file or directory, open '.*out-long\/missing\/x\.md'$/);
+  });
+
   it('reports and exports replace an existing file through a temporary file: no temporary file is left behind', async () => {
     const sub = join(dir, 'out2');
     mkdirSync(sub);

@@ -3,7 +3,7 @@
  * checked before anything runs. Pure apart from reading the deals file; no database, no pool.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { makeDealCode, parseDealCode, seededCode } from '../game/code.js';
 import { dealCards, isSeed, MAX_SEED } from '../game/deal.js';
@@ -87,6 +87,16 @@ export function dealName(p: Pick<PlannedDeal, 'key' | 'source'>): string {
     case 'pysol': return `pysol:${s.game}:${s.number}`;
     case 'file': return `file:${s.path}`;
     default: return p.key;
+  }
+}
+
+/** Does `path` name something that exists and is neither a regular file nor a directory (a pipe, socket or device)? */
+function isSpecialFile(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
   }
 }
 
@@ -262,6 +272,12 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
   lines.forEach((raw, i) => {
     const ref = raw.replace(/\s+#.*$/, '').trim();
     if (ref === '' || ref.startsWith('#')) return;
+    // a pipe, socket or device named as a position file would hold the plan up (reading a pipe waits
+    // for a writer, past Ctrl-C), and is not there to read again when the study resumes
+    if (isSpecialFile(resolve(cwd, ref))) {
+      bad.push({ line: i + 1, message: `position file ${pathForMessage(ref)}: not a regular file (a pipe, socket or device); a deals file names position files, which are read again when its study resumes` });
+      return;
+    }
     const r = load(ref);
     if (!r.ok) {
       bad.push({ line: i + 1, message: r.error.message });

@@ -103,6 +103,19 @@ export function isSqliteFile(path: string): boolean {
 }
 
 /**
+ * The SQLite database whose -wal, -shm or -journal file `path` names — by its own name or, through
+ * links, by the file it leads to — when that database exists (isSqliteFile); else null. SQLite keeps
+ * those files beside the database and deletes or rewrites them: nothing else may be written there.
+ */
+export function sqliteSidecarOf(path: string): string | null {
+  for (const p of new Set([path, canonicalPath(path)])) {
+    const m = /-(wal|shm|journal)$/.exec(p);
+    if (m && isSqliteFile(p.slice(0, -m[0].length))) return p.slice(0, -m[0].length);
+  }
+  return null;
+}
+
+/**
  * The first of `files` that `out` names — the same path once links are resolved, or the same file
  * (device and inode: a hard link) — or null when it names none of them. Looks only; creates nothing.
  */
@@ -119,10 +132,12 @@ export function sameFileAs(out: string, files: readonly string[]): string | null
 
 /**
  * Writes a file so that a failed write never leaves half a file where a good one was: the content
- * goes to a temporary file in the same folder (`.<name>.<pid>-<random>.tmp`), is flushed to disk,
+ * goes to a temporary file in the same folder (`.<name>.<pid>-<random>.tmp`, the name cut to 50
+ * characters when it is over 100 bytes), is flushed to disk,
  * then renamed over `path` in one step. `write` receives the temporary file's stream and resolves
  * when it has written everything (ending the stream, as `pipeline` does). On any failure the
- * temporary file is removed and the error is thrown; the file at `path` is as it was.
+ * temporary file is removed and the error is thrown, its message naming the file written instead of
+ * the temporary one; the file at `path` is as it was.
  *
  * A link at `path` is kept: the file it points to is replaced. A path that exists and is not a
  * regular file (a device such as /dev/null, a FIFO) is written directly: it cannot be replaced. An
@@ -135,7 +150,9 @@ export async function writeFileAtomically(path: string, write: (out: NodeJS.Writ
     return;
   }
   const target = canonicalPath(path);
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  // (a long name is cut in the temporary one, which must fit the 255 bytes a name may have)
+  const name = basename(target);
+  const tmp = join(dirname(target), `.${Buffer.byteLength(name) > 100 ? name.slice(0, 50) : name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   try {
     const fd = openSync(tmp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
     // the stream closes the descriptor when it is destroyed (autoClose off only keeps it open after
@@ -161,6 +178,8 @@ export async function writeFileAtomically(path: string, write: (out: NodeJS.Writ
     renameSync(tmp, target);
   } catch (e) {
     rmSync(tmp, { force: true });
+    // the error names the file written, not the temporary one (a user never sees that name)
+    if (e instanceof Error) e.message = e.message.split(tmp).join(target);
     throw e;
   }
 }

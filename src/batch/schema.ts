@@ -11,6 +11,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
+import { sqliteSidecarOf } from './files.js';
 import { migrateToV2 } from './migrate2.js';
 
 /** Our marker in `PRAGMA application_id`: the bytes "SpSo" (0x5370536F). */
@@ -190,7 +191,8 @@ const SQLITE_MAGIC = 'SQLite format 3\u0000';
  * (magic, application id, schema version, schema cookie) decide, and a read-only connection is opened
  * only for a file whose newest state may be in its -wal file (one that exists already).
  * Throws InputError `bad-file`, one line naming the file, when the name is empty (or only spaces),
- * the path is a directory, the file is not an SQLite database, is someone else's database, has a
+ * the path is a directory or another database's -wal, -shm or -journal file (sqliteSidecarOf), the
+ * file is not an SQLite database, is someone else's database, has a
  * schema newer than SCHEMA_VERSION, or cannot be read.
  */
 export function inspectDatabaseFile(path: string): DatabaseFileState {
@@ -199,6 +201,9 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
   // `results/`: a folder's name, not a file's (SQLite would create the file `results`, which the
   // same path then does not find for reading)
   if (/[\\/]$/.test(path)) throw new InputError('bad-file', `database ${pathForMessage(path)}: ends in /, so it names a folder; give a file name (such as ${pathForMessage(`${path}results.sqlite`)})`);
+  // another database's -wal, -shm or -journal file (SQLite deletes or rewrites it: results there are lost)
+  const owner = sqliteSidecarOf(path);
+  if (owner !== null) throw new InputError('bad-file', `database ${pathForMessage(path)}: is a file SQLite keeps beside the database ${pathForMessage(owner)} (and deletes); left untouched: give a database's own path`);
   let size: number;
   try {
     const st = statSync(path);

@@ -15,7 +15,7 @@ import { InputError, quoteInput } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { dealsFileName, parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
-import { databaseFiles, fileInTheWay, isSqliteFile, makeDirs, sameFileAs, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
+import { databaseFiles, fileInTheWay, isSqliteFile, makeDirs, sameFileAs, sqliteSidecarOf, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
 import { isDamagedDatabase } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
@@ -530,10 +530,9 @@ export function checkOutPath(out: string, db: string): void {
   }
   // another database (results merged elsewhere, the default one while --db names another, any
   // program's), or one of its -wal, -shm or -journal files
-  const sidecar = /-(wal|shm|journal)$/.exec(out);
-  const base = sidecar ? out.slice(0, -sidecar[0].length) : out;
-  if (isSqliteFile(base)) {
-    const what = sidecar ? `a file of the SQLite database ${quoteInput(base, 120)}` : 'an SQLite database';
+  const owner = sqliteSidecarOf(out);
+  if (owner !== null || isSqliteFile(out)) {
+    const what = owner !== null ? `a file of the SQLite database ${quoteInput(owner, 120)}` : 'an SQLite database';
     throw new InputError('bad-option', `${name}: is ${what}; writing there would destroy it, so nothing was written: give another file name`);
   }
 }

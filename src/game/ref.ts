@@ -78,7 +78,9 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
     const parts = pm[1]!.split(':');
     const kind = (parts[0] ?? '').toLowerCase();
     if (parts.length !== 2 || !isPysolKind(kind)) {
-      return err('bad-reference', `deal ${quoteInput(ref, 130)}: write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette`);
+      // `pysol:spider:1 pysol:spider:2`: two references on one line of a deals file, or in one argument
+      const two = /\s/.test(t) ? ' (a space inside: one reference at a time, one a line in a deals file)' : '';
+      return err('bad-reference', `deal ${quoteInput(ref, 130)}: write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette${two}`);
     }
     const n = parsePysolNumber(parts[1]!, `deal ${quoteInput(ref, 130)}`);
     if (!n.ok) return n;
