@@ -4,7 +4,7 @@
  * outcomes and a small delay, so that a batch is reliably caught midway.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -546,11 +546,32 @@ describe('spidersolve report and export', () => {
     expect(readFileSync(file, 'utf8')).toBe('keep me\n');
   });
 
-  it('--help of report and export says that --out creates missing directories', async () => {
+  it('--help of report and export says that --out creates missing directories, and that - is stdout', async () => {
     const [report, exp] = await Promise.all([cli(['report', '--help']), cli(['export', '--help'])]);
     for (const h of [report, exp]) {
       expect(h.status).toBe(0);
-      expect(h.stdout.replace(/\s+/g, ' ')).toContain('--out <file> write to this file instead of stdout; missing parent directories are created (like mkdir -p)');
+      expect(h.stdout.replace(/\s+/g, ' ')).toContain('--out <file> write to this file instead of stdout (- is stdout); missing parent directories are created (like mkdir -p)');
     }
+  });
+
+  it('--out - writes to stdout, as no --out does, and makes no file named - (it made one; found by helper-37)', async () => {
+    const sub = join(dir, 'dash');
+    mkdirSync(sub);
+    const db = join(sub, 'd.sqlite');
+    expect((await cli(['batch', '--db', db, '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '2000'])).status).toBe(0);
+    const [plain, dash, csv, csvDash] = await Promise.all([
+      cli(['report', '--db', db, '--format', 'csv']),
+      cli(['report', '--db', db, '--format', 'csv', '--out', '-']),
+      cli(['export', '--csv', '--db', db]),
+      cli(['export', '--csv', '--db', db, '--out', '-']),
+    ]);
+    expect(dash.status).toBe(0);
+    expect(dash.stdout).toBe(plain.stdout);
+    expect(plain.stdout).toMatch(/^study,/);
+    expect(csvDash.status).toBe(0);
+    expect(csvDash.stdout).toBe(csv.stdout);
+    expect(readdirSync(sub).sort()).toEqual(['d.sqlite']);
+    // (the commands ran in the project's folder: no file named - there)
+    expect(existsSync(join(ROOT, '-'))).toBe(false);
   });
 });

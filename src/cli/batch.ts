@@ -537,6 +537,11 @@ export function checkOutPath(out: string, db: string): void {
   }
 }
 
+/** `--out -` is standard output, as with no `--out` (and as `--deals -` is standard input): drops it. */
+export function stdoutDash(o: { out?: string }): void {
+  if (o.out === '-') delete o.out;
+}
+
 /** Creates the missing parent directories of `--out` (as `mkdir -p`); `checkOutPath` ran before. */
 function createOutDir(out: string): void {
   makeDirs(dirname(resolve(out)));
@@ -561,6 +566,7 @@ async function writeOut(out: string | undefined, text: string): Promise<void> {
 }
 
 async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format: string; out?: string; json?: boolean }, cmd: Command): Promise<void> {
+  stdoutDash(o);
   if (o.json && cmd.getOptionValueSource('format') === 'cli' && o.format !== 'json') {
     throw new InputError('bad-option', `options --json and --format ${quoteInput(o.format)}: --json is --format json; give one`);
   }
@@ -607,6 +613,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
 }
 
 async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summary?: boolean; out?: string; game?: string; suits?: string; study?: string[]; pool?: boolean }): Promise<void> {
+  stdoutDash(o);
   if (o.json) throw new InputError('bad-option', 'export: --json is not an export format (give --csv); for the report rows as JSON use spidersolve report --format json');
   if (!o.csv) throw new InputError('bad-option', 'export: give --csv (the only export format)');
   const parsed = parseFilter(o);
@@ -687,7 +694,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--study <name>', 'only this study (repeatable); default: every study, one set of rows each', (v: string, acc: string[] = []) => [...acc, v])
     .option('--pool', 'one set of rows over the studies\' deals together (each deal once), naming the studies pooled')
     .option('--format <format>', 'table, md, csv, json (an array of row objects), html (one self-contained file with the table and charts) or vega (the charts\' Vega-Lite specs with their data)', 'table')
-    .option('--out <file>', 'write to this file instead of stdout; missing parent directories are created (like mkdir -p)')
+    .option('--out <file>', 'write to this file instead of stdout (- is stdout); missing parent directories are created (like mkdir -p)')
     .option('--json', 'the same as --format json')
     .addHelpText('after', '\nExamples:\n  spidersolve report\n  spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md\n  spidersolve report --format html --out reports/study.html\n  spidersolve report --game spider --suits 4 --json' + READ_EXIT_HELP)
     .action(reportAction);
@@ -702,7 +709,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--pool', 'one set of rows over the studies\' deals together (each deal once), naming the studies pooled')
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
-    .option('--out <file>', 'write to this file instead of stdout; missing parent directories are created (like mkdir -p)')
+    .option('--out <file>', 'write to this file instead of stdout (- is stdout); missing parent directories are created (like mkdir -p)')
     .option('--json', 'not an export format: refused, pointing to report --format json')
     .addHelpText('after', '\nExamples:\n  spidersolve export --csv --out reports/results.csv\n  spidersolve export --csv --study pysol-sample\n  spidersolve export --csv --summary' + READ_EXIT_HELP)
     .action(exportAction);

@@ -20,7 +20,7 @@ import { solve } from '../solver/solve.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, SOLVER_VERSION } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage, type Verdict } from '../view/page.js';
-import { checkOutPath } from './batch.js';
+import { checkOutPath, stdoutDash } from './batch.js';
 import { cardWords, COLUMNS_HELP, DEAL_HELP, loadDealOrThrow, numberingFor, numberingNote, parseBudgetOption, variantLabel } from './common.js';
 
 interface ViewOptions {
@@ -104,6 +104,7 @@ function planView(deal: LoadedDeal, o: ViewOptions, numbering: Numbering): { lin
  * default), for the options that only --solve reads.
  */
 async function viewAction(ref: string, o: ViewOptions, version: string, given: (name: string) => boolean = () => false): Promise<void> {
+  stdoutDash(o);
   if (o.line !== undefined && o.solve) throw new InputError('bad-option', 'option --line: give either --line or --solve, not both');
   if (!o.solve) {
     // options that only --solve reads: refused alike, not silently ignored
@@ -162,7 +163,7 @@ export function registerViewCommand(program: Command): void {
     .option('--max-positions <n>', `position budget when solving, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
     .option('--db <file>', 'results database looked up by --solve (a missing file is skipped)', DEFAULT_DB_PATH)
     .option('--no-stored', 'with --solve, always solve (do not look in the database)')
-    .option('--out <file>', 'write the page to this file (missing parent directories are created); default stdout')
+    .option('--out <file>', 'write the page to this file (missing parent directories are created); default stdout (also -)')
     .addHelpText(
       'after',
       `\n${DEAL_HELP}\n\nExamples:\n  spidersolve view SE1-1 --solve --out reports/SE1-1.html\n  spidersolve view SE4-7 --line "5-2 d" --out se4-7.html\n\nExit codes: 0 page written (won, lost, undecided or a line), 2 bad input.`,
