@@ -3,7 +3,7 @@
  * checked before anything runs. Pure apart from reading the deals file; no database, no pool.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { makeDealCode, parseDealCode, seededCode } from '../game/code.js';
 import { dealCards, isSeed, MAX_SEED } from '../game/deal.js';
@@ -12,6 +12,7 @@ import { InputError, notTextReason, pathForMessage, quoteInput, type Result } fr
 import type { Position } from '../game/position.js';
 import type { DealSource, LoadedDeal } from '../game/ref.js';
 import { getVariant, isSuitCount, type GameName, type SuitCount } from '../game/variant.js';
+import { statOrNull } from './files.js';
 
 /**
  * Most deals one batch may plan: the plan is built in memory before the first deal runs (about 250
@@ -87,16 +88,6 @@ export function dealName(p: Pick<PlannedDeal, 'key' | 'source'>): string {
     case 'pysol': return `pysol:${s.game}:${s.number}`;
     case 'file': return `file:${s.path}`;
     default: return p.key;
-  }
-}
-
-/** Does `path` name something that exists and is neither a regular file nor a directory (a pipe, socket or device)? */
-function isSpecialFile(path: string): boolean {
-  try {
-    const st = statSync(path);
-    return !st.isFile() && !st.isDirectory();
-  } catch {
-    return false;
   }
 }
 
@@ -274,7 +265,8 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     if (ref === '' || ref.startsWith('#')) return;
     // a pipe, socket or device named as a position file would hold the plan up (reading a pipe waits
     // for a writer, past Ctrl-C), and is not there to read again when the study resumes
-    if (isSpecialFile(resolve(cwd, ref))) {
+    const st = statOrNull(resolve(cwd, ref));
+    if (st !== null && !st.isFile() && !st.isDirectory()) {
       bad.push({ line: i + 1, message: `position file ${pathForMessage(ref)}: not a regular file (a pipe, socket or device); a deals file names position files, which are read again when its study resumes` });
       return;
     }

@@ -82,6 +82,9 @@ export function databaseFiles(db: string): string[] {
   return [...out];
 }
 
+/** The 16 bytes every SQLite database file begins with (sqlite.org/fileformat.html), as latin1 text. */
+export const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
 /**
  * Does `path` name a regular file that begins as an SQLite database does (its 16-byte header string,
  * sqlite.org/fileformat.html), any program's? False when it is absent, not a regular file, shorter
@@ -93,7 +96,7 @@ export function isSqliteFile(path: string): boolean {
     const fd = openSync(path, 'r');
     try {
       const head = Buffer.alloc(16);
-      return readSync(fd, head, 0, 16, 0) === 16 && head.toString('latin1') === 'SQLite format 3\u0000';
+      return readSync(fd, head, 0, 16, 0) === 16 && head.toString('latin1') === SQLITE_MAGIC;
     } finally {
       closeSync(fd);
     }

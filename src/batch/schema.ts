@@ -11,7 +11,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
-import { sqliteSidecarOf } from './files.js';
+import { SQLITE_MAGIC, sqliteSidecarOf } from './files.js';
 import { migrateToV2 } from './migrate2.js';
 
 /** Our marker in `PRAGMA application_id`: the bytes "SpSo" (0x5370536F). */
@@ -183,8 +183,6 @@ export type DatabaseFileState =
   | { kind: 'fresh' }
   /** One of ours, at `version` (≤ SCHEMA_VERSION). */
   | { kind: 'ours'; version: number };
-
-const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
 /**
  * Looks at a database file without changing it or creating anything beside it: the header bytes

@@ -264,8 +264,8 @@ function newScratch(): Scratch {
  * A level is keyed lazily when the level before it found more than LAZY_RATIO candidates for each
  * place in the beam: most of its candidates will then be left out, and scoring them alone (a card
  * move's child from its parent's column counts and those of the two columns the move changed,
- * KeyCodec.scoreCounts; a deal's child by KeyCodec.evaluate) costs less than keying them all; a level that keeps most of its candidates
- * keys them as it finds them, which saves playing the kept ones' moves again. Measured against keying
+ * KeyCodec.scoreCounts; a deal's child by KeyCodec.evaluate) costs less than keying them all; a
+ * level that keeps most of its candidates keys them as it finds them, which saves playing the kept ones' moves again. Measured against keying
  * every candidate (solver 3.3.0 before it), the same answers and counts, both load orders of one
  * process averaged, on deals outside the benchmark sets: four-suit PySolFC Spider 1101–1120 at
  * 1,000,000 positions 0.87 of the time, two-suit Spider seeds 3001–3200 at 167,000 0.91, PySolFC

@@ -385,7 +385,7 @@ export class KeyCodec {
   evaluate(s: SolverState): void {
     let counts = 0;
     for (let c = 0; c < this.ncols; c++) counts += this.columnCounts(s, c);
-    this.setScore(s, counts);
+    this.scoreCounts(s, counts);
   }
 
   /**
@@ -403,17 +403,12 @@ export class KeyCodec {
   }
 
   /**
-   * Sets `score` and `downLeft` as `evaluate` would, from `counts`: the position's columns' counts
-   * (columnCounts) summed. A caller that knows which columns a move changed sums the parent's sum less
-   * theirs before the move plus theirs after it (the beam search's lazy levels): the same score, for
-   * the counts are integers summed exactly.
+   * Sets `score` and `downLeft` from a position's evaluation counts summed packed (columnCounts of
+   * each column, ColumnStore.evalCounts). A caller that knows which columns a move changed sums the
+   * parent's sum less theirs before the move plus theirs after it (the beam search's lazy levels): the
+   * same score as evaluate's, for the counts are integers summed exactly.
    */
   scoreCounts(s: SolverState, counts: number): void {
-    this.setScore(s, counts);
-  }
-
-  /** Sets `score` and `downLeft` from a position's evaluation counts summed packed (ColumnStore.evalCounts). */
-  private setScore(s: SolverState, counts: number): void {
     const high = Math.floor(counts / 1073741824);
     const low = counts - high * 1073741824;
     const downTotal = low & 1023;
@@ -463,7 +458,7 @@ export class KeyCodec {
     }
     this.sortedCount = m;
     this.lastMask = mask;
-    // (setScore's sum written out again: encode is hot, and V8 does not inline a call here, its
+    // (scoreCounts's sum written out again: encode is hot, and V8 does not inline a call here, its
     // inlining budget spent; the call cost two-suit Spiderette solves some 5% of their time)
     const high = Math.floor(counts / 1073741824);
     const low = counts - high * 1073741824;
