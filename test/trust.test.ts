@@ -158,6 +158,29 @@ describe('#12.1 --out that names the results database is refused before anything
     expect(readdirSync(sub).sort()).toEqual(['a.sqlite', 'b.sqlite', 'b.sqlite-wal', 'dangling.md', 'notes.md']);
   });
 
+  it('--out through a linked folder and .. is the file the kernel names (link/.. is above the link\'s target): another database there is refused, and a report goes there (found by helper-38)', async () => {
+    const sub = join(dir, 'out-dotdot');
+    const far = join(dir, 'out-dotdot-far');
+    mkdirSync(join(far, 'y'), { recursive: true });
+    mkdirSync(sub);
+    const db = join(sub, 'a.sqlite');
+    makeDb(db);
+    makeDb(join(sub, 'victim.sqlite'));
+    symlinkSync(join(far, 'y'), join(sub, 'd3'));
+    const before = snapshot(join(sub, 'victim.sqlite'));
+    // d3/.. is out-dotdot-far, where there is no victim.sqlite: written there, not over the one beside d3
+    // (joined by hand: path.join would fold d3/.. away)
+    const r = await cli(['report', '--db', db, '--out', `${join(sub, 'd3')}/../victim.sqlite`]);
+    expect(r.status).toBe(0);
+    expectUnchanged(join(sub, 'victim.sqlite'), before);
+    expect(readFileSync(join(far, 'victim.sqlite'), 'utf8')).toMatch(/st/);
+    // and a database there is refused
+    makeDb(join(far, 'other.sqlite'));
+    const other = snapshot(join(far, 'other.sqlite'));
+    expectOneLineError(await cli(['report', '--db', db, '--out', `${join(sub, 'd3')}/../other.sqlite`]), /other\.sqlite": is an SQLite database/);
+    expectUnchanged(join(far, 'other.sqlite'), other);
+  });
+
   it('a temporary file of a long --out name fits the 255 bytes a name may have; a failed write names the file, not the temporary one (found by helper-37)', async () => {
     const sub = join(dir, 'out-long');
     mkdirSync(sub);

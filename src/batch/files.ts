@@ -7,7 +7,7 @@ import {
   chmodSync, closeSync, createWriteStream, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync,
   readSync, realpathSync, renameSync, rmSync, statSync, type Stats,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 
 /**
  * fs.statSync, or null when the path is absent or cannot be reached (a component above it is not a
@@ -48,6 +48,11 @@ export function makeDirs(dir: string): void {
   for (let i = missing.length - 1; i >= 0; i--) mkdirSync(missing[i]!);
 }
 
+/** `path` made absolute from `from` (default the working directory) without folding `..` into it. */
+function unresolved(path: string, from = process.cwd()): string {
+  return isAbsolute(path) ? path : `${from}/${path}`;
+}
+
 /**
  * The absolute path of `path` with every symbolic link resolved — also when the path does not exist
  * (yet), or is a link to a file that does not exist: the missing tail is kept as written, and a
@@ -56,9 +61,12 @@ export function makeDirs(dir: string): void {
  * or not the file exists.
  */
 export function canonicalPath(path: string, hops = 0): string {
-  const abs = resolve(path);
+  // absolute, but `..` left for the links to resolve, as the kernel does (`link/..` is the folder
+  // above the link's target, not the folder holding the link)
+  const abs = unresolved(path);
   try {
-    return realpathSync(abs);
+    // (the native realpath: the JavaScript one folds `..` before it follows the links)
+    return realpathSync.native(abs);
   } catch {
     // a missing component, or a dangling link
   }
@@ -68,7 +76,7 @@ export function canonicalPath(path: string, hops = 0): string {
   } catch {
     // absent
   }
-  if (st?.isSymbolicLink() && hops < 40) return canonicalPath(resolve(dirname(abs), readlinkSync(abs)), hops + 1);
+  if (st?.isSymbolicLink() && hops < 40) return canonicalPath(unresolved(readlinkSync(abs), dirname(abs)), hops + 1);
   const parent = dirname(abs);
   if (parent === abs) return abs;
   return join(canonicalPath(parent, hops), basename(abs));

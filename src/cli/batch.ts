@@ -15,7 +15,7 @@ import { InputError, quoteInput } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { dealsFileName, parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
-import { databaseFiles, fileInTheWay, isSqliteFile, makeDirs, sameFileAs, sqliteSidecarOf, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
+import { canonicalPath, databaseFiles, fileInTheWay, isSqliteFile, makeDirs, sameFileAs, sqliteSidecarOf, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
 import { isDamagedDatabase } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
@@ -544,7 +544,8 @@ export function stdoutDash(o: { out?: string }): void {
 
 /** Creates the missing parent directories of `--out` (as `mkdir -p`); `checkOutPath` ran before. */
 function createOutDir(out: string): void {
-  makeDirs(dirname(resolve(out)));
+  // (where the file will be written: `link/..` is above the link's target, see canonicalPath)
+  makeDirs(dirname(canonicalPath(out)));
 }
 
 /**

@@ -7,7 +7,8 @@
  * Exit codes: 0 the page was written (whatever the verdict; the line printed says it), 2 bad input
  * (a bad deal, a bad or illegal move of --line, --line with --solve, a bad --out or database).
  */
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
+import { canonicalPath } from '../batch/files.js';
 import type { Command } from 'commander';
 import { makeDirs, statOrNull, writeTextAtomically } from '../batch/files.js';
 import { dealIdentity } from '../batch/deals.js';
@@ -142,7 +143,7 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
     return;
   }
   try {
-    makeDirs(dirname(resolve(o.out)));
+    makeDirs(dirname(canonicalPath(o.out)));
     await writeTextAtomically(o.out, html);
   } catch (e) {
     throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
