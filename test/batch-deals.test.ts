@@ -9,7 +9,7 @@ import { makePositionText } from '../src/game/positionFile.js';
 import { loadDeal } from '../src/game/ref.js';
 import { applyMove, legalMoves } from '../src/game/rules.js';
 import { getVariant } from '../src/game/variant.js';
-import { dealKey, parseSeeds, parseSuitsList, planDealsFile, planSeeds, planStudy, positionKey } from '../src/batch/deals.js';
+import { dealKey, parseSeeds, parseSuitsList, planDealsFile, planSeeds, planStudy, positionKey, withoutComment } from '../src/batch/deals.js';
 import { parseBatchOptions } from '../src/cli/batch.js';
 
 let dir: string;
@@ -124,6 +124,18 @@ describe('deals files', () => {
     expect(plan[4]!.key).toMatch(/^POS:SP1:[0-9a-f]{16}$/);
     const again = loadDeal(midFile);
     expect(again.ok && dealKey(again.value)).toBe(plan[4]!.key);
+  });
+
+  it('cuts a comment tail at the first # after white space, and reads lines padded with many spaces in linear time (a regex backtracked: 160,000 spaces took 38 s; found by helper-39)', () => {
+    expect(withoutComment('SP2-1 # note # more')).toBe('SP2-1 ');
+    expect(withoutComment('SP2-1\t#note')).toBe('SP2-1\t');
+    expect(withoutComment('dir#1/pos.txt # x')).toBe('dir#1/pos.txt ');
+    expect(withoutComment('dir#1/pos.txt')).toBe('dir#1/pos.txt');
+    expect(withoutComment('# whole line')).toBe('# whole line');
+    const file = join(dir, 'padded.txt');
+    const pad = ' '.repeat(300_000);
+    writeFileSync(file, [`SP4-1${pad}`, `${pad}SE2-3`, `SE1-5${pad}#${pad}`, pad].join('\n'));
+    expect(planDealsFile(file, loadDeal).deals.map((d) => d.key)).toEqual(['SP4-1', 'SE2-3', 'SE1-5']);
   });
 
   it('refuses a pipe or device named on a line as a position file, without reading it (a FIFO held the plan past Ctrl-C; found by helper-37)', () => {

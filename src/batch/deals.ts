@@ -222,6 +222,19 @@ export interface DealsFilePlan {
   readonly duplicates: number;
 }
 
+/**
+ * A deals-file line without its comment tail: from the first `#` that follows a white-space character
+ * on (the text before it keeps its spaces; the caller trims). A scan, not a regular expression: a
+ * pattern such as `\s+#.*$` backtracks over every run of spaces, and a line padded with 160,000
+ * spaces took 38 s to read (found by helper-39).
+ */
+export function withoutComment(line: string): string {
+  for (let i = line.indexOf('#', 1); i >= 0; i = line.indexOf('#', i + 1)) {
+    if (/\s/.test(line[i - 1]!)) return line.slice(0, i);
+  }
+  return line;
+}
+
 /** How messages name a deals file: `-` (standard input) as `- (standard input)`, a path as pathForMessage shows it. */
 export function dealsFileName(path: string): string {
   return path === '-' ? '- (standard input)' : pathForMessage(path);
@@ -261,7 +274,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
   const out: PlannedDeal[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   lines.forEach((raw, i) => {
-    const ref = raw.replace(/\s+#.*$/, '').trim();
+    const ref = withoutComment(raw).trim();
     if (ref === '' || ref.startsWith('#')) return;
     // a pipe, socket or device named as a position file would hold the plan up (reading a pipe waits
     // for a writer, past Ctrl-C), and is not there to read again when the study resumes
