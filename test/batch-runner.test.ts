@@ -2,12 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
 import { timeLeft, type ProgressSink } from '../src/batch/progress.js';
 import { runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { ResultStore, type StoredRow } from '../src/batch/store.js';
+import { FileFault } from '../src/batch/faults.js';
 import { withEnv } from './helpers/env.js';
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
@@ -124,6 +126,75 @@ describe('runBatch with injected outcomes', () => {
     // report of the study: seeds 1..8 → lost 1,5; undecided 2,6; won 3,4,7,8
     expect(second.report).toHaveLength(1);
     expect(second.report[0]).toMatchObject({ deals: 8, won: 4, lost: 2, undecided: 2, errors: 0, floor: 0.5, ceiling: 0.75 });
+  });
+
+  /**
+   * Another program (a thread here, with a connection of its own) takes the database's write lock
+   * when the batch has stored its first result, and holds it `holdMs`: a worker thread, since the
+   * batch's writes block this one while they wait for the lock.
+   */
+  function lockDuring(db: string, holdMs: number): { progress: ProgressSink; done: Promise<void> } {
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const locker = new Worker(
+      `const { workerData } = require('node:worker_threads');
+       const Database = require('better-sqlite3');
+       const [db, holdMs, flag] = workerData;
+       Atomics.wait(flag, 0, 0);
+       const c = new Database(db);
+       c.exec('BEGIN EXCLUSIVE');
+       Atomics.store(flag, 0, 2);
+       Atomics.notify(flag, 0);
+       Atomics.wait(flag, 0, 2, holdMs);
+       c.exec('COMMIT');
+       c.close();`,
+      { eval: true, workerData: [db, holdMs, flag] },
+    );
+    const done = new Promise<void>((res, rej) => {
+      locker.on('exit', () => res());
+      locker.on('error', rej);
+    });
+    let asked = false;
+    const progress: ProgressSink = {
+      start() {},
+      update(n) {
+        if (n < 2 || asked) return;
+        asked = true;
+        // the lock is held from here on: the first result is written, this one and those after it find the lock
+        Atomics.store(flag, 0, 1);
+        Atomics.notify(flag, 0);
+        Atomics.wait(flag, 0, 1, 10_000);
+      },
+      stop() {},
+    };
+    return { progress, done };
+  }
+
+  it('results that find the database locked by another program wait in memory and are written once it is free; nothing is lost (it stopped with "internal error: database is locked"; found by helper-39)', async () => {
+    const db = join(dir, 'locked.sqlite');
+    const lock = lockDuring(db, 1500);
+    const opts = options(db, { seeds: [1, 12], suits: [1], workerFile: TEST_WORKER, flushEvery: 1, flushMs: 50, busyTimeoutMs: 50 });
+    const s = await withEnv({ SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '20' }, () => runBatch({ ...opts, progress: lock.progress }));
+    await lock.done;
+    expect(s).toMatchObject({ planned: 12, ran: 12, remaining: 0, errors: 0 });
+    expect(rowsOf(db).map((r) => r.code).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `SP1-${i + 1}`).sort());
+    const meta = new Database(db, { readonly: true });
+    expect(meta.prepare('SELECT status, completed FROM runs').get()).toEqual({ status: 'done', completed: 12 });
+    meta.close();
+  });
+
+  it('a lock held past busyGiveUpMs stops the batch with one line naming the database and what was kept; resuming completes', async () => {
+    const db = join(dir, 'locked-long.sqlite');
+    const lock = lockDuring(db, 1500);
+    const opts = options(db, { seeds: [1, 12], suits: [1], workerFile: TEST_WORKER, flushEvery: 1, flushMs: 50, busyTimeoutMs: 50, busyGiveUpMs: 200 });
+    const env = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '20' };
+    const err = await withEnv(env, () => runBatch({ ...opts, progress: lock.progress })).then(() => null, (e: unknown) => e);
+    await lock.done;
+    expect(err).toBeInstanceOf(FileFault);
+    expect((err as Error).message).toMatch(new RegExp(`^database ${db}: another program held it locked for too long \\(SQLITE_BUSY: database is locked\\); the batch stopped: every result stored before it is kept \\(1 of this run\\), the deals it had solved since are run again when it resumes; the run (is marked failed|could not be marked failed and shows as running); run the same command again when the other program is done$`));
+    expect(rowsOf(db)).toHaveLength(1);
+    const again = await withEnv(env, () => runBatch(opts));
+    expect(again).toMatchObject({ skipped: 1, ran: 11, remaining: 0 });
+    expect(rowsOf(db)).toHaveLength(12);
   });
 
   it('abort midway keeps every finished result; resuming completes with nothing lost or repeated', async () => {

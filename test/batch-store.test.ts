@@ -255,6 +255,29 @@ describe('results', () => {
     db.close();
   });
 
+  it('a run marked abandoned while its process was silent runs again at its next heartbeat, and finishes without the note that it died (found by helper-39)', () => {
+    const path = join(dir, 'revive.sqlite');
+    const s = ResultStore.openForWriting(path);
+    const run = s.startRun(s.ensureStudy('st', params), { workers: 1, solverVersion: '1.0.0', planned: 3, skipped: 0 });
+    const other = new Database(path);
+    const died = "UPDATE runs SET status = 'abandoned', finished_at = heartbeat_at, note = 'the process died (killed or crashed); its finished results are kept'";
+    const row = () => other.prepare('SELECT status, note, finished_at IS NOT NULL AS fin FROM runs').get();
+    // another process took this one for dead (it was stopped, or asleep, past the stale limit)
+    other.exec(died);
+    s.heartbeat(run);
+    expect(row()).toEqual({ status: 'running', note: null, fin: 0 });
+    other.exec(died);
+    s.finishRun(run, 'done');
+    expect(row()).toEqual({ status: 'done', note: null, fin: 1 });
+    // a note of the run's own is kept
+    other.exec("UPDATE runs SET status = 'running', note = 'stopped by --until-width'");
+    s.heartbeat(run, { planned: 3, skipped: 1 });
+    s.finishRun(run, 'done');
+    expect(row()).toEqual({ status: 'done', note: 'stopped by --until-width', fin: 1 });
+    other.close();
+    s.close();
+  });
+
   it('report and rows read the deals each study counts, per study, with filters', () => {
     const s = ResultStore.openForWriting(join(dir, 'r.sqlite'));
     const a = s.ensureStudy('a', params);

@@ -5,13 +5,14 @@
  * skipped when a glob names it, and the command's exit status and output.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
+import { FileFault } from '../src/batch/faults.js';
 import { mergeDatabases } from '../src/batch/merge.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord, type StudyParams } from '../src/batch/store.js';
@@ -266,6 +267,44 @@ describe('merge', () => {
     const s = mergeDatabases(into, [into, a, join(dir, '.', 'h1.sqlite')]);
     expect(s.inputs.map((i) => i.skipped)).toEqual(['it is the target', null, `given twice (as ${a})`]);
     expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 1 }]);
+    // another name of the target, or of an input, by a hard link (it was merged as an input; found by helper-39)
+    const hard = join(dir, 'h-hard.sqlite');
+    linkSync(into, hard);
+    const ah = join(dir, 'h1-hard.sqlite');
+    linkSync(a, ah);
+    expect(mergeDatabases(into, [hard, a, ah]).inputs.map((i) => i.skipped)).toEqual(['it is the target', null, `given twice (as ${a})`]);
+  });
+
+  it('the target locked by another program, or a full disk, while an input is merged: one line naming the target and which inputs were merged; merging again completes (it said "internal error"; found by helper-39)', () => {
+    const a = shardDb('l1.sqlite', [won(DEALS[0]!)]);
+    const b = shardDb('l2.sqlite', [won(DEALS[1]!)]);
+    const into = join(dir, 'l.sqlite');
+    for (const [code, message, what] of [['SQLITE_BUSY', 'database is locked', 'another program held it locked for too long'], ['SQLITE_FULL', 'database or disk is full', 'the disk is full']] as const) {
+      // the second input's transaction fails, as when the write lock or the disk gives out
+      const real = Database.prototype.transaction;
+      let merging = 0;
+      const tx = vi.spyOn(Database.prototype, 'transaction').mockImplementation(function (this: Database.Database, fn: (...a: unknown[]) => unknown) {
+        const t = real.call(this, fn as never);
+        if (fn.toString().includes('MERGE_TABLES') || fn.toString().includes('spec.table')) {
+          if (++merging === 2) return Object.assign(() => t(), { immediate: () => { throw new Database.SqliteError(message, code); } }) as never;
+        }
+        return t;
+      });
+      let err: unknown = null;
+      try {
+        mergeDatabases(into, [a, b]);
+      } catch (e) {
+        err = e;
+      } finally {
+        tx.mockRestore();
+      }
+      expect(err).toBeInstanceOf(FileFault);
+      expect((err as Error).message).toBe(`merge: target ${into} (--into): ${what} (SQLite: ${message}); ${b} was not merged (rolled back) (the inputs before it were); ${code === 'SQLITE_BUSY' ? 'run the same merge again when the other program is done' : 'free some space, then run the same merge again'} (the inputs merged already add nothing then)`);
+      expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 1 }]);
+      rmSync(into);
+    }
+    mergeDatabases(into, [a, b]);
+    expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 2 }]);
   });
 
   it('refuses files that are not spidersolve databases, a newer schema, an empty file and a missing one', () => {

@@ -2,10 +2,10 @@
  * Runs that die (issue 12, item 3): a run stores its process id, host and a heartbeat; a later process
  * tells a dead run from a live one (runs.slow.test.ts kills a real batch).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { runIsDead, STALE_MS } from '../src/batch/store.js';
+import { processStartMs, runIsDead, STALE_MS } from '../src/batch/store.js';
 
 describe('runIsDead', () => {
   const now = Date.parse('2026-12-01T12:00:00Z');
@@ -17,6 +17,24 @@ describe('runIsDead', () => {
     expect(runIsDead({ ...base, pid: process.pid, host: hostname() }, now)).toBe(false);
     const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
     expect(runIsDead({ ...base, pid: gone, host: hostname() }, now)).toBe(true);
+  });
+
+  it('a live process on this host that started before its run is that run, however stale the heartbeat (a stopped batch was marked dead; found by helper-39); one that started after the run took the process id of a dead one', async () => {
+    const child = spawn('sleep', ['30']);
+    try {
+      await new Promise((r) => child.once('spawn', r));
+      const started = processStartMs(child.pid!);
+      expect(started).not.toBeNull();
+      // /proc's clock ticks and boot time, against the clock: within a few seconds of now
+      expect(Math.abs(started! - Date.now())).toBeLessThan(5_000);
+      const long = new Date(Date.now() - 3_600_000).toISOString();
+      // the run started after the process (a batch's run starts after its process): alive, though silent an hour
+      expect(runIsDead({ status: 'running', pid: child.pid!, host: hostname(), startedAt: new Date(started! + 3_000).toISOString(), heartbeatAt: long })).toBe(false);
+      // the run started an hour before this process did: the id was reused, the run's process is gone
+      expect(runIsDead({ status: 'running', pid: child.pid!, host: hostname(), startedAt: long, heartbeatAt: long })).toBe(true);
+    } finally {
+      child.kill();
+    }
   });
 
   it('on another host only a stale heartbeat tells; a run with no process id (schema 1) is dead; finished runs are not', () => {

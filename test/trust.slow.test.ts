@@ -51,7 +51,7 @@ describe('#12.2 a database deleted while a batch runs', () => {
         return true;
       },
     });
-    expectOneLineError(r, /^spidersolve: database .*r\.sqlite was deleted while the batch was writing it; stopped, .* saved in .*r\.sqlite\.rescued-/, 1);
+    expectOneLineError(r, /^spidersolve: database .*r\.sqlite was deleted \(or moved away\) while the batch was writing it; stopped, .* saved in .*r\.sqlite\.rescued-/, 1);
   });
 });
 

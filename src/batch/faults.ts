@@ -28,6 +28,16 @@ export function storageFaultKind(e: unknown): 'full' | 'io' | null {
   return null;
 }
 
+/**
+ * Is `e` SQLite saying that another connection held a database locked past the busy timeout
+ * (SQLITE_BUSY…, SQLITE_LOCKED…)? Not a defect: another program (a merge, sqlite3, another batch)
+ * had the file.
+ */
+export function isBusyDatabase(e: unknown): boolean {
+  const code = typeof e === 'object' && e !== null ? String((e as { code?: unknown }).code ?? '') : '';
+  return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
+}
+
 /** The databases this process has opened, as given (see `damagedDatabaseMessage`). */
 const opened: string[] = [];
 
@@ -51,6 +61,26 @@ export function isDamagedDatabase(e: unknown): boolean {
  */
 export function damagedDatabaseMessage(e: unknown, path?: string): string {
   const why = e instanceof Error ? e.message : String(e);
-  const which = path !== undefined ? `database ${path} is damaged` : opened.length === 1 ? `database ${opened[0]} is damaged` : opened.length > 1 ? `one of the databases ${opened.join(', ')} is damaged` : 'a database is damaged';
-  return `${which} (SQLite: ${why}); restore it from a copy (sqlite3's .recover command may save what it still holds)`;
+  return `${whichDatabase(path, 'is damaged')} (SQLite: ${why}); restore it from a copy (sqlite3's .recover command may save what it still holds)`;
+}
+
+/** `database X <what>`: `path`, else the one database this process opened, or the ones it opened. */
+function whichDatabase(path: string | undefined, what: string): string {
+  if (path !== undefined) return `database ${path} ${what}`;
+  if (opened.length === 1) return `database ${opened[0]} ${what}`;
+  return opened.length > 1 ? `one of the databases ${opened.join(', ')} ${what}` : `a database ${what}`;
+}
+
+/**
+ * One line for a database fault that reached a command other than batch (which says more, see
+ * runner.ts): another program held it locked past the busy timeout (isBusyDatabase), or the disk was
+ * full or failed (storageFaultKind). Names the database as damagedDatabaseMessage does; every
+ * command writes in transactions, so what it had not finished was rolled back.
+ */
+export function databaseFaultMessage(e: unknown, path?: string): string {
+  const why = e instanceof Error ? e.message : String(e);
+  const kind = storageFaultKind(e);
+  if (kind === 'full') return `${whichDatabase(path, 'could not be written: the disk is full')} (SQLite: ${why}); what the command had not finished was rolled back; free some space, then run it again`;
+  if (kind === 'io') return `${whichDatabase(path, 'could not be written: the disk reported an I/O error')} (SQLite: ${why}); what the command had not finished was rolled back; check the disk, then run it again`;
+  return `${whichDatabase(path, 'was locked by another program')} for longer than the command waits (SQLite: ${why}); what the command had not finished was rolled back; run it again when the other program is done`;
 }

@@ -34,9 +34,10 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
-import { isDamagedDatabase } from './faults.js';
+import { FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from './faults.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
 import { ResultStore } from './store.js';
+import { statOrNull } from './files.js';
 
 /** A row as better-sqlite3 returns it. */
 type Row = Record<string, unknown>;
@@ -419,12 +420,17 @@ function mergeOne(target: Database.Database, input: OpenInput, targetPath: strin
   return counts;
 }
 
+/** Do `a` and `b` name one file: the same path once links are resolved, or one inode (hard links)? */
 function sameFile(a: string, b: string): boolean {
   try {
-    return realpathSync(a) === realpathSync(b);
+    if (realpathSync(a) === realpathSync(b)) return true;
   } catch {
     return resolve(a) === resolve(b);
   }
+  // two names of one file (a hard link: found by helper-39)
+  const sa = statOrNull(a);
+  const sb = statOrNull(b);
+  return sa !== null && sb !== null && sa.dev === sb.dev && sa.ino === sb.ino;
 }
 
 /**
@@ -487,6 +493,13 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
           if (i) s.tables = mergeOne(db, i, into);
         } catch (e) {
           // each input is merged in one transaction: this one's is rolled back, the earlier ones stay
+          const before = summaries.indexOf(s) > 0 ? ' (the inputs before it were)' : '';
+          const kind = isBusyDatabase(e) ? 'busy' : storageFaultKind(e);
+          if (kind !== null) {
+            const what = kind === 'busy' ? 'another program held it locked for too long' : kind === 'full' ? 'the disk is full' : 'the disk reported an I/O error';
+            const next = kind === 'busy' ? 'run the same merge again when the other program is done' : kind === 'full' ? 'free some space, then run the same merge again' : 'check the disk, then run the same merge again';
+            throw new FileFault(into, `merge: target ${pathForMessage(into)} (--into): ${what} (SQLite: ${oneLine(e)}); ${pathForMessage(s.path)} was not merged (rolled back)${before}; ${next} (the inputs merged already add nothing then)`);
+          }
           if (!isDamagedDatabase(e)) throw e;
           throw new InputError('bad-file', `merge: input ${pathForMessage(s.path)} or the target ${pathForMessage(into)}: a file is damaged (SQLite: ${oneLine(e)}); ${pathForMessage(s.path)} was not merged${summaries.indexOf(s) > 0 ? ' (the inputs before it were)' : ''}; restore it from a copy`);
         }

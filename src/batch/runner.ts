@@ -18,7 +18,7 @@ import { createSolvePool } from './pool.js';
 import type { WorkerOutcome } from './protocol.js';
 import { NO_PROGRESS, type ProgressCounts, type ProgressSink } from './progress.js';
 import { statusAt, wilsonInterval, type ReportRow, type ResultStatus } from './report.js';
-import { FileFault, storageFaultKind } from './faults.js';
+import { FileFault, isBusyDatabase, storageFaultKind } from './faults.js';
 import { oneLine } from './schema.js';
 import { fittingShard, shardAssignment, shardSize } from './shard.js';
 import { InputError, pathForMessage, quoteInput } from '../game/errors.js';
@@ -78,6 +78,13 @@ export interface BatchOptions {
   readonly flushEvery?: number;
   /** …or after this long, milliseconds; default 500. */
   readonly flushMs?: number;
+  /**
+   * How long, in all, writes may find the database locked by another program before the batch stops
+   * (milliseconds; default BUSY_GIVE_UP_MS): meanwhile the results wait in memory.
+   */
+  readonly busyGiveUpMs?: number;
+  /** How long each statement waits for a lock another connection holds, milliseconds; default store.ts BUSY_TIMEOUT_MS (tests use less). */
+  readonly busyTimeoutMs?: number;
   /** Heap limit of each worker, MiB (pool.ts); default Node's. */
   readonly maxOldGenerationSizeMb?: number;
   /**
@@ -91,6 +98,15 @@ export interface BatchOptions {
 
 /** Deals an --until-width study counts before it says that its band is far from narrow enough. */
 export const WIDTH_NOTE_AFTER = 1000;
+
+/**
+ * How long, in all, a batch's writes may find its database locked by another program (a merge,
+ * sqlite3, a backup) before the batch stops, milliseconds: each write waits the busy timeout
+ * (store.ts BUSY_TIMEOUT_MS, 10 s) and the results wait in memory between tries. Before, the first
+ * write that waited 10 s stopped the batch with "internal error: database is locked" (found by
+ * helper-39).
+ */
+export const BUSY_GIVE_UP_MS = 10 * 60_000;
 
 /**
  * The note of an --until-width study whose band, after `n` deals, is still wider than twice the
@@ -232,7 +248,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   // the shard of each place of the plan, and the deals this run's shard holds (the run's `planned`)
   const assignment = shard ? shardAssignment(planned!, shard.count) : null;
   const runPlanned = shard ? shardSize(planned!, shard) : planned;
-  const store = ResultStore.openForWriting(opts.dbPath);
+  const store = ResultStore.openForWriting(opts.dbPath, opts.busyTimeoutMs);
   // the study as the database spells its name (the same text in another Unicode form is the same study)
   const study = store.matchStudyName(opts.study);
   const progress = opts.progress ?? NO_PROGRESS;
@@ -358,7 +374,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         advance();
       };
 
-      const flush = () => {
+      const flush = (timed = false) => {
         if (storeDead) return;
         // the file at the path must still be the one this store writes (checked at every flush,
         // also when there is nothing to write: the timer runs every flushMs)
@@ -370,19 +386,32 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
           return;
         }
         if (buffer.length === 0 && links.length === 0) return;
+        // after a write that found the database locked, only the timer tries again (a write waits
+        // the busy timeout each time it finds the lock)
+        if (busySince !== null && !timed) return;
+        const recs = buffer.splice(0);
         try {
-          const recs = buffer.splice(0);
           store.writeResults(runId, recs, studyId, links);
           written += recs.length;
           links = [];
+          busySince = null;
           for (const r of recs) pending.delete(r.deal);
         } catch (e) {
+          // another program holds the database locked (a merge, sqlite3): the results wait in memory
+          // (the transaction was rolled back) for the next try, up to BUSY_GIVE_UP_MS in all
+          buffer.unshift(...recs);
+          if (isBusyDatabase(e)) {
+            busySince ??= performance.now();
+            if (performance.now() - busySince < (opts.busyGiveUpMs ?? BUSY_GIVE_UP_MS)) return;
+          }
           storeDead = true;
           fatal = e;
           stop();
         }
       };
-      const timer = setInterval(flush, opts.flushMs ?? 500);
+      // when the last write found the database locked: since when (performance.now()), else null
+      let busySince: number | null = null;
+      const timer = setInterval(() => flush(true), opts.flushMs ?? 500);
       timer.unref();
 
       const record = (r: ResultRecord, ms: number, waiting: DealLink[]) => {
@@ -489,7 +518,10 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       } finally {
         clearInterval(timer);
         stopDispatch = null;
-        flush();
+        flush(true);
+        // results kept back by a locked database: tried again until written or given up (flush
+        // waits the busy timeout at each try)
+        while (!storeDead && busySince !== null && buffer.length + links.length > 0) flush(true);
       }
       if (fatal) throw fatal;
       if (stopAt >= 0) store.stopStudyAt(studyId, stopAt);
@@ -548,12 +580,17 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
 }
 
 /**
- * A FileFault for a batch stopped by the disk (`storageFaultKind`: full, or an I/O error) while it
+ * A FileFault for a batch stopped by the disk (`storageFaultKind`: full, or an I/O error), or by
+ * another program holding the database locked past BUSY_GIVE_UP_MS (isBusyDatabase), while it
  * wrote `path`, saying which file, what was kept (every result written before: `written` of this
  * run), what became of the run (`marked`: marked failed, or could not be; null when no run was
  * started yet) and how to go on; null when `e` is no such fault.
  */
 function storageFault(e: unknown, path: string, written: number, marked: boolean | null): FileFault | null {
+  const run = marked === null ? '' : marked ? '; the run is marked failed' : '; the run could not be marked failed and shows as running';
+  if (isBusyDatabase(e)) {
+    return new FileFault(path, `database ${path}: another program held it locked for too long (${String((e as { code?: unknown }).code)}: ${oneLine(e)}); the batch stopped: every result stored before it is kept (${written} of this run), the deals it had solved since are run again when it resumes${run}; run the same command again when the other program is done`);
+  }
   const kind = storageFaultKind(e);
   if (kind === null) return null;
   const code = String((e as { code?: unknown }).code);
@@ -561,7 +598,6 @@ function storageFault(e: unknown, path: string, written: number, marked: boolean
   const kept = kind === 'full'
     ? `every result stored before it is kept (${written} of this run)`
     : `every result stored before it is kept as far as the disk kept it (${written} of this run)`;
-  const run = marked === null ? '' : marked ? '; the run is marked failed' : '; the run could not be marked failed and shows as running';
   const next = kind === 'full' ? 'free some space, then run the same command again to resume' : 'check the disk, then run the same command again to resume';
   return new FileFault(path, `database ${path}: ${what}; the batch stopped: ${kept}${run}; ${next}`);
 }
@@ -590,7 +626,7 @@ function databaseGoneFault(store: ResultStore, where: 'deleted' | 'replaced', ru
   } catch (e) {
     why = oneLine(e);
   }
-  const what = where === 'deleted' ? 'was deleted' : 'was replaced by another file';
+  const what = where === 'deleted' ? 'was deleted (or moved away)' : 'was replaced by another file';
   const kept = rescue
     ? `the ${stored} results of this run, with every result the old file held, are saved in ${rescue}; to go on, move that file back to ${path} (or give --db ${rescue}) and run the same command again`
     : `the ${stored} results of this run went with the old file (a copy could not be saved: ${why}); run the same command again to redo them`;

@@ -5,7 +5,7 @@
  * yet written. The schema and the checks made before opening are in schema.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -177,6 +177,9 @@ export interface StoredOutcome {
   solverVersion: string;
 }
 
+/** The note markAbandoned writes on a run whose process died (heartbeat and finishRun drop it). */
+const DIED_NOTE = 'the process died (killed or crashed); its finished results are kept';
+
 /** Outcome of a run, as stored in `runs.status`. */
 export type RunStatus = 'running' | 'done' | 'interrupted' | 'failed' | 'abandoned';
 
@@ -252,8 +255,53 @@ export function runIsDead(r: { status: string; pid: number | null; host: string 
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ESRCH') return true;
     }
+    // a live process that started before the run did is the run's own, however long it has been
+    // silent (stopped with Ctrl-Z, a laptop asleep: found by helper-39); one that started after it
+    // took a dead run's process id
+    const started = processStartMs(r.pid);
+    if (started !== null) return started > Date.parse(r.startedAt) + PROCESS_START_SLACK_MS;
   }
   return stale;
+}
+
+/** Allowance for the rounding of a process's start time as processStartMs reads it, milliseconds. */
+const PROCESS_START_SLACK_MS = 2_000;
+
+/**
+ * When process `pid` of this host started (milliseconds since the epoch), from Linux's /proc: its
+ * start in clock ticks after boot (/proc/PID/stat, field 22; 100 ticks a second, Linux's USER_HZ)
+ * plus the boot time (/proc/stat btime, whole seconds). Null where /proc cannot be read (another
+ * system, or the process gone).
+ */
+export function processStartMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the fields after the command name (in parentheses, which may hold spaces): state is field 3
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[22 - 3]);
+    const btime = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    if (!btime || !Number.isFinite(ticks)) return null;
+    return Number(btime[1]) * 1000 + ticks * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Removes `path` and its SQLite journal if they are empty files (0 bytes): what opening a new database
+ * leaves when it fails before the first page is written (a full disk left a 0-byte target; found by
+ * helper-39). Anything with content is left alone.
+ */
+function removeIfEmpty(path: string): void {
+  for (const p of [`${path}-journal`, `${path}-wal`, `${path}-shm`, path]) {
+    const st = statOrNull(p);
+    if (st === null || !st.isFile() || st.size !== 0) continue;
+    try {
+      unlinkSync(p);
+    } catch {
+      // left as it is: an empty file holds no results
+    }
+  }
 }
 
 function sourceOf(r: ResultRecord): PlannedDeal['source'] {
@@ -305,9 +353,10 @@ export class ResultStore {
    * to SCHEMA_VERSION, and WAL mode from the first write on (a run refused before it writes, e.g. on
    * a study name clash, leaves an existing file as it was). A foreign, unreadable or newer file is
    * refused untouched, and an unwritable place is refused, each with a one-line InputError
-   * `bad-file` naming the file.
+   * `bad-file` naming the file. `busyTimeoutMs`: how long a statement waits for a lock another
+   * connection holds (default BUSY_TIMEOUT_MS).
    */
-  static openForWriting(path: string): ResultStore {
+  static openForWriting(path: string, busyTimeoutMs = BUSY_TIMEOUT_MS): ResultStore {
     const state = inspectDatabaseFile(path);
     const dir = dirname(path);
     if (state.kind === 'absent') {
@@ -338,13 +387,15 @@ export class ResultStore {
     noteDatabase(path);
     try {
       db = new Database(path);
-      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       migrate(db);
       return new ResultStore(path, db, true);
     } catch (e) {
       db?.close();
+      // a file this call created and could not set up (a full disk) is not left behind, empty
+      if (state.kind === 'absent') removeIfEmpty(path);
       if (e instanceof InputError) throw e;
       const kind = storageFaultKind(e);
       if (kind !== null) {
@@ -541,13 +592,18 @@ export class ResultStore {
   /** Refreshes a running run's heartbeat (and, when given, its counts of planned and skipped deals). */
   heartbeat(runId: number, counts?: { planned: number; skipped: number }): void {
     const db = this.#w();
-    if (counts) db.prepare("UPDATE runs SET heartbeat_at = ?, planned = ?, skipped = ? WHERE id = ? AND status = 'running'").run(nowIso(), counts.planned, counts.skipped, runId);
-    else db.prepare("UPDATE runs SET heartbeat_at = ? WHERE id = ? AND status = 'running'").run(nowIso(), runId);
+    // a run another process marked abandoned while this one was silent (stopped, asleep, on a host
+    // whose heartbeats it could not see) is running again, without the note that it died
+    const revive = "status = 'running', finished_at = NULL, note = CASE WHEN note = @died THEN NULL ELSE note END";
+    const where = "WHERE id = @id AND status IN ('running', 'abandoned')";
+    if (counts) db.prepare(`UPDATE runs SET heartbeat_at = @now, planned = @planned, skipped = @skipped, ${revive} ${where}`).run({ now: nowIso(), planned: counts.planned, skipped: counts.skipped, id: runId, died: DIED_NOTE });
+    else db.prepare(`UPDATE runs SET heartbeat_at = @now, ${revive} ${where}`).run({ now: nowIso(), id: runId, died: DIED_NOTE });
   }
 
   /** Sets a run's final status, finish time and an optional note (why it stopped). */
   finishRun(runId: number, status: Exclude<RunStatus, 'running'>, note: string | null = null): void {
-    this.#w().prepare('UPDATE runs SET status = ?, finished_at = ?, heartbeat_at = ?, note = coalesce(?, note) WHERE id = ?').run(status, nowIso(), nowIso(), note, runId);
+    // (a note that the run died, written while this process was silent, is not true: it is dropped)
+    this.#w().prepare('UPDATE runs SET status = @status, finished_at = @now, heartbeat_at = @now, note = coalesce(@note, CASE WHEN note = @died THEN NULL ELSE note END) WHERE id = @id').run({ status, now: nowIso(), note, id: runId, died: DIED_NOTE });
   }
 
   /**
@@ -561,9 +617,9 @@ export class ResultStore {
     const dead = running.filter((r) => runIsDead(r, now));
     if (dead.length === 0) return 0;
     const w = this.#w();
-    const mark = w.prepare("UPDATE runs SET status = 'abandoned', finished_at = coalesce(heartbeat_at, started_at), note = coalesce(note, 'the process died (killed or crashed); its finished results are kept') WHERE id = ? AND status = 'running'");
+    const mark = w.prepare("UPDATE runs SET status = 'abandoned', finished_at = coalesce(heartbeat_at, started_at), note = coalesce(note, ?) WHERE id = ? AND status = 'running'");
     w.transaction(() => {
-      for (const r of dead) mark.run(r.id);
+      for (const r of dead) mark.run(DIED_NOTE, r.id);
     }).immediate();
     return dead.length;
   }
