@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -461,6 +461,19 @@ describe('spidersolve batch --seeds N- --until-width that runs out of seeds', ()
     expect(JSON.parse(j.stdout)).toMatchObject({ seedsRanOut: why, stopReason: null, ran: 0, skipped: 6 });
     const st = await cli(['studies', '--db', db]);
     expect(st.stdout).toContain(`stored 6 (errors 0); ${why}\n`);
+  });
+});
+
+describe('spidersolve batch --workers', () => {
+  it('more workers than CPUs: a note that they add memory, not speed; the batch runs (found by helper-39)', async () => {
+    const db = join(dir, 'workers.sqlite');
+    const env = { SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1' };
+    const cpus = availableParallelism();
+    const b = await cli(['batch', '--game', 'spiderette', '--suits', '4', '--seeds', '1-4', '--max-positions', '77', '--workers', String(cpus + 1), '--db', db], env);
+    expect(b.status).toBe(0);
+    expect(b.stderr).toContain(`spidersolve: note: --workers ${cpus + 1} is more than this machine's ${cpus} CPU${cpus === 1 ? '' : 's'}: the extra workers add memory (up to a table of the budget each), not speed\n`);
+    const one = await cli(['batch', '--game', 'spiderette', '--suits', '4', '--seeds', '5-6', '--max-positions', '77', '--workers', '1', '--db', db], env);
+    expect(one.stderr).not.toContain('note: --workers');
   });
 });
 

@@ -111,6 +111,12 @@ describe('loadDeal', () => {
       expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-code', `deal code "${a}": the seed "${seed}" is not a whole number 0..4294967295 in digits`]);
     }
   });
+  it('a missing file whose name starts like a deal code but reads as a file (an extension, a folder) is "no such file", not a bad seed (found by helper-39)', () => {
+    for (const a of ['se4-7.json', 'sp2-5.txt', 'SP2-1/pos.txt']) {
+      const r = loadDeal(a);
+      expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-file', `position file ${a}: no such file (and not a deal code or pysol:GAME:N)`]);
+    }
+  });
   it('an argument shaped like a code of another game, naming no file, says what a deal code is', () => {
     for (const a of ['XX1-1', 'abc-7', 'FC4-9']) {
       const r = loadDeal(a);

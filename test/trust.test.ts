@@ -3,19 +3,19 @@
  * one test (or more) per item, each failing before its fix. Slow ones (real batches) are in
  * trust.slow.test.ts.
  */
-import { chmodSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { planDealsFile, planSeeds } from '../src/batch/deals.js';
-import { quoteInput } from '../src/game/errors.js';
+import { describeJsonValue, pathForMessage, quoteInput } from '../src/game/errors.js';
 import { parseMove } from '../src/game/move.js';
 import { loadDeal } from '../src/game/ref.js';
 import { formatPosition, parseIntOption } from '../src/cli/common.js';
 import { speedText } from '../src/cli/solve.js';
-import { FileFault } from '../src/batch/faults.js';
+import { databaseFaultMessage, FileFault, isBusyDatabase } from '../src/batch/faults.js';
 import { canonicalPath, writeFileAtomically, writeTextAtomically } from '../src/batch/files.js';
 import type { ProgressSink } from '../src/batch/progress.js';
 import { runBatch, type BatchOptions, type BatchSummary } from '../src/batch/runner.js';
@@ -305,7 +305,7 @@ describe('#12.2 a database deleted or replaced while a batch runs', () => {
     };
     const err = await withEnv(env, () => runBatch(fakeBatch(db, 300, progress))).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(FileFault);
-    expect((err as Error).message).toMatch(new RegExp(`^database ${db} was deleted while the batch was writing it; stopped, nothing was written to that path; the \\d+ results of this run, with every result the old file held, are saved in ${db}\\.rescued-\\d{8}T\\d{6}Z\\.sqlite; to go on, move that file back`));
+    expect((err as Error).message).toMatch(new RegExp(`^database ${db} was deleted \\(or moved away\\) while the batch was writing it; stopped, nothing was written to that path; the \\d+ results of this run, with every result the old file held, are saved in ${db}\\.rescued-\\d{8}T\\d{6}Z\\.sqlite; to go on, move that file back`));
     const files = readdirSync(sub);
     expect(files).toEqual([expect.stringMatching(/^r\.sqlite\.rescued-\d{8}T\d{6}Z\.sqlite$/)]);
     const rescued = join(sub, files[0]!);
@@ -352,9 +352,20 @@ describe('#12.5 a full disk or an I/O error while a batch writes', () => {
     try {
       expect(() => ResultStore.openForWriting(db)).toThrow(FileFault);
       expect(() => ResultStore.openForWriting(db)).toThrow(`database ${db}: the disk is full while opening it (database or disk is full); nothing was run and every result it held is kept; free some space, then run the same command again`);
+      // the new file it could not set up is not left behind, empty (a merge left a 0-byte target; found by helper-39)
+      expect(existsSync(db)).toBe(false);
     } finally {
       exec.mockRestore();
     }
+  });
+
+  it('a lock held too long or a full disk under report or merge: one line naming the database (main.ts), not "internal error" (found by helper-39)', () => {
+    const busy = new Database.SqliteError('database is locked', 'SQLITE_BUSY');
+    expect(isBusyDatabase(busy)).toBe(true);
+    expect(isBusyDatabase(new Database.SqliteError('database table is locked', 'SQLITE_LOCKED_SHAREDCACHE'))).toBe(true);
+    expect(isBusyDatabase(new Database.SqliteError('database or disk is full', 'SQLITE_FULL'))).toBe(false);
+    expect(databaseFaultMessage(busy, 'a.sqlite')).toBe('database a.sqlite was locked by another program for longer than the command waits (SQLite: database is locked); what the command had not finished was rolled back; run it again when the other program is done');
+    expect(databaseFaultMessage(new Database.SqliteError('database or disk is full', 'SQLITE_FULL'), 'a.sqlite')).toBe('database a.sqlite could not be written: the disk is full (SQLite: database or disk is full); what the command had not finished was rolled back; free some space, then run it again');
   });
 
   const env = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '2' };
@@ -523,6 +534,12 @@ describe('#12.9 errors state the fault and quote a short, printable excerpt', ()
     // a whole explicit code is short enough to be quoted whole
     expect(quoteInput(`SP4X-${'1'.repeat(120)}`, 130)).toBe(`"SP4X-${'1'.repeat(120)}"`);
     expect(quoteInput('tab\there\u0000')).toBe('"tab?here?"');
+    // invisible format characters: U+202E would reorder the rest of the terminal line (found by helper-39)
+    expect(quoteInput('SP2-1\u202e\u200b\u2066x')).toBe('"SP2-1???x"');
+    expect(pathForMessage('a\u202eb.txt')).toBe('"a?b.txt"');
+    // a JSON number out of range reads as Infinity, which JSON writes as null
+    expect(describeJsonValue(JSON.parse('1e400'))).toBe('a number out of range');
+    expect(describeJsonValue(-0.5)).toBe('-0.5');
   });
 
   it('a binary deals file is refused as a whole in one short line', async () => {

@@ -426,6 +426,9 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     shard = shardInfo(req);
     // on stderr at once, so that a scheduler's log of the task says which part it ran
     if (shard) process.stderr.write(`spidersolve: shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals, into ${req.dbPath}\n`);
+    // more workers than CPUs add memory (one table a worker), not speed (found by helper-39)
+    const cpus = defaultWorkerCount();
+    if (req.workers > cpus) process.stderr.write(`spidersolve: note: --workers ${req.workers} is more than this machine's ${cpus} CPU${cpus === 1 ? '' : 's'}: the extra workers add memory (up to a table of the budget each), not speed\n`);
     summary = await runBatch({
       ...req,
       shard: req.shard ?? undefined,

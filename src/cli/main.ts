@@ -7,14 +7,16 @@
  * bad option value; or a commander usage error), reported on stderr as one line
  * `spidersolve: <message>`; 1 a fault of a file under the command (a FileFault: disk full, I/O error,
  * database deleted or replaced during a batch), one line `spidersolve: <message>` naming the file and
- * what was kept; 2 a damaged database file (SQLITE_CORRUPT, SQLITE_NOTADB), one line naming it; 1 anything else, reported as `spidersolve: internal error: <message>` (set
+ * what was kept; 2 a damaged database file (SQLITE_CORRUPT, SQLITE_NOTADB), one line naming it; 1 a database
+ * another program held locked past the busy timeout, or a full or failing disk under a command other
+ * than batch, one line naming it (faults.ts databaseFaultMessage); 1 anything else, reported as `spidersolve: internal error: <message>` (set
  * SPIDERSOLVE_DEBUG=1 to get the stack as well).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { damagedDatabaseMessage, FileFault, isDamagedDatabase } from '../batch/faults.js';
+import { damagedDatabaseMessage, databaseFaultMessage, FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from '../batch/faults.js';
 import { InputError } from '../game/errors.js';
 import { registerBatchCommands } from './batch.js';
 import { registerGameCommands } from './game.js';
@@ -76,6 +78,8 @@ function oneLine(s: string): string {
   const line = s
     .replace(/\s*\n\s*/g, ' ')
     .replace(/[^\x20-\x7e\u00a0-\uffff]|[\ufffd\u2028\u2029]/g, '?')
+    // invisible format characters: U+202E and its kind reorder the rest of the line on a terminal
+    .replace(/\p{Cf}/gu, '?')
     .trim();
   return line.length > 2000 ? `${line.slice(0, 1997)}...` : line;
 }
@@ -148,6 +152,10 @@ export async function runProgram(program: Command, given: readonly string[]): Pr
       // a truncated or overwritten database file: bad input, named
       process.stderr.write(`spidersolve: ${oneLine(damagedDatabaseMessage(e))}\n`);
       code = 2;
+    } else if (isBusyDatabase(e) || storageFaultKind(e) !== null) {
+      // another program held the database locked, or the disk was full or failed: not a defect of ours
+      process.stderr.write(`spidersolve: ${oneLine(databaseFaultMessage(e))}\n`);
+      code = 1;
     } else {
       const msg = e instanceof Error ? e.message : String(e);
       process.stderr.write(`spidersolve: internal error: ${oneLine(msg)}\n`);

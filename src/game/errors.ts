@@ -52,14 +52,15 @@ export const QUOTE_MAX = 40;
 
 /**
  * A piece of the user's input as an error message quotes it: in double quotes, each character that
- * cannot be shown on a terminal line (control characters, bytes that were not UTF-8) as `?`, and a
+ * cannot be shown on a terminal line (control characters, bytes that were not UTF-8, and invisible
+ * format characters such as U+202E, which reorders the line it is on) as `?`, and a
  * text longer than `max` characters cut to its start and end around `…`, followed by its length:
  * `"SP4X-AAAAAAAAAAAAAAAAAAAAAAAAA…AAAAAAAAA" (100,005 characters)`. So a message stays one short
  * line that states the fault, whatever was typed or read.
  */
 export function quoteInput(text: string, max = QUOTE_MAX): string {
   const chars = [...String(text)];
-  const printable = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\uffff]|[\ufffd\u2028\u2029]/gu, '?');
+  const printable = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\uffff]|[\ufffd\u2028\u2029]|\p{Cf}/gu, '?');
   if (chars.length <= max) return `"${printable(chars.join(''))}"`;
   const tail = Math.floor(max / 4);
   const head = max - tail - 1;
@@ -84,7 +85,7 @@ export function notTextReason(text: string): string | null {
  */
 export function pathForMessage(path: string): string {
   const plain = path.length > 0 && path.length <= 120 && path.trim() === path;
-  return plain && /^[\x20-\x7e\u00a0-\uffff]*$/u.test(path) && !/[\ufffd\u2028\u2029]/.test(path) ? path : quoteInput(path);
+  return plain && /^[\x20-\x7e\u00a0-\uffff]*$/u.test(path) && !/[\ufffd\u2028\u2029]|\p{Cf}/u.test(path) ? path : quoteInput(path);
 }
 
 /**
@@ -97,5 +98,7 @@ export function describeJsonValue(x: unknown): string {
   if (typeof x === 'string') return quoteInput(x);
   if (Array.isArray(x)) return `an array (${x.length} item${x.length === 1 ? '' : 's'})`;
   if (x !== null && typeof x === 'object') return 'an object';
+  // a number JSON cannot hold (1e400 reads as Infinity, which JSON.stringify writes as null)
+  if (typeof x === 'number' && !Number.isFinite(x)) return 'a number out of range';
   return quoteInput(String(JSON.stringify(x) ?? typeof x)).slice(1, -1);
 }

@@ -110,8 +110,10 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
     text = readTextUpTo(ref, MAX_POSITION_FILE_BYTES);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    // no such file, but it starts like a deal code (SP2-1.5, SE4--1): say what is wrong with the code
-    if (code === 'ENOENT' && /^(SP|SE)\d*X?-/i.test(t)) {
+    // no such file, but it starts like a deal code (SP2-1.5, SE4--1): say what is wrong with the code;
+    // unless it reads as a file name (a folder, or an extension: se4-7.json), which is then missing
+    const fileLike = /[/\\]|\.[a-z]/i.test(t);
+    if (code === 'ENOENT' && !fileLike && /^(SP|SE)\d*X?-/i.test(t)) {
       const c = parseDealCode(t);
       if (!c.ok) return c;
     }
