@@ -305,6 +305,17 @@ describe('merge', () => {
     }
     mergeDatabases(into, [a, b]);
     expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 2 }]);
+    // a new target on a full disk: merge's words, and no empty file left behind (it left a 0-byte target)
+    const fresh = join(dir, 'l-new.sqlite');
+    const exec = vi.spyOn(Database.prototype, 'exec').mockImplementation(() => {
+      throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
+    });
+    try {
+      expect(() => mergeDatabases(fresh, [a])).toThrow(`merge: target ${fresh} (--into): the disk is full while opening it (database or disk is full); nothing was merged and every result it held is kept; free some space, then run the same merge again`);
+    } finally {
+      exec.mockRestore();
+    }
+    expect(existsSync(fresh)).toBe(false);
   });
 
   it('refuses files that are not spidersolve databases, a newer schema, an empty file and a missing one', () => {

@@ -252,8 +252,16 @@ function inspectFor(role: 'input' | 'target', path: string): ReturnType<typeof i
   }
 }
 
-/** An InputError about database `path` reworded for merge (see inspectFor); anything else as it is. */
+/**
+ * An InputError about database `path` reworded for merge (see inspectFor), and a FileFault of the
+ * target's opening (a full disk) told as merge's; anything else as it is.
+ */
 function asMergeError(e: unknown, role: 'input' | 'target', path: string): unknown {
+  if (e instanceof FileFault) {
+    const prefix = `database ${pathForMessage(path)}: `;
+    const what = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+    return new FileFault(e.path, `merge: target ${pathForMessage(path)} (--into): ${what.replace('nothing was run and every result it held is kept', 'nothing was merged and every result it held is kept').replace('run the same command again', 'run the same merge again')}`);
+  }
   if (!(e instanceof InputError)) return e;
   const prefix = `database ${pathForMessage(path)}: `;
   const what = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
