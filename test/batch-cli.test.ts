@@ -91,7 +91,7 @@ describe('spidersolve batch: bad input', () => {
     for (const bad of ['x\ny', 'del\x7f', 'c1\u0085']) {
       expect(() => parseBatchOptions({ ...opts, study: bad })).toThrow(/^option --study ".*": control characters are not allowed in a study name \(\\u\{[0-9a-f]+\}\); use printable characters only$/);
     }
-    for (const bad of ['bidi\u202eevil', 'zw\u200bsp', 'sep\u2028x']) {
+    for (const bad of ['bidi\u202eevil', 'zw\u200bsp', 'sep\u2028x', 'filler\u3164x', 'cgj\u034fx']) {
       expect(() => parseBatchOptions({ ...opts, study: bad })).toThrow(/^option --study ".*": invisible characters are not allowed in a study name \(\\u\{[0-9a-f]+\}\); use printable characters only$/);
     }
     expect(() => parseBatchOptions({ ...opts, study: 'a\tb\u200bc' })).toThrow('control and invisible characters are not allowed in a study name (\\u{9}, \\u{200b})');

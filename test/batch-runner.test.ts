@@ -190,11 +190,22 @@ describe('runBatch with injected outcomes', () => {
     const err = await withEnv(env, () => runBatch({ ...opts, progress: lock.progress })).then(() => null, (e: unknown) => e);
     await lock.done;
     expect(err).toBeInstanceOf(FileFault);
-    expect((err as Error).message).toMatch(new RegExp(`^database ${db}: another program held it locked for too long \\(SQLITE_BUSY: database is locked\\); the batch stopped: every result stored before it is kept \\(1 of this run\\), the deals it had solved since are run again when it resumes; the run (is marked failed|could not be marked failed and shows as running); run the same command again when the other program is done$`));
+    expect((err as Error).message).toMatch(new RegExp(`^database ${db}: another program held it locked for too long \\(SQLITE_BUSY: database is locked\\); the batch stopped: every result stored before it is kept \\(1 of this run\\), the deals it had solved since are run again when it resumes; the run (is marked failed|could not be marked failed: it shows as running, then \\(once this process has ended\\) as abandoned); run the same command again when the other program is done$`));
     expect(rowsOf(db)).toHaveLength(1);
     const again = await withEnv(env, () => runBatch(opts));
     expect(again).toMatchObject({ skipped: 1, ran: 11, remaining: 0 });
     expect(rowsOf(db)).toHaveLength(12);
+  });
+
+  it('a lock already held when the batch opens its database: one line naming it, a FileFault (exit 1), nothing run (it was exit 2, "cannot open it for writing"; found by helper-40)', async () => {
+    const db = join(dir, 'locked-at-start.sqlite');
+    ResultStore.openForWriting(db).close();
+    const lock = lockDuring(db, 1500);
+    lock.progress.update(2, { won: 0, lost: 0, undecided: 0, errors: 0 });
+    const err = await runBatch(options(db, { workerFile: TEST_WORKER, busyTimeoutMs: 100 })).then(() => null, (e: unknown) => e);
+    await lock.done;
+    expect(err).toBeInstanceOf(FileFault);
+    expect((err as Error).message).toBe(`database ${db}: another program held it locked for too long while opening it (SQLite: database is locked); nothing was run and every result it held is kept; run the same command again when the other program is done`);
   });
 
   it('abort midway keeps every finished result; resuming completes with nothing lost or repeated', async () => {

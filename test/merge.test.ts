@@ -299,12 +299,26 @@ describe('merge', () => {
         tx.mockRestore();
       }
       expect(err).toBeInstanceOf(FileFault);
-      expect((err as Error).message).toBe(`merge: target ${into} (--into): ${what} (SQLite: ${message}); ${b} was not merged (rolled back) (the inputs before it were); ${code === 'SQLITE_BUSY' ? 'run the same merge again when the other program is done' : 'free some space, then run the same merge again'} (the inputs merged already add nothing then)`);
+      expect((err as Error).message).toBe(`merge: target ${into} (--into): ${what} (SQLite: ${message}); ${b} was not merged (rolled back) (the input before it was); ${code === 'SQLITE_BUSY' ? 'run the same merge again when the other program is done' : 'free some space, then run the same merge again'} (the inputs merged already add nothing then)`);
       expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 1 }]);
       rmSync(into);
     }
     mergeDatabases(into, [a, b]);
     expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 2 }]);
+    // a new target whose first input fails is not left behind, empty (found by helper-40)
+    const first = join(dir, 'l-first.sqlite');
+    const real = Database.prototype.transaction;
+    const tx = vi.spyOn(Database.prototype, 'transaction').mockImplementation(function (this: Database.Database, fn: (...a: unknown[]) => unknown) {
+      const t = real.call(this, fn as never);
+      if (fn.toString().includes('MERGE_TABLES')) return Object.assign(() => t(), { immediate: () => { throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL'); } }) as never;
+      return t;
+    });
+    try {
+      expect(() => mergeDatabases(first, [a, b])).toThrow(`merge: target ${first} (--into): the disk is full (SQLite: database or disk is full); ${a} was not merged (rolled back); free some space, then run the same merge again (the inputs merged already add nothing then)`);
+    } finally {
+      tx.mockRestore();
+    }
+    expect(['', '-wal', '-shm'].map((x) => existsSync(first + x))).toEqual([false, false, false]);
     // a new target on a full disk: merge's words, and no empty file left behind (it left a 0-byte target)
     const fresh = join(dir, 'l-new.sqlite');
     const exec = vi.spyOn(Database.prototype, 'exec').mockImplementation(() => {

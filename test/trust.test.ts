@@ -404,7 +404,7 @@ describe('#12.5 a full disk or an I/O error while a batch writes', () => {
   it('I/O error: the same, and says when the run could not be marked failed', async () => {
     const { db, err } = await failingBatch('io', 'SQLITE_IOERR_WRITE', 'disk I/O error', true);
     expect(err).toBeInstanceOf(FileFault);
-    expect(err.message).toBe(`database ${db}: the disk reported an I/O error (SQLITE_IOERR_WRITE: disk I/O error); the batch stopped: every result stored before it is kept as far as the disk kept it (10 of this run); the run could not be marked failed and shows as running; check the disk, then run the same command again to resume`);
+    expect(err.message).toBe(`database ${db}: the disk reported an I/O error (SQLITE_IOERR_WRITE: disk I/O error); the batch stopped: every result stored before it is kept as far as the disk kept it (10 of this run); the run could not be marked failed: it shows as running, then (once this process has ended) as abandoned; check the disk, then run the same command again to resume`);
     expect(countIn(db)).toBe(10);
   });
 });
@@ -536,6 +536,8 @@ describe('#12.9 errors state the fault and quote a short, printable excerpt', ()
     expect(quoteInput('tab\there\u0000')).toBe('"tab?here?"');
     // invisible format characters: U+202E would reorder the rest of the terminal line (found by helper-39)
     expect(quoteInput('SP2-1\u202e\u200b\u2066x')).toBe('"SP2-1???x"');
+    // and the blank fillers that show as nothing (found by helper-40)
+    expect(quoteInput('SP2-1\u3164\u115f\u034f0')).toBe('"SP2-1???0"');
     expect(pathForMessage('a\u202eb.txt')).toBe('"a?b.txt"');
     // a JSON number out of range reads as Infinity, which JSON writes as null
     expect(describeJsonValue(JSON.parse('1e400'))).toBe('a number out of range');

@@ -36,7 +36,7 @@ import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
 import { FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from './faults.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
-import { ResultStore } from './store.js';
+import { BUSY_TIMEOUT_MS, ResultStore } from './store.js';
 import { statOrNull } from './files.js';
 
 /** A row as better-sqlite3 returns it. */
@@ -275,6 +275,7 @@ function openInput(path: string): OpenInput {
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   } catch (e) {
     throw new InputError('bad-file', `merge: input ${pathForMessage(path)}: cannot open it (${oneLine(e)})`);
   }
@@ -356,8 +357,9 @@ function checkConflicts(target: Database.Database | null, targetPath: string, in
       try {
         readRows(db, path, from);
       } catch (e) {
-        if (!isDamagedDatabase(e)) throw e;
         const role = target && from === 0 ? `target ${pathForMessage(path)} (--into)` : `input ${pathForMessage(path)}`;
+        if (isBusyDatabase(e)) throw new FileFault(path, `merge: ${role}: another program held it locked for too long (SQLite: ${oneLine(e)}); nothing was written to ${targetPath}; run the same merge again when the other program is done`);
+        if (!isDamagedDatabase(e)) throw e;
         throw new InputError('bad-file', `merge: ${role}: the file is damaged (SQLite: ${oneLine(e)}); nothing was written to ${targetPath}; restore it from a copy`);
       }
     });
@@ -428,6 +430,15 @@ function mergeOne(target: Database.Database, input: OpenInput, targetPath: strin
   return counts;
 }
 
+/**
+ * Removes a database this merge created and merged nothing into (a full disk stopped its first
+ * input), with the -wal and -shm files beside it: an empty results database left behind reads as a
+ * finished merge of nothing (found by helper-40).
+ */
+function removeCreatedDatabase(path: string): void {
+  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(p, { force: true });
+}
+
 /** Do `a` and `b` name one file: the same path once links are resolved, or one inode (hard links)? */
 function sameFile(a: string, b: string): boolean {
   try {
@@ -454,6 +465,8 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
   const summaries: MergeInputSummary[] = [];
   const open: OpenInput[] = [];
   const openFor = new Map<MergeInputSummary, OpenInput>();
+  // set when the merge failed before it merged anything into a target it created
+  let dropCreated = false;
   try {
     for (const path of inputs) {
       const s: MergeInputSummary = { path, skipped: null, tables: {} };
@@ -477,6 +490,7 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
     if (targetState.kind === 'ours') {
       try {
         targetRead = new Database(into, { readonly: true, fileMustExist: true });
+        targetRead.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       } catch (e) {
         throw new InputError('bad-file', `merge: target ${pathForMessage(into)} (--into): cannot open it (${oneLine(e)})`);
       }
@@ -501,10 +515,13 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
           if (i) s.tables = mergeOne(db, i, into);
         } catch (e) {
           // each input is merged in one transaction: this one's is rolled back, the earlier ones stay
-          const before = summaries.indexOf(s) > 0 ? ' (the inputs before it were)' : '';
+          const merged = summaries.slice(0, summaries.indexOf(s)).filter((o) => Object.keys(o.tables).length > 0).length;
+          const before = merged > 0 ? ` (the input${merged > 1 ? 's' : ''} before it ${merged > 1 ? 'were' : 'was'})` : '';
+          // a target this merge created, holding nothing merged yet, is not left behind
+          if (merged === 0 && targetState.kind === 'absent') dropCreated = true;
           const kind = isBusyDatabase(e) ? 'busy' : storageFaultKind(e);
           if (kind !== null) {
-            const what = kind === 'busy' ? 'another program held it locked for too long' : kind === 'full' ? 'the disk is full' : 'the disk reported an I/O error';
+            const what = kind === 'busy' ? 'another program held it locked for too long' : kind === 'full' ? 'the disk is full' : 'the disk reported an I/O error (a disk that is full may report one)';
             const next = kind === 'busy' ? 'run the same merge again when the other program is done' : kind === 'full' ? 'free some space, then run the same merge again' : 'check the disk, then run the same merge again';
             throw new FileFault(into, `merge: target ${pathForMessage(into)} (--into): ${what} (SQLite: ${oneLine(e)}); ${pathForMessage(s.path)} was not merged (rolled back)${before}; ${next} (the inputs merged already add nothing then)`);
           }
@@ -514,6 +531,7 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
       }
     } finally {
       store.close();
+      if (dropCreated) removeCreatedDatabase(into);
     }
   } finally {
     for (const i of open) closeInput(i);

@@ -22,7 +22,7 @@ import { FileFault, isBusyDatabase, storageFaultKind } from './faults.js';
 import { oneLine } from './schema.js';
 import { fittingShard, shardAssignment, shardSize } from './shard.js';
 import { InputError, pathForMessage, quoteInput } from '../game/errors.js';
-import { HEARTBEAT_MS, recordFromError, recordFromOutcome, ResultStore, type DealLink, type ResultRecord, type StudyParams } from './store.js';
+import { BUSY_TIMEOUT_MS, HEARTBEAT_MS, recordFromError, recordFromOutcome, ResultStore, type DealLink, type ResultRecord, type StudyParams } from './store.js';
 
 /** Everything `runBatch` needs. */
 export interface BatchOptions {
@@ -101,12 +101,20 @@ export const WIDTH_NOTE_AFTER = 1000;
 
 /**
  * How long, in all, a batch's writes may find its database locked by another program (a merge,
- * sqlite3, a backup) before the batch stops, milliseconds: each write waits the busy timeout
- * (store.ts BUSY_TIMEOUT_MS, 10 s) and the results wait in memory between tries. Before, the first
+ * sqlite3, a backup) before the batch stops, milliseconds: each write waits at most BUSY_RETRY_MS,
+ * the results wait in memory, and the workers go on, between tries. Before, the first
  * write that waited 10 s stopped the batch with "internal error: database is locked" (found by
  * helper-39).
  */
 export const BUSY_GIVE_UP_MS = 10 * 60_000;
+
+/**
+ * The busy timeout of a batch's writes while it runs, milliseconds: short, so that a write that finds
+ * the database locked by another program does not keep the process from its workers and from
+ * signals for long; it is tried again every flushMs (see BUSY_GIVE_UP_MS). The set-up and the run's
+ * last writes wait the full BUSY_TIMEOUT_MS.
+ */
+export const BUSY_RETRY_MS = 100;
 
 /**
  * The note of an --until-width study whose band, after `n` deals, is still wider than twice the
@@ -293,6 +301,10 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       }
     }, HEARTBEAT_MS);
     beat.unref();
+    // while it runs, a write that finds the database locked fails fast and is tried again (flush): a
+    // write that waited out the busy timeout kept this thread from the workers' results, which sat
+    // idle meanwhile (found by helper-40)
+    store.setBusyTimeout(BUSY_RETRY_MS);
 
     // Everything up to here (and the caller's planning) is synchronous, so a signal that came in
     // meanwhile is still queued in the event loop: let it be handled before anything is dispatched.
@@ -519,10 +531,17 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         clearInterval(timer);
         stopDispatch = null;
         flush(true);
-        // results kept back by a locked database: tried again until written or given up (flush
-        // waits the busy timeout at each try)
-        while (!storeDead && busySince !== null && buffer.length + links.length > 0) flush(true);
+        // results kept back by a locked database: tried again every flushMs until written or given up
+        if (!storeDead && busySince !== null && buffer.length + links.length > 0) {
+          opts.onNote?.(`the database is locked by another program: waiting to store ${buffer.length} result${buffer.length === 1 ? '' : 's'} (up to ${Math.round((opts.busyGiveUpMs ?? BUSY_GIVE_UP_MS) / 60_000)} minutes in all; a second Ctrl-C quits without them)`);
+        }
+        while (!storeDead && busySince !== null && buffer.length + links.length > 0) {
+          await new Promise((r) => setTimeout(r, opts.flushMs ?? 500));
+          flush(true);
+        }
       }
+      // the run's last writes (its counts, its status) wait out a lock as the set-up did
+      store.setBusyTimeout(opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS);
       if (fatal) throw fatal;
       if (stopAt >= 0) store.stopStudyAt(studyId, stopAt);
       // an open seed range walked to its end, every deal counted, without the rule met: say so
@@ -587,9 +606,11 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
  * started yet) and how to go on; null when `e` is no such fault.
  */
 function storageFault(e: unknown, path: string, written: number, marked: boolean | null): FileFault | null {
-  const run = marked === null ? '' : marked ? '; the run is marked failed' : '; the run could not be marked failed and shows as running';
+  const run = marked === null ? '' : marked ? '; the run is marked failed' : '; the run could not be marked failed: it shows as running, then (once this process has ended) as abandoned';
   if (isBusyDatabase(e)) {
-    return new FileFault(path, `database ${path}: another program held it locked for too long (${String((e as { code?: unknown }).code)}: ${oneLine(e)}); the batch stopped: every result stored before it is kept (${written} of this run), the deals it had solved since are run again when it resumes${run}; run the same command again when the other program is done`);
+    const why = `another program held it locked for too long (${String((e as { code?: unknown }).code)}: ${oneLine(e)})`;
+    if (marked === null) return new FileFault(path, `database ${path}: ${why}; nothing was run; run the same command again when the other program is done`);
+    return new FileFault(path, `database ${path}: ${why}; the batch stopped: every result stored before it is kept (${written} of this run), the deals it had solved since are run again when it resumes${run}; run the same command again when the other program is done`);
   }
   const kind = storageFaultKind(e);
   if (kind === null) return null;

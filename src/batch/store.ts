@@ -11,7 +11,7 @@ import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
 import { dealName, plannedIdentity, type PlannedDeal } from './deals.js';
-import { damagedDatabaseMessage, FileFault, isDamagedDatabase, noteDatabase, storageFaultKind } from './faults.js';
+import { damagedDatabaseMessage, FileFault, isBusyDatabase, isDamagedDatabase, noteDatabase, storageFaultKind } from './faults.js';
 import { fileInTheWay, makeDirs, statOrNull } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
 import { ReportAccumulator, statusAt, type ReportInput, type ReportRow, type ResultStatus, type WonPositions } from './report.js';
@@ -397,6 +397,10 @@ export class ResultStore {
       // a file this call created and could not set up (a full disk) is not left behind, empty
       if (state.kind === 'absent') removeIfEmpty(path);
       if (e instanceof InputError) throw e;
+      if (isBusyDatabase(e)) {
+        // another program holds the file locked (a merge, sqlite3): not bad input (exit 1, see faults.ts)
+        throw new FileFault(path, `database ${pathForMessage(path)}: another program held it locked for too long while opening it (SQLite: ${oneLine(e)}); nothing was run and every result it held is kept; run the same command again when the other program is done`);
+      }
       const kind = storageFaultKind(e);
       if (kind !== null) {
         // not bad input: the disk failed (exit 1, see faults.ts)
@@ -433,6 +437,15 @@ export class ResultStore {
     } catch (e) {
       throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot open it (${oneLine(e)})`);
     }
+  }
+
+  /**
+   * How long a statement waits for a lock another connection holds, milliseconds (SQLite's
+   * busy_timeout): a batch shortens it while another program holds the database, so that its tries
+   * do not keep the process from its workers' results and from signals.
+   */
+  setBusyTimeout(ms: number): void {
+    this.#db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`);
   }
 
   /** The connection, for a write: WAL mode is switched on before the first. */

@@ -145,10 +145,11 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
 /**
  * Characters a study name may not hold: control characters (C0, DEL and C1, Unicode category Cc: a tab,
  * a newline, an escape that would drive the terminal), invisible format characters such as bidirectional
- * overrides and zero-width spaces (Cf), and the line and paragraph separators (Zl, Zp). Everything else
+ * overrides and zero-width spaces (Cf), the blank fillers that show as nothing (U+3164, U+115F, U+1160,
+ * U+FFA0, U+17B4, U+17B5, U+034F: found by helper-40), and the line and paragraph separators (Zl, Zp). Everything else
  * printable is allowed: letters and digits of any script, spaces, punctuation, symbols.
  */
-const BAD_NAME_CHARS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const BAD_NAME_CHARS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/gu;
 
 /** The longest study name accepted, in characters (UTF-16 code units). */
 export const MAX_STUDY_NAME = 200;
@@ -647,8 +648,9 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
         createOutDir(o.out);
         await writeFileAtomically(o.out, (dest) => pipeline(source, csv, dest));
       } catch (e) {
-        // the rows could not be read (a damaged database): main.ts names the database, not --out
-        if (isDamagedDatabase(e)) throw e;
+        // the rows could not be read (a damaged database, one another program holds locked): an
+        // error of SQLite is the database's, which main.ts names, not --out's (found by helper-40)
+        if (isDamagedDatabase(e) || String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_')) throw e;
         throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
       }
     }

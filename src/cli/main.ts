@@ -79,7 +79,7 @@ function oneLine(s: string): string {
     .replace(/\s*\n\s*/g, ' ')
     .replace(/[^\x20-\x7e\u00a0-\uffff]|[\ufffd\u2028\u2029]/g, '?')
     // invisible format characters: U+202E and its kind reorder the rest of the line on a terminal
-    .replace(/\p{Cf}/gu, '?')
+    .replace(/[\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/gu, '?')
     .trim();
   return line.length > 2000 ? `${line.slice(0, 1997)}...` : line;
 }

@@ -53,14 +53,15 @@ export const QUOTE_MAX = 40;
 /**
  * A piece of the user's input as an error message quotes it: in double quotes, each character that
  * cannot be shown on a terminal line (control characters, bytes that were not UTF-8, and invisible
- * format characters such as U+202E, which reorders the line it is on) as `?`, and a
+ * characters: format characters such as U+202E, which reorders the line it is on, and the blank
+ * fillers U+3164, U+115F, U+1160, U+FFA0, U+17B4, U+17B5, U+034F) as `?`, and a
  * text longer than `max` characters cut to its start and end around `…`, followed by its length:
  * `"SP4X-AAAAAAAAAAAAAAAAAAAAAAAAA…AAAAAAAAA" (100,005 characters)`. So a message stays one short
  * line that states the fault, whatever was typed or read.
  */
 export function quoteInput(text: string, max = QUOTE_MAX): string {
   const chars = [...String(text)];
-  const printable = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\uffff]|[\ufffd\u2028\u2029]|\p{Cf}/gu, '?');
+  const printable = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\uffff]|[\ufffd\u2028\u2029]|[\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/gu, '?');
   if (chars.length <= max) return `"${printable(chars.join(''))}"`;
   const tail = Math.floor(max / 4);
   const head = max - tail - 1;
@@ -85,7 +86,7 @@ export function notTextReason(text: string): string | null {
  */
 export function pathForMessage(path: string): string {
   const plain = path.length > 0 && path.length <= 120 && path.trim() === path;
-  return plain && /^[\x20-\x7e\u00a0-\uffff]*$/u.test(path) && !/[\ufffd\u2028\u2029]|\p{Cf}/u.test(path) ? path : quoteInput(path);
+  return plain && /^[\x20-\x7e\u00a0-\uffff]*$/u.test(path) && !/[\ufffd\u2028\u2029\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/u.test(path) ? path : quoteInput(path);
 }
 
 /**
