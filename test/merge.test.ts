@@ -64,6 +64,23 @@ function shardDb(name: string, records: ResultRecord[], opts: { study?: string; 
 
 const won = (d: PlannedDeal, positions?: number) => recordFromOutcome(d, BUDGET, outcome(d, positions));
 
+/**
+ * Makes the transaction that merges input number `n` (1-based) fail with SQLite's `code` and
+ * `message`, as a lock held too long or a full disk makes it; returns the spy to restore.
+ */
+function failMergeOfInput(n: number, code: string, message: string) {
+  const real = Database.prototype.transaction;
+  let merging = 0;
+  return vi.spyOn(Database.prototype, 'transaction').mockImplementation(function (this: Database.Database, fn: (...a: unknown[]) => unknown) {
+    const t = real.call(this, fn as never);
+    // (merge.ts mergeOne's transaction: the one that walks MERGE_TABLES)
+    if (fn.toString().includes('MERGE_TABLES') && ++merging === n) {
+      return Object.assign(() => t(), { immediate: () => { throw new Database.SqliteError(message, code); } }) as never;
+    }
+    return t;
+  });
+}
+
 function table(path: string, sql: string): unknown[] {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
@@ -281,15 +298,7 @@ describe('merge', () => {
     const into = join(dir, 'l.sqlite');
     for (const [code, message, what] of [['SQLITE_BUSY', 'database is locked', 'another program held it locked for too long'], ['SQLITE_FULL', 'database or disk is full', 'the disk is full']] as const) {
       // the second input's transaction fails, as when the write lock or the disk gives out
-      const real = Database.prototype.transaction;
-      let merging = 0;
-      const tx = vi.spyOn(Database.prototype, 'transaction').mockImplementation(function (this: Database.Database, fn: (...a: unknown[]) => unknown) {
-        const t = real.call(this, fn as never);
-        if (fn.toString().includes('MERGE_TABLES') || fn.toString().includes('spec.table')) {
-          if (++merging === 2) return Object.assign(() => t(), { immediate: () => { throw new Database.SqliteError(message, code); } }) as never;
-        }
-        return t;
-      });
+      const tx = failMergeOfInput(2, code, message);
       let err: unknown = null;
       try {
         mergeDatabases(into, [a, b]);
@@ -307,12 +316,7 @@ describe('merge', () => {
     expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 2 }]);
     // a new target whose first input fails is not left behind, empty (found by helper-40)
     const first = join(dir, 'l-first.sqlite');
-    const real = Database.prototype.transaction;
-    const tx = vi.spyOn(Database.prototype, 'transaction').mockImplementation(function (this: Database.Database, fn: (...a: unknown[]) => unknown) {
-      const t = real.call(this, fn as never);
-      if (fn.toString().includes('MERGE_TABLES')) return Object.assign(() => t(), { immediate: () => { throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL'); } }) as never;
-      return t;
-    });
+    const tx = failMergeOfInput(1, 'SQLITE_FULL', 'database or disk is full');
     try {
       expect(() => mergeDatabases(first, [a, b])).toThrow(`merge: target ${first} (--into): the disk is full (SQLite: database or disk is full); ${a} was not merged (rolled back); free some space, then run the same merge again (the inputs merged already add nothing then)`);
     } finally {

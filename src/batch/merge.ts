@@ -28,16 +28,16 @@
  *   its compared values and what `settle` reads (a few hundred bytes a result with its links).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
 import { FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from './faults.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
 import { BUSY_TIMEOUT_MS, ResultStore } from './store.js';
-import { statOrNull } from './files.js';
+import { databaseFiles, sameFileAs } from './files.js';
 
 /** A row as better-sqlite3 returns it. */
 type Row = Record<string, unknown>;
@@ -257,14 +257,12 @@ function inspectFor(role: 'input' | 'target', path: string): ReturnType<typeof i
  * target's opening (a full disk) told as merge's; anything else as it is.
  */
 function asMergeError(e: unknown, role: 'input' | 'target', path: string): unknown {
-  if (e instanceof FileFault) {
-    const prefix = `database ${pathForMessage(path)}: `;
-    const what = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
-    return new FileFault(e.path, `merge: target ${pathForMessage(path)} (--into): ${what.replace('nothing was run and every result it held is kept', 'nothing was merged and every result it held is kept').replace('run the same command again', 'run the same merge again')}`);
-  }
-  if (!(e instanceof InputError)) return e;
+  if (!(e instanceof InputError) && !(e instanceof FileFault)) return e;
   const prefix = `database ${pathForMessage(path)}: `;
   const what = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+  if (e instanceof FileFault) {
+    return new FileFault(e.path, `merge: target ${pathForMessage(path)} (--into): ${what.replace('nothing was run', 'nothing was merged').replace('run the same command again', 'run the same merge again')}`);
+  }
   return new InputError(e.code, `merge: ${role === 'input' ? 'input' : 'target'} ${pathForMessage(path)}${role === 'target' ? ' (--into)' : ''}: ${what.replace(/ \(use another --db path\)/, '')}`);
 }
 
@@ -430,26 +428,9 @@ function mergeOne(target: Database.Database, input: OpenInput, targetPath: strin
   return counts;
 }
 
-/**
- * Removes a database this merge created and merged nothing into (a full disk stopped its first
- * input), with the -wal and -shm files beside it: an empty results database left behind reads as a
- * finished merge of nothing (found by helper-40).
- */
-function removeCreatedDatabase(path: string): void {
-  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(p, { force: true });
-}
-
-/** Do `a` and `b` name one file: the same path once links are resolved, or one inode (hard links)? */
+/** Do `a` and `b` name one file: the same path once links are resolved, or one inode (a hard link: found by helper-39)? */
 function sameFile(a: string, b: string): boolean {
-  try {
-    if (realpathSync(a) === realpathSync(b)) return true;
-  } catch {
-    return resolve(a) === resolve(b);
-  }
-  // two names of one file (a hard link: found by helper-39)
-  const sa = statOrNull(a);
-  const sb = statOrNull(b);
-  return sa !== null && sb !== null && sa.dev === sb.dev && sa.ino === sb.ino;
+  return sameFileAs(a, [b]) !== null;
 }
 
 /**
@@ -526,12 +507,13 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
             throw new FileFault(into, `merge: target ${pathForMessage(into)} (--into): ${what} (SQLite: ${oneLine(e)}); ${pathForMessage(s.path)} was not merged (rolled back)${before}; ${next} (the inputs merged already add nothing then)`);
           }
           if (!isDamagedDatabase(e)) throw e;
-          throw new InputError('bad-file', `merge: input ${pathForMessage(s.path)} or the target ${pathForMessage(into)}: a file is damaged (SQLite: ${oneLine(e)}); ${pathForMessage(s.path)} was not merged${summaries.indexOf(s) > 0 ? ' (the inputs before it were)' : ''}; restore it from a copy`);
+          throw new InputError('bad-file', `merge: input ${pathForMessage(s.path)} or the target ${pathForMessage(into)}: a file is damaged (SQLite: ${oneLine(e)}); ${pathForMessage(s.path)} was not merged${before}; restore it from a copy`);
         }
       }
     } finally {
       store.close();
-      if (dropCreated) removeCreatedDatabase(into);
+      // (an empty results database left behind reads as a finished merge of nothing: found by helper-40)
+      if (dropCreated) for (const f of databaseFiles(into)) rmSync(f, { force: true });
     }
   } finally {
     for (const i of open) closeInput(i);

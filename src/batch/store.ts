@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
 import { dealName, plannedIdentity, type PlannedDeal } from './deals.js';
 import { damagedDatabaseMessage, FileFault, isBusyDatabase, isDamagedDatabase, noteDatabase, storageFaultKind } from './faults.js';
-import { fileInTheWay, makeDirs, statOrNull } from './files.js';
+import { databaseFiles, fileInTheWay, makeDirs, statOrNull } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
 import { ReportAccumulator, statusAt, type ReportInput, type ReportRow, type ResultStatus, type WonPositions } from './report.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
@@ -293,7 +293,7 @@ export function processStartMs(pid: number): number | null {
  * helper-39). Anything with content is left alone.
  */
 function removeIfEmpty(path: string): void {
-  for (const p of [`${path}-journal`, `${path}-wal`, `${path}-shm`, path]) {
+  for (const p of databaseFiles(path)) {
     const st = statOrNull(p);
     if (st === null || !st.isFile() || st.size !== 0) continue;
     try {

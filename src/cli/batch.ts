@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { stringify } from 'csv-stringify';
-import { InputError, quoteInput } from '../game/errors.js';
+import { INVISIBLE_CLASS, InputError, quoteInput } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { dealsFileName, parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
@@ -145,11 +145,11 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
 /**
  * Characters a study name may not hold: control characters (C0, DEL and C1, Unicode category Cc: a tab,
  * a newline, an escape that would drive the terminal), invisible format characters such as bidirectional
- * overrides and zero-width spaces (Cf), the blank fillers that show as nothing (U+3164, U+115F, U+1160,
- * U+FFA0, U+17B4, U+17B5, U+034F: found by helper-40), and the line and paragraph separators (Zl, Zp). Everything else
+ * overrides and zero-width spaces (Cf) and the blank fillers that show as nothing (errors.ts
+ * INVISIBLE_CLASS), and the line and paragraph separators (Zl, Zp). Everything else
  * printable is allowed: letters and digits of any script, spaces, punctuation, symbols.
  */
-const BAD_NAME_CHARS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/gu;
+const BAD_NAME_CHARS = new RegExp(`[\\p{Cc}\\p{Zl}\\p{Zp}${INVISIBLE_CLASS}]`, 'gu');
 
 /** The longest study name accepted, in characters (UTF-16 code units). */
 export const MAX_STUDY_NAME = 200;

@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { damagedDatabaseMessage, databaseFaultMessage, FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from '../batch/faults.js';
-import { InputError } from '../game/errors.js';
+import { INVISIBLE_CHARS, InputError } from '../game/errors.js';
 import { registerBatchCommands } from './batch.js';
 import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
@@ -79,7 +79,7 @@ function oneLine(s: string): string {
     .replace(/\s*\n\s*/g, ' ')
     .replace(/[^\x20-\x7e\u00a0-\uffff]|[\ufffd\u2028\u2029]/g, '?')
     // invisible format characters: U+202E and its kind reorder the rest of the line on a terminal
-    .replace(/[\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/gu, '?')
+    .replace(INVISIBLE_CHARS, '?')
     .trim();
   return line.length > 2000 ? `${line.slice(0, 1997)}...` : line;
 }

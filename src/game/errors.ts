@@ -47,21 +47,34 @@ export function unwrap<T>(r: Result<T>): T {
   throw r.error;
 }
 
+/**
+ * The characters that show as nothing on a terminal, or reorder its line, as a regular-expression
+ * class body (flag u): format characters (Cf: U+202E, zero-width spaces, isolates) and the blank
+ * fillers U+3164, U+115F, U+1160, U+FFA0, U+17B4, U+17B5 and U+034F (found by helper-39 and -40).
+ * Messages show them as `?` (quoteInput, main.ts); study names may not hold them (cli/batch.ts).
+ */
+export const INVISIBLE_CLASS = '\\p{Cf}\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u3164\\uffa0';
+
+/** Every invisible character (INVISIBLE_CLASS) of a string, for `replace`. */
+export const INVISIBLE_CHARS = new RegExp(`[${INVISIBLE_CLASS}]`, 'gu');
+
+/** Every character a message cannot show on a terminal line: outside the printable ranges, U+FFFD, a line or paragraph separator, or invisible. */
+const UNSHOWN = new RegExp(`[^\\x20-\\x7e\\u00a0-\\uffff]|[\\ufffd\\u2028\\u2029${INVISIBLE_CLASS}]`, 'gu');
+
 /** Most characters of the user's input that an error message quotes (see `quoteInput`). */
 export const QUOTE_MAX = 40;
 
 /**
  * A piece of the user's input as an error message quotes it: in double quotes, each character that
- * cannot be shown on a terminal line (control characters, bytes that were not UTF-8, and invisible
- * characters: format characters such as U+202E, which reorders the line it is on, and the blank
- * fillers U+3164, U+115F, U+1160, U+FFA0, U+17B4, U+17B5, U+034F) as `?`, and a
+ * cannot be shown on a terminal line (control characters, bytes that were not UTF-8, and the
+ * invisible ones of INVISIBLE_CLASS, such as U+202E, which reorders the line it is on) as `?`, and a
  * text longer than `max` characters cut to its start and end around `…`, followed by its length:
  * `"SP4X-AAAAAAAAAAAAAAAAAAAAAAAAA…AAAAAAAAA" (100,005 characters)`. So a message stays one short
  * line that states the fault, whatever was typed or read.
  */
 export function quoteInput(text: string, max = QUOTE_MAX): string {
   const chars = [...String(text)];
-  const printable = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\uffff]|[\ufffd\u2028\u2029]|[\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/gu, '?');
+  const printable = (s: string) => s.replace(UNSHOWN, '?');
   if (chars.length <= max) return `"${printable(chars.join(''))}"`;
   const tail = Math.floor(max / 4);
   const head = max - tail - 1;
@@ -86,7 +99,7 @@ export function notTextReason(text: string): string | null {
  */
 export function pathForMessage(path: string): string {
   const plain = path.length > 0 && path.length <= 120 && path.trim() === path;
-  return plain && /^[\x20-\x7e\u00a0-\uffff]*$/u.test(path) && !/[\ufffd\u2028\u2029\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/u.test(path) ? path : quoteInput(path);
+  return plain && path.search(UNSHOWN) < 0 ? path : quoteInput(path);
 }
 
 /**
