@@ -533,7 +533,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         flush(true);
         // results kept back by a locked database: tried again every flushMs until written or given up
         if (!storeDead && busySince !== null && buffer.length + links.length > 0) {
-          opts.onNote?.(`the database is locked by another program: waiting to store ${buffer.length} result${buffer.length === 1 ? '' : 's'} (up to ${Math.round((opts.busyGiveUpMs ?? BUSY_GIVE_UP_MS) / 60_000)} minutes in all; a second Ctrl-C quits without them)`);
+          const quit = interrupted ? 'a second Ctrl-C quits without them' : 'Ctrl-C twice quits without them';
+          opts.onNote?.(`the database is locked by another program: waiting to store ${buffer.length} result${buffer.length === 1 ? '' : 's'} (up to ${Math.round((opts.busyGiveUpMs ?? BUSY_GIVE_UP_MS) / 60_000)} minutes in all; ${quit})`);
         }
         while (!storeDead && busySince !== null && buffer.length + links.length > 0) {
           await new Promise((r) => setTimeout(r, opts.flushMs ?? 500));

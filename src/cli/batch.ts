@@ -467,7 +467,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
 }
 
 /** The exit status of the commands that only read a database (report, export, studies), for their help. */
-const READ_EXIT_HELP = '\n\nExit status: 0 done, 2 bad input (one line on stderr), 1 a disk I/O or internal error.';
+const READ_EXIT_HELP = '\n\nExit status: 0 done, 2 bad input (one line on stderr), 1 the database held locked by another program for more than 10 s, a disk I/O or internal error.';
 
 const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'md', 'csv', 'json'];
 /** The report's picture formats (src/report/html.ts): one HTML file with charts, or the charts' Vega-Lite specs. */
@@ -677,7 +677,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--shard <K/N>', 'run only shard K of N of the study\'s deals, K counting from 0 (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set); give each shard its own --db and merge them after')
     .option('--shard-count <n>', 'the number of shards, for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K)')
     .option('--no-shard', 'run the whole study even inside a Slurm job array or Kubernetes Indexed Job')
-    .addHelpText('after', '\nExit status: 0 done, 2 bad input (a damaged database too), 130 interrupted (run the same command again to resume), 1 the database deleted or replaced, the disk full or a disk I/O error (the message says what was kept), or an internal error.')
+    .addHelpText('after', '\nExit status: 0 done, 2 bad input (a damaged database too), 130 interrupted (run the same command again to resume), 1 the database deleted or replaced, held locked by another program too long, the disk full or a disk I/O error (the message says what was kept), or an internal error.')
     .action(batchAction);
   // commander keeps only the last of --shard K/N and --no-shard; note that both were given, so that
   // resolveShard refuses the contradiction instead of silently running the whole study

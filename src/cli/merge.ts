@@ -52,7 +52,8 @@ export function registerMergeCommand(program: Command): void {
         'conflict (the same deal, budget and solver version with different results, or one study name with other ' +
         'parameters), a missing file, a file that is not a spidersolve database or one with a newer schema refuses the ' +
         'whole merge before anything is written.\nExit status: 0 merged, 2 refused (one line on stderr; the target is ' +
-        'left as it was), 1 internal error.',
+        'left as it was), 1 internal error. A database held locked by another program too long, or a full disk, also ' +
+        'exits 1, with one line naming it and which input was not merged.',
     )
     .action((files: string[], o: { into: string; json?: boolean }) => {
       const s = mergeDatabases(o.into, files);

@@ -167,7 +167,7 @@ export function registerViewCommand(program: Command): void {
     .option('--out <file>', 'write the page to this file (missing parent directories are created); default stdout (also -)')
     .addHelpText(
       'after',
-      `\n${DEAL_HELP}\n\nExamples:\n  spidersolve view SE1-1 --solve --out reports/SE1-1.html\n  spidersolve view SE4-7 --line "5-2 d" --out se4-7.html\n\nExit codes: 0 page written (won, lost, undecided or a line), 2 bad input.`,
+      `\n${DEAL_HELP}\n\nExamples:\n  spidersolve view SE1-1 --solve --out reports/SE1-1.html\n  spidersolve view SE4-7 --line "5-2 d" --out se4-7.html\n\nExit codes: 0 page written (won, lost, undecided or a line), 2 bad input, 1 the --db database held locked by another program too long, or an internal error.`,
     )
     .action(async (ref: string, o: ViewOptions, cmd: Command) => viewAction(ref, o, program.version() ?? '', (name) => cmd.getOptionValueSource(name) === 'cli'));
 }
