@@ -122,7 +122,7 @@ describe('spidersolve batch: bad input', () => {
     const budget = await cli(['batch', '--db', db, '--deals', join(dir, 'a', 'x.txt'), '--max-positions', '600', '--study', 'moved']);
     expectOneLineError(budget, /with other parameters: budgets \[500\] there, \[600\] in this run; choose another --study name\n/);
     const filtered = await cli(['batch', '--db', db, '--deals', join(dir, 'a', 'x.txt'), '--suits', '2', '--max-positions', '500', '--study', 'moved']);
-    expect(filtered.stderr).toMatch(/with other parameters: suits null there, "2" in this run; choose another --study name\n/);
+    expect(filtered.stderr).toMatch(/with other parameters: suits any there, "2" in this run; choose another --study name\n/);
   });
 
   it('a study name used with other parameters exits 2 naming what differs, the database byte for byte untouched', async () => {

@@ -243,7 +243,8 @@ describe('results', () => {
     const id = s.ensureStudy('st', params);
     expect(s.ensureStudy('st', params)).toBe(id);
     expect(() => s.ensureStudy('st', { ...params, maxPositions: 200 })).toThrow(/study "st" exists .* other parameters: budgets \[\d+\] there, \[200\] in this run; choose another --study name$/);
-    expect(paramsDiff('{"game":"spider","untilWidth":null}', '{"game":"spiderette","untilWidth":0.01}')).toBe('game "spider" there, "spiderette" in this run; untilWidth null there, 0.01 in this run');
+    expect(paramsDiff('{"game":"spider","untilWidth":null}', '{"game":"spiderette","untilWidth":0.01}')).toBe('game "spider" there, "spiderette" in this run; untilWidth none there, 0.01 in this run');
+    expect(paramsDiff('{"game":null,"suits":null}', '{"game":"spiderette","suits":2}')).toBe('game any there, "spiderette" in this run; suits any there, 2 in this run');
     const run = s.startRun(id, { workers: 2, solverVersion: '1.0.0', planned: 3, skipped: 0 });
     s.writeResults(run, [recordFromOutcome(deal(1), 100, outcome('SP1-1', 'won')), recordFromError(deal(2), 100, 'x', '1.0.0')]);
     s.finishRun(run, 'interrupted');

@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { processStartMs, runIsDead, STALE_MS } from '../src/batch/store.js';
+import { parseProcStat, processStartMs, processStat, runIsDead, STALE_MS } from '../src/batch/store.js';
 
 describe('runIsDead', () => {
   const now = Date.parse('2026-12-01T12:00:00Z');
@@ -35,6 +35,35 @@ describe('runIsDead', () => {
     } finally {
       child.kill();
     }
+  });
+
+  it('a process that has exited but that its parent has not reaped (a zombie) is gone: a killed batch showed as running while its parent lived (found by helper-42)', async () => {
+    // perl forks a child that exits at once and never waits for it
+    const parent = spawn('perl', ['-e', '$| = 1; my $p = fork(); if ($p == 0) { exit 0 } print "$p\\n"; sleep 30']);
+    try {
+      const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+      let state = processStat(pid)?.state;
+      for (let i = 0; i < 50 && state !== 'Z'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        state = processStat(pid)?.state;
+      }
+      expect(state).toBe('Z');
+      const fresh = new Date().toISOString();
+      expect(runIsDead({ status: 'running', pid, host: hostname(), startedAt: fresh, heartbeatAt: fresh })).toBe(true);
+      // the parent itself, live and started before that run, is not
+      expect(runIsDead({ status: 'running', pid: parent.pid!, host: hostname(), startedAt: fresh, heartbeatAt: fresh })).toBe(false);
+    } finally {
+      parent.kill();
+    }
+  });
+
+  it('reads the state and start of a /proc stat line whose command name holds spaces and parentheses', () => {
+    const tail = Array.from({ length: 50 }, (_, i) => String(i + 4));
+    tail[22 - 4] = '123456';
+    expect(parseProcStat(`4242 (node (a) Z b) S ${tail.join(' ')}\n`)).toEqual({ state: 'S', startTicks: 123456 });
+    expect(parseProcStat(`4242 (x) Z ${tail.join(' ')}`)).toEqual({ state: 'Z', startTicks: 123456 });
+    expect(parseProcStat('garbage')).toBeNull();
+    expect(parseProcStat('1 (x) ? 2')).toBeNull();
   });
 
   it('on another host only a stale heartbeat tells; a run with no process id (schema 1) is dead; finished runs are not', () => {

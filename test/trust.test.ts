@@ -315,6 +315,8 @@ describe('#12.2 a database deleted or replaced while a batch runs', () => {
     expect(countIn(rescued)).toBe(done);
     expect((err as Error).message).toContain(`the ${done} results of this run`);
     expect(countIn(rescued, 'SELECT status FROM runs')).toBe('failed');
+    // and its study counts every one of them (it counted those written before the stop only; found by helper-42)
+    expect(countIn(rescued, 'SELECT count(*) FROM study_deals')).toBe(done);
     // the copy is a spidersolve database: a batch resumes from it, running only what is missing
     const resumed = await withEnv(env, () => runBatch({ ...fakeBatch(rescued, 300), progress: undefined }));
     expect(resumed).toMatchObject({ skipped: done, ran: 300 - done, remaining: 0 });

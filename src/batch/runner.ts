@@ -393,7 +393,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         const where = store.fileAtPath();
         if (where !== 'same') {
           storeDead = true;
-          fatal = databaseGoneFault(store, where, runId, buffer.splice(0), written);
+          fatal = databaseGoneFault(store, where, runId, buffer.splice(0), written, studyId, links.splice(0));
           stop();
           return;
         }
@@ -626,19 +626,21 @@ function storageFault(e: unknown, path: string, written: number, marked: boolean
 
 /**
  * The fault of a batch whose database file was deleted, or replaced by another file, while it ran
- * (`where`). The connection still holds the old file: the results not yet written (`pending`) go into
- * it, the run is marked failed there, and the whole old file is copied (VACUUM INTO) beside the path
+ * (`where`). The connection still holds the old file: the results not yet written (`pending`), and the
+ * links of deals to study `studyId` not yet written (`links`), go into it, the run is marked failed there, and the whole old file is copied (VACUUM INTO) beside the path
  * as `<path>.rescued-<UTC time>.sqlite`, so that nothing is lost; nothing is written to the path.
  * The message says what happened, where the results are and how to go on.
  */
-function databaseGoneFault(store: ResultStore, where: 'deleted' | 'replaced', runId: number, pending: readonly ResultRecord[], written: number): FileFault {
+function databaseGoneFault(store: ResultStore, where: 'deleted' | 'replaced', runId: number, pending: readonly ResultRecord[], written: number, studyId: number | null = null, links: readonly DealLink[] = []): FileFault {
   const path = store.path;
   let stored = written;
   let rescue: string | null = null;
   let why = '';
   try {
-    if (pending.length > 0) {
-      store.writeResults(runId, pending);
+    // with the study's links of those deals, so that the rescued study counts them (found by
+    // helper-42: it held 10 results and counted 6)
+    if (pending.length > 0 || links.length > 0) {
+      store.writeResults(runId, pending, studyId, links);
       stored += pending.length;
     }
     store.finishRun(runId, 'failed');

@@ -122,7 +122,8 @@ export interface StudyParams {
 
 /**
  * How two studies' parameters (studyParamsJson forms, the stored one first) clash, for an error:
- * `diff`, the fields that differ (`suits "1" there, "2" in this run`, joined by "; "; both whole if
+ * `diff`, the fields that differ (`suits "1" there, "2" in this run`, joined by "; "; an absent value
+ * is `any` for game and suits, `none` for the others; both whole if
  * either does not parse); `hint`, when they differ only in the path of a deals file of the same
  * name, that a study names its deals file by its absolute path (the same command run on a moved copy
  * of the file is another study), ending "or " before the error's "choose another --study name"; else "".
@@ -137,7 +138,9 @@ function paramsClash(stored: string, given: string): { diff: string; hint: strin
     return { diff: `${stored} there; this run has ${given}`, hint: '' };
   }
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-  const diff = keys.map((k) => `${k} ${JSON.stringify(a[k] ?? null)} there, ${JSON.stringify(b[k] ?? null)} in this run`).join('; ');
+  // an absent field is "any" for the game and suits (a deals file's study takes the file's), "none" else (found by helper-42: it read "null")
+  const show = (k: string, v: unknown) => (v === null || v === undefined ? (k === 'game' || k === 'suits' ? 'any' : 'none') : JSON.stringify(v));
+  const diff = keys.map((k) => `${k} ${show(k, a[k])} there, ${show(k, b[k])} in this run`).join('; ');
   const file = (v: unknown) => (typeof v === 'string' && v.startsWith('file:') ? v.slice(5) : null);
   const fa = file(a.deals);
   const fb = file(b.deals);
@@ -255,11 +258,16 @@ export function runIsDead(r: { status: string; pid: number | null; host: string 
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ESRCH') return true;
     }
-    // a live process that started before the run did is the run's own, however long it has been
-    // silent (stopped with Ctrl-Z, a laptop asleep: found by helper-39); one that started after it
-    // took a dead run's process id
-    const started = processStartMs(r.pid);
-    if (started !== null) return started > Date.parse(r.startedAt) + PROCESS_START_SLACK_MS;
+    const proc = processStat(r.pid);
+    if (proc !== null) {
+      // a process that has exited but whose parent has not reaped it yet (a zombie) is gone: signal 0
+      // still finds it (found by helper-42: a killed batch showed as running while its parent lived)
+      if (proc.state === 'Z' || proc.state === 'X') return true;
+      // a live process that started before the run did is the run's own, however long it has been
+      // silent (stopped with Ctrl-Z, a laptop asleep: found by helper-39); one that started after it
+      // took a dead run's process id
+      return proc.startMs > Date.parse(r.startedAt) + PROCESS_START_SLACK_MS;
+    }
   }
   return stale;
 }
@@ -268,23 +276,41 @@ export function runIsDead(r: { status: string; pid: number | null; host: string 
 const PROCESS_START_SLACK_MS = 2_000;
 
 /**
- * When process `pid` of this host started (milliseconds since the epoch), from Linux's /proc: its
- * start in clock ticks after boot (/proc/PID/stat, field 22; 100 ticks a second, Linux's USER_HZ)
- * plus the boot time (/proc/stat btime, whole seconds). Null where /proc cannot be read (another
- * system, or the process gone).
+ * What Linux's /proc says of process `pid` of this host: its state (/proc/PID/stat field 3: `R`
+ * running, `S` sleeping, `T` stopped, `Z` exited but not yet reaped by its parent, …) and when it
+ * started, in milliseconds since the epoch (field 22, its start in clock ticks after boot, at Linux's
+ * USER_HZ of 100 a second, plus /proc/stat's btime, whole seconds). Null where /proc cannot be read
+ * (another system, or the process gone).
  */
-export function processStartMs(pid: number): number | null {
+export function processStat(pid: number): { state: string; startMs: number } | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // the fields after the command name (in parentheses, which may hold spaces): state is field 3
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[22 - 3]);
+    const stat = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     const btime = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
-    if (!btime || !Number.isFinite(ticks)) return null;
-    return Number(btime[1]) * 1000 + ticks * 10;
+    if (stat === null || !btime) return null;
+    return { state: stat.state, startMs: Number(btime[1]) * 1000 + stat.startTicks * 10 };
   } catch {
     return null;
   }
+}
+
+/**
+ * The state (field 3) and start time in clock ticks after boot (field 22) of a /proc/PID/stat line,
+ * or null if it is not one. The command name (field 2) is in parentheses and may itself hold spaces
+ * and parentheses, so the fields after it are counted from its last `)`.
+ */
+export function parseProcStat(text: string): { state: string; startTicks: number } | null {
+  const close = text.lastIndexOf(')');
+  if (close < 0) return null;
+  const fields = text.slice(close + 2).split(' ');
+  const state = fields[0] ?? '';
+  const startTicks = Number(fields[22 - 3]);
+  if (!/^[A-Za-z]$/.test(state) || !Number.isInteger(startTicks)) return null;
+  return { state, startTicks };
+}
+
+/** When process `pid` of this host started (milliseconds since the epoch; see processStat), or null. */
+export function processStartMs(pid: number): number | null {
+  return processStat(pid)?.startMs ?? null;
 }
 
 /**
