@@ -20,6 +20,25 @@ if (!a || !b) {
   console.error('usage: node deploy/compare.mjs A.sqlite B.sqlite');
   process.exit(2);
 }
+// each must be a spidersolve results database: one line naming the one that is not (it printed a
+// stack trace for a missing file; found by helper-43)
+for (const path of [a, b]) {
+  let why = null;
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'results'").get()) why = 'not a spidersolve results database (no results table)';
+    } finally {
+      db.close();
+    }
+  } catch (e) {
+    why = e instanceof Error ? e.message : String(e);
+  }
+  if (why !== null) {
+    console.error(`compare.mjs: ${path}: ${why}`);
+    process.exit(2);
+  }
+}
 
 function rows(path) {
   const db = new Database(path, { readonly: true, fileMustExist: true });

@@ -411,6 +411,24 @@ describe('the resume command', () => {
   it('repeats the arguments, shell-quoted, after npx spidersolve', () => {
     expect(resumeCommand(['batch', '--deals', 'my deals.txt', '--study', "it's"])).toBe(`npx spidersolve batch --deals 'my deals.txt' --study 'it'\\''s'`);
     expect(resumeCommand(['batch', '--seeds', '1-10'])).toBe('npx spidersolve batch --seeds 1-10');
+    expect(resumeCommand(['batch', '--seeds', '1-10', '--db', 'shards/shard-0.sqlite'], '0/2')).toBe('npx spidersolve batch --seeds 1-10 --db shards/shard-0.sqlite --shard 0/2');
+  });
+
+  it('of a shard the Slurm array gave names it, so that the command run by hand resumes that shard, not the whole study (found by helper-43)', async () => {
+    const db = join(dir, 'slurm-shard-1.sqlite');
+    const r = await runCli(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-12', '--max-positions', '77', '--workers', '1', '--db', db], {
+      entry: 'src/cli/entry.ts',
+      env: { SPIDERSOLVE_TEST_SIGNAL_AT_START: 'SIGINT', SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1', SLURM_ARRAY_TASK_ID: '1', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_COUNT: '2' },
+    });
+    expect(r.status).toBe(130);
+    expect(r.stderr).toContain(`spidersolve: interrupted with 6 of 6 deals left; resume with the same command:\n  npx spidersolve batch --game spiderette --suits 1 --seeds 1-12 --max-positions 77 --workers 1 --db ${db} --shard 1/2\n`);
+    // given by hand, --shard is in the arguments already and not added again
+    const byHand = await runCli(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-12', '--max-positions', '77', '--workers', '1', '--db', join(dir, 'hand-shard.sqlite'), '--shard', '1/2'], {
+      entry: 'src/cli/entry.ts',
+      env: { SPIDERSOLVE_TEST_SIGNAL_AT_START: 'SIGINT', SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1' },
+    });
+    expect(byHand.status).toBe(130);
+    expect(byHand.stderr).toMatch(/hand-shard\.sqlite --shard 1\/2\n$/);
   });
 });
 

@@ -160,6 +160,19 @@ describe('a study as shards, merged', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('the GNU parallel recipe refuses a bad shard count, and a spidersolve it cannot run, in one line, exit 2, nothing run (found by helper-43)', async () => {
+    const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
+    const out = join(dir, 'refused');
+    for (const n of ['abc', '0', '-1', '100001']) {
+      const r = await run('/bin/bash', [script, n, out, ...STUDY], { SPIDERSOLVE: `${process.execPath} ${CLI}` });
+      expect([r.status, r.stdout, r.stderr]).toEqual([2, '', `${script}: N "${n}": the number of shards must be a whole number from 1 to 100000; nothing was run\n`]);
+    }
+    const gone = await run('/bin/bash', [script, '2', out, ...STUDY], { SPIDERSOLVE: 'no-such-spidersolve' });
+    expect(gone.status).toBe(2);
+    expect(gone.stderr).toMatch(/^.*shards\.sh: cannot run "no-such-spidersolve" \(not found\); set SPIDERSOLVE, e\.g\. SPIDERSOLVE="node .*\/bin\/spidersolve\.js", or put spidersolve on the PATH \(npm link\); nothing was run\n$/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('the Kubernetes manifests: an Indexed Job whose command, run once per index, merges to one run', async () => {
     const docs = (file: string) => parseAllDocuments(readFileSync(join(ROOT, 'deploy', 'k8s', file), 'utf8')).map((d) => {
       expect(d.errors).toEqual([]);

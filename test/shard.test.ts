@@ -34,6 +34,8 @@ describe('parseShard', () => {
     expect(message(() => parseShard('-1/4'))).toContain('use K/N');
     expect(message(() => parseShard('1/0'))).toContain('must be 1..');
     expect(message(() => parseShard('0/100001'))).toContain('must be 1..100000');
+    expect(message(() => parseShard('0/99999999999'))).toBe('option --shard "0/99999999999": the shard count must be 1..100000');
+    expect(message(() => parseShard('99999999999/4'))).toContain('K counts from 0, so shard K of 4 is 0..3');
   });
 });
 

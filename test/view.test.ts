@@ -5,7 +5,7 @@
  * The browser checks are in view.slow.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { planSeeds } from '../src/batch/deals.js';
 import { loadDeal } from '../src/game/ref.js';
 import { playLine } from '../src/game/score.js';
-import { makePositionJson, positionToJson } from '../src/game/positionFile.js';
+import { makePositionJson, makePositionText, positionToJson } from '../src/game/positionFile.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
 import { lineFrames, type ViewFrame } from '../src/view/frames.js';
 import { escapeHtml, jsonForScript } from '../src/view/html.js';
@@ -228,6 +228,17 @@ describe('spidersolve view', () => {
     expect([db.status, db.stderr]).toEqual([2, 'spidersolve: option --db: only with --solve\n']);
     const stored = cli('view', 'SE1-1', '--no-stored');
     expect([stored.status, stored.stderr]).toEqual([2, 'spidersolve: option --no-stored: only with --solve\n']);
+    // --out naming the position file the page shows (it overwrote it; found by helper-43), by its own
+    // name or a hard link: refused, the file as it was
+    const pos = join(dir, 'p.txt');
+    writeFileSync(pos, makePositionText(start('SE4-7').position));
+    const before = readFileSync(pos, 'utf8');
+    linkSync(pos, join(dir, 'p-link.txt'));
+    for (const out of [pos, join(dir, 'p-link.txt')]) {
+      const self = cli('view', pos, '--line', '5-2', '--out', out);
+      expect([self.status, self.stdout, self.stderr]).toEqual([2, '', `spidersolve: option --out "${out}": is the position file "${pos}" this page shows; writing there would destroy it, so nothing was written: give another file name\n`]);
+    }
+    expect(readFileSync(pos, 'utf8')).toBe(before);
   });
 
   it('says "1 move" for a line of one, and "The position as given" for a mid-game position file', () => {

@@ -29,7 +29,18 @@ if ! parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
 fi
 n=$1 dir=$2
 shift 2
+# N: the shard count, as batch's --shard K/N takes it (it was passed on to parallel, which printed its
+# whole usage; found by helper-43)
+if ! [[ $n =~ ^[1-9][0-9]{0,5}$ ]] || (( n > 100000 )); then
+  echo "$0: N \"$n\": the number of shards must be a whole number from 1 to 100000; nothing was run" >&2
+  exit 2
+fi
 read -ra spidersolve <<<"${SPIDERSOLVE:-spidersolve}"
+# (checked here for this machine; remote hosts are checked by the shards themselves)
+if [[ -z ${PARALLEL_HOSTS:-} ]] && ! command -v "${spidersolve[0]:-}" >/dev/null 2>&1; then
+  echo "$0: cannot run \"${SPIDERSOLVE:-spidersolve}\" (not found); set SPIDERSOLVE, e.g. SPIDERSOLVE=\"node $(cd "$(dirname "$0")/../.." && pwd)/bin/spidersolve.js\", or put spidersolve on the PATH (npm link); nothing was run" >&2
+  exit 2
+fi
 mkdir -p "$dir"
 remote=()
 if [[ -n ${PARALLEL_HOSTS:-} ]]; then

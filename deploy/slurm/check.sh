@@ -23,10 +23,12 @@ mkdir -p "$work"
 export SHARD_DIR=$work/shards
 
 eval "$("$root/deploy/slurm/cluster.sh" env)"
-echo "== spidersolve Slurm check, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(sbatch --version), $(hostname), $(nproc) CPUs"
-echo "study: ${study[*]}; $shards shards; files in $work"
+# the cluster first: sbatch reads the slurm.conf that `start` writes (asked before it, a first run
+# waited 60 s for the file and printed Slurm's errors; found by helper-43)
 "$root/deploy/slurm/cluster.sh" start
 trap '"$root/deploy/slurm/cluster.sh" stop' EXIT
+echo "== spidersolve Slurm check, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(sbatch --version), $(hostname), $(nproc) CPUs"
+echo "study: ${study[*]}; $shards shards; files in $work"
 
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
 secs() { printf '%d.%d' $(( $1 / 1000 )) $(( $1 % 1000 / 100 )); }

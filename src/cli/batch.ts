@@ -223,10 +223,12 @@ function shellQuote(s: string): string {
 /**
  * The command line that resumes this run: `npx spidersolve` and the same arguments — runnable from the
  * project's folder however the batch was started (npx, `npm run study`, `node bin/spidersolve.js`),
- * and wherever spidersolve is on the PATH.
+ * and wherever spidersolve is on the PATH. `envShard` (`K/N`): the shard the scheduler's environment
+ * gave (a Slurm array task, a Kubernetes Indexed Job), added as `--shard K/N`, so that the command run
+ * by hand, outside the scheduler, resumes that shard and not the whole study (found by helper-43).
  */
-export function resumeCommand(argv: readonly string[] = process.argv.slice(2)): string {
-  return ['npx spidersolve', ...argv.map(shellQuote)].join(' ');
+export function resumeCommand(argv: readonly string[] = process.argv.slice(2), envShard: string | null = null): string {
+  return ['npx spidersolve', ...argv.map(shellQuote), ...(envShard === null ? [] : ['--shard', envShard])].join(' ');
 }
 
 /** What a sharded batch prints about its shard (`shard` in `--json`). */
@@ -461,7 +463,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   if (summary.seedsRanOut) process.stderr.write(`spidersolve: note: ${summary.seedsRanOut}\n`);
   if (summary.interrupted) {
     const left = summary.remaining === null ? 'interrupted' : `interrupted with ${summary.remaining} of ${summary.planned} deals left`;
-    process.stderr.write(`spidersolve: ${left}; resume with the same command:\n  ${resumeCommand()}\n`);
+    process.stderr.write(`spidersolve: ${left}; resume with the same command:\n  ${resumeCommand(undefined, shard && typeof o.shard !== 'string' ? shard.shard : null)}\n`);
     process.exitCode = EXIT_INTERRUPTED; // main.ts keeps a status set by the command
   }
 }

@@ -8,9 +8,8 @@
  * (a bad deal, a bad or illegal move of --line, --line with --solve, a bad --out or database).
  */
 import { dirname } from 'node:path';
-import { canonicalPath } from '../batch/files.js';
 import type { Command } from 'commander';
-import { makeDirs, statOrNull, writeTextAtomically } from '../batch/files.js';
+import { canonicalPath, makeDirs, sameFileAs, statOrNull, writeTextAtomically } from '../batch/files.js';
 import { dealIdentity } from '../batch/deals.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, ResultStore, type StoredOutcome } from '../batch/store.js';
@@ -115,6 +114,11 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
   }
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const deal = loadDealOrThrow(ref);
+  // the page over the position file it shows would destroy it (a study reads its position files again
+  // when it resumes; found by helper-43)
+  if (o.out !== undefined && deal.source.kind === 'file' && sameFileAs(o.out, [deal.source.path]) !== null) {
+    throw new InputError('bad-option', `option --out ${quoteInput(o.out, 120)}: is the position file ${quoteInput(deal.source.path, 120)} this page shows; writing there would destroy it, so nothing was written: give another file name`);
+  }
   const numbering = numberingFor(deal, o.columns);
   const cards = cardWords(deal, numbering);
   const plan = planView(deal, o, numbering);
