@@ -18,7 +18,7 @@ import { lineText, rebuildLine, shortenLine } from '../src/solver/line.js';
 import { CAP, DEAL_MOVE, groupMove, moveTag, NO_REVERSE, packMove, reverseTag, SolverState, SPLIT_GROUP } from '../src/solver/state.js';
 import { PositionTable } from '../src/solver/table.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
-import { type ColumnSpec, mulberry32, pos, run, SE1, SE2, SE4, SP1, SP2, SP4 } from './helpers/game.js';
+import { cards, type ColumnSpec, mulberry32, pos, run, SE1, SE2, SE4, SP1, SP2, SP4 } from './helpers/game.js';
 
 /** Exhaustive search through the rules engine alone (string keys), for small positions. */
 function bruteForce(start: Position, limit = 30_000): 'won' | 'lost' | 'too large' {
@@ -210,7 +210,7 @@ describe('solver: known answers', () => {
       const r = solve(dealPosition(v, seed), { maxPositions: max });
       expect([v.game, v.suits, seed, r.status, r.positions, r.line.length]).toEqual([v.game, v.suits, seed, status, positions, moves]);
     }
-    expect(SOLVER_VERSION).toBe('3.6.0');
+    expect(SOLVER_VERSION).toBe('3.6.1');
   });
 
   it("keeps solver 3.4.0's beam with hiddenShare 0: the hidden-set share is what 3.5.0 changed", () => {
@@ -401,6 +401,27 @@ describe('solver: one table, the quick stage and the beam search', () => {
 });
 
 describe('solver: move generation and packed positions', () => {
+  it('takes back a deal that completed a suit after a later deal was played and taken back: each deal keeps its own undo record (solver 3.6.1; found by helper-44, SE1-77274)', () => {
+    // the first deal's Ace completes column 1's run (R14) and turns up its face-down card (R11); the
+    // second deal completes nothing: one shared record made the first deal's undo forget both
+    const p = pos(SE1, [['5S', 'KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S'], ['', '9S'], ['', '9S'], ['', '9S'], ['', '10S'], ['', '10S'], ['', '10S']], ['AS 3S 3S 3S 3S 4S 4S', '7S 7S 7S 8S 8S 8S 6S']);
+    const s = new SolverState(p);
+    const snap = () => JSON.stringify([Array.from(s.down), Array.from({ length: s.ncols }, (_, c) => Array.from(s.up.subarray(c * CAP, c * CAP + s.upLen[c]!))), s.stockLeft, s.removed]);
+    const start = snap();
+    const t1 = s.apply(DEAL_MOVE);
+    expect([s.removed, s.down[0], s.upLen[0], s.up[0]]).toEqual([1, 0, 1, cards('5S')[0]]);
+    const afterFirst = snap();
+    const t2 = s.apply(DEAL_MOVE);
+    s.undo(DEAL_MOVE, t2);
+    expect(snap()).toBe(afterFirst);
+    s.undo(DEAL_MOVE, t1);
+    expect(snap()).toBe(start);
+    // and in the quick stage, whose depth-first line takes deals back so: SE1-77274 is won with a line
+    // that replays (it was "won" with one that did not)
+    const r = solve(dealPosition(SE1, 77274), { maxPositions: 1000 });
+    expect([r.status, r.positions, r.moveCount]).toEqual(['won', 72, 57]);
+  });
+
   it('grouped generation lists the same moves in the same order, a run\'s splits into an empty column as one entry, each of which scores SPLIT_TO_EMPTY pruning or not (the depth-first pass scores groups without moveOrder)', () => {
     const rand = mulberry32(7);
     const buf = new Int32Array(1024);

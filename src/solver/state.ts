@@ -60,7 +60,13 @@ export class SolverState {
    * that the key codec can reuse what it computed for columns that did not change.
    */
   readonly ver: Float64Array;
-  /** Undo records for the last deal: per column, bit0 completed, bit1 flipped, bits 2-3 suit. */
+  /**
+   * Undo records of the deals, one row a deal (deal d = totalDeals − stockLeft before it, at d × ncols):
+   * per column, bit0 completed, bit1 flipped, bits 2-3 suit. One row for all deals (before solver 3.6.1)
+   * was overwritten by a later deal on the same line, so a depth-first search that took back a deal
+   * after a later one restored the wrong columns when either deal completed a suit (found by helper-44:
+   * SE1-77274's quick stage "won" a position no line reaches, and the line did not replay).
+   */
   private readonly dealUndo: Uint8Array;
   /** Scratch of generate: each column's top rank, and per rank the columns with a top card of it. */
   private readonly tops: Int8Array;
@@ -103,7 +109,7 @@ export class SolverState {
     for (let k = 1; k <= pos.stock.length; k++) this.freeFrom[k] = Math.max(this.freeFrom[k - 1]!, pos.stock[pos.stock.length - k]!.length);
     this.removed = pos.removed.length;
     this.completeSuits = pos.variant.completeSuits;
-    this.dealUndo = new Uint8Array(n);
+    this.dealUndo = new Uint8Array(n * Math.max(1, pos.stock.length));
     this.tops = new Int8Array(n);
     this.ver = new Float64Array(n);
     this.runLen = new Uint8Array(n);
@@ -225,7 +231,7 @@ export class SolverState {
         this.upLen[c]!++;
         this.bump(c);
         const r = this.complete(c);
-        this.dealUndo[c] = r | (r ? this.flip(c) : 0);
+        this.dealUndo[d * this.ncols + c] = r | (r ? this.flip(c) : 0);
       }
       this.stockLeft--;
       return 0;
@@ -255,7 +261,7 @@ export class SolverState {
       const d = this.totalDeals - this.stockLeft;
       const n = this.stockStart[d + 1]! - this.stockStart[d]!;
       for (let c = n - 1; c >= 0; c--) {
-        const r = this.dealUndo[c]!;
+        const r = this.dealUndo[d * this.ncols + c]!;
         if (r & 2) {
           this.upLen[c] = 0;
           this.down[c]!++;
