@@ -210,7 +210,7 @@ describe('solver: known answers', () => {
       const r = solve(dealPosition(v, seed), { maxPositions: max });
       expect([v.game, v.suits, seed, r.status, r.positions, r.line.length]).toEqual([v.game, v.suits, seed, status, positions, moves]);
     }
-    expect(SOLVER_VERSION).toBe('3.6.1');
+    expect(SOLVER_VERSION).toBe('3.6.2');
   });
 
   it("keeps solver 3.4.0's beam with hiddenShare 0: the hidden-set share is what 3.5.0 changed", () => {
@@ -274,6 +274,10 @@ describe('solver: one table, the quick stage and the beam search', () => {
     const { out: short, table: t2 } = beamOver(p, n - 1, { firstWidth: 1 });
     expect(short.status).toBe('undecided');
     expect(t2.size).toBe(n - 1);
+    // a budget of exactly the reachable count is enough (solver 3.6.2: a search stops when it needs
+    // one position more, not when it has stored the last one allowed)
+    const { out: exact, table: t3 } = beamOver(p, n, { firstWidth: 1 });
+    expect([exact.status, t3.size]).toEqual(['lost', n]);
   });
 
   it('the idle limit and the per-parent cap never make a loss: an iteration they cut is followed by one without them', () => {
@@ -309,6 +313,8 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect([all.out.status, all.table.size]).toEqual(['lost', n]);
     const short = over(lost, n - 1);
     expect([short.out.status, short.table.size]).toEqual(['undecided', n - 1]);
+    const exact = over(lost, n);
+    expect([exact.out.status, exact.table.size]).toEqual(['lost', n]);
     const p = pos(SE4, [['', 'KC QC JC 10C 9C 8C 7C 6C 5C 4C'], ['', 'AC 2C'], ['', '3C'], '', '', '', ''], [], [0, 1, 2]);
     const won = over(p, 1000);
     expect(won.out.status).toBe('won');
@@ -330,8 +336,17 @@ describe('solver: one table, the quick stage and the beam search', () => {
     const beam = solve(lost, { maxPositions: 200_000 }, { complete: 'beam' });
     expect([bfs.status, bfs.positions]).toEqual(['lost', n]);
     expect([beam.status, beam.positions]).toEqual(['lost', n]);
-    // one position short of the reachable count, neither can prove it
+    // one position short of the reachable count, neither can prove it; exactly the count, both do
+    // (3.6.1 answered undecided there: it stopped once the table held the budget; found by helper-44)
     expect([solve(lost, { maxPositions: n - 1 }).status, solve(lost, { maxPositions: n - 1 }, { complete: 'beam' }).status]).toEqual(['undecided', 'undecided']);
+    for (const complete of ['breadth-first', 'beam'] as const) {
+      const r = solve(lost, { maxPositions: n }, { complete });
+      expect([r.status, r.positions]).toEqual(['lost', n]);
+    }
+    // a budget below the quick stage's least (10,000) is the quick stage's whole: a table it fills goes on to the later stages
+    expect(n).toBeLessThan(10_000);
+    const r = solve(lost, { maxPositions: n });
+    expect([r.status, r.positions, r.line]).toEqual(['lost', n, []]);
     // clubs left: the win needs two moves without progress, so a beam cut at one runs dry, and the
     // complete search wins (no quick stage here, which would win it at once)
     const p = pos(SE4, [['', 'KC QC JC 10C 9C 8C 7C 6C 5C 4C'], ['', 'AC 2C'], ['', '3C'], '', '', '', ''], [], [0, 1, 2]);

@@ -33,7 +33,7 @@ import type { Position } from '../game/position.js';
 import { type ColumnStore, DEFAULT_WEIGHTS, type EvalWeights, KeyCodec } from './key.js';
 import { moveOrder, PRUNE_BEAM, PRUNED } from './search.js';
 import { DEAL_MOVE, moveTag, NO_REVERSE, reverseTag, SolverState } from './state.js';
-import type { PositionTable } from './table.js';
+import { FULL, type PositionTable } from './table.js';
 
 /** Settings of the beam search (the defaults are what `solve` uses). */
 export interface BeamOptions {
@@ -335,7 +335,7 @@ function keyLen(c: Candidates, i: number): number {
 
 /**
  * Runs iterations of widening beam search from `start` until a win, an iteration that dropped
- * nothing (lost), or `maxPositions` positions stored in `table` (undecided). The table may hold
+ * nothing (lost), or a new position to store when `table` holds `maxPositions` already (undecided). The table may hold
  * positions stored earlier in the solve; keys name columns by `store`'s ids.
  */
 export function beamSearch(start: Position, maxPositions: number, table: PositionTable, store: ColumnStore, opts: BeamOptions = {}): BeamOutcome {
@@ -381,16 +381,18 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   let lastFound = 0;
   const lazyRatio = opts.lazyRatio ?? LAZY_RATIO;
 
-  const nw0 = codec.encode(state);
-  let root = table.find(codec.buf, nw0);
-  if (root < 0) root = table.insert(codec.buf, nw0, 0);
   const out = (status: BeamOutcome['status'], goal: number): BeamOutcome => {
     spareScratch = { cand, levelNode, levelTag, levelIdle, order, taken, hist, groupSlots, groupKeys, groupCount };
     return { status, goal, iterations, width, codec, peakBytes: peak };
   };
+  const nw0 = codec.encode(state);
+  let root = table.find(codec.buf, nw0);
+  if (root < 0) {
+    if (table.size >= maxPositions) return out('undecided', -1);
+    root = table.insert(codec.buf, nw0, 0);
+  }
   table.setRoot(root, 0);
   if (state.isWon()) return out('won', root);
-  if (table.size >= maxPositions) return out('undecided', -1);
 
   for (;;) {
     iterations++;
@@ -440,8 +442,8 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
             continue;
           }
           if (state.isWon()) {
-            const id = table.visit(codec.buf, codec.encode(state), node, stamp);
-            return out('won', id);
+            const id = table.visit(codec.buf, codec.encode(state), node, stamp, 0, maxPositions);
+            return id === FULL ? out('undecided', -1) : out('won', id);
           }
           // (a child this iteration visited already is not looked up here but when it is selected:
           // keep leaves it out, so it takes no room in the beam)
@@ -509,14 +511,14 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         state.undo(m, tok);
         return nw;
       };
-      // keeps candidate i: 1 if kept, 0 if this iteration has it already, -1 if the budget ran out
+      // keeps candidate i: 1 if kept, 0 if this iteration has it already, -1 if it is new and the
+      // budget is spent (the table holds maxPositions: one more is one too many)
       const keep = (i: number): number => {
-        const size = table.size;
         const parent = levelNode[cand.par[i]!]!;
-        const id = lazy ? table.visit(codec.buf, keyOf(i), parent, stamp) : table.visit(cand.keys, keyLen(cand, i), parent, stamp, cand.keyOff[i]!);
+        const id = lazy ? table.visit(codec.buf, keyOf(i), parent, stamp, 0, maxPositions) : table.visit(cand.keys, keyLen(cand, i), parent, stamp, cand.keyOff[i]!, maxPositions);
         taken[i] = 2;
+        if (id === FULL) return -1;
         if (id < 0) return 0;
-        if (table.size > size && table.size >= maxPositions) return -1;
         keptNode[i] = id;
         taken[i] = 1;
         total++;

@@ -17,7 +17,7 @@
 import type { Position } from '../game/position.js';
 import { type ColumnStore, KeyCodec } from './key.js';
 import { SolverState } from './state.js';
-import type { PositionTable } from './table.js';
+import { FULL, type PositionTable } from './table.js';
 
 /** Outcome of the complete stage, before the line is rebuilt. */
 export interface CompleteOutcome {
@@ -32,7 +32,8 @@ export interface CompleteOutcome {
 
 /**
  * Expands every position reachable from `start` once, breadth-first, until a win, the queue running
- * dry (lost), or `maxPositions` positions stored in `table` (undecided). The table may hold positions
+ * dry (lost), or a new position to store when `table` holds `maxPositions` already (undecided: a
+ * table exactly full still lets the search run dry and answer lost). The table may hold positions
  * stored earlier in the solve; keys name columns by `store`'s ids.
  */
 export function completeSearch(start: Position, maxPositions: number, table: PositionTable, store: ColumnStore): CompleteOutcome {
@@ -60,13 +61,13 @@ export function completeSearch(start: Position, maxPositions: number, table: Pos
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
       const tok = state.apply(m);
-      const size = table.size;
-      const id = table.visit(codec.buf, codec.encode(state), node, stamp);
+      const id = table.visit(codec.buf, codec.encode(state), node, stamp, 0, maxPositions);
       const won = id >= 0 && state.isWon();
       state.undo(m, tok);
+      // a new position beyond the budget: the search stops short of every reachable position
+      if (id === FULL) return out('undecided', -1);
       if (id < 0) continue;
       if (won) return out('won', id);
-      if (table.size > size && table.size >= maxPositions) return out('undecided', -1);
       if (tail === queue.length) {
         // the queue's dead front (expanded nodes) goes first; it doubles only when over half full
         if (head > queue.length >> 1) {

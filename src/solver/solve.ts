@@ -20,7 +20,10 @@
  *
  * Every position the solve stores is stored once, in the one table, and counted once, when first
  * stored, whichever stage or iteration meets it: `positions` is the table's size at the end, and the
- * budget bounds it. The answer never depends on time or on worker count.
+ * budget bounds it. A stage stops when it needs one position more than the budget (solver 3.6.2;
+ * before, when it stored the last one the budget allowed, so a budget exactly equal to a deal's
+ * reachable positions answered undecided where one more answered lost). The answer never depends on
+ * time or on worker count.
  */
 import type { Position } from '../game/position.js';
 import { playLine } from '../game/score.js';
@@ -79,7 +82,9 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
       packed = quick.moves;
     }
   }
-  if (status !== 'won' && table.size < max) {
+  // (a table the quick stage filled to the budget goes on: the later stages stop only when they need
+  // a position more, so a budget equal to a deal's reachable positions proves it lost)
+  if (status !== 'won') {
     const beam = beamSearch(position, max, table, store, { ...tuning, handOff: tuning.complete !== 'beam' });
     peak = Math.max(peak, table.bytes + store.bytes + beam.peakBytes);
     if (beam.status === 'exhausted') {

@@ -16,6 +16,9 @@
  * cache misses of a large table, and costs no memory.
  */
 
+/** PositionTable.visit's answer for a new position that the table has no room for (its budget is spent). */
+export const FULL = -2;
+
 /** Header words before a node's key: the parent node, then the stamp. */
 export const HEADER_WORDS = 2;
 
@@ -233,12 +236,15 @@ export class PositionTable {
    * Visits the key `key[ko..ko+nw)` for search iteration `stamp` (>= 1) coming from `parent`: stores it if
    * absent (the table grows by one position), or enters it again if an earlier iteration (another
    * stamp) stored or visited it, which costs nothing; either way its parent becomes `parent`, its stamp
-   * `stamp`, and the node is returned. Returns -1 if this iteration has visited it already.
+   * `stamp`, and the node is returned. Returns -1 if this iteration has visited it already, and FULL
+   * (nothing stored) if it is absent and the table holds `room` positions already (the budget: a
+   * search stops when it needs one position more than its budget, not when it has stored the last
+   * one it may, so a budget equal to a deal's reachable positions can still prove it lost, R19).
    */
-  visit(key: Uint32Array, nw: number, parent: number, stamp: number, ko = 0): number {
+  visit(key: Uint32Array, nw: number, parent: number, stamp: number, ko = 0, room = Infinity): number {
     const i = this.locate(key, nw, ko);
     const s = this.slots[i]!;
-    if (s === 0) return this.store(i, key, nw, parent, stamp, ko);
+    if (s === 0) return this.size >= room ? FULL : this.store(i, key, nw, parent, stamp, ko);
     const node = this.nodeOf(s);
     const arena = this.arena;
     if (arena[node + 1] === stamp) return -1;
