@@ -386,12 +386,12 @@ describe('merge', () => {
     expect(part.status).toBe(0);
     expect(part.stdout.trimEnd().split('\n').at(-1)).toBe('  study sharded: 3 of 6 planned deals counted (partial: missing shards or an unfinished run)');
     const json = run(['--into', join(dir, 'jp.sqlite'), s0, s1, '--json']);
-    expect((JSON.parse(json.stdout) as { studies: unknown[] }).studies).toEqual([{ name: 'sharded', planned: 6, counted: 3, stoppedAt: null, partial: true }]);
+    expect((JSON.parse(json.stdout) as { studies: unknown[] }).studies).toEqual([{ name: 'sharded', planned: 6, counted: 3, stoppedAt: null, unfinished: 0, partial: true }]);
     // --help names every field --json prints (it listed none), and every table merged (it left out deal names)
     const help = run(['--help']).stdout.replace(/\s+/g, ' ');
     const out = JSON.parse(json.stdout) as { inputs: { tables: Record<string, object> }[]; studies: object[] };
     const listed = [out, out.inputs[0]!, out.inputs[0]!.tables, out.inputs[0]!.tables.results!, out.studies[0]!].flatMap((o) => Object.keys(o));
-    expect(listed).toHaveLength(22);
+    expect(listed).toHaveLength(23);
     const jsonHelp = /--json print one JSON object (\{.*\}) instead of the text summary/.exec(help)![1]!;
     for (const key of listed) expect(jsonHelp).toMatch(new RegExp(`[{ ]${key}[,:} ]`));
     expect(help).toContain('copy the studies, runs, results, deal names and study links of databases');

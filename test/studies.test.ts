@@ -18,7 +18,7 @@ import { getVariant } from '../src/game/variant.js';
 import { planStudy, planSeeds, type PlannedDeal } from '../src/batch/deals.js';
 import { bandWidth, runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
-import { ResultStore } from '../src/batch/store.js';
+import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { formatBatchSummary } from '../src/cli/batch.js';
 import type { ReportRow } from '../src/batch/report.js';
 import { solve } from '../src/solver/solve.js';
@@ -291,6 +291,15 @@ describe('budget ladders', () => {
     expect(totals).toEqual([8, 7]);
     expect(first.ran).toBeGreaterThanOrEqual(11);
     expect(first.ran).toBeLessThan(19);
+    // every rung of the interrupted run counts all 8 deals: those the ladder has not taken there yet
+    // count undecided (found by helper-44: they were left out, and the upper rungs' floors read high)
+    expect(first.report.map((r) => [r.budget, r.deals, r.won + r.lost + r.undecided + r.errors])).toEqual([[250, 8, 8], [500, 8, 8], [1000, 8, 8]]);
+    const unfinished = readStore(db, (st) => st.studies()[0]!.unfinished);
+    expect(first.unfinished).toBe(unfinished);
+    expect(unfinished).toBeGreaterThan(0);
+    expect(formatBatchSummary(first).trimEnd().split('\n').at(-1)).toBe(
+      `study L: ${unfinished} of 8 deals not yet solved at every rung of the ladder (partial: an unfinished run); they count as undecided at the rungs they have not reached`,
+    );
     const second = await withEnv(LADDER, () => runBatch(seedsStudy(db, 'L', 'spiderette', [1], 1, 8, [250, 500, 1000])));
     expect(second.ran).toBe(19 - first.ran);
     expect(counts(second.report)).toEqual(expected);
@@ -304,6 +313,44 @@ describe('budget ladders', () => {
     expect(readStore(one, (s) => counts(s.report()))).toEqual(expected);
     const runs = readStore(db, (s) => s.studies()[0]!.runs.map((r) => r.status));
     expect(runs).toEqual(['interrupted', 'done']);
+  });
+
+  it('counts, at each rung of an unfinished ladder, the deals not taken there yet as undecided, and says how many there are (report, studies, merge)', () => {
+    const db = join(dir, 'ladder-unfinished.sqlite');
+    const store = ResultStore.openForWriting(db);
+    const study = store.ensureStudy('U', { game: 'spiderette', suits: '1', dealsSpec: 'seeds:1-5', maxPositions: 250, budgets: [250, 500, 1000], planned: 5 });
+    const deals = planSeeds('spiderette', [1], [{ from: 1, to: 5 }]);
+    const rec = (i: number, budget: number, status: 'won' | 'lost' | 'undecided', positions: number) =>
+      recordFromOutcome(deals[i]!, budget, {
+        key: deals[i]!.key, status, positions, elapsedMs: 1, line: status === 'won' ? 'd' : '', moveCount: status === 'won' ? 1 : null,
+        classicScore: null, revealScore: null, peakBytes: 0, solverVersion: '9.9.9', workerMs: 1,
+      });
+    // seed 1 won at 250; 2 undecided at 250 and not yet run at 500; 3 undecided at 250, lost at 500;
+    // 4 undecided at 250 and 500, not yet run at 1000; 5 undecided at 250, 500 and 1000
+    const records = [
+      rec(0, 250, 'won', 90), rec(1, 250, 'undecided', 250), rec(2, 250, 'undecided', 250), rec(2, 500, 'lost', 400),
+      rec(3, 250, 'undecided', 250), rec(3, 500, 'undecided', 500), rec(4, 250, 'undecided', 250), rec(4, 500, 'undecided', 500), rec(4, 1000, 'undecided', 1000),
+    ];
+    store.writeResults(null, records, study, deals.map((d, i) => ({ deal: records.find((r) => r.code === d.key)!.deal, ord: i, name: d.key })));
+    expect(store.studies()[0]).toMatchObject({ planned: 5, counted: 5, settled: 3, unfinished: 2 });
+    expect(counts(store.report({ studies: ['U'] }))).toEqual([
+      'U spiderette/1 @250: 5 deals, won 1, lost 0, undecided 4, errors 0',
+      'U spiderette/1 @500: 5 deals, won 1, lost 1, undecided 3, errors 0',
+      'U spiderette/1 @1000: 5 deals, won 1, lost 1, undecided 3, errors 0',
+    ]);
+    // export's rows are the results stored, each once (seed 2's undecided at 250 is not repeated at the rungs above)
+    expect([...store.rows({ studies: ['U'] })].map((r) => `${r.code}@${r.maxPositions}`)).toEqual(['SE1-1@250', 'SE1-2@250', 'SE1-3@250', 'SE1-3@500', 'SE1-4@250', 'SE1-4@500', 'SE1-5@250', 'SE1-5@500', 'SE1-5@1000']);
+    store.close();
+    const note = 'study U: 2 of 5 deals not yet solved at every rung of the ladder (partial: an unfinished run); they count as undecided at the rungs they have not reached';
+    const rep = cli('report', '--db', db);
+    expect(rep.status).toBe(0);
+    expect(rep.stdout.trimEnd().split('\n').at(-1)).toBe(note);
+    expect(cli('studies', '--db', db).stdout).toContain('  deals planned 5, counted 5, settled 3, not yet at the last rung 2\n');
+    const merged = join(dir, 'ladder-unfinished-merged.sqlite');
+    const m = cli('merge', '--into', merged, db);
+    expect(m.status).toBe(0);
+    expect(m.stdout.trimEnd().split('\n').at(-1)).toBe(`  ${note}`);
+    expect(JSON.parse(cli('merge', '--into', merged, db, '--json').stdout).studies).toEqual([{ name: 'U', planned: 5, counted: 5, stoppedAt: null, unfinished: 2, partial: true }]);
   });
 
   it('starts above a budget the database already holds a deal at', async () => {
@@ -383,6 +430,8 @@ describe('--until-width', () => {
     const info = readStore(db, (st) => st.studies()[0]!);
     expect(info).toMatchObject({ stoppedAt: 20, counted: 20, planned: 20 });
     expect(info.runs[0]!.note).toBe(s.stopReason);
+    // the run of an open-ended plan planned the deals it went through, not 0 (found by helper-44)
+    expect(info.runs[0]!.planned).toBe(20);
     // running it again stops at the same deal, solving nothing new that counts
     const again = await withEnv(FAKE, () => runBatch(opts));
     expect(again.stopReason).toBe(s.stopReason);
@@ -410,7 +459,7 @@ describe('--until-width on an open seed range that runs out', () => {
     expect(counts(s.report)).toEqual(['top spider/1 @77: 6 deals, won 3, lost 1, undecided 2, errors 0']);
     const info = readStore(db, (st) => st.studies()[0]!);
     expect(info).toMatchObject({ stoppedAt: null, counted: 6, planned: null });
-    expect(info.runs[0]).toMatchObject({ status: 'done', note: why });
+    expect(info.runs[0]).toMatchObject({ status: 'done', note: why, planned: 6 });
     // again: nothing to solve, the same answer
     const again = await withEnv(FAKE, () => runBatch(opts));
     expect(again).toMatchObject({ seedsRanOut: why, ran: 0, skipped: 6 });

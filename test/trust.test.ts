@@ -600,7 +600,7 @@ describe('#12.10 the answer a user would expect, or a clear refusal', () => {
 function oneDealSummary(over: Partial<BatchSummary> = {}): BatchSummary {
   return {
     study: 's', studyId: 1, runId: 1, db: 'd.sqlite', game: 'spider', suits: '1', maxPositions: 100, workers: 1, solverVersion: '1.0.0',
-    planned: 1, skipped: 0, ran: 1, won: 1, lost: 0, undecided: 0, errors: 0, remaining: 0, interrupted: false, elapsedMs: 5,
+    planned: 1, skipped: 0, ran: 1, won: 1, lost: 0, undecided: 0, errors: 0, remaining: 0, counted: 1, unfinished: 0, interrupted: false, elapsedMs: 5,
     dealsPerSecond: 200, workerMs: 4, budgets: [100], stopReason: null, seedsRanOut: null,
     report: summarize([{ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 7, elapsedMs: 1 }]),
     ...over,
@@ -619,7 +619,7 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
   });
 
   it("an interrupted batch's table ends with the line report prints for a partial study", () => {
-    const summary = oneDealSummary({ study: 'intr', planned: 200, ran: 13, won: 13, remaining: 187, interrupted: true });
+    const summary = oneDealSummary({ study: 'intr', planned: 200, ran: 13, won: 13, remaining: 187, counted: 13, interrupted: true });
     const lines = formatBatchSummary(summary).trimEnd().split('\n');
     expect(lines.at(-1)).toBe('study intr: 13 of 200 planned deals counted (partial: missing shards or an unfinished run)');
     expect(formatBatchSummary({ ...summary, interrupted: false, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(TABLE_LEGEND.at(-1));

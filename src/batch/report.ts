@@ -99,6 +99,20 @@ export function statusAt<T extends BudgetResult>(results: readonly T[], b: numbe
 }
 
 /**
+ * What a deal that an interrupted budget ladder has not taken to rung `b` yet (statusAt is null there)
+ * counts as at b in a report: its result at the largest budget below b that is undecided or an error,
+ * or null if it has none (a deal with nothing known at b that is not part of an unfinished ladder).
+ * Counting it undecided keeps the rung's floor a lower bound and its ceiling an upper bound, and the
+ * rung's row counts every deal of the study (before, it counted only the deals the ladder had reached,
+ * a floor biased upwards; found by helper-44).
+ */
+export function highestBelow<T extends BudgetResult>(results: readonly T[], b: number): T | null {
+  let best: T | null = null;
+  for (const r of results) if ((r.status === 'undecided' || r.status === 'error') && r.budget < b && (!best || r.budget > best.budget)) best = r;
+  return best;
+}
+
+/**
  * A budget in words, as study names and tables print it: 1000000 → `1M`, 200000 → `200k`, 1500000 →
  * `1.5M`, 77 → `77`; a budget that takes more than one decimal is written out (1234567).
  */
@@ -399,23 +413,38 @@ export interface StudyCompleteness {
   readonly counted: number;
   /** Deals counted when --until-width stopped it (a deliberate early stop), or null. */
   readonly stoppedAt: number | null;
+  /**
+   * Of the deals counted, those a budget ladder has not yet taken to its last rung: undecided at a
+   * rung below it, with no result at or above it (an interrupted ladder; they count as undecided at
+   * the rungs they have not reached, see ResultStore's walk). 0 or absent for a single budget.
+   */
+  readonly unfinished?: number;
 }
 
 /**
  * Is the study short of its plan: fewer deals counted than planned, with a closed plan and no
- * --until-width stop? (A shard's database, a merge that lacks a shard, or a run that was stopped.)
+ * --until-width stop, or deals its ladder has not yet taken to the last rung? (A shard's database, a
+ * merge that lacks a shard, or a run that was stopped.)
  */
 export function isPartial(s: StudyCompleteness): boolean {
-  return s.planned !== null && s.stoppedAt === null && s.counted < s.planned;
+  return s.planned !== null && s.stoppedAt === null && (s.counted < s.planned || (s.unfinished ?? 0) > 0);
 }
 
 /**
- * One warning line per study (of `studies`, in their order) that `isPartial`:
- * `study NAME: 14 of 20 planned deals counted (partial: missing shards or an unfinished run)`.
- * `show` prints a name (e.g. escaping control characters); empty when every study is whole.
+ * The warning lines of the studies (of `studies`, in their order) that `isPartial`, one or two a study:
+ * `study NAME: 14 of 20 planned deals counted (partial: missing shards or an unfinished run)` when
+ * it counts fewer deals than planned, and, when its ladder is unfinished, `study NAME: 12 of 40 deals
+ * not yet solved at every rung of the ladder (partial: an unfinished run); they count as undecided at
+ * the rungs they have not reached`. `show` prints a name (e.g. escaping control characters); empty when
+ * every study is whole.
  */
 export function partialStudyNotes(studies: readonly StudyCompleteness[], show: (name: string) => string = (n) => n): string[] {
-  return studies
-    .filter(isPartial)
-    .map((s) => `study ${show(s.name)}: ${s.counted.toLocaleString('en-US')} of ${s.planned!.toLocaleString('en-US')} planned deals counted (partial: missing shards or an unfinished run)`);
+  return studies.filter(isPartial).flatMap((s) => [
+    ...(s.counted < s.planned!
+      ? [`study ${show(s.name)}: ${s.counted.toLocaleString('en-US')} of ${s.planned!.toLocaleString('en-US')} planned deals counted (partial: missing shards or an unfinished run)`]
+      : []),
+    ...((s.unfinished ?? 0) > 0
+      ? [`study ${show(s.name)}: ${s.unfinished!.toLocaleString('en-US')} of ${s.counted.toLocaleString('en-US')} deals not yet solved at every rung of the ladder (partial: an unfinished run); they count as undecided at the rungs they have not reached`]
+      : []),
+  ]);
 }

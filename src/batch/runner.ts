@@ -160,6 +160,10 @@ export interface BatchSummary {
   errors: number;
   /** Deals of the plan not yet settled at the last rung (to run on resume); null when the plan is open. */
   remaining: number | null;
+  /** Deals the study counts after the run (StudyInfo.counted; a shard's database: its own); null if unknown. */
+  counted: number | null;
+  /** Of those, deals its budget ladder has not yet taken to the last rung (StudyInfo.unfinished); null if unknown. */
+  unfinished: number | null;
   /** True when stopped by the signal. */
   interrupted: boolean;
   /** Why the batch stopped early when it did so by its stopping rule (--until-width), else null. */
@@ -317,6 +321,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     // deals to look at in the current rung (the plan, then those undecided at the previous rung), and
     // of those, how many were reached so far (solved or found settled): the progress bar's total and value
     let rungTotal = runPlanned ?? 0;
+    // an open-ended plan: the deals the run went through (its `planned` when it finishes)
+    let openPlanned = 0;
     let rungReached = 0;
     let undecidedNext = 0;
     const stopped = { value: false };
@@ -545,6 +551,9 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       store.setBusyTimeout(opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS);
       if (fatal) throw fatal;
       if (stopAt >= 0) store.stopStudyAt(studyId, stopAt);
+      // an open-ended plan (seeds N-): the run's planned deals are those it went through, the plan's
+      // prefix the rule stopped at, or the deals reached before an interruption (not 0)
+      if (rung === 0 && runPlanned === null) openPlanned = stopAt >= 0 ? stopAt : rungReached;
       // an open seed range walked to its end, every deal counted, without the rule met: say so
       if (rung === 0 && opts.untilWidth !== undefined && planned === null && stopReason === null && !stopping && !interrupted && lastSeed !== null) {
         seedsRanOut = `seeds ran out at ${lastSeed} (the largest seed) before --until-width ${opts.untilWidth} was met: ${bandAfter(nextOrd, prefixWidths())}`;
@@ -554,7 +563,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     ran = done;
     const where = store.fileAtPath();
     if (where !== 'same') throw databaseGoneFault(store, where, runId, [], written);
-    store.heartbeat(runId, { planned: runPlanned ?? 0, skipped });
+    store.heartbeat(runId, { planned: runPlanned ?? openPlanned, skipped });
     store.finishRun(runId, interrupted ? 'interrupted' : 'done', stopReason ?? seedsRanOut);
     const report = store.report({ studies: [study] });
     const info = store.studies([study])[0];
@@ -569,6 +578,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       planned: plannedNow, skipped, ran,
       ...counts,
       remaining: plannedNow === null || settledNow === null ? null : plannedNow - settledNow,
+      counted: info ? info.counted : null,
+      unfinished: info ? info.unfinished : null,
       interrupted,
       stopReason,
       seedsRanOut,

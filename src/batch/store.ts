@@ -14,7 +14,7 @@ import { dealName, plannedIdentity, type PlannedDeal } from './deals.js';
 import { damagedDatabaseMessage, FileFault, isBusyDatabase, isDamagedDatabase, noteDatabase, storageFaultKind } from './faults.js';
 import { databaseFiles, fileInTheWay, makeDirs, statOrNull } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
-import { ReportAccumulator, statusAt, type ReportInput, type ReportRow, type ResultStatus, type WonPositions } from './report.js';
+import { highestBelow, ReportAccumulator, statusAt, type ReportInput, type ReportRow, type ResultStatus, type WonPositions } from './report.js';
 import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
 import type { WonEffort } from '../report/data.js';
 
@@ -229,6 +229,11 @@ export interface StudyInfo {
   settled: number;
   /** Deals counted when --until-width stopped it, or null. */
   stoppedAt: number | null;
+  /**
+   * Of the deals counted, those the budget ladder has not yet taken to its last rung: undecided at a
+   * rung below it, nothing at or above it, neither won nor lost (an interrupted ladder). 0 for one budget.
+   */
+  unfinished: number;
   createdAt: string;
   runs: RunInfo[];
 }
@@ -740,6 +745,10 @@ export class ResultStore {
     const counted = db.prepare('SELECT count(*) FROM study_deals WHERE study_id = ?').pluck();
     const settled = db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = ? AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND (
         (r.status IN ('won', 'lost') AND r.max_positions <= ?) OR (r.status = 'undecided' AND r.max_positions >= ?)))`).pluck();
+    // (the same test as settled's, negated, and an undecided result below the last rung)
+    const unfinished = db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = ? AND NOT EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND (
+        (r.status IN ('won', 'lost') AND r.max_positions <= ?) OR (r.status = 'undecided' AND r.max_positions >= ?)))
+        AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND r.status = 'undecided' AND r.max_positions < ?)`).pluck();
     const now = Date.now();
     const out: StudyInfo[] = [];
     for (const s of all) {
@@ -749,7 +758,7 @@ export class ResultStore {
       out.push({
         name: s.name, game: s.game, suits: s.suits, deals: s.deals, budgets, untilWidth: s.untilWidth,
         planned: s.planned, counted: counted.get(s.id) as number, settled: settled.get(s.id, last, last) as number,
-        stoppedAt: s.stoppedAt, createdAt: s.createdAt,
+        stoppedAt: s.stoppedAt, unfinished: budgets.length > 1 ? (unfinished.get(s.id, last, last, last) as number) : 0, createdAt: s.createdAt,
         runs: (runs.all(s.id) as RunInfo[]).map((r) => (runIsDead(r, now) ? { ...r, status: 'abandoned' as const } : r)),
       });
     }
@@ -889,7 +898,10 @@ export class ResultStore {
         const sids = String(rows[0]!.studyIds).split(',').map(Number);
         for (const b of g.budgets) {
           if (!sids.some((id) => g.rungsOf.get(id)?.has(b))) continue;
-          const sel = statusAt(rows, b);
+          // a deal an interrupted ladder has not taken to rung b yet counts there as its highest
+          // result below b says (undecided, or an error): the rung's row still counts every deal, and
+          // its floor stays a lower bound and its ceiling an upper bound (StudyInfo.unfinished)
+          const sel = statusAt(rows, b) ?? highestBelow(rows, b);
           if (sel) yield { label: g.label, name: sel.studyName, budget: b, row: sel };
         }
       };

@@ -16,7 +16,8 @@ function counts(table: string, c: MergeCounts | undefined): string {
 
 /**
  * The text summary of a merge (stdout). `studies` (the target's, after the merge) adds one line a
- * study: `study X: 20 of 20 planned deals counted`, or the partialStudyNotes warning when it is short.
+ * study: `study X: 20 of 20 planned deals counted`, or the partialStudyNotes warnings when it is short
+ * (fewer deals counted than planned, or a ladder not yet taken to its last rung).
  */
 export function formatMergeSummary(s: MergeSummary, studies: readonly StudyCompleteness[] = []): string {
   const tables = Object.keys(s.totals);
@@ -27,7 +28,7 @@ export function formatMergeSummary(s: MergeSummary, studies: readonly StudyCompl
   }
   lines.push(`  in all: ${tables.map((t) => counts(t, s.totals[t])).join('; ')}`);
   for (const st of studies) {
-    if (isPartial(st)) lines.push(`  ${partialStudyNotes([st], printableName)[0]}`);
+    if (isPartial(st)) for (const note of partialStudyNotes([st], printableName)) lines.push(`  ${note}`);
     else lines.push(`  study ${printableName(st.name)}: ${st.counted.toLocaleString('en-US')}${st.planned === null ? ' deals counted' : ` of ${st.planned.toLocaleString('en-US')} planned deals counted`}`);
   }
   return lines.join('\n') + '\n';
@@ -40,7 +41,7 @@ export function registerMergeCommand(program: Command): void {
     .description('copy the studies, runs, results, deal names and study links of databases (e.g. a study\'s shards) into one; idempotent, refuses conflicts')
     .argument('<files...>', 'spidersolve results databases to merge (e.g. shards/shard-*.sqlite)')
     .requiredOption('--into <file>', 'the database to merge into (created, with its directory, if absent)')
-    .option('--json', 'print one JSON object { into, created, inputs: [{ path, skipped, tables: { studies, runs, results, deal_names, study_deals: { added, present, updated } } }], totals, elapsedMs, studies: [{ name, planned, counted, stoppedAt, partial }] } instead of the text summary')
+    .option('--json', 'print one JSON object { into, created, inputs: [{ path, skipped, tables: { studies, runs, results, deal_names, study_deals: { added, present, updated } } }], totals, elapsedMs, studies: [{ name, planned, counted, stoppedAt, unfinished, partial }] } instead of the text summary')
     .addHelpText(
       'after',
       '\nPrints, for each input and in all, the rows of each table added, already there and updated, then for each study of ' +
@@ -61,7 +62,7 @@ export function registerMergeCommand(program: Command): void {
       const store = ResultStore.openForReading(o.into);
       let studies: StudyCompleteness[];
       try {
-        studies = store.studies().map(({ name, planned, counted, stoppedAt }) => ({ name, planned, counted, stoppedAt }));
+        studies = store.studies().map(({ name, planned, counted, stoppedAt, unfinished }) => ({ name, planned, counted, stoppedAt, unfinished }));
       } finally {
         store.close();
       }
