@@ -44,12 +44,12 @@ function refused(...args: string[]): string {
 }
 
 describe('spidersolve program', () => {
-  it('--help lists the game commands; --version prints the package version', () => {
+  it("--help lists the game commands; --version prints the package's version and the solver's", () => {
     const h = cli('--help');
     expect(h.status).toBe(0);
     for (const c of ['deal', 'show', 'moves', 'play']) expect(h.stdout).toContain(`${c} [options]`);
     const v = cli('--version');
-    expect(v.stdout.trim()).toBe('0.1.0');
+    expect(v.stdout.trim()).toBe(`0.1.0 (solver ${SOLVER_VERSION})`);
     const sub = cli('play', '--help');
     expect(sub.status).toBe(0);
     expect(sub.stdout).toContain('Usage: spidersolve play [options] <deal> <move...>');

@@ -208,7 +208,7 @@ describe('spidersolve report --format html and --format vega', () => {
     const r = cli('report', '--db', db, '--format', 'vega');
     expect(r.stderr).toBe('');
     const doc = JSON.parse(r.stdout) as { generator: string; charts: { id: string; title: string; caption: string; spec: { layer: { data?: { values: { group: string; positions: number; share: number }[] } }[] } }[] };
-    expect(doc.generator).toMatch(/^spidersolve \d+\.\d+\.\d+$/);
+    expect(doc.generator).toMatch(/^spidersolve \d+\.\d+\.\d+ \(solver \d+\.\d+\.\d+\)$/);
     const proof = doc.charts.find((c) => c.id === 'proof-rate')!;
     const line = proof.spec.layer.find((l) => l.data?.values[0]?.share !== undefined)!;
     expect(line.data!.values.filter((p) => p.group === 'spiderette 1 suit').map((p) => [p.positions, p.share])).toEqual([[100, 0.2], [300, 0.3], [1000, 0.4], [5000, 0.5], [BUDGET, 0.5]]);

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { damagedDatabaseMessage, databaseFaultMessage, FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from '../batch/faults.js';
 import { INVISIBLE_CHARS, InputError } from '../game/errors.js';
+import { SOLVER_VERSION } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
 import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
@@ -52,7 +53,7 @@ export function buildProgram(): Command {
   const program = new Command();
   program
     .name('spidersolve')
-    .version(packageVersion(), '-V, --version', 'print the version')
+    .version(`${packageVersion()} (solver ${SOLVER_VERSION})`, '-V, --version', "print the version: the package's and the solver's (results are stored under the solver's)")
     .description(
       'Spider and Spiderette solitaire research tool: seeded deals and deal codes, PySolFC import, ' +
         'position files, a rules engine, a bounded perfect-information solver and batch studies.\n' +
