@@ -366,8 +366,11 @@ describe('#12.5 a full disk or an I/O error while a batch writes', () => {
     expect(isBusyDatabase(busy)).toBe(true);
     expect(isBusyDatabase(new Database.SqliteError('database table is locked', 'SQLITE_LOCKED_SHAREDCACHE'))).toBe(true);
     expect(isBusyDatabase(new Database.SqliteError('database or disk is full', 'SQLITE_FULL'))).toBe(false);
-    expect(databaseFaultMessage(busy, 'a.sqlite')).toBe('database a.sqlite was locked by another program for longer than the command waits (SQLite: database is locked); what the command had not finished was rolled back; run it again when the other program is done');
-    expect(databaseFaultMessage(new Database.SqliteError('database or disk is full', 'SQLITE_FULL'), 'a.sqlite')).toBe('database a.sqlite could not be written: the disk is full (SQLite: database or disk is full); what the command had not finished was rolled back; free some space, then run it again');
+    expect(databaseFaultMessage(busy, 'a.sqlite', false)).toBe('database a.sqlite was locked by another program for longer than the command waits (SQLite: database is locked); what the command had not finished was rolled back; run it again when the other program is done');
+    expect(databaseFaultMessage(new Database.SqliteError('database or disk is full', 'SQLITE_FULL'), 'a.sqlite', false)).toBe('database a.sqlite could not be written: the disk is full (SQLite: database or disk is full); what the command had not finished was rolled back; free some space, then run it again');
+    // a command that only reads (report, export, studies) says it changed nothing, not "rolled back"
+    expect(databaseFaultMessage(busy, 'a.sqlite', true)).toBe('database a.sqlite was locked by another program for longer than the command waits (SQLite: database is locked); the command only reads it, so nothing was changed; run it again when the other program is done');
+    expect(databaseFaultMessage(new Database.SqliteError('disk I/O error', 'SQLITE_IOERR_READ'), 'a.sqlite', true)).toBe('database a.sqlite could not be read: the disk reported an I/O error (SQLite: disk I/O error); the command only reads it, so nothing was changed; check the disk, then run it again');
   });
 
   const env = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '2' };

@@ -40,10 +40,16 @@ export function isBusyDatabase(e: unknown): boolean {
 
 /** The databases this process has opened, as given (see `damagedDatabaseMessage`). */
 const opened: string[] = [];
+/** Has this process opened a database for writing (see `databaseFaultMessage`)? */
+let openedForWriting = false;
 
-/** Notes that the database at `path` was opened, so that a message about a damaged file can name it. */
-export function noteDatabase(path: string): void {
+/**
+ * Notes that the database at `path` was opened (`writing`: for writing), so that a message about a
+ * damaged file can name it, and one about a lock can say whether anything could have been written.
+ */
+export function noteDatabase(path: string, writing = true): void {
   if (!opened.includes(path)) opened.push(path);
+  if (writing) openedForWriting = true;
 }
 
 /**
@@ -75,12 +81,15 @@ function whichDatabase(path: string | undefined, what: string): string {
  * One line for a database fault that reached a command other than batch (which says more, see
  * runner.ts): another program held it locked past the busy timeout (isBusyDatabase), or the disk was
  * full or failed (storageFaultKind). Names the database as damagedDatabaseMessage does; every
- * command writes in transactions, so what it had not finished was rolled back.
+ * command writes in transactions, so what it had not finished was rolled back, and a command that
+ * only reads (`readOnly`, default: no database of this process was opened for writing: report,
+ * export, studies) says it changed nothing.
  */
-export function databaseFaultMessage(e: unknown, path?: string): string {
+export function databaseFaultMessage(e: unknown, path?: string, readOnly = !openedForWriting): string {
   const why = e instanceof Error ? e.message : String(e);
   const kind = storageFaultKind(e);
-  if (kind === 'full') return `${whichDatabase(path, 'could not be written: the disk is full')} (SQLite: ${why}); what the command had not finished was rolled back; free some space, then run it again`;
-  if (kind === 'io') return `${whichDatabase(path, 'could not be written: the disk reported an I/O error')} (SQLite: ${why}); what the command had not finished was rolled back; check the disk, then run it again`;
-  return `${whichDatabase(path, 'was locked by another program')} for longer than the command waits (SQLite: ${why}); what the command had not finished was rolled back; run it again when the other program is done`;
+  const undone = readOnly ? 'the command only reads it, so nothing was changed' : 'what the command had not finished was rolled back';
+  if (kind === 'full') return `${whichDatabase(path, 'could not be written: the disk is full')} (SQLite: ${why}); ${undone}; free some space, then run it again`;
+  if (kind === 'io') return `${whichDatabase(path, readOnly ? 'could not be read: the disk reported an I/O error' : 'could not be written: the disk reported an I/O error')} (SQLite: ${why}); ${undone}; check the disk, then run it again`;
+  return `${whichDatabase(path, 'was locked by another program')} for longer than the command waits (SQLite: ${why}); ${undone}; run it again when the other program is done`;
 }

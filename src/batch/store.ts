@@ -460,7 +460,7 @@ export class ResultStore {
     if (state.version < SCHEMA_VERSION) {
       ResultStore.openForWriting(path).close();
     }
-    noteDatabase(path);
+    noteDatabase(path, false);
     try {
       const db = new Database(path, { readonly: true, fileMustExist: true });
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
