@@ -378,6 +378,13 @@ describe('merge', () => {
         '  in all: studies 1 added, 0 already there; runs 1 added, 0 already there; results 2 added, 0 already there; deal_names 2 added, 0 already there; study_deals 2 added, 0 already there\n' +
         '  study the-study: 2 deals counted\n',
     );
+    // paths with control characters are shown with them escaped, not written to the terminal raw
+    const esc = shardDb('k\u001b[31m.sqlite', DEALS.slice(0, 1).map((d) => won(d)));
+    const escOut = run(['--into', join(dir, 'k\u0007.sqlite'), esc]);
+    expect(escOut.status).toBe(0);
+    expect(escOut.stdout).not.toMatch(/[\u0007\u001b]/);
+    expect(escOut.stdout).toContain(`into ${join(dir, 'k\\u{7}.sqlite')} (new)`);
+    expect(escOut.stdout).toContain(`  ${join(dir, 'k\\u{1b}[31m.sqlite')}: studies 1 added`);
     // a study planned at 6 deals of which the shards merged hold 3: the summary says it is partial
     const planned = { ...PARAMS, planned: 6 };
     const s0 = shardDb('jp0.sqlite', DEALS.slice(0, 2).map((d) => won(d)), { study: 'sharded', params: planned });

@@ -22,9 +22,11 @@ function counts(table: string, c: MergeCounts | undefined): string {
 export function formatMergeSummary(s: MergeSummary, studies: readonly StudyCompleteness[] = []): string {
   const tables = Object.keys(s.totals);
   const merged = s.inputs.filter((i) => i.skipped === null).length;
-  const lines = [`merged ${merged} database${merged === 1 ? '' : 's'} into ${s.into}${s.created ? ' (new)' : ''} in ${(s.elapsedMs / 1000).toFixed(1)} s`];
+  // (paths as given, with control and invisible characters written as \u{hex}, as study names are)
+  const lines = [`merged ${merged} database${merged === 1 ? '' : 's'} into ${printableName(s.into)}${s.created ? ' (new)' : ''} in ${(s.elapsedMs / 1000).toFixed(1)} s`];
   for (const i of s.inputs) {
-    lines.push(i.skipped ? `  ${i.path}: skipped, ${i.skipped}` : `  ${i.path}: ${tables.map((t) => counts(t, i.tables[t])).join('; ')}`);
+    const path = printableName(i.path);
+    lines.push(i.skipped ? `  ${path}: skipped, ${i.skipped}` : `  ${path}: ${tables.map((t) => counts(t, i.tables[t])).join('; ')}`);
   }
   lines.push(`  in all: ${tables.map((t) => counts(t, s.totals[t])).join('; ')}`);
   for (const st of studies) {
