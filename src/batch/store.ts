@@ -868,7 +868,9 @@ export class ResultStore {
 
   /**
    * Walks the deals of each group with their results: for every deal (once per group, in plan order),
-   * solver version and rung, the result it counts as at that rung (report.ts statusAt), if any. A deal
+   * solver version and rung, the result it counts as at that rung (report.ts statusAt; for a deal an
+   * interrupted ladder has not taken there yet, its highest undecided or error result below the rung,
+   * report.ts highestBelow), if any. A deal
    * counts at a rung only if one of the group's studies that plans it has that rung: a pooled row at
    * budget B is the union (each deal once) of the rows at B of the pooled studies whose budgets include
    * B, never a deal that only a study without rung B plans.
