@@ -414,7 +414,7 @@ export interface StudyCompleteness {
   /** Deals counted when --until-width stopped it (a deliberate early stop), or null. */
   readonly stoppedAt: number | null;
   /**
-   * Of the deals counted, those a budget ladder has not yet taken to its last rung: undecided at a
+   * Of the deals counted, those a budget ladder has not yet taken to every rung: undecided at a
    * rung below it, with no result at or above it (an interrupted ladder; they count as undecided at
    * the rungs they have not reached, see ResultStore's walk). 0 or absent for a single budget.
    */
@@ -423,7 +423,7 @@ export interface StudyCompleteness {
 
 /**
  * Is the study short of its plan: fewer deals counted than planned, with a closed plan and no
- * --until-width stop, or deals its ladder has not yet taken to the last rung? (A shard's database, a
+ * --until-width stop, or deals its ladder has not yet taken to every rung? (A shard's database, a
  * merge that lacks a shard, or a run that was stopped.)
  */
 export function isPartial(s: StudyCompleteness): boolean {

@@ -162,7 +162,7 @@ export interface BatchSummary {
   remaining: number | null;
   /** Deals the study counts after the run (StudyInfo.counted; a shard's database: its own); null if unknown. */
   counted: number | null;
-  /** Of those, deals its budget ladder has not yet taken to the last rung (StudyInfo.unfinished); null if unknown. */
+  /** Of those, deals its budget ladder has not yet taken to every rung (StudyInfo.unfinished); null if unknown. */
   unfinished: number | null;
   /** True when stopped by the signal. */
   interrupted: boolean;

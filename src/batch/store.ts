@@ -230,8 +230,10 @@ export interface StudyInfo {
   /** Deals counted when --until-width stopped it, or null. */
   stoppedAt: number | null;
   /**
-   * Of the deals counted, those the budget ladder has not yet taken to its last rung: undecided at a
-   * rung below it, nothing at or above it, neither won nor lost (an interrupted ladder). 0 for one budget.
+   * Of the deals counted, those the budget ladder has not yet taken to every rung: at some rung above
+   * the first, undecided below it, nothing at or above it, neither won nor lost at or below it (an
+   * interrupted ladder; a rung in the middle counts too, when another study settled the last). 0 for
+   * one budget.
    */
   unfinished: number;
   createdAt: string;
@@ -745,10 +747,13 @@ export class ResultStore {
     const counted = db.prepare('SELECT count(*) FROM study_deals WHERE study_id = ?').pluck();
     const settled = db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = ? AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND (
         (r.status IN ('won', 'lost') AND r.max_positions <= ?) OR (r.status = 'undecided' AND r.max_positions >= ?)))`).pluck();
-    // (the same test as settled's, negated, and an undecided result below the last rung)
-    const unfinished = db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = ? AND NOT EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND (
+    // deals some rung above the first has not reached yet: at that rung, the same test as settled's
+    // negated, and an undecided result below it (report.ts statusAt null, highestBelow not)
+    const rungTest = `(NOT EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND (
         (r.status IN ('won', 'lost') AND r.max_positions <= ?) OR (r.status = 'undecided' AND r.max_positions >= ?)))
-        AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND r.status = 'undecided' AND r.max_positions < ?)`).pluck();
+        AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND r.status = 'undecided' AND r.max_positions < ?))`;
+    const unfinishedOf = (id: number, rungs: readonly number[]): number =>
+      rungs.length === 0 ? 0 : (db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = ? AND (${rungs.map(() => rungTest).join(' OR ')})`).pluck().get(id, ...rungs.flatMap((b) => [b, b, b])) as number);
     const now = Date.now();
     const out: StudyInfo[] = [];
     for (const s of all) {
@@ -758,7 +763,7 @@ export class ResultStore {
       out.push({
         name: s.name, game: s.game, suits: s.suits, deals: s.deals, budgets, untilWidth: s.untilWidth,
         planned: s.planned, counted: counted.get(s.id) as number, settled: settled.get(s.id, last, last) as number,
-        stoppedAt: s.stoppedAt, unfinished: budgets.length > 1 ? (unfinished.get(s.id, last, last, last) as number) : 0, createdAt: s.createdAt,
+        stoppedAt: s.stoppedAt, unfinished: unfinishedOf(s.id, budgets.slice(1)), createdAt: s.createdAt,
         runs: (runs.all(s.id) as RunInfo[]).map((r) => (runIsDead(r, now) ? { ...r, status: 'abandoned' as const } : r)),
       });
     }
