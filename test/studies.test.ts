@@ -354,6 +354,29 @@ describe('budget ladders', () => {
     expect(JSON.parse(cli('merge', '--into', merged, db, '--json').stdout).studies).toEqual([{ name: 'U', planned: 5, counted: 5, stoppedAt: null, unfinished: 2, partial: true }]);
   });
 
+  it('a stopped run counts a prefix of its plan: the deals after the first it lacks are unlinked (results kept), a shard by its own places', () => {
+    const db = join(dir, 'prefix.sqlite');
+    const store = ResultStore.openForWriting(db);
+    const study = store.ensureStudy('P', { game: 'spiderette', suits: '1', dealsSpec: 'seeds:1-8', maxPositions: 250, planned: 8 });
+    const deals = planSeeds('spiderette', [1], [{ from: 1, to: 8 }]);
+    const rec = (i: number) => recordFromOutcome(deals[i]!, 250, {
+      key: deals[i]!.key, status: 'won', positions: 10, elapsedMs: 1, line: 'd', moveCount: 1, classicScore: null, revealScore: null, peakBytes: 0, solverVersion: '9.9.9', workerMs: 1,
+    });
+    // places 0, 1, 3, 4, 6 done; 2 and 5 were in flight when the run stopped
+    const done = [0, 1, 3, 4, 6];
+    const records = done.map(rec);
+    store.writeResults(null, records, study, done.map((o, k) => ({ deal: records[k]!.deal, ord: o, name: deals[o]!.key })));
+    // a shard holding the odd places: its first gap is 5, so it unlinks nothing after it of its own
+    expect(store.keepCountedPrefix(study, (o) => o % 2 === 1, 8)).toBe(0);
+    expect(store.studyPlaces('P')).toEqual([0, 1, 3, 4, 6]);
+    // the whole plan: the first gap is 2, so 3, 4 and 6 are unlinked; their results stay
+    expect(store.keepCountedPrefix(study, () => true, 8)).toBe(3);
+    expect(store.studyPlaces('P')).toEqual([0, 1]);
+    expect([...store.allRows()]).toHaveLength(5);
+    expect(store.keepCountedPrefix(study, () => true, 8)).toBe(0);
+    store.close();
+  });
+
   it('starts above a budget the database already holds a deal at', async () => {
     const db = join(dir, 'ladder-above.sqlite');
     // another study solved seeds 1-8 at 500: won 3 4, lost 1 5, undecided 2 6 7 8

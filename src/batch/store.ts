@@ -776,6 +776,37 @@ export class ResultStore {
   }
 
   /**
+   * Makes study `studyId` count a prefix of its plan: finds the first place below `end` that `mine`
+   * accepts and the study does not count (a deal still in flight when a run was stopped), and unlinks
+   * the deals at the places after it that `mine` accepts (their results stay stored; a later run
+   * finds them and counts them again). A run stopped with deals in flight had counted the quick deals
+   * dispatched after the slow ones it cancelled, so its floor read high (found by helper-46: 18 of 18
+   * won, where the deals left out were the undecided ones). `mine`: the places of the run's plan (a
+   * shard's, or all); `end`: the plan's length (for an open-ended plan, past its last counted place).
+   * Returns how many deals it unlinked.
+   */
+  keepCountedPrefix(studyId: number, mine: (ord: number) => boolean, end: number): number {
+    const db = this.#db;
+    const places = db.prepare('SELECT ord FROM study_deals WHERE study_id = ? ORDER BY ord').pluck().all(studyId) as number[];
+    const counted = new Set(places);
+    let gap = -1;
+    for (let o = 0; o < end; o++) {
+      if (mine(o) && !counted.has(o)) {
+        gap = o;
+        break;
+      }
+    }
+    if (gap < 0) return 0;
+    const after = places.filter((o) => o > gap && mine(o));
+    if (after.length === 0) return 0;
+    const del = db.prepare('DELETE FROM study_deals WHERE study_id = ? AND ord = ?');
+    db.transaction(() => {
+      for (const o of after) del.run(studyId, o);
+    }).immediate();
+    return after.length;
+  }
+
+  /**
    * The places in the plan (`study_deals.ord`) of the study's deals that are settled at `budget`, the
    * last rung (a win or a loss at or below it, an undecided at or above it; as `studies` counts them).
    * A shard's summary counts its own among them.
