@@ -354,6 +354,28 @@ describe('budget ladders', () => {
     expect(JSON.parse(cli('merge', '--into', merged, db, '--json').stdout).studies).toEqual([{ name: 'U', planned: 5, counted: 5, stoppedAt: null, unfinished: 2, partial: true }]);
   });
 
+  it('says whether a study is whole per solver version: an older solver\'s results do not make a newer one\'s rows whole (found by helper-46)', () => {
+    const db = join(dir, 'versions.sqlite');
+    const store = ResultStore.openForWriting(db);
+    const study = store.ensureStudy('V', { game: 'spiderette', suits: '1', dealsSpec: 'seeds:1-4', maxPositions: 250, planned: 4 });
+    const deals = planSeeds('spiderette', [1], [{ from: 1, to: 4 }]);
+    const rec = (i: number, version: string) => recordFromOutcome(deals[i]!, 250, {
+      key: deals[i]!.key, status: 'won', positions: 10, elapsedMs: 1, line: 'd', moveCount: 1, classicScore: null, revealScore: null, peakBytes: 0, solverVersion: version, workerMs: 1,
+    });
+    // solver 1.0.0 solved all four; 2.0.0, stopped, two of them
+    const records = [0, 1, 2, 3].map((i) => rec(i, '1.0.0')).concat([rec(0, '2.0.0'), rec(1, '2.0.0')]);
+    store.writeResults(null, records, study, [0, 1, 2, 3].map((o) => ({ deal: records[o]!.deal, ord: o, name: deals[o]!.key })));
+    expect(store.studies(['V'])[0]).toMatchObject({ counted: 4, settled: 4 });
+    expect(store.studies(['V'], '2.0.0')[0]).toMatchObject({ counted: 2, settled: 2, unfinished: 0 });
+    expect(store.studies(['V'], '1.0.0')[0]).toMatchObject({ counted: 4, settled: 4 });
+    expect(store.settledPlaces(study, 250, '2.0.0').sort((a, b) => a - b)).toEqual([0, 1]);
+    store.close();
+    const rep = cli('report', '--db', db);
+    expect(rep.status).toBe(0);
+    expect(rep.stdout.trimEnd().split('\n').at(-1)).toBe('study V (solver 2.0.0): 2 of 4 planned deals counted (partial: missing shards or an unfinished run)');
+    expect(rep.stdout).not.toContain('(solver 1.0.0)');
+  });
+
   it('a stopped run counts a prefix of its plan: the deals after the first it lacks are unlinked (results kept), a shard by its own places', () => {
     const db = join(dir, 'prefix.sqlite');
     const store = ResultStore.openForWriting(db);

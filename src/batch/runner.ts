@@ -572,10 +572,11 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     store.heartbeat(runId, { planned: runPlanned ?? openPlanned, skipped });
     store.finishRun(runId, interrupted ? 'interrupted' : 'done', stopReason ?? seedsRanOut);
     const report = store.report({ studies: [study] });
-    const info = store.studies([study])[0];
+    // what this solver has of the study (results of an older solver do not make it whole)
+    const info = store.studies([study], SOLVER_VERSION)[0];
     // a shard's summary counts its own deals: those of its places of the plan that are settled
     const plannedNow = shard ? runPlanned : (info?.planned ?? planned);
-    const settledNow = !info ? null : shard ? store.settledPlaces(studyId, budgets[budgets.length - 1]!).filter((o) => assignment![o] === shard.index).length : info.settled;
+    const settledNow = !info ? null : shard ? store.settledPlaces(studyId, budgets[budgets.length - 1]!, SOLVER_VERSION).filter((o) => assignment![o] === shard.index).length : info.settled;
     const elapsedMs = performance.now() - t0;
     return {
       study, studyId, runId, db: opts.dbPath,

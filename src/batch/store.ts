@@ -738,22 +738,32 @@ export class ResultStore {
     }).immediate();
   }
 
-  /** The studies in the database (oldest first) with their runs (a dead `running` run shown `abandoned`). */
-  studies(names?: readonly string[]): StudyInfo[] {
+  /**
+   * The studies in the database (oldest first) with their runs (a dead `running` run shown
+   * `abandoned`). `solverVersion`: count, settle and find unfinished only that solver's results (a
+   * deal counts if it is linked and has a result of that version); default any version's.
+   */
+  studies(names?: readonly string[], solverVersion?: string): StudyInfo[] {
     const db = this.#db;
     const all = db.prepare('SELECT id, name, game, suits, deals_spec AS deals, budgets, max_positions AS budget, until_width AS untilWidth, planned, stopped_at AS stoppedAt, created_at AS createdAt FROM studies ORDER BY id').all() as
       { id: number; name: string; game: string | null; suits: string | null; deals: string; budgets: string | null; budget: number; untilWidth: number | null; planned: number | null; stoppedAt: number | null; createdAt: string }[];
     const runs = db.prepare('SELECT uid, started_at AS startedAt, finished_at AS finishedAt, workers, solver_version AS solverVersion, status, planned, skipped, completed, errors, pid, host, heartbeat_at AS heartbeatAt, note FROM runs WHERE study_id = ? ORDER BY id');
-    const counted = db.prepare('SELECT count(*) FROM study_deals WHERE study_id = ?').pluck();
-    const settled = db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = ? AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND (
-        (r.status IN ('won', 'lost') AND r.max_positions <= ?) OR (r.status = 'undecided' AND r.max_positions >= ?)))`).pluck();
+    // with a solver version, only its results count (a study solved again by a newer solver is
+    // counted, settled and unfinished as that solver has it; found by helper-46)
+    const ver = solverVersion === undefined ? '' : ' AND r.solver_version = @v';
+    const v = solverVersion === undefined ? {} : { v: solverVersion };
+    const counted = db.prepare(solverVersion === undefined ? 'SELECT count(*) FROM study_deals WHERE study_id = @id'
+      : `SELECT count(*) FROM study_deals sd WHERE sd.study_id = @id AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver})`).pluck();
+    const settled = db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = @id AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver} AND (
+        (r.status IN ('won', 'lost') AND r.max_positions <= @last) OR (r.status = 'undecided' AND r.max_positions >= @last)))`).pluck();
     // deals some rung above the first has not reached yet: at that rung, the same test as settled's
     // negated, and an undecided result below it (report.ts statusAt null, highestBelow not)
-    const rungTest = `(NOT EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND (
-        (r.status IN ('won', 'lost') AND r.max_positions <= ?) OR (r.status = 'undecided' AND r.max_positions >= ?)))
-        AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND r.status = 'undecided' AND r.max_positions < ?))`;
+    const rungTest = (k: number) => `(NOT EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver} AND (
+        (r.status IN ('won', 'lost') AND r.max_positions <= @b${k}) OR (r.status = 'undecided' AND r.max_positions >= @b${k})))
+        AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver} AND r.status = 'undecided' AND r.max_positions < @b${k}))`;
     const unfinishedOf = (id: number, rungs: readonly number[]): number =>
-      rungs.length === 0 ? 0 : (db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = ? AND (${rungs.map(() => rungTest).join(' OR ')})`).pluck().get(id, ...rungs.flatMap((b) => [b, b, b])) as number);
+      rungs.length === 0 ? 0 : (db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = @id AND (${rungs.map((_, k) => rungTest(k)).join(' OR ')})`).pluck()
+        .get({ id, ...v, ...Object.fromEntries(rungs.map((b, k) => [`b${k}`, b])) }) as number);
     const now = Date.now();
     const out: StudyInfo[] = [];
     for (const s of all) {
@@ -762,7 +772,7 @@ export class ResultStore {
       const last = budgets[budgets.length - 1]!;
       out.push({
         name: s.name, game: s.game, suits: s.suits, deals: s.deals, budgets, untilWidth: s.untilWidth,
-        planned: s.planned, counted: counted.get(s.id) as number, settled: settled.get(s.id, last, last) as number,
+        planned: s.planned, counted: counted.get({ id: s.id, ...v }) as number, settled: settled.get({ id: s.id, last, ...v }) as number,
         stoppedAt: s.stoppedAt, unfinished: unfinishedOf(s.id, budgets.slice(1)), createdAt: s.createdAt,
         runs: (runs.all(s.id) as RunInfo[]).map((r) => (runIsDead(r, now) ? { ...r, status: 'abandoned' as const } : r)),
       });
@@ -809,11 +819,13 @@ export class ResultStore {
   /**
    * The places in the plan (`study_deals.ord`) of the study's deals that are settled at `budget`, the
    * last rung (a win or a loss at or below it, an undecided at or above it; as `studies` counts them).
-   * A shard's summary counts its own among them.
+   * A shard's summary counts its own among them. `solverVersion`: only that solver's results count.
    */
-  settledPlaces(studyId: number, budget: number): number[] {
-    return this.#db.prepare(`SELECT sd.ord FROM study_deals sd WHERE sd.study_id = ? AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal AND (
-        (r.status IN ('won', 'lost') AND r.max_positions <= ?) OR (r.status = 'undecided' AND r.max_positions >= ?)))`).pluck().all(studyId, budget, budget) as number[];
+  settledPlaces(studyId: number, budget: number, solverVersion?: string): number[] {
+    const ver = solverVersion === undefined ? '' : ' AND r.solver_version = @v';
+    return this.#db.prepare(`SELECT sd.ord FROM study_deals sd WHERE sd.study_id = @id AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver} AND (
+        (r.status IN ('won', 'lost') AND r.max_positions <= @b) OR (r.status = 'undecided' AND r.max_positions >= @b)))`).pluck()
+      .all({ id: studyId, b: budget, ...(solverVersion === undefined ? {} : { v: solverVersion }) }) as number[];
   }
 
   /**

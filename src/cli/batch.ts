@@ -19,7 +19,7 @@ import { canonicalPath, databaseFiles, fileInTheWay, isSqliteFile, makeDirs, sam
 import { isDamagedDatabase } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
-import { budgetWords, formatCsv, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat } from '../batch/report.js';
+import { budgetWords, formatCsv, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat, type ReportRow } from '../batch/report.js';
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
 import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.js';
 import { oneLine } from '../batch/schema.js';
@@ -493,9 +493,23 @@ function parseFilter(o: { game?: string; suits?: string; study?: string[]; pool?
 
 /** Refuses `--study` names the database does not hold (one line listing what it does hold). */
 /** Warning lines (report.ts partialStudyNotes) for the studies a report covers that are short of their plan. */
-function reportedPartials(store: ResultStore, filter: ResultFilter): string[] {
+function reportedPartials(store: ResultStore, filter: ResultFilter, rows: readonly ReportRow[]): string[] {
   const wanted = filter.studies ? new Set(filter.studies) : null;
-  return partialStudyNotes(store.studies().filter((s) => wanted === null || wanted.has(s.name)), printableName);
+  const out: string[] = [];
+  for (const s of store.studies().filter((st) => wanted === null || wanted.has(st.name))) {
+    // a study's rows of one solver version are whole or not by that version's results (an older
+    // solver's results do not make a newer one's rows whole; found by helper-46): one set of lines a
+    // version its rows show, the version named when there are several
+    const versions = [...new Set(rows.filter((r) => r.study === s.name).map((r) => r.solverVersion))];
+    if (versions.length === 0) out.push(...partialStudyNotes([s], printableName));
+    else {
+      for (const v of versions) {
+        const show = versions.length > 1 ? (n: string) => `${printableName(n)} (solver ${v})` : printableName;
+        out.push(...partialStudyNotes(store.studies([s.name], v), show));
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -600,7 +614,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       await writeOut(
         o.out,
         format === 'html'
-          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, filter) })
+          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, filter, rows) })
           : reportVega(rows, won, generator),
       );
       return;
@@ -611,7 +625,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + TABLE_LEGEND.join('\n') + '\n';
     // a study short of its plan (a missing shard, an unfinished run) is said under the table, not
     // hidden; under "no results" too, for a study stopped before it counted a deal
-    const notes = format === 'table' || format === 'md' ? reportedPartials(store, filter) : [];
+    const notes = format === 'table' || format === 'md' ? reportedPartials(store, filter, rows) : [];
     if (notes.length) text += (format === 'md' ? '\n' + notes.map((n) => `> ${markdownText(n)}`).join('\n>\n') : notes.join('\n')) + '\n';
     await writeOut(o.out, text);
   } finally {
