@@ -565,10 +565,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     if (where !== 'same') throw databaseGoneFault(store, where, runId, [], written);
     // a stopped run counts a prefix of its plan: the deals done after one it cancelled in flight
     // (often the slowest: an undecided one takes the whole budget) are left for the next run to count
-    if (interrupted) {
-      const end = planned ?? store.studyPlaces(study).reduce((m, o) => Math.max(m, o + 1), 0);
-      store.keepCountedPrefix(studyId, shard ? (o) => assignment![o] === shard.index : () => true, end);
-    }
+    if (interrupted) store.keepCountedPrefix(studyId, shard ? (o) => assignment![o] === shard.index : () => true);
     store.heartbeat(runId, { planned: runPlanned ?? openPlanned, skipped });
     store.finishRun(runId, interrupted ? 'interrupted' : 'done', stopReason ?? seedsRanOut);
     const report = store.report({ studies: [study] });

@@ -240,6 +240,20 @@ export interface StudyInfo {
   runs: RunInfo[];
 }
 
+/**
+ * SQL: does the study deal `sd` have a result settled at the budget `b` (an SQL parameter, `@last`): won or
+ * lost at or below it, or undecided at or above it (report.ts statusAt). `ver`: versionFilter's.
+ */
+function settledAt(b: string, ver: string): string {
+  return `EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver} AND (
+        (r.status IN ('won', 'lost') AND r.max_positions <= ${b}) OR (r.status = 'undecided' AND r.max_positions >= ${b})))`;
+}
+
+/** SQL: the condition on `r` that keeps one solver version's results (parameter `@v`), or none. */
+function versionFilter(solverVersion: string | undefined): string {
+  return solverVersion === undefined ? '' : ' AND r.solver_version = @v';
+}
+
 /** A link of a deal to a study (see `study_deals`). */
 export interface DealLink {
   deal: string;
@@ -750,16 +764,14 @@ export class ResultStore {
     const runs = db.prepare('SELECT uid, started_at AS startedAt, finished_at AS finishedAt, workers, solver_version AS solverVersion, status, planned, skipped, completed, errors, pid, host, heartbeat_at AS heartbeatAt, note FROM runs WHERE study_id = ? ORDER BY id');
     // with a solver version, only its results count (a study solved again by a newer solver is
     // counted, settled and unfinished as that solver has it; found by helper-46)
-    const ver = solverVersion === undefined ? '' : ' AND r.solver_version = @v';
+    const ver = versionFilter(solverVersion);
     const v = solverVersion === undefined ? {} : { v: solverVersion };
     const counted = db.prepare(solverVersion === undefined ? 'SELECT count(*) FROM study_deals WHERE study_id = @id'
       : `SELECT count(*) FROM study_deals sd WHERE sd.study_id = @id AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver})`).pluck();
-    const settled = db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = @id AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver} AND (
-        (r.status IN ('won', 'lost') AND r.max_positions <= @last) OR (r.status = 'undecided' AND r.max_positions >= @last)))`).pluck();
-    // deals some rung above the first has not reached yet: at that rung, the same test as settled's
-    // negated, and an undecided result below it (report.ts statusAt null, highestBelow not)
-    const rungTest = (k: number) => `(NOT EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver} AND (
-        (r.status IN ('won', 'lost') AND r.max_positions <= @b${k}) OR (r.status = 'undecided' AND r.max_positions >= @b${k})))
+    const settled = db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = @id AND ${settledAt('@last', ver)}`).pluck();
+    // deals some rung above the first has not reached yet: at that rung, not settled, and an
+    // undecided result below it (report.ts statusAt null, highestBelow not)
+    const rungTest = (k: number) => `(NOT ${settledAt(`@b${k}`, ver)}
         AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver} AND r.status = 'undecided' AND r.max_positions < @b${k}))`;
     const unfinishedOf = (id: number, rungs: readonly number[]): number =>
       rungs.length === 0 ? 0 : (db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = @id AND (${rungs.map((_, k) => rungTest(k)).join(' OR ')})`).pluck()
@@ -792,15 +804,16 @@ export class ResultStore {
    * finds them and counts them again). A run stopped with deals in flight had counted the quick deals
    * dispatched after the slow ones it cancelled, so its floor read high (found by helper-46: 18 of 18
    * won, where the deals left out were the undecided ones). `mine`: the places of the run's plan (a
-   * shard's, or all); `end`: the plan's length (for an open-ended plan, past its last counted place).
-   * Returns how many deals it unlinked.
+   * shard's, or all). Returns how many deals it unlinked.
    */
-  keepCountedPrefix(studyId: number, mine: (ord: number) => boolean, end: number): number {
+  keepCountedPrefix(studyId: number, mine: (ord: number) => boolean): number {
     const db = this.#db;
     const places = db.prepare('SELECT ord FROM study_deals WHERE study_id = ? ORDER BY ord').pluck().all(studyId) as number[];
     const counted = new Set(places);
+    // (a first gap after the last counted place leaves nothing after it to unlink)
+    const last = places.length ? places[places.length - 1]! : -1;
     let gap = -1;
-    for (let o = 0; o < end; o++) {
+    for (let o = 0; o < last; o++) {
       if (mine(o) && !counted.has(o)) {
         gap = o;
         break;
@@ -822,9 +835,7 @@ export class ResultStore {
    * A shard's summary counts its own among them. `solverVersion`: only that solver's results count.
    */
   settledPlaces(studyId: number, budget: number, solverVersion?: string): number[] {
-    const ver = solverVersion === undefined ? '' : ' AND r.solver_version = @v';
-    return this.#db.prepare(`SELECT sd.ord FROM study_deals sd WHERE sd.study_id = @id AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver} AND (
-        (r.status IN ('won', 'lost') AND r.max_positions <= @b) OR (r.status = 'undecided' AND r.max_positions >= @b)))`).pluck()
+    return this.#db.prepare(`SELECT sd.ord FROM study_deals sd WHERE sd.study_id = @id AND ${settledAt('@b', versionFilter(solverVersion))}`).pluck()
       .all({ id: studyId, b: budget, ...(solverVersion === undefined ? {} : { v: solverVersion }) }) as number[];
   }
 
