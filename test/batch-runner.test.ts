@@ -10,6 +10,7 @@ import { timeLeft, type ProgressSink } from '../src/batch/progress.js';
 import { runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { ResultStore, type StoredRow } from '../src/batch/store.js';
 import { FileFault } from '../src/batch/faults.js';
+import { formatBatchSummary } from '../src/cli/batch.js';
 import { withEnv } from './helpers/env.js';
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
@@ -236,6 +237,9 @@ describe('runBatch with injected outcomes', () => {
     expect(places).toEqual(places.map((_, i) => i));
     expect(places.length).toBeLessThanOrEqual(first.ran);
     expect(first.counted).toBe(places.length);
+    // the summary says how many it stored and left uncounted
+    expect(first.uncounted).toBe(first.ran - places.length);
+    if (first.uncounted > 0) expect(formatBatchSummary(first)).toContain(`; ${first.uncounted} of its deals stored but not counted yet (they follow a deal still running when it stopped; the next run counts them)`);
     expect(first.remaining).toBe(80 - places.length);
     const meta = new Database(db, { readonly: true });
     expect(meta.prepare('SELECT status, completed FROM runs').get()).toEqual({ status: 'interrupted', completed: first.ran });

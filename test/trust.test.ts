@@ -603,7 +603,7 @@ describe('#12.10 the answer a user would expect, or a clear refusal', () => {
 function oneDealSummary(over: Partial<BatchSummary> = {}): BatchSummary {
   return {
     study: 's', studyId: 1, runId: 1, db: 'd.sqlite', game: 'spider', suits: '1', maxPositions: 100, workers: 1, solverVersion: '1.0.0',
-    planned: 1, skipped: 0, ran: 1, won: 1, lost: 0, undecided: 0, errors: 0, remaining: 0, counted: 1, unfinished: 0, interrupted: false, elapsedMs: 5,
+    planned: 1, skipped: 0, ran: 1, won: 1, lost: 0, undecided: 0, errors: 0, remaining: 0, counted: 1, uncounted: 0, unfinished: 0, interrupted: false, elapsedMs: 5,
     dealsPerSecond: 200, workerMs: 4, budgets: [100], stopReason: null, seedsRanOut: null,
     report: summarize([{ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 7, elapsedMs: 1 }]),
     ...over,

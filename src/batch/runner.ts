@@ -160,6 +160,11 @@ export interface BatchSummary {
   errors: number;
   /** Deals of the plan not yet settled at the last rung (to run on resume); null when the plan is open. */
   remaining: number | null;
+  /**
+   * Deals a stopped run solved and stored but left uncounted, for they follow a deal of the plan still
+   * in flight when it stopped (store.ts keepCountedPrefix); the next run counts them. 0 if none.
+   */
+  uncounted: number;
   /** Deals the study counts after the run (StudyInfo.counted; a shard's database: its own); null if unknown. */
   counted: number | null;
   /** Of those, deals its budget ladder has not yet taken to every rung (StudyInfo.unfinished); null if unknown. */
@@ -565,7 +570,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     if (where !== 'same') throw databaseGoneFault(store, where, runId, [], written);
     // a stopped run counts a prefix of its plan: the deals done after one it cancelled in flight
     // (often the slowest: an undecided one takes the whole budget) are left for the next run to count
-    if (interrupted) store.keepCountedPrefix(studyId, shard ? (o) => assignment![o] === shard.index : () => true);
+    const uncounted = interrupted ? store.keepCountedPrefix(studyId, shard ? (o) => assignment![o] === shard.index : () => true) : 0;
     store.heartbeat(runId, { planned: runPlanned ?? openPlanned, skipped });
     store.finishRun(runId, interrupted ? 'interrupted' : 'done', stopReason ?? seedsRanOut);
     const report = store.report({ studies: [study] });
@@ -583,6 +588,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       ...counts,
       remaining: plannedNow === null || settledNow === null ? null : plannedNow - settledNow,
       counted: info ? info.counted : null,
+      uncounted,
       unfinished: info ? info.unfinished : null,
       interrupted,
       stopReason,

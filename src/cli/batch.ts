@@ -279,7 +279,8 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
           ? `; ${duplicates} deal${duplicates === 1 ? '' : 's'} of overlapping seed ranges planned once`
           : `; ${duplicates} duplicate line${duplicates === 1 ? '' : 's'} of the file merged (the same deal twice is planned once)`
         : ''),
-    `  this run${many ? `'s ${s.ran} solve${s.ran === 1 ? '' : 's'}` : ''}: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}`,
+    `  this run${many ? `'s ${s.ran} solve${s.ran === 1 ? '' : 's'}` : ''}: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}` +
+      (s.uncounted > 0 ? `; ${s.uncounted} of its deals stored but not counted yet (they follow a deal still running when it stopped; the next run counts them)` : ''),
     `  ${ladder}, solver ${s.solverVersion}, database ${s.db}`,
     ...(s.stopReason ? [`  stopped: ${s.stopReason}`] : []),
     '',
