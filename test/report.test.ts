@@ -9,6 +9,7 @@ describe('partialStudyNotes', () => {
     expect(partialStudyNotes([
       { name: 'x', planned: 20, counted: 14, stoppedAt: null },
       { name: 'whole', planned: 20, counted: 20, stoppedAt: null },
+      // open-ended with no rule (not a study batch makes): nothing to say
       { name: 'open', planned: null, counted: 3, stoppedAt: null },
       // stopped by --until-width on purpose: not partial
       { name: 'stopped', planned: 1000, counted: 400, stoppedAt: 400 },
@@ -16,6 +17,18 @@ describe('partialStudyNotes', () => {
     ])).toEqual([
       'study x: 14 of 20 planned deals counted (partial: missing shards or an unfinished run)',
       'study big: 31,000 of 32,000 planned deals counted (partial: missing shards or an unfinished run)',
+    ]);
+  });
+
+  it('warns of an open-ended study its --until-width rule has not stopped yet, not of one it stopped', () => {
+    expect(partialStudyNotes([
+      { name: 'going', planned: null, counted: 1345, stoppedAt: null, untilWidth: 0.02 },
+      // stopped by its rule: the plan is the prefix it stopped at
+      { name: 'done', planned: 900, counted: 900, stoppedAt: 900, untilWidth: 0.02 },
+      // its seeds ran out: the plan is every deal it went through
+      { name: 'ran-out', planned: 6, counted: 6, stoppedAt: null, untilWidth: 0.01 },
+    ])).toEqual([
+      'study going: 1,345 deals counted so far, before its --until-width 0.02 rule was met (partial: an open-ended study its rule has not stopped yet; run its batch command again to go on)',
     ]);
   });
 });

@@ -19,8 +19,8 @@ import { planStudy, planSeeds, type PlannedDeal } from '../src/batch/deals.js';
 import { bandWidth, runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
-import { formatBatchSummary } from '../src/cli/batch.js';
-import type { ReportRow } from '../src/batch/report.js';
+import { formatBatchSummary, formatStudies } from '../src/cli/batch.js';
+import { isPartial, type ReportRow } from '../src/batch/report.js';
 import { solve } from '../src/solver/solve.js';
 import { withEnv } from './helpers/env.js';
 
@@ -486,6 +486,37 @@ describe('--until-width', () => {
   });
 });
 
+describe('--until-width on an open seed range, interrupted', () => {
+  it('leaves the study partial, with the note report prints, until a run goes on to its rule', async () => {
+    const db = join(dir, 'open-interrupted.sqlite');
+    const ctl = new AbortController();
+    let updates = 0;
+    const opts: BatchOptions = {
+      deals: planStudy({ kind: 'seeds', game: 'spider', suits: [1], ranges: [{ from: 1, to: 4294967295, open: true }] }, loadDeal).deals,
+      maxPositions: 77, untilWidth: 0.6, workers: 2, dbPath: db, study: 'O', workerFile: TEST_WORKER,
+      studyParams: { game: 'spider', suits: '1', dealsSpec: 'seeds:1-', maxPositions: 77, untilWidth: 0.6 },
+    };
+    const s = await withEnv(FAKE, () => runBatch({ ...opts, signal: ctl.signal, progress: { start: () => {}, update: () => { if (++updates === 5) ctl.abort(); }, stop: () => {} } }));
+    expect(s).toMatchObject({ interrupted: true, planned: null, untilWidth: 0.6 });
+    const info = readStore(db, (st) => st.studies()[0]!);
+    expect(info).toMatchObject({ planned: null, stoppedAt: null, untilWidth: 0.6 });
+    // (a stopped run counts a prefix of its plan: the deals after one it cancelled in flight wait)
+    expect(info.counted).toBeLessThan(20);
+    expect(isPartial(info)).toBe(true);
+    expect(formatStudies([info])).toContain(`  deals planned open-ended (not yet stopped by its rule: partial), counted ${info.counted}, settled ${info.counted}\n`);
+    expect(formatBatchSummary(s).trimEnd().split('\n').at(-1)).toBe(
+      `study O: ${info.counted} deals counted so far, before its --until-width 0.6 rule was met (partial: an open-ended study its rule has not stopped yet; run its batch command again to go on)`,
+    );
+    // the same command again goes on to the rule (20 deals, as in the test above): whole
+    const again = await withEnv(FAKE, () => runBatch(opts));
+    expect(again).toMatchObject({ interrupted: false, planned: 20, remaining: 0 });
+    const after = readStore(db, (st) => st.studies()[0]!);
+    expect(after).toMatchObject({ planned: 20, stoppedAt: 20, counted: 20 });
+    expect(isPartial(after)).toBe(false);
+    expect(formatStudies([after])).toContain('  deals planned 20, counted 20, settled 20; stopped by --until-width after 20\n');
+  });
+});
+
 describe('--until-width on an open seed range that runs out', () => {
   it('says the seeds ran out at the largest seed, with the band it reached; the run is done and its note says so; not so for a closed range or a study its rule stopped', async () => {
     const db = join(dir, 'ran-out.sqlite');
@@ -504,11 +535,13 @@ describe('--until-width on an open seed range that runs out', () => {
     expect(s).toMatchObject({ seedsRanOut: why, stopReason: null, interrupted: false, ran: 6 });
     expect(counts(s.report)).toEqual(['top spider/1 @77: 6 deals, won 3, lost 1, undecided 2, errors 0']);
     const info = readStore(db, (st) => st.studies()[0]!);
-    expect(info).toMatchObject({ stoppedAt: null, counted: 6, planned: null });
+    // the seeds ran out: the plan is the 6 deals it went through, and the study is whole (no partial note)
+    expect(info).toMatchObject({ stoppedAt: null, counted: 6, planned: 6 });
+    expect(isPartial(info)).toBe(false);
     expect(info.runs[0]).toMatchObject({ status: 'done', note: why, planned: 6 });
     // again: nothing to solve, the same answer
     const again = await withEnv(FAKE, () => runBatch(opts));
-    expect(again).toMatchObject({ seedsRanOut: why, ran: 0, skipped: 6 });
+    expect(again).toMatchObject({ seedsRanOut: why, ran: 0, skipped: 6, planned: 6, remaining: 0 });
     // a closed range that ends before the band is narrow enough ran its whole plan, as asked: nothing to say
     const closed = await withEnv(FAKE, () => runBatch({
       ...seedsStudy(join(dir, 'ran-out-closed.sqlite'), 'C', 'spider', [1], 4294967290, 4294967295, [77]), untilWidth: 0.01,

@@ -627,6 +627,15 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
     expect(lines.at(-1)).toBe('study intr: 13 of 200 planned deals counted (partial: missing shards or an unfinished run)');
     expect(formatBatchSummary({ ...summary, interrupted: false, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(TABLE_LEGEND.at(-1));
   });
+
+  it("an interrupted open-ended batch's table ends with the line report prints for it (its rule not met yet)", () => {
+    const summary = oneDealSummary({ study: 'open', planned: null, ran: 345, won: 345, remaining: null, counted: 345, interrupted: true, untilWidth: 0.02 });
+    expect(formatBatchSummary(summary).trimEnd().split('\n').at(-1)).toBe(
+      'study open: 345 deals counted so far, before its --until-width 0.02 rule was met (partial: an open-ended study its rule has not stopped yet; run its batch command again to go on)',
+    );
+    // stopped by its rule (not interrupted): whole
+    expect(formatBatchSummary({ ...summary, interrupted: false, planned: 345, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(TABLE_LEGEND.at(-1));
+  });
 });
 
 describe('#12.12 the quick and the slow suite', () => {

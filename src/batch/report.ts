@@ -413,6 +413,8 @@ export interface StudyCompleteness {
   readonly counted: number;
   /** Deals counted when --until-width stopped it (a deliberate early stop), or null. */
   readonly stoppedAt: number | null;
+  /** Its --until-width rule, or null (absent: none). An open-ended plan (planned null) has one. */
+  readonly untilWidth?: number | null;
   /**
    * Of the deals counted, those a budget ladder has not yet taken to every rung: undecided at a
    * rung below it, with no result at or above it (an interrupted ladder; they count as undecided at
@@ -424,10 +426,13 @@ export interface StudyCompleteness {
 /**
  * Is the study short of its plan: fewer deals counted than planned, with a closed plan and no
  * --until-width stop, or deals its ladder has not yet taken to every rung? (A shard's database, a
- * merge that lacks a shard, or a run that was stopped.)
+ * merge that lacks a shard, or a run that was stopped.) An open-ended study (planned null) is short
+ * of it until its --until-width rule stops it (or its seeds run out, which gives it a plan): it was
+ * stopped, or is running now.
  */
 export function isPartial(s: StudyCompleteness): boolean {
-  return s.planned !== null && s.stoppedAt === null && (s.counted < s.planned || (s.unfinished ?? 0) > 0);
+  if (s.planned === null) return s.stoppedAt === null && s.untilWidth != null;
+  return s.stoppedAt === null && (s.counted < s.planned || (s.unfinished ?? 0) > 0);
 }
 
 /**
@@ -435,12 +440,16 @@ export function isPartial(s: StudyCompleteness): boolean {
  * `study NAME: 14 of 20 planned deals counted (partial: missing shards or an unfinished run)` when
  * it counts fewer deals than planned, and, when its ladder is unfinished, `study NAME: 12 of 40 deals
  * not yet solved at every rung of the ladder (partial: an unfinished run); they count as undecided at
- * the rungs they have not reached`. `show` prints a name (e.g. escaping control characters); empty when
- * every study is whole.
+ * the rungs they have not reached`; for an open-ended study not yet stopped by its rule, `study NAME:
+ * 345 deals counted so far, before its --until-width 0.02 rule was met (partial: …)`. `show` prints a
+ * name (e.g. escaping control characters); empty when every study is whole.
  */
 export function partialStudyNotes(studies: readonly StudyCompleteness[], show: (name: string) => string = (n) => n): string[] {
   return studies.filter(isPartial).flatMap((s) => [
-    ...(s.counted < s.planned!
+    ...(s.planned === null
+      ? [`study ${show(s.name)}: ${s.counted.toLocaleString('en-US')} deals counted so far, before its --until-width ${s.untilWidth} rule was met (partial: an open-ended study its rule has not stopped yet; run its batch command again to go on)`]
+      : []),
+    ...(s.planned !== null && s.counted < s.planned
       ? [`study ${show(s.name)}: ${s.counted.toLocaleString('en-US')} of ${s.planned!.toLocaleString('en-US')} planned deals counted (partial: missing shards or an unfinished run)`]
       : []),
     ...((s.unfinished ?? 0) > 0

@@ -173,6 +173,8 @@ export interface BatchSummary {
   interrupted: boolean;
   /** Why the batch stopped early when it did so by its stopping rule (--until-width), else null. */
   stopReason: string | null;
+  /** The study's --until-width rule, or null (absent: none). */
+  untilWidth?: number | null;
   /**
    * Why an open-ended --until-width study (`--seeds N-`) ended without its rule met: its seeds ran out
    * at the largest seed, and the band was still not narrower than the width (`seedsRanOut`); else null.
@@ -562,6 +564,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       // an open seed range walked to its end, every deal counted, without the rule met: say so
       if (rung === 0 && opts.untilWidth !== undefined && planned === null && stopReason === null && !stopping && !interrupted && lastSeed !== null) {
         seedsRanOut = `seeds ran out at ${lastSeed} (the largest seed) before --until-width ${opts.untilWidth} was met: ${bandAfter(nextOrd, prefixWidths())}`;
+        // the plan has an end after all: the study is whole with what it counts (not partial)
+        store.closeOpenPlan(studyId, nextOrd);
       }
     }
     if (started) progress.stop();
@@ -592,6 +596,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       unfinished: info ? info.unfinished : null,
       interrupted,
       stopReason,
+      untilWidth: opts.untilWidth ?? null,
       seedsRanOut,
       elapsedMs: Math.round(elapsedMs * 10) / 10,
       dealsPerSecond: ran > 0 ? Math.round((ran / (elapsedMs / 1000)) * 100) / 100 : 0,

@@ -693,6 +693,15 @@ export class ResultStore {
     }).immediate();
   }
 
+  /**
+   * Gives an open-ended study (planned null: `--seeds N-` with --until-width) the plan of its first `n`
+   * deals, when its seeds ran out at the largest seed before its rule was met: the study is then whole
+   * (report.ts isPartial), not an unfinished run. A study with a plan keeps it.
+   */
+  closeOpenPlan(studyId: number, n: number): void {
+    this.#w().prepare('UPDATE studies SET planned = ? WHERE id = ? AND planned IS NULL').run(n, studyId);
+  }
+
   /** Links deals to a study (and their names to the deals), in one transaction; existing links are kept. */
   linkDeals(studyId: number, links: readonly DealLink[]): void {
     if (links.length === 0) return;

@@ -287,8 +287,8 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
     formatTable(s.report).trimEnd(),
     ...(s.report.length > 0 ? TABLE_LEGEND : []),
     // an interrupted run's table counts part of the plan: the line report prints under it too
-    ...(s.interrupted && shard === null && s.planned !== null && s.counted !== null
-      ? partialStudyNotes([{ name: s.study, planned: s.planned, counted: s.counted, unfinished: s.unfinished ?? 0, stoppedAt: null }], printableName)
+    ...(s.interrupted && shard === null && s.counted !== null
+      ? partialStudyNotes([{ name: s.study, planned: s.planned, counted: s.counted, unfinished: s.unfinished ?? 0, stoppedAt: null, untilWidth: s.untilWidth ?? null }], printableName)
       : []),
   ];
   return lines.join('\n') + '\n';
@@ -764,7 +764,7 @@ export function formatStudies(all: readonly StudyInfo[]): string {
     lines.push(`${s.name}`);
     lines.push(`  game ${s.game ?? 'any'}, suits ${s.suits ?? 'any'}, deals ${s.deals}`);
     lines.push(`  budget${s.budgets.length > 1 ? ' ladder' : ''} ${budgets} positions${s.untilWidth !== null ? `; until the band is narrower than ${s.untilWidth}` : ''}`);
-    lines.push(`  deals planned ${s.planned ?? 'open-ended'}, counted ${s.counted}, settled ${s.settled}${s.unfinished > 0 ? `, not yet at every rung ${s.unfinished}` : ''}${s.stoppedAt !== null ? `; stopped by --until-width after ${s.stoppedAt}` : ''}`);
+    lines.push(`  deals planned ${s.planned ?? 'open-ended (not yet stopped by its rule: partial)'}, counted ${s.counted}, settled ${s.settled}${s.unfinished > 0 ? `, not yet at every rung ${s.unfinished}` : ''}${s.stoppedAt !== null ? `; stopped by --until-width after ${s.stoppedAt}` : ''}`);
     for (const r of s.runs) {
       lines.push(`  run ${r.uid.slice(0, 8)} ${r.status.padEnd(11)} started ${r.startedAt}${r.finishedAt ? `, finished ${r.finishedAt}` : ''}; ${r.workers} worker${r.workers === 1 ? '' : 's'}, solver ${r.solverVersion}; stored ${r.completed} (errors ${r.errors})${r.status === 'running' && r.pid !== null ? `; process ${r.pid} on ${r.host}, last heartbeat ${r.heartbeatAt}` : ''}${r.note ? `; ${r.note}` : ''}`);
     }
