@@ -376,6 +376,28 @@ describe('budget ladders', () => {
     expect(rep.stdout).not.toContain('(solver 1.0.0)');
   });
 
+  it('report --game/--suits that leave a partial study out leave its line out; those that keep it keep it', () => {
+    const db = join(dir, 'filtered-partial.sqlite');
+    const store = ResultStore.openForWriting(db);
+    const study = store.ensureStudy('F', { game: 'spiderette', suits: '1', dealsSpec: 'seeds:1-4', maxPositions: 250, planned: 4 });
+    const deals = planSeeds('spiderette', [1], [{ from: 1, to: 4 }]);
+    const records = [0, 1].map((i) => recordFromOutcome(deals[i]!, 250, {
+      key: deals[i]!.key, status: 'won', positions: 10, elapsedMs: 1, line: 'd', moveCount: 1, classicScore: null, revealScore: null, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
+    }));
+    store.writeResults(null, records, study, [0, 1].map((o) => ({ deal: records[o]!.deal, ord: o, name: deals[o]!.key })));
+    store.close();
+    const note = 'study F: 2 of 4 planned deals counted (partial: missing shards or an unfinished run)';
+    for (const args of [[], ['--game', 'spiderette'], ['--suits', '1,2'], ['--game', 'spiderette', '--suits', '1']]) {
+      const r = cli('report', '--db', db, ...args);
+      expect([r.status, r.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, note]);
+    }
+    for (const args of [['--game', 'spider'], ['--suits', '2,4'], ['--game', 'spiderette', '--suits', '4']]) {
+      const r = cli('report', '--db', db, ...args);
+      expect(r.status).toBe(0);
+      expect(r.stdout).not.toContain('partial');
+    }
+  });
+
   it('a stopped run counts a prefix of its plan: the deals after the first it lacks are unlinked (results kept), a shard by its own places', () => {
     const db = join(dir, 'prefix.sqlite');
     const store = ResultStore.openForWriting(db);

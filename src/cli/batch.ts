@@ -497,7 +497,13 @@ function parseFilter(o: { game?: string; suits?: string; study?: string[]; pool?
 function reportedPartials(store: ResultStore, filter: ResultFilter, rows: readonly ReportRow[]): string[] {
   const wanted = filter.studies ? new Set(filter.studies) : null;
   const out: string[] = [];
-  for (const s of store.studies().filter((st) => wanted === null || wanted.has(st.name))) {
+  // a study of another game or suit counts than --game/--suits ask for has no rows here: no line
+  // (one whose game or suits are mixed, a deals file's, may have)
+  const suitsOf = (st: StudyInfo) => (st.suits === null ? null : st.suits.split(',').map(Number));
+  const inFilter = (st: StudyInfo) =>
+    (filter.game === undefined || st.game === null || st.game === filter.game) &&
+    (filter.suits === undefined || suitsOf(st) === null || suitsOf(st)!.some((n) => filter.suits!.includes(n)));
+  for (const s of store.studies().filter((st) => (wanted === null || wanted.has(st.name)) && inFilter(st))) {
     // a study's rows of one solver version are whole or not by that version's results (an older
     // solver's results do not make a newer one's rows whole; found by helper-46): one set of lines a
     // version its rows show, the version named when there are several
