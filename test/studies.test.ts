@@ -106,6 +106,10 @@ describe('two studies in one database', () => {
     expect(exported.stdout.split('\r\n').slice(1, -1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(
       [5, 6, 7, 8, 9, 10, 11, 12].map((n) => `B,SP1-${n}`));
     expect(cli('report', '--db', db, '--study', 'C')).toMatchObject({ status: 2, stderr: `spidersolve: option --study: no study "C" in ${db}; it holds "A", "B" (spidersolve studies lists them)\n` });
+    // a name longer than any study's is quoted cut short, with its length (it was printed whole)
+    expect(cli('report', '--db', db, '--study', 'q'.repeat(3000))).toMatchObject({
+      status: 2, stderr: `spidersolve: option --study: no study "${'q'.repeat(29)}…${'q'.repeat(10)}" (3,000 characters) in ${db}; it holds "A", "B" (spidersolve studies lists them)\n`,
+    });
     // a name of spaces only is told it is empty, quoted as given (it was: no study ""), as batch tells it
     for (const cmd of [['report'], ['export', '--csv']]) {
       expect(cli(...cmd, '--db', db, '--study', 'A', '--study', '  ')).toMatchObject({ status: 2, stdout: '', stderr: 'spidersolve: option --study "  ": the name is empty\n' });

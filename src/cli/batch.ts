@@ -529,7 +529,9 @@ function checkStudies(store: ResultStore, given: ResultFilter): ResultFilter {
   const unknown = store.unknownStudies(filter.studies);
   if (unknown.length === 0) return filter;
   const have = store.studies().map((s) => s.name);
-  throw new InputError('bad-option', `option --study: no study ${unknown.map((n) => `"${printableName(n)}"`).join(', ')} in ${store.path}; it holds ${have.length ? have.map((n) => `"${printableName(n)}"`).join(', ') : 'no study'} (spidersolve studies lists them)`);
+  // a name longer than any study's is quoted cut short, with its length (as batch's check does)
+  const quoted = (n: string) => (n.length > MAX_STUDY_NAME ? quoteInput(n) : `"${printableName(n)}"`);
+  throw new InputError('bad-option', `option --study: no study ${unknown.map(quoted).join(', ')} in ${store.path}; it holds ${have.length ? have.map((n) => `"${printableName(n)}"`).join(', ') : 'no study'} (spidersolve studies lists them)`);
 }
 
 /**
