@@ -393,12 +393,19 @@ describe('merge', () => {
     expect(part.status).toBe(0);
     expect(part.stdout.trimEnd().split('\n').at(-1)).toBe('  study sharded: 3 of 6 planned deals counted (partial: missing shards or an unfinished run)');
     const json = run(['--into', join(dir, 'jp.sqlite'), s0, s1, '--json']);
-    expect((JSON.parse(json.stdout) as { studies: unknown[] }).studies).toEqual([{ name: 'sharded', planned: 6, counted: 3, stoppedAt: null, unfinished: 0, partial: true }]);
+    expect((JSON.parse(json.stdout) as { studies: unknown[] }).studies).toEqual([{ name: 'sharded', planned: 6, counted: 3, stoppedAt: null, unfinished: 0, untilWidth: null, partial: true }]);
+    // an open-ended study its --until-width rule has not stopped yet (an interrupted run): partial too
+    const open = { ...PARAMS, dealsSpec: 'seeds:1-', untilWidth: 0.02 };
+    const o0 = shardDb('jo0.sqlite', DEALS.slice(0, 2).map((d) => won(d)), { study: 'open', params: open });
+    const openOut = run(['--into', join(dir, 'jo.sqlite'), o0]);
+    expect(openOut.stdout.trimEnd().split('\n').at(-1)).toBe(
+      '  study open: 2 deals counted so far, before its --until-width 0.02 rule was met (partial: an open-ended study its rule has not stopped yet; run its batch command again to go on)',
+    );
     // --help names every field --json prints (it listed none), and every table merged (it left out deal names)
     const help = run(['--help']).stdout.replace(/\s+/g, ' ');
     const out = JSON.parse(json.stdout) as { inputs: { tables: Record<string, object> }[]; studies: object[] };
     const listed = [out, out.inputs[0]!, out.inputs[0]!.tables, out.inputs[0]!.tables.results!, out.studies[0]!].flatMap((o) => Object.keys(o));
-    expect(listed).toHaveLength(23);
+    expect(listed).toHaveLength(24);
     const jsonHelp = /--json print one JSON object (\{.*\}) instead of the text summary/.exec(help)![1]!;
     for (const key of listed) expect(jsonHelp).toMatch(new RegExp(`[{ ]${key}[,:} ]`));
     expect(help).toContain('copy the studies, runs, results, deal names and study links of databases');
