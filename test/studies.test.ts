@@ -499,6 +499,8 @@ describe('--until-width', () => {
     expect(s.stopReason).toMatch(/^--until-width 0\.6: after 20 deals the band .* is 0\.5888 \(spider 1 suit\) < 0\.6$/);
     expect(s).toMatchObject({ planned: 20, remaining: 0, interrupted: false });
     expect(counts(s.report)).toEqual(['W spider/1 @77: 20 deals, won 10, lost 5, undecided 5, errors 0']);
+    // deals past the stop that finished before it (in flight with 2 workers) are said apart
+    expect(s.ran).toBe(20 + s.pastStop!);
     const info = readStore(db, (st) => st.studies()[0]!);
     expect(info).toMatchObject({ stoppedAt: 20, counted: 20, planned: 20 });
     expect(info.runs[0]!.note).toBe(s.stopReason);

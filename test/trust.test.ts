@@ -628,6 +628,13 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
     expect(formatBatchSummary({ ...summary, interrupted: false, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(TABLE_LEGEND.at(-1));
   });
 
+  it('a batch its --until-width rule stopped says how many deals it solved past the stop (stored, not counted)', () => {
+    const summary = oneDealSummary({ study: 'w', planned: 20, ran: 80, won: 60, remaining: 0, counted: 20, pastStop: 60, stopReason: '--until-width 0.6: …' });
+    expect(formatBatchSummary(summary).split('\n').find((l) => l.startsWith('  this run'))).toBe(
+      "  this run: won 60, lost 0, undecided 0, errors 0; 60 of its deals solved past the rule's stop, stored but not counted",
+    );
+  });
+
   it("an interrupted open-ended batch's table ends with the line report prints for it (its rule not met yet)", () => {
     const summary = oneDealSummary({ study: 'open', planned: null, ran: 345, won: 345, remaining: null, counted: 345, interrupted: true, untilWidth: 0.02 });
     expect(formatBatchSummary(summary).trimEnd().split('\n').at(-1)).toBe(

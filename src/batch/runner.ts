@@ -165,6 +165,12 @@ export interface BatchSummary {
    * in flight when it stopped (store.ts keepCountedPrefix); the next run counts them. 0 if none.
    */
   uncounted: number;
+  /**
+   * Deals this run solved and stored past the place its --until-width rule stopped the plan at (they
+   * had finished before the stop cancelled them): not counted by the study, now or later. 0 if none
+   * (absent: 0).
+   */
+  pastStop?: number;
   /** Deals the study counts after the run (StudyInfo.counted; a shard's database: its own); null if unknown. */
   counted: number | null;
   /** Of those, deals its budget ladder has not yet taken to every rung (StudyInfo.unfinished); null if unknown. */
@@ -278,6 +284,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   let skipped = 0;
   let stopReason: string | null = null;
   let seedsRanOut: string | null = null;
+  // deals this run solved after the place --until-width stopped the plan at
+  let pastStop = 0;
   // results this run has written to the database
   let written = 0;
   // The abort listener goes in first and stays until the end, so that an abort at any moment counts:
@@ -325,6 +333,9 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     const flushEvery = opts.flushEvery ?? 64;
     let started = false;
     let done = 0;
+    // with --until-width: the first place in the plan of each deal this run solved (to count those
+    // solved past the rule's stop)
+    const solvedOrds: number[] = [];
     // deals to look at in the current rung (the plan, then those undecided at the previous rung), and
     // of those, how many were reached so far (solved or found settled): the progress bar's total and value
     let rungTotal = runPlanned ?? 0;
@@ -460,6 +471,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
           ? recordFromError(deal, budget, `the worker loaded ${o.key}, not ${deal.key} (did the file change?)`, SOLVER_VERSION, ident)
           : recordFromOutcome(deal, budget, o, ident);
         record(r, o.workerMs, waiting);
+        if (opts.untilWidth !== undefined && waiting.length > 0) solvedOrds.push(Math.min(...waiting.map((w) => w.ord)));
         for (const w of waiting) note(w.ord, deal, r.status);
       };
       const onFailure = (deal: PlannedDeal, ident: string, e: unknown) => {
@@ -467,6 +479,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
         if (stopping || storeDead) return;
         const waiting = pending.get(ident) ?? [];
         record(recordFromError(deal, budget, oneLine(e) || 'worker failed', SOLVER_VERSION, ident), 0, waiting);
+        if (opts.untilWidth !== undefined && waiting.length > 0) solvedOrds.push(Math.min(...waiting.map((w) => w.ord)));
         for (const w of waiting) note(w.ord, deal, 'error');
       };
 
@@ -557,7 +570,11 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       // the run's last writes (its counts, its status) wait out a lock as the set-up did
       store.setBusyTimeout(opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS);
       if (fatal) throw fatal;
-      if (stopAt >= 0) store.stopStudyAt(studyId, stopAt);
+      if (stopAt >= 0) {
+        store.stopStudyAt(studyId, stopAt);
+        // deals after the stop that finished before the cancel reached them: stored, not counted
+        pastStop = solvedOrds.filter((o) => o >= stopAt).length;
+      }
       // an open-ended plan (seeds N-): the run's planned deals are those it went through, the plan's
       // prefix the rule stopped at, or the deals reached before an interruption (not 0)
       if (rung === 0 && runPlanned === null) openPlanned = stopAt >= 0 ? stopAt : rungReached;
@@ -593,6 +610,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       remaining: plannedNow === null || settledNow === null ? null : plannedNow - settledNow,
       counted: info ? info.counted : null,
       uncounted,
+      pastStop,
       unfinished: info ? info.unfinished : null,
       interrupted,
       stopReason,

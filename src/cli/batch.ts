@@ -280,7 +280,8 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
           : `; ${duplicates} duplicate line${duplicates === 1 ? '' : 's'} of the file merged (the same deal twice is planned once)`
         : ''),
     `  this run${many ? `'s ${s.ran} solve${s.ran === 1 ? '' : 's'}` : ''}: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}` +
-      (s.uncounted > 0 ? `; ${s.uncounted} of its deals stored but not counted yet (they follow a deal still running when it stopped; the next run counts them)` : ''),
+      (s.uncounted > 0 ? `; ${s.uncounted} of its deals stored but not counted yet (they follow a deal still running when it stopped; the next run counts them)` : '') +
+      ((s.pastStop ?? 0) > 0 ? `; ${s.pastStop} of its deals solved past the rule's stop, stored but not counted` : ''),
     `  ${ladder}, solver ${s.solverVersion}, database ${s.db}`,
     ...(s.stopReason ? [`  stopped: ${s.stopReason}`] : []),
     '',
