@@ -473,7 +473,8 @@ describe('spidersolve batch --seeds N- --until-width that runs out of seeds', ()
     // at 100 positions every deal is undecided: floor 0/6 (low 0), ceiling 6/6 (high 1), band 1
     const why = "seeds ran out at 4294967295 (the largest seed) before --until-width 0.01 was met: after 6 deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is 1.0000 (spiderette 4 suits)";
     expect(r.stderr).toBe(`spidersolve: note: ${why}\n`);
-    expect(r.stdout).toMatch(/^  deals open-ended: 0 already settled, 6 run now/m);
+    // the seeds ran out: the plan is the 6 deals it went through, none left
+    expect(r.stdout).toMatch(/^  deals 6: 0 already settled, 6 run now in .*, 0 left$/m);
     const j = await cli([...args, '--json']);
     expect(j.status).toBe(0);
     expect(JSON.parse(j.stdout)).toMatchObject({ seedsRanOut: why, stopReason: null, ran: 0, skipped: 6 });

@@ -355,7 +355,7 @@ describe('budget ladders', () => {
     const m = cli('merge', '--into', merged, db);
     expect(m.status).toBe(0);
     expect(m.stdout.trimEnd().split('\n').at(-1)).toBe(`  ${note}`);
-    expect(JSON.parse(cli('merge', '--into', merged, db, '--json').stdout).studies).toEqual([{ name: 'U', planned: 5, counted: 5, stoppedAt: null, unfinished: 2, partial: true }]);
+    expect(JSON.parse(cli('merge', '--into', merged, db, '--json').stdout).studies).toEqual([{ name: 'U', planned: 5, counted: 5, stoppedAt: null, unfinished: 2, untilWidth: null, partial: true }]);
   });
 
   it('says whether a study is whole per solver version: an older solver\'s results do not make a newer one\'s rows whole (found by helper-46)', () => {
