@@ -381,4 +381,20 @@ describe('solve', () => {
     expect(lines[1]).toMatch(/^positions: 129 of 1,000,000 \(/);
     expect(lines[1]!.endsWith(`; peak memory: 0.1 MiB; solver ${SOLVER_VERSION}`)).toBe(true);
   });
+
+  it('solve and hint read a position file from a pipe (it can be read once; found by helper-48)', () => {
+    const file = join(dir, 'piped.txt');
+    writeFileSync(file, cli('show', 'SE2-5', '--format', 'position').stdout);
+    // through a shell's pipe, as a user types it (Node's own stdin pipes are sockets, which /dev/stdin cannot open)
+    const piped = (...args: string[]) => {
+      const r = spawnSync('bash', ['-c', `cat "$0" | "${process.execPath}" --import tsx src/cli/main.ts ${args.join(' ')} /dev/stdin`, file], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+      return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    const solved = piped('solve', '--json');
+    expect([solved.status, solved.stderr]).toEqual([0, '']);
+    expect(JSON.parse(solved.stdout)).toMatchObject({ status: 'won', positions: 129, line: json('solve', 'SE2-5', '--json').line });
+    const hint = piped('hint', '--json');
+    expect([hint.status, hint.stderr]).toEqual([0, '']);
+    expect(JSON.parse(hint.stdout)).toMatchObject({ status: 'won', move: json('hint', 'SE2-5', '--json').move });
+  });
 });

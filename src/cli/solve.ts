@@ -18,10 +18,13 @@ export const SOLVE_EXIT_CODES = { won: 0, lost: 3, undecided: 4 } as const;
 
 const EXIT_HELP = '\nExit codes: 0 won, 3 lost (proven), 4 undecided (budget spent), 2 bad input, 1 internal error, 130 stopped by Ctrl-C (SIGINT), 143 stopped by SIGTERM.';
 
-/** Loads the deal and solves it with the `--max-positions` budget (of `command`, for its messages). */
-function solveArg(command: string, ref: string, maxText: string | undefined): { deal: LoadedDeal; max: number; r: SolveResult } {
+/**
+ * Solves a loaded deal with the `--max-positions` budget (of `command`, for its messages). The deal is
+ * loaded once, by the caller: a position file read from a pipe (`/dev/stdin`, `<(…)`) can be read only
+ * once (found by helper-48: it was loaded again here, and the second read found the pipe empty).
+ */
+function solveArg(command: string, deal: LoadedDeal, maxText: string | undefined): { deal: LoadedDeal; max: number; r: SolveResult } {
   const max = maxText === undefined ? DEFAULT_MAX_POSITIONS : parseBudgetOption(command, maxText);
-  const deal = loadDealOrThrow(ref);
   return { deal, max, r: solve(deal.position, { maxPositions: max }) };
 }
 
@@ -62,7 +65,7 @@ export function registerSolveCommands(program: Command): void {
       const deal0 = loadDealOrThrow(ref);
       const numbering = numberingFor(deal0, opts.columns);
       const note = numberingNote(deal0, numbering);
-      const { deal, max, r } = solveArg('solve', ref, opts.maxPositions);
+      const { deal, max, r } = solveArg('solve', deal0, opts.maxPositions);
       const line = r.line.map((m) => toNumbering(m, numbering));
       const explained = opts.explain && r.status === 'won' ? explainOrThrow(deal, r.line, numbering) : null;
       if (opts.json) {
@@ -96,7 +99,7 @@ export function registerSolveCommands(program: Command): void {
       const deal0 = loadDealOrThrow(ref);
       const numbering = numberingFor(deal0, opts.columns);
       const note = numberingNote(deal0, numbering);
-      const { deal, max, r } = solveArg('hint', ref, opts.maxPositions);
+      const { deal, max, r } = solveArg('hint', deal0, opts.maxPositions);
       const line = r.line.map((m) => toNumbering(m, numbering));
       const move = r.status === 'won' ? (line[0] ?? null) : null;
       if (opts.json) printJson({ code: deal.code, status: r.status, move, positions: r.positions, line, columns: numbering.name });
