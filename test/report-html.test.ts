@@ -184,6 +184,8 @@ describe('spidersolve report --format html and --format vega', () => {
       expect(f).toMatch(/<svg[^>]*class="marks"[\s\S]*<\/svg>/);
       expect(f).toMatch(/<figcaption>[^<]+\.<\/figcaption>/);
     }
+    // the line above it says what the rows count: the deals counted by the one study (10 + 4)
+    expect(html).toContain(`<p class="meta">14 deals counted by 1 study in ${db} (every study), solver 2.2.0.</p>`);
     // the table holds the report's cells
     expect(html).toContain('<td class="l s">hand</td><td class="l">spiderette</td><td>1</td><td>10000</td><td>10</td><td>5</td><td>1</td><td>3</td><td>1</td><td>50.0%</td>');
     // a wide table scrolls in its own box with a scrollbar drawn (not an overlay that hides), headers

@@ -101,7 +101,13 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
   }
   const deals = [...top.values()].reduce((s, n) => s + n, 0);
   const versions = [...new Set(rows.map((r) => r.solverVersion))].join(', ');
-  const meta1 = `${deals.toLocaleString('en-US')} stored deal${deals === 1 ? '' : 's'} in ${meta.db} (${meta.filter})${versions ? `, solver ${versions}` : ''}.`;
+  // what the rows count, not the database's distinct deals: a deal two studies share counts in each,
+  // and a deal stored but not (yet) counted by a study is not in its rows (found by helper-48: the
+  // line said "stored deals", 20 where the database held 10)
+  const studies = new Set(rows.map((r) => r.study)).size;
+  const meta1 =
+    `${deals.toLocaleString('en-US')} deal${deals === 1 ? '' : 's'} counted by ${studies} stud${studies === 1 ? 'y' : 'ies'} in ${meta.db} (${meta.filter})` +
+    `${studies > 1 ? '; a deal two studies share counts in each' : ''}${versions ? `, solver ${versions}` : ''}.`;
   return `<!doctype html>
 <html lang="en">
 <head>
