@@ -16,7 +16,7 @@ import { positionToJson } from '../src/game/positionFile.js';
 import { loadDeal } from '../src/game/ref.js';
 import { getVariant } from '../src/game/variant.js';
 import { planStudy, planSeeds, type PlannedDeal } from '../src/batch/deals.js';
-import { bandWidth, runBatch, type BatchOptions } from '../src/batch/runner.js';
+import { bandText, bandWidth, runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { formatBatchSummary, formatStudies } from '../src/cli/batch.js';
@@ -511,6 +511,17 @@ describe('--until-width', () => {
     expect(again.stopReason).toBe(s.stopReason);
     expect(counts(again.report)).toEqual(counts(s.report));
     expect([s.seedsRanOut, again.seedsRanOut]).toEqual([null, null]);
+  });
+});
+
+describe('bandText', () => {
+  it('prints 4 decimals, or as many more as it takes to compare with the width as the band does (found by helper-48)', () => {
+    expect(bandText(0.58884, 0.6)).toBe('0.5888');
+    expect(bandText(0.04999, 0.05)).toBe('0.04999');
+    expect(bandText(0.049999999, 0.05)).toBe('0.049999999');
+    expect(bandText(0.050004, 0.05)).toBe('0.050004');
+    expect(bandText(0.05, 0.05)).toBe('0.0500');
+    expect(bandText(0.2000004, 0.2)).toBe('0.2000004');
   });
 });
 

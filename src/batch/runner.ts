@@ -126,7 +126,7 @@ export const BUSY_RETRY_MS = 100;
 export function widthNote(width: number, n: number, widths: readonly (readonly [string, number])[]): string | null {
   const wide = widths.filter(([, w]) => w > 2 * width);
   if (wide.length === 0) return null;
-  return `note: --until-width ${width}: after ${n} deals the band is still ${widthsText(wide)}, more than twice ${width}; ` +
+  return `note: --until-width ${width}: after ${n} deals the band is still ${widthsText(wide, 2 * width)}, more than twice ${width}; ` +
     'it narrows only when most deals are settled (won or lost), and with few losses proven the ceiling stays high, so this study may never stop: ' +
     'a larger --max-positions settles more deals; Ctrl-C stops it (resumable)';
 }
@@ -196,14 +196,28 @@ export interface BatchSummary {
   report: ReportRow[];
 }
 
-/** The bands of the stopping rule as its messages give them: `0.5888 (spider 1 suit), …`. */
-function widthsText(widths: readonly (readonly [string, number])[]): string {
-  return widths.map(([g, w]) => `${w.toFixed(4)} (${g})`).join(', ');
+/**
+ * A band as the rule's messages give it: 4 decimals, or as many more (up to 12) as it takes for the
+ * printed value to compare with `against` (the width, or twice it) as the band does, so that a message
+ * never reads false (found by helper-48: a band of 0.049990 was printed `0.0500 < 0.05`).
+ */
+export function bandText(w: number, against: number): string {
+  const side = Math.sign(w - against);
+  for (let d = 4; d < 12; d++) {
+    const t = w.toFixed(d);
+    if (Math.sign(Number(t) - against) === side) return t;
+  }
+  return w.toFixed(12);
+}
+
+/** The bands of the stopping rule as its messages give them: `0.5888 (spider 1 suit), …` (bandText). */
+function widthsText(widths: readonly (readonly [string, number])[], against: number): string {
+  return widths.map(([g, w]) => `${bandText(w, against)} (${g})`).join(', ');
 }
 
 /** `after N deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is …`, as the rule's messages say it. */
-function bandAfter(n: number, widths: readonly (readonly [string, number])[]): string {
-  return `after ${n} deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is ${widthsText(widths)}`;
+function bandAfter(n: number, widths: readonly (readonly [string, number])[], against: number): string {
+  return `after ${n} deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is ${widthsText(widths, against)}`;
 }
 
 /** Per game × suits counts of the plan's prefix, for the stopping rule. */
@@ -396,7 +410,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
             if (text) opts.onNote(text);
           }
           if (widths.every(([, w]) => w < opts.untilWidth!)) {
-            stopReason = `--until-width ${opts.untilWidth}: ${bandAfter(nextOrd, widths)} < ${opts.untilWidth}`;
+            stopReason = `--until-width ${opts.untilWidth}: ${bandAfter(nextOrd, widths, opts.untilWidth)} < ${opts.untilWidth}`;
             stopAt = nextOrd;
             stop();
             return;
@@ -580,7 +594,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       if (rung === 0 && runPlanned === null) openPlanned = stopAt >= 0 ? stopAt : rungReached;
       // an open seed range walked to its end, every deal counted, without the rule met: say so
       if (rung === 0 && opts.untilWidth !== undefined && planned === null && stopReason === null && !stopping && !interrupted && lastSeed !== null) {
-        seedsRanOut = `seeds ran out at ${lastSeed} (the largest seed) before --until-width ${opts.untilWidth} was met: ${bandAfter(nextOrd, prefixWidths())}`;
+        seedsRanOut = `seeds ran out at ${lastSeed} (the largest seed) before --until-width ${opts.untilWidth} was met: ${bandAfter(nextOrd, prefixWidths(), opts.untilWidth)}`;
         // the plan has an end after all: the study is whole with what it counts (not partial)
         store.closeOpenPlan(studyId, nextOrd);
       }
