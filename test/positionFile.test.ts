@@ -158,14 +158,18 @@ describe('text form', () => {
   it('R12: refuses a stock that is not whole deals (the last k deals of the variant)', () => {
     expect(badText(MID.replace('stock: 4C 8D QH', 'stock: 4C 8D QH 2H'))).toEqual({
       code: 'bad-stock',
-      message: 'position file board.txt line 11: stock deal 2 of 2 has 4 cards; with 2 deal(s) left a spiderette 4-suit game deals 7, 3 cards (the last 2 of 7, 7, 7, 3)',
+      message: 'position file board.txt line 11: stock deal 2 of 2 has 4 cards; with 2 deals left a spiderette 4-suit game deals 7, 3 cards (the last 2 of 7, 7, 7, 3)',
     });
     const start = makePositionText(dealPosition(getVariant('spider', 4), 1));
     const lines = start.split('\n');
     const stockLine = lines.findIndex((l) => l.startsWith('stock:'));
     lines[stockLine] = lines[stockLine]!.replace(/ \S+$/, '');
-    expect(badText(lines.join('\n')).message).toMatch(/^position file board.txt line 13: stock deal 1 of 5 has 9 cards; with 5 deal\(s\) left a spider 4-suit game deals 10, 10, 10, 10, 10 cards/);
+    expect(badText(lines.join('\n')).message).toMatch(/^position file board.txt line 13: stock deal 1 of 5 has 9 cards; with 5 deals left a spider 4-suit game deals 10, 10, 10, 10, 10 cards/);
     expect(badText(withLine(MID, 10, 'stock:')).message).toBe('position file board.txt line 10: empty stock deal; leave the line out when the stock is empty');
+    // one card, one deal: said in the singular
+    expect(badText(MID.replace('stock: 2H 5D 9C JH 3D KC 7H\n', '').replace('stock: 4C 8D QH', 'stock: 4C')).message).toBe(
+      'position file board.txt line 10: stock deal 1 of 1 has 1 card; with 1 deal left a spiderette 4-suit game deals 3 cards (the last 1 of 7, 7, 7, 3)',
+    );
   });
   it('R11: refuses face-down cards with no face-up card above them', () => {
     expect(badText(withLine(MID, 4, '2: AD 6C 8H |'))).toEqual({

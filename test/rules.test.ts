@@ -329,8 +329,9 @@ describe('R6-R10 moves', () => {
       M(1, 2, 2), M(1, 3, 1), M(1, 5, 2), M(1, 5, 1),
       M(2, 5, 1), M(3, 2, 1), M(3, 5, 1), M(4, 5, 1), M(6, 5, 1), M(7, 5, 1),
     ]);
-    expect(refusal(p, '1-5x3')).toBe('move "1-5x3": only 2 card(s) at the end of column 1 are one run of one suit (R7)');
+    expect(refusal(p, '1-5x3')).toBe('move "1-5x3": only 2 cards at the end of column 1 are one run of one suit (R7)');
     expect(refusal(p, '1-5x4')).toContain('(R7)');
+    expect(refusal(p, '2-5x2')).toBe('move "2-5x2": only 1 card at the end of column 2 is one run of one suit (R7)');
     expect(refusal(p, '1-4')).toBe('move "1-4": the 4 cards that would fit are not one descending run of one suit (R7)');
     const { position: q } = play(p, '1-2');
     expect(view(q).slice(0, 2)).toEqual(['| 9S 8S', '| 8C 7H 6H']);
@@ -358,8 +359,9 @@ describe('R6-R10 moves', () => {
     expect(legalMoves(p)).toEqual([M(1, 2, 3), M(1, 3, 2), M(1, 4, 1), M(3, 2, 1), M(4, 3, 1)]);
     expect(resolve(p, '1-2')).toEqual({ ok: true, value: M(1, 2, 3) });
     expect(resolve(p, '1-2x3')).toEqual({ ok: true, value: M(1, 2, 3) });
-    expect(refusal(p, '1-2x2')).toBe('move "1-2x2": onto that card exactly 3 card(s) can go (R9)');
+    expect(refusal(p, '1-2x2')).toBe('move "1-2x2": onto that card exactly 3 cards can go (R9)');
     expect(refusal(p, '1-3x3')).toContain('(R9)');
+    expect(refusal(p, '1-4x2')).toBe('move "1-4x2": onto that card exactly 1 card can go (R9)');
     const { position: q } = play(p, '1-3');
     expect(view(q).slice(0, 3)).toEqual(['| 9S', '| 10H', '| 9D 8S 7S']);
   });
@@ -645,8 +647,8 @@ describe('resolveMove errors name the rule', () => {
     ['R1', '7-2', 'move "7-2": nothing is ever placed on an Ace (R1)'],
     ['R6', '5-4', 'move "5-4": no movable group of column 5 starts one rank below the last card of column 4 (R6, R9)'],
     ['R7', '1-4', 'move "1-4": the 4 cards that would fit are not one descending run of one suit (R7)'],
-    ['R7', '1-3x3', 'move "1-3x3": only 2 card(s) at the end of column 1 are one run of one suit (R7)'],
-    ['R9', '1-6x1', 'move "1-6x1": onto that card exactly 2 card(s) can go (R9)'],
+    ['R7', '1-3x3', 'move "1-3x3": only 2 cards at the end of column 1 are one run of one suit (R7)'],
+    ['R9', '1-6x1', 'move "1-6x1": onto that card exactly 2 cards can go (R9)'],
     ['R12', 'd', 'move "d": column 3 is empty, and the stock cannot be dealt while a column is empty (R12)'],
   ];
   it.each(cases)('%s: %s is refused with the rule named', (_rule, text, message) => {
@@ -665,6 +667,6 @@ describe('resolveMove errors name the rule', () => {
   it('R9: resolveMove of a Move value (no text) names the move in notation', () => {
     const r = resolveMove(p, M(1, 6, 1) as Move);
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error.message).toBe('move "1-6x1": onto that card exactly 2 card(s) can go (R9)');
+    if (!r.ok) expect(r.error.message).toBe('move "1-6x1": onto that card exactly 2 cards can go (R9)');
   });
 });

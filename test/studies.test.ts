@@ -542,6 +542,8 @@ describe('--until-width on an open seed range, interrupted', () => {
     // (a stopped run counts a prefix of its plan: the deals after one it cancelled in flight wait)
     expect(info.counted).toBeLessThan(20);
     expect(isPartial(info)).toBe(true);
+    // a budget with no shorter form is written once (it was "77 (77) positions")
+    expect(formatStudies([info])).toContain('  budget 77 positions; until the band is narrower than 0.6\n');
     expect(formatStudies([info])).toContain(`  deals planned open-ended (not yet stopped by its rule: partial), counted ${info.counted}, settled ${info.counted}\n`);
     expect(formatBatchSummary(s).trimEnd().split('\n').at(-1)).toBe(
       `study O: ${info.counted} deals counted so far, before its --until-width 0.6 rule was met (partial: an open-ended study its rule has not stopped yet; run its batch command again to go on)`,

@@ -628,6 +628,12 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
     expect(formatBatchSummary({ ...summary, interrupted: false, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(TABLE_LEGEND.at(-1));
   });
 
+  it('names a budget of one position in the singular', () => {
+    const lines = (o: Partial<BatchSummary>) => formatBatchSummary(oneDealSummary(o)).split('\n');
+    expect(lines({ maxPositions: 1, budgets: [1] })).toContain('  budget 1 position, solver 1.0.0, database d.sqlite');
+    expect(lines({})).toContain('  budget 100 positions, solver 1.0.0, database d.sqlite');
+  });
+
   it('a batch its --until-width rule stopped says how many deals it solved past the stop (stored, not counted)', () => {
     const summary = oneDealSummary({ study: 'w', planned: 20, ran: 80, won: 60, remaining: 0, counted: 20, pastStop: 60, stopReason: '--until-width 0.6: …' });
     expect(formatBatchSummary(summary).split('\n').find((l) => l.startsWith('  this run'))).toBe(

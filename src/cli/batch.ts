@@ -265,7 +265,7 @@ function seconds(ms: number): string {
  * (report.ts partialStudyNotes).
  */
 export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInfo | null = null, duplicates = 0, of: 'lines' | 'seeds' = 'lines'): string {
-  const ladder = s.budgets.length > 1 ? `budget ladder ${s.budgets.map((b) => b.toLocaleString('en-US')).join(', ')} positions` : `budget ${s.maxPositions.toLocaleString('en-US')} positions`;
+  const ladder = s.budgets.length > 1 ? `budget ladder ${s.budgets.map((b) => b.toLocaleString('en-US')).join(', ')} positions` : `budget ${s.maxPositions.toLocaleString('en-US')} position${s.maxPositions === 1 ? '' : 's'}`;
   const many = s.budgets.length > 1;
   const lines = [
     `study ${s.study}${s.interrupted ? ' (interrupted)' : s.stopReason ? ' (stopped by its rule)' : ''}`,
@@ -769,10 +769,11 @@ export function formatStudies(all: readonly StudyInfo[]): string {
   if (all.length === 0) return 'no studies\n';
   const lines: string[] = [];
   for (const s of all) {
-    const budgets = s.budgets.map((b) => `${b.toLocaleString('en-US')} (${budgetWords(b)})`).join(', ');
+    // (the short form only where it differs: 1,000,000 (1M), but 100)
+    const budgets = s.budgets.map((b) => (budgetWords(b) === String(b) ? b.toLocaleString('en-US') : `${b.toLocaleString('en-US')} (${budgetWords(b)})`)).join(', ');
     lines.push(`${s.name}`);
     lines.push(`  game ${s.game ?? 'any'}, suits ${s.suits ?? 'any'}, deals ${s.deals}`);
-    lines.push(`  budget${s.budgets.length > 1 ? ' ladder' : ''} ${budgets} positions${s.untilWidth !== null ? `; until the band is narrower than ${s.untilWidth}` : ''}`);
+    lines.push(`  budget${s.budgets.length > 1 ? ' ladder' : ''} ${budgets} position${s.budgets.length === 1 && s.budgets[0] === 1 ? '' : 's'}${s.untilWidth !== null ? `; until the band is narrower than ${s.untilWidth}` : ''}`);
     lines.push(`  deals planned ${s.planned ?? 'open-ended (not yet stopped by its rule: partial)'}, counted ${s.counted}, settled ${s.settled}${s.unfinished > 0 ? `, not yet at every rung ${s.unfinished}` : ''}${s.stoppedAt !== null ? `; stopped by --until-width after ${s.stoppedAt}` : ''}`);
     for (const r of s.runs) {
       lines.push(`  run ${r.uid.slice(0, 8)} ${r.status.padEnd(11)} started ${r.startedAt}${r.finishedAt ? `, finished ${r.finishedAt}` : ''}; ${r.workers} worker${r.workers === 1 ? '' : 's'}, solver ${r.solverVersion}; stored ${r.completed} (errors ${r.errors})${r.status === 'running' && r.pid !== null ? `; process ${r.pid} on ${r.host}, last heartbeat ${r.heartbeatAt}` : ''}${r.note ? `; ${r.note}` : ''}`);

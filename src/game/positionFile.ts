@@ -114,7 +114,7 @@ function validate(raw: RawPosition, prefix: string): Result<Position> {
   for (let i = 0; i < k; i++) {
     const d = raw.stock[i]!;
     if (d.cards.length !== want[i]) {
-      return fail('bad-stock', d.where, `stock deal ${i + 1} of ${k} has ${d.cards.length} cards; with ${k} deal(s) left ${vname} deals ${want.join(', ')} cards (the last ${k} of ${variant.stockDeals.join(', ')})`);
+      return fail('bad-stock', d.where, `stock deal ${i + 1} of ${k} has ${d.cards.length === 1 ? '1 card' : `${d.cards.length} cards`}; with ${k === 1 ? '1 deal' : `${k} deals`} left ${vname} deals ${want.join(', ')} cards (the last ${k} of ${variant.stockDeals.join(', ')})`);
     }
   }
   for (const c of raw.columns) {

@@ -84,7 +84,7 @@ export function resolveMove(pos: Position, spec: MoveSpec, text?: string, column
   const target = pos.columns[to]!;
   if (target.up.length === 0) {
     if (spec.count === 0) return err('illegal-move', `${name}: column ${column(to)} is empty, so say how many cards go there (${column(from)}-${column(to)}x${len})`);
-    if (spec.count > len) return err('illegal-move', `${name}: only ${len} card(s) at the end of column ${column(from)} are one run of one suit (R7)`);
+    if (spec.count > len) return err('illegal-move', `${name}: only ${len === 1 ? '1 card' : `${len} cards`} at the end of column ${column(from)} ${len === 1 ? 'is' : 'are'} one run of one suit (R7)`);
     return ok({ kind: 'move', from, to, count: spec.count });
   }
   const onto = target.up[target.up.length - 1]!;
@@ -94,7 +94,7 @@ export function resolveMove(pos: Position, spec: MoveSpec, text?: string, column
     if (need >= 1 && need <= up.length) return err('illegal-move', `${name}: the ${need} cards that would fit are not one descending run of one suit (R7)`);
     return err('illegal-move', `${name}: no movable group of column ${column(from)} starts one rank below the last card of column ${column(to)} (R6, R9)`);
   }
-  if (spec.count !== 0 && spec.count !== need) return err('illegal-move', `${name}: onto that card exactly ${need} card(s) can go (R9)`);
+  if (spec.count !== 0 && spec.count !== need) return err('illegal-move', `${name}: onto that card exactly ${need === 1 ? '1 card' : `${need} cards`} can go (R9)`);
   return ok({ kind: 'move', from, to, count: need });
 }
 
