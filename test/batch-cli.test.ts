@@ -4,7 +4,7 @@
  * outcomes and a small delay, so that a batch is reliably caught midway.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -165,6 +165,39 @@ describe('spidersolve batch: bad input', () => {
     expectOneLineError(await cli(['merge', cut, '--into', into]), /^spidersolve: merge: input .*cut\.sqlite: the file is damaged \(SQLite: database disk image is malformed\); nothing was written to .*merged-from-cut\.sqlite/);
     expect(() => statSync(into)).toThrow();
     expectUnchanged(cut, before);
+  });
+
+  it('a database with a table or column gone (dropped by hand): every command exits 2 naming what is missing, nothing written (found by helper-48)', async () => {
+    const db = join(dir, 'whole-schema.sqlite');
+    const s = ResultStore.openForWriting(db);
+    s.ensureStudy('st', { game: 'spider', suits: '1', dealsSpec: 'seeds:1-2', maxPositions: 100 });
+    s.close();
+    const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const cases: [string, string, string][] = [
+      ['no-names.sqlite', 'DROP TABLE deal_names', 'table deal_names is missing'],
+      ['no-positions.sqlite', 'ALTER TABLE results RENAME COLUMN positions TO pos2', 'column positions of table results is missing'],
+    ];
+    for (const [name, sql, missing] of cases) {
+      const bad = join(dir, name);
+      copyFileSync(db, bad);
+      const w = new Database(bad);
+      w.exec(sql);
+      w.close();
+      const before = snapshot(bad);
+      const why = esc(`is damaged (${missing}); left untouched; restore it from a copy`);
+      for (const args of [['report'], ['studies'], ['export', '--csv'], ['batch', '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '100']]) {
+        expectOneLineError(await cli([...args, '--db', bad]), new RegExp(`^spidersolve: database ${esc(bad)}: ${why}\n$`));
+        expectUnchanged(bad, before);
+      }
+      const into = join(dir, `into-${name}`);
+      expectOneLineError(await cli(['merge', bad, '--into', into]), new RegExp(`^spidersolve: merge: input ${esc(bad)}: ${why}\n$`));
+      expect(() => statSync(into)).toThrow();
+      const target = join(dir, `target-${name}`);
+      copyFileSync(bad, target);
+      const targetBefore = snapshot(target);
+      expectOneLineError(await cli(['merge', db, '--into', target]), new RegExp(`^spidersolve: merge: target ${esc(target)} \\(--into\\): ${why}\n$`));
+      expectUnchanged(target, targetBefore);
+    }
   });
 
   it('long option values and odd paths are quoted short in the one-line error: cut around … with their length, an empty or unprintable path in quotes', async () => {

@@ -35,7 +35,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
 import { FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from './faults.js';
-import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
+import { checkSchema, inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
 import { BUSY_TIMEOUT_MS, ResultStore } from './store.js';
 import { databaseFiles, sameFileAs } from './files.js';
 
@@ -277,7 +277,15 @@ function openInput(path: string): OpenInput {
   } catch (e) {
     throw new InputError('bad-file', `merge: input ${pathForMessage(path)}: cannot open it (${oneLine(e)})`);
   }
-  if (state.version === SCHEMA_VERSION) return { path, db, tmpDir: null };
+  if (state.version === SCHEMA_VERSION) {
+    try {
+      checkSchema(db, path);
+    } catch (e) {
+      db.close();
+      throw asMergeError(e, 'input', path);
+    }
+    return { path, db, tmpDir: null };
+  }
   // an older schema: migrate a copy, never the input
   const tmpDir = mkdtempSync(join(tmpdir(), 'spidersolve-merge-'));
   try {
@@ -474,6 +482,14 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
         targetRead.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       } catch (e) {
         throw new InputError('bad-file', `merge: target ${pathForMessage(into)} (--into): cannot open it (${oneLine(e)})`);
+      }
+      if (targetState.version === SCHEMA_VERSION) {
+        try {
+          checkSchema(targetRead, into);
+        } catch (e) {
+          targetRead.close();
+          throw asMergeError(e, 'target', into);
+        }
       }
     }
     try {

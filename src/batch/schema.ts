@@ -323,6 +323,51 @@ export function migrate(db: Database.Database): number {
   }
 }
 
+/** Per table of the current schema, its column names (built once, from MIGRATIONS on an empty database). */
+let expectedTables: Map<string, string[]> | null = null;
+
+/** The tables (not SQLite's own) of an open database and their column names. */
+function tablesOf(db: Database.Database): Map<string, string[]> {
+  const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+  return new Map(names.map((n) => [n, (db.pragma(`table_info("${n.replace(/"/g, '""')}")`) as { name: string }[]).map((c) => c.name)]));
+}
+
+/**
+ * What the open database `db` at SCHEMA_VERSION lacks of its schema: `table deal_names is missing`,
+ * `column positions of table results is missing`, or null when it has every table and column (more
+ * are allowed). Found by helper-48: a file whose table was dropped by hand passed the header checks
+ * and failed later as an internal error, after a batch had written a study and a run to it.
+ */
+export function missingSchema(db: Database.Database): string | null {
+  if (expectedTables === null) {
+    const mem = new Database(':memory:');
+    try {
+      migrate(mem);
+      expectedTables = tablesOf(mem);
+    } finally {
+      mem.close();
+    }
+  }
+  const have = tablesOf(db);
+  for (const [table, columns] of expectedTables) {
+    const got = have.get(table);
+    if (!got) return `table ${table} is missing`;
+    const lost = columns.filter((c) => !got.includes(c));
+    if (lost.length) return `column${lost.length > 1 ? 's' : ''} ${lost.join(', ')} of table ${table} ${lost.length > 1 ? 'are' : 'is'} missing`;
+  }
+  return null;
+}
+
+/**
+ * Refuses (InputError `bad-file`) a database at SCHEMA_VERSION that lacks a table or column of it
+ * (missingSchema): `database FILE: is damaged (table deal_names is missing); left untouched;
+ * restore it from a copy`. Runs before anything is written.
+ */
+export function checkSchema(db: Database.Database, path: string): void {
+  const missing = missingSchema(db);
+  if (missing !== null) throw new InputError('bad-file', `database ${pathForMessage(path)}: is damaged (${missing}); left untouched; restore it from a copy`);
+}
+
 /** An error's message on one line. */
 export function oneLine(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);

@@ -15,7 +15,7 @@ import { damagedDatabaseMessage, FileFault, isBusyDatabase, isDamagedDatabase, n
 import { databaseFiles, fileInTheWay, makeDirs, statOrNull } from './files.js';
 import type { WorkerOutcome } from './protocol.js';
 import { highestBelow, ReportAccumulator, statusAt, type ReportInput, type ReportRow, type ResultStatus, type WonPositions } from './report.js';
-import { inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
+import { checkSchema, inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
 import type { WonEffort } from '../report/data.js';
 
 /** Default database path, relative to the working directory. */
@@ -438,6 +438,8 @@ export class ResultStore {
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       migrate(db);
+      // a file with the marker but a table or column gone (dropped by hand) is refused before any write
+      checkSchema(db, path);
       return new ResultStore(path, db, true);
     } catch (e) {
       db?.close();
@@ -477,13 +479,20 @@ export class ResultStore {
       ResultStore.openForWriting(path).close();
     }
     noteDatabase(path, false);
+    let db: Database.Database;
     try {
-      const db = new Database(path, { readonly: true, fileMustExist: true });
+      db = new Database(path, { readonly: true, fileMustExist: true });
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      return new ResultStore(path, db);
     } catch (e) {
       throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot open it (${oneLine(e)})`);
     }
+    try {
+      checkSchema(db, path);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    return new ResultStore(path, db);
   }
 
   /**
