@@ -628,6 +628,14 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
     expect(formatBatchSummary({ ...summary, interrupted: false, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(TABLE_LEGEND.at(-1));
   });
 
+  it("a shard's table ends with the line report prints for its database: the shard's deals of the study's plan", () => {
+    const shard = { shard: '0/3', index: 0, count: 3, source: '--shard 0/3', deals: 4, studyDeals: 12 };
+    const summary = oneDealSummary({ study: 'sh', planned: 4, ran: 4, won: 4, remaining: 0, counted: 4 });
+    expect(formatBatchSummary(summary, 0, shard).trimEnd().split('\n').at(-1)).toBe('study sh: 4 of 12 planned deals counted (partial: missing shards or an unfinished run)');
+    // one shard of one: the whole study
+    expect(formatBatchSummary(summary, 0, { ...shard, shard: '0/1', count: 1, studyDeals: 4 }).trimEnd().split('\n').at(-1)).toBe(TABLE_LEGEND.at(-1));
+  });
+
   it('names a budget of one position in the singular', () => {
     const lines = (o: Partial<BatchSummary>) => formatBatchSummary(oneDealSummary(o)).split('\n');
     expect(lines({ maxPositions: 1, budgets: [1] })).toContain('  budget 1 position, solver 1.0.0, database d.sqlite');

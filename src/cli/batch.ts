@@ -287,9 +287,10 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
     '',
     formatTable(s.report).trimEnd(),
     ...(s.report.length > 0 ? TABLE_LEGEND : []),
-    // an interrupted run's table counts part of the plan: the line report prints under it too
-    ...(s.interrupted && shard === null && s.counted !== null
-      ? partialStudyNotes([{ name: s.study, planned: s.planned, counted: s.counted, unfinished: s.unfinished ?? 0, stoppedAt: null, untilWidth: s.untilWidth ?? null }], printableName)
+    // an interrupted run's table counts part of the plan, and a shard's its shard of it: the line
+    // report prints under it too (a shard's database counts its own deals of the study's plan)
+    ...((s.interrupted || shard !== null) && s.counted !== null
+      ? partialStudyNotes([{ name: s.study, planned: shard ? shard.studyDeals : s.planned, counted: s.counted, unfinished: s.unfinished ?? 0, stoppedAt: null, untilWidth: s.untilWidth ?? null }], printableName)
       : []),
   ];
   return lines.join('\n') + '\n';
