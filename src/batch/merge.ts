@@ -266,6 +266,21 @@ function asMergeError(e: unknown, role: 'input' | 'target', path: string): unkno
   return new InputError(e.code, `merge: ${role === 'input' ? 'input' : 'target'} ${pathForMessage(path)}${role === 'target' ? ' (--into)' : ''}: ${what.replace(/ \(use another --db path\)/, '')}`);
 }
 
+/**
+ * checkSchema for merge: a table or column gone is refused as merge says it (asMergeError), the
+ * database closed. Damage SQLite meets reading the schema is left to the reading of the rows, which
+ * says it (`the file is damaged (SQLite: …); nothing was written to …`).
+ */
+function checkSchemaFor(role: 'input' | 'target', db: Database.Database, path: string): void {
+  try {
+    checkSchema(db, path);
+  } catch (e) {
+    if (!(e instanceof InputError)) return;
+    db.close();
+    throw asMergeError(e, role, path);
+  }
+}
+
 function openInput(path: string): OpenInput {
   const state = inspectFor('input', path);
   if (state.kind === 'absent') throw new InputError('bad-file', `merge: input ${pathForMessage(path)}: no such file`);
@@ -278,12 +293,7 @@ function openInput(path: string): OpenInput {
     throw new InputError('bad-file', `merge: input ${pathForMessage(path)}: cannot open it (${oneLine(e)})`);
   }
   if (state.version === SCHEMA_VERSION) {
-    try {
-      checkSchema(db, path);
-    } catch (e) {
-      db.close();
-      throw asMergeError(e, 'input', path);
-    }
+    checkSchemaFor('input', db, path);
     return { path, db, tmpDir: null };
   }
   // an older schema: migrate a copy, never the input
@@ -483,14 +493,7 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
       } catch (e) {
         throw new InputError('bad-file', `merge: target ${pathForMessage(into)} (--into): cannot open it (${oneLine(e)})`);
       }
-      if (targetState.version === SCHEMA_VERSION) {
-        try {
-          checkSchema(targetRead, into);
-        } catch (e) {
-          targetRead.close();
-          throw asMergeError(e, 'target', into);
-        }
-      }
+      if (targetState.version === SCHEMA_VERSION) checkSchemaFor('target', targetRead, into);
     }
     try {
       checkConflicts(targetRead, into, open);
