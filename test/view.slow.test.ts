@@ -159,6 +159,23 @@ describe('the viewer in chromium', () => {
     expect(requests).toEqual([pathToFileURL(file).href]);
   }, 300_000);
 
+  it('previews a PySolFC deal\'s next stock deal in the order its columns are laid out (PySolFC\'s)', async () => {
+    const file = join(dir, 'pysol-spider-3.html');
+    cli('view', 'pysol:spider:3', '--line', 'd', '--out', file);
+    const { page, errors } = await openPage(browser.context, pathToFileURL(file).href, { width: 1280, height: 900 });
+    await page.waitForSelector('body[data-ready]');
+    await page.click('#reveal');
+    // PySolFC's game 3, first stock deal, card for PySolFC's column 1 first (show lists it in spidersolve's
+    // columns 1,4,7,10,2,3,5,6,8,9 as 10♥ 9♠ A♣ A♣ 3♦ K♠ 10♥ 7♠ 9♠ 5♥)
+    expect(await page.textContent('#stock-cards')).toBe('next deal: 10♥ 3♦ K♠ 9♠ 10♥ 7♠ A♣ 9♠ 5♥ A♣');
+    // and after the deal, the columns left to right end in those cards
+    await page.keyboard.press('ArrowRight');
+    const ends = (await drawn(page)).map((c) => c.up.at(-1)!);
+    expect(ends).toEqual(['10H', '3D', 'KS', '9S', '10H', '7S', 'AC', '9S', '5H', 'AC']);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it('shows a Spider deal the same way on a desktop and a phone screen', async () => {
     const file = join(dir, 'sp2-1007.html');
     cli('view', 'SP2-1007', '--line', SP2_1007_LINE, '--out', file);

@@ -151,7 +151,7 @@ var st=$('stack');st.textContent='';st.style.width='calc(var(--cw) * 0.72 + '+Ma
 for(var i=0;i<deals;i++){var e=el('div','stockcard back');e.style.left=(i*5)+'px';st.appendChild(e)}
 if(deals===0){var z=el('div','slot');z.style.position='absolute';z.style.bottom='0';st.appendChild(z)}
 $('stock-label').textContent=deals===0?'empty':deals+' deal'+(deals===1?'':'s')+' left';s.title=cards+' cards';
-var sc=$('stock-cards');sc.textContent='';if(reveal&&deals>0){sc.textContent='next deal: '+f.stock[0].map(label).join(' ')}
+var sc=$('stock-cards');sc.textContent='';if(reveal&&deals>0){var nd=f.stock[0];sc.textContent='next deal: '+ORDER.filter(function(i){return i<nd.length}).map(function(i){return label(nd[i])}).join(' ')}
 var r=$('removed');r.setAttribute('data-removed-suits',f.removed.join(' '));r.setAttribute('data-removed-count',String(f.removed.length));
 var sl=$('slots');sl.textContent='';for(var j=0;j<data.completeSuits;j++){var x=f.removed[j];
 var e2=el('div','slot'+(x?' done'+(red('K'+x)?' red':''):''),x?sym(x):'');sl.appendChild(e2)}
