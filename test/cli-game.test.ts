@@ -397,4 +397,15 @@ describe('solve', () => {
     expect([hint.status, hint.stderr]).toEqual([0, '']);
     expect(JSON.parse(hint.stdout)).toMatchObject({ status: 'won', move: json('hint', 'SE2-5', '--json').move });
   });
+
+  it('a position in the JSON form from a pipe is read as JSON: its name says nothing, its first character does (found by helper-49)', () => {
+    const file = join(dir, 'piped-json.txt');
+    writeFileSync(file, `  \n${cli('show', 'SE2-5', '--format', 'position-json').stdout}`);
+    const r = spawnSync('bash', ['-c', `cat "$0" | "${process.execPath}" --import tsx src/cli/main.ts solve --json /dev/stdin`, file], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'won', positions: 129, line: json('solve', 'SE2-5', '--json').line });
+    // a file of the text form still reads as text whatever its name, and a JSON-looking one that is not JSON says so
+    writeFileSync(file, '{ "game": \n');
+    expect(cli('show', file)).toMatchObject({ status: 2, stderr: expect.stringMatching(/^spidersolve: position file .*piped-json\.txt: not valid JSON \(/) });
+  });
 });

@@ -6,7 +6,8 @@
  *   (case-insensitive): PySolFC's deal N, mapped onto this project's layout (pysol.ts); its `code` is
  *   the explicit code of the mapped deal.
  * - a deal code, seeded `SP2-1007` or explicit `SP4X-…` (code.ts);
- * - otherwise a path to a position file: `.json` → the JSON form, anything else → the text form
+ * - otherwise a path to a position file: `.json`, or a file whose first non-blank character is `{`
+ *   (a pipe, /dev/stdin), → the JSON form; anything else → the text form
  *   (positionFile.ts). A file holding a start position (every column as dealt, full stock, nothing
  *   removed) gets the explicit code of that deal; any other position gets `code: null`.
  */
@@ -133,7 +134,10 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
   if (binary !== null) {
     return err('bad-file', `position file ${pathForMessage(ref)}: not a text file (${binary}); give a position file in the text or JSON form, a deal code or pysol:GAME:N`);
   }
-  const r = /\.json$/i.test(ref) ? parsePositionJson(text, pathForMessage(ref)) : parsePositionText(text, pathForMessage(ref));
+  // the JSON form by its name (`.json`) or, for a name that says nothing (a pipe: /dev/stdin, <(…)), by
+  // its first character: the text form never starts with `{`
+  const json = /\.json$/i.test(ref) || text.trimStart().startsWith('{');
+  const r = json ? parsePositionJson(text, pathForMessage(ref)) : parsePositionText(text, pathForMessage(ref));
   if (!r.ok) return r;
   const cards = dealCardsOf(r.value);
   return ok({ position: r.value, code: cards ? makeDealCode(r.value.variant, cards) : null, source: { kind: 'file', path: ref }, label });
