@@ -176,7 +176,7 @@ describe('R1 ranks', () => {
   it('R1: an Ace never goes on a King (no wrap)', () => {
     const p = pos(SE4, [['', 'KH'], ['', 'AS'], ['', 'KD'], ['', 'KC'], ['', 'KS'], ['', '5H'], ['', '9D']]);
     expect(legalMoves(p)).toEqual([]);
-    expect(refusal(p, '2-1')).toBe('move "2-1": no movable group of column 2 starts one rank below the last card of column 1 (R6, R9)');
+    expect(refusal(p, '2-1')).toBe('move "2-1": an Ace never goes on a King (R1)');
   });
 });
 
@@ -381,8 +381,8 @@ describe('R6-R10 moves', () => {
   it('R10: a King cannot go anywhere but an empty column', () => {
     const p = pos(SE4, [['4D', 'KS'], ['', '2C'], ['', '7H'], ['', 'JD'], ['', '9C'], ['', '5S'], ['', '3H']]);
     expect(legalMoves(p)).toEqual([M(2, 7, 1)]);
-    expect(refusal(p, '1-4')).toContain('(R6, R9)');
-    expect(refusal(p, '1-3')).toContain('(R6, R9)');
+    expect(refusal(p, '1-4')).toBe('move "1-4": a King can only go into an empty column, and column 4 is not empty (R10)');
+    expect(refusal(p, '1-3')).toContain('(R10)');
     const { position: q } = play(p, '2-7');
     expect(legalMoves(q)).toEqual([M(1, 2, 1), M(3, 2, 1), M(4, 2, 1), M(5, 2, 1), M(6, 2, 1), M(7, 2, 1)]);
     const { position: r, effects } = play(q, '1-2x1');
@@ -645,7 +645,9 @@ describe('resolveMove errors name the rule', () => {
   const p = pos(SE4, [['', '9S 8S 7H 6H'], ['', 'AD'], '', ['', '10C'], ['', 'KH'], ['', '8D'], ['', '2D']], ['AS 2S 3S 4S 5S 6S 7S']);
   const cases: [string, string, string][] = [
     ['R1', '7-2', 'move "7-2": nothing is ever placed on an Ace (R1)'],
-    ['R6', '5-4', 'move "5-4": no movable group of column 5 starts one rank below the last card of column 4 (R6, R9)'],
+    ['R1', '2-5', 'move "2-5": an Ace never goes on a King (R1)'],
+    ['R6', '2-6', 'move "2-6": no movable group of column 2 starts one rank below the last card of column 6 (R6, R9)'],
+    ['R10', '5-4', 'move "5-4": a King can only go into an empty column, and column 4 is not empty (R10)'],
     ['R7', '1-4', 'move "1-4": the 4 cards that would fit are not one descending run of one suit (R7)'],
     ['R7', '1-3x3', 'move "1-3x3": only 2 cards at the end of column 1 are one run of one suit (R7)'],
     ['R9', '1-6x1', 'move "1-6x1": onto that card exactly 2 cards can go (R9)'],
@@ -661,7 +663,7 @@ describe('resolveMove errors name the rule', () => {
   });
 
   it('R8: a move from an empty column is refused', () => {
-    expect(refusal(p, '3-4')).toBe('move "3-4": column 3 is empty');
+    expect(refusal(p, '3-4')).toBe('move "3-4": column 3 is empty, so it has no card to move (R8)');
   });
 
   it('R9: resolveMove of a Move value (no text) names the move in notation', () => {

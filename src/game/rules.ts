@@ -79,7 +79,7 @@ export function resolveMove(pos: Position, spec: MoveSpec, text?: string, column
   const { from, to } = spec;
   if (from >= pos.columns.length || to >= pos.columns.length) return err('illegal-move', `${name}: no such column`);
   const up = pos.columns[from]!.up;
-  if (up.length === 0) return err('illegal-move', `${name}: column ${column(from)} is empty`);
+  if (up.length === 0) return err('illegal-move', `${name}: column ${column(from)} is empty, so it has no card to move (R8)`);
   const len = movableLength(up);
   const target = pos.columns[to]!;
   if (target.up.length === 0) {
@@ -92,6 +92,10 @@ export function resolveMove(pos: Position, spec: MoveSpec, text?: string, column
   if (rankOf(onto) === 1) return err('illegal-move', `${name}: nothing is ever placed on an Ace (R1)`);
   if (need < 1 || need > len) {
     if (need >= 1 && need <= up.length) return err('illegal-move', `${name}: the ${need} cards that would fit are not one descending run of one suit (R7)`);
+    // a lone card that can never go there: the rule that says so
+    const card = rankOf(up[up.length - 1]!);
+    if (card === 13) return err('illegal-move', `${name}: a King can only go into an empty column, and column ${column(to)} is not empty (R10)`);
+    if (card === 1 && len === 1 && rankOf(onto) === 13) return err('illegal-move', `${name}: an Ace never goes on a King (R1)`);
     return err('illegal-move', `${name}: no movable group of column ${column(from)} starts one rank below the last card of column ${column(to)} (R6, R9)`);
   }
   if (spec.count !== 0 && spec.count !== need) return err('illegal-move', `${name}: onto that card exactly ${need === 1 ? '1 card' : `${need} cards`} can go (R9)`);
