@@ -104,8 +104,9 @@ export function explainLine(start: Position, line: readonly string[], opts: Expl
       words = `${cards.join(' ')} from column ${col(move.from)} ${onto ? `onto ${onto} in column ${col(move.to)}` : `into empty column ${col(move.to)}`}`;
       if (pos.columns[move.from]!.up.length === move.count && pos.columns[move.from]!.down.length === 0) words += `, emptying column ${col(move.from)}`;
     }
-    for (const t of turnedUp) words += `; turns up ${t.card} in column ${t.column}`;
+    // a removal comes before the card it uncovers (R15)
     for (const x of removed) words += `; completes a suit of ${x.suit} in column ${x.column}, removed`;
+    for (const t of turnedUp) words += `; turns up ${t.card} in column ${t.column}`;
     const shown = move.kind === 'deal' ? 'd' : text.replace(/^(\d+)-(\d+)/, `${col(move.from)}-${col(move.to)}`);
     out.push({
       number: i + 1, move: shown, kind: move.kind, cards,

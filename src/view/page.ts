@@ -162,8 +162,8 @@ function stepText(f){var p=$('step');p.setAttribute('data-step',String(f.step));
 p.setAttribute('data-move',f.move||'');p.textContent='';
 if(f.move===null){p.appendChild(el('span','',data.start+(last>0?' Press \\u2192 or Next to play '+(last===1?'the only move.':'the first of '+last+' moves.'):'')))}
 else{p.appendChild(el('span','',('Move '+f.step+' of '+last+': ')));p.appendChild(el('span','mv',f.move));p.appendChild(el('span','',f.words+'.'));
-f.turnedUp.forEach(function(t){p.appendChild(el('span','ev',' Turns up '+label(t.card)+' in column '+LAB[t.column-1]+'.'))});
-f.completed.forEach(function(s){p.appendChild(el('span','ev',' Completes a suit of '+sym(s)+', removed.'))})}
+f.completed.forEach(function(s){p.appendChild(el('span','ev',' Completes a suit of '+sym(s)+', removed.'))});
+f.turnedUp.forEach(function(t){p.appendChild(el('span','ev',' Turns up '+label(t.card)+' in column '+LAB[t.column-1]+'.'))})}
 if(f.won)p.appendChild(el('span','winmsg',' Won: every suit completed.'));
 var st=$('status');st.setAttribute('data-status',f.won?'won':'not-won');st.textContent=f.won?'won':(f.step===last&&last>0?'not won':'')}
 function show(i){k=Math.max(0,Math.min(last,i));var f=F[k];board(f);piles(f);stats(f);stepText(f);
