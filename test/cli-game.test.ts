@@ -382,6 +382,16 @@ describe('solve', () => {
     expect(lines[1]!.endsWith(`; peak memory: 0.1 MiB; solver ${SOLVER_VERSION}`)).toBe(true);
   });
 
+  it('solve says what another budget could change only where it could: the line of a win, the answer of an undecided solve, not a proven loss (found by helper-49)', () => {
+    expect(cli('solve', 'SE2-5').stdout.split('\n')[1]).toMatch(/^positions: 129 of 1,000,000 \(the stages share the budget, so another budget may find another line\); time: /);
+    const undecided = cli('solve', 'SP4-1', '--max-positions', '10');
+    expect(undecided.status).toBe(4);
+    expect(undecided.stdout.split('\n')[1]).toMatch(/^positions: 10 of 10 \(a larger --max-positions may settle it\); time: /);
+    const lost = cli('solve', 'pysol:spiderette:56');
+    expect(lost.status).toBe(3);
+    expect(lost.stdout.split('\n')[1]).toMatch(/^positions: 165,113 of 1,000,000; time: /);
+  });
+
   it('solve and hint read a position file from a pipe (it can be read once; found by helper-48)', () => {
     const file = join(dir, 'piped.txt');
     writeFileSync(file, cli('show', 'SE2-5', '--format', 'position').stdout);

@@ -37,6 +37,18 @@ function summary(r: SolveResult): string {
   return what;
 }
 
+/**
+ * What another budget could change, after the position count: the line a win takes (the search's stages
+ * share the budget, so another budget may take another path), or the answer an undecided solve may
+ * reach. Nothing for a loss (a proof examines every reachable position, whatever the budget) or a
+ * position already won (no moves).
+ */
+function budgetNote(r: SolveResult): string {
+  if (r.status === 'won' && r.line.length > 0) return ' (the stages share the budget, so another budget may find another line)';
+  if (r.status === 'undecided') return ' (a larger --max-positions may settle it)';
+  return '';
+}
+
 /** Solves shorter than this give no positions/s figure: their fixed costs and V8's warm-up swamp it. */
 export const MIN_MS_FOR_RATE = 1000;
 
@@ -73,7 +85,7 @@ export function registerSolveCommands(program: Command): void {
       } else {
         const lines = [
           `${deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code} (${variantLabel(deal.position)}): ${summary(r)}`,
-          `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')} (the stages share the budget, so another budget may take another path); time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
+          `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')}${budgetNote(r)}; time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
             `${speedText(r.positions, r.elapsedMs)}; peak memory: ${mb(r.peakBytes)}; solver ${r.solverVersion}`,
         ];
         if (r.status === 'won') {
