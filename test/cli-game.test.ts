@@ -210,13 +210,29 @@ describe('show', () => {
     expect(lines[0]).toBe('PySolFC spider game 14934 (spider, 4 suits)');
     expect(lines[1]).toBe('mapping: PySolFC columns 1,4,7,10,2,3,5,6,8,9 are our columns 1-10 (stock deals relabelled alike)');
     expect(lines[2]).toMatch(/^code: SP4X-[0-9A-Z]+$/);
-    expect(lines[3]).toBe(' 1: ## ## ## ## ## | 5♠');
+    expect(lines[3]).toBe('columns: PySolFC\'s, 1-10 left to right as PySolFC lays the deal out, so the moves can be played in PySolFC as printed (--columns spidersolve for spidersolve\'s layout)');
+    expect(lines[4]).toBe(' 1: ## ## ## ## ## | 5♠');
     const o = json('show', 'pysol:spider:14934', '--json');
     expect(o.pysolGameId).toBe(11);
     expect(o.pysolColumns).toEqual([1, 4, 7, 10, 2, 3, 5, 6, 8, 9]);
     expect(o.source).toEqual({ kind: 'pysol', game: 'spider', number: 14934 });
     // the code shown loads the same deal
     expect(json('show', o.code, '--json', '--reveal').columns).toEqual(json('show', 'pysol:spider:14934', '--json', '--reveal').columns);
+  });
+  it('show lays a PySolFC deal out in PySolFC\'s columns, as play and moves number them; --columns spidersolve in spidersolve\'s (found by helper-49)', () => {
+    const pysol = cli('show', 'pysol:spider:3', '--reveal').stdout.split('\n');
+    const own = cli('show', 'pysol:spider:3', '--reveal', '--columns', 'spidersolve').stdout.split('\n');
+    // PySolFC's column 2 is spidersolve's 5; its first stock deal, PySolFC's column 1 first
+    expect(pysol[5]).toBe(' 2: Q♥ 3♣ 4♠ J♥ | 8♦');
+    expect(own[8]).toBe(' 5: Q♥ 3♣ 4♠ J♥ | 8♦');
+    expect(pysol[14]).toBe('stock 1/5: 10♥ 3♦ K♠ 9♠ 10♥ 7♠ A♣ 9♠ 5♥ A♣');
+    expect(own[14]).toBe('stock 1/5: 10♥ 9♠ A♣ A♣ 3♦ K♠ 10♥ 7♠ 9♠ 5♥');
+    // and after a deal, play prints the same board show does
+    const played = cli('play', 'pysol:spider:3', 'd').stdout.split('\n');
+    expect(played.slice(-13, -3).map((l) => l.replace(/\|.*$/, ''))).toEqual(cli('show', 'pysol:spider:3').stdout.split('\n').slice(4, 14).map((l) => l.replace(/\|.*$/, '')));
+    // PySolFC's suits for its one- and two-suit games: clubs where spidersolve has spades
+    expect(cli('show', 'pysol:spider2:3').stdout.split('\n')[4]).toBe(' 1: ## ## ## ## ## | Q♣');
+    expect(cli('show', 'SE4-7', '--columns', 'pysol')).toMatchObject({ status: 2, stderr: 'spidersolve: option --columns pysol: SE4-7 is not a PySolFC deal (pysol:GAME:N); its columns are spidersolve\'s\n' });
   });
   it('an explicit code is shown as given', () => {
     const v = getVariant('spiderette', 2);

@@ -15,7 +15,7 @@ import { isGameName, isSuitCount, type GameName, type SuitCount } from '../game/
 export const DEAL_HELP =
   '<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N, pysol:spider1:N, ' +
   'pysol:spiderette:N (PySolFC deal N, mapped onto this project\'s columns), or a position file ' +
-  '(.json → JSON form, anything else → text form).';
+  '(named *.json or starting with {: the JSON form; anything else: the text form).';
 
 /** Writes one JSON object to stdout (2-space indented, newline-terminated). */
 export function printJson(value: unknown): void {

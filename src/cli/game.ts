@@ -135,19 +135,22 @@ export function registerGameCommands(program: Command): void {
     .option('--reveal', 'show the face-down cards and the stock\'s cards (the solver\'s view, R18)')
     .option('--format <format>', 'text, json, or a position file every <deal> argument reads back: position (the text form) or position-json (the JSON form); both write every card, face-down ones included', 'text')
     .option('--json', 'same as --format json: { code, label, source, game, suits, columns: [{ faceDown (count, or cards with --reveal), faceUp }], stock (deal sizes, or cards with --reveal), removed, won, and with --reveal position (the JSON position-file form) }')
+    .option('--columns <numbering>', `${COLUMNS_HELP}; the text form lays the columns out in that numbering, as play does (json and the position forms are always in spidersolve's order, so that they read back)`)
     .addHelpText('after', '\nExamples:\n  spidersolve show SP2-1007\n  spidersolve show pysol:spider:14934 --reveal\n  spidersolve show board.txt --json\n  spidersolve show SE4-7 --format position > se4-7.txt   (then: spidersolve solve se4-7.txt)')
-    .action((ref: string, opts: { reveal?: boolean; format: string; json?: boolean }, cmd: Command) => {
+    .action((ref: string, opts: { reveal?: boolean; format: string; json?: boolean; columns?: string }, cmd: Command) => {
       const format = opts.json ? 'json' : String(opts.format).toLowerCase();
       if (opts.json && cmd.getOptionValueSource('format') === 'cli' && String(opts.format).toLowerCase() !== 'json') {
         throw new InputError('bad-option', `options --json and --format ${quoteInput(opts.format)} ask for different outputs; give one of them`);
       }
       if (!['text', 'json', 'position', 'position-json'].includes(format)) throw new InputError('bad-option', `option --format ${quoteInput(opts.format)}: use text, json, position or position-json`);
       const d = loadDealOrThrow(ref);
+      const numbering = numberingFor(d, opts.columns);
       if (format === 'json') return printJson(showJson(d, !!opts.reveal));
       // a position file: the deal's name as its source line
       if (format === 'position') return void process.stdout.write(makePositionText(d.position, d.label));
       if (format === 'position-json') return void process.stdout.write(makePositionJson(d.position, d.label));
-      printLines([...describeLoaded(d), ...formatPosition(d.position, !!opts.reveal)]);
+      const note = numberingNote(d, numbering);
+      printLines([...describeLoaded(d), ...(note ? [note] : []), ...formatPosition(d.position, !!opts.reveal, numbering, cardWords(d, numbering).card)]);
     });
 
   program
