@@ -5,7 +5,7 @@
  */
 import { DEAL_HELP } from '../src/cli/common.js';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -289,6 +289,22 @@ describe('show', () => {
     const midText = join(dir, 'mid.txt');
     writeFileSync(midText, cli('show', mid, '--format', 'position').stdout);
     expect(json('show', midText, '--json', '--reveal').columns).toEqual(json('show', mid, '--json', '--reveal').columns);
+  });
+  it('a position file written from a position file keeps its source line, in either form (found by helper-49)', () => {
+    const first = join(dir, 'src-se4-7.txt');
+    writeFileSync(first, cli('show', 'SE4-7', '--format', 'position').stdout);
+    const again = cli('show', first, '--format', 'position').stdout;
+    expect(again).toBe(readFileSync(first, 'utf8'));
+    expect(again.split('\n')[2]).toBe('source: SE4-7');
+    const asJson = join(dir, 'src-se4-7.json');
+    writeFileSync(asJson, cli('show', first, '--format', 'position-json').stdout);
+    expect(JSON.parse(readFileSync(asJson, 'utf8')).source).toBe('SE4-7');
+    expect(cli('show', asJson, '--format', 'position').stdout).toBe(again);
+    expect(json('show', first, '--json').source).toEqual({ kind: 'file', path: first, text: 'SE4-7' });
+    // a file without one gets its own name
+    const bare = join(dir, 'bare.txt');
+    writeFileSync(bare, again.replace('source: SE4-7\n', ''));
+    expect(cli('show', bare, '--format', 'position').stdout.split('\n')[2]).toBe(`source: ${bare}`);
   });
   it('reads a position file and names its faulty line', () => {
     const f = join(dir, 'bad.txt');

@@ -146,9 +146,10 @@ export function registerGameCommands(program: Command): void {
       const d = loadDealOrThrow(ref);
       const numbering = numberingFor(d, opts.columns);
       if (format === 'json') return printJson(showJson(d, !!opts.reveal));
-      // a position file: the deal's name as its source line
-      if (format === 'position') return void process.stdout.write(makePositionText(d.position, d.label));
-      if (format === 'position-json') return void process.stdout.write(makePositionJson(d.position, d.label));
+      // a position file: a file's own source line kept, else the deal's name as its source line
+      const source = d.source.kind === 'file' && d.source.text !== undefined ? d.source.text : d.label;
+      if (format === 'position') return void process.stdout.write(makePositionText(d.position, source));
+      if (format === 'position-json') return void process.stdout.write(makePositionJson(d.position, source));
       const note = numberingNote(d, numbering);
       printLines([...describeLoaded(d), ...(note ? [note] : []), ...formatPosition(d.position, !!opts.reveal, numbering, cardWords(d, numbering).card)]);
     });

@@ -31,7 +31,8 @@
  *   No `stock:` line means the stock is empty.
  * - `removed: <suit letters>` — the suits of the completed runs already removed (R14), e.g. `S H`;
  *   optional (`removed: -` or no line: none).
- * - `source: <text>` — optional free text, ignored.
+ * - `source: <text>` — optional free text, not part of the position (the solver ignores it); `show
+ *   --format position` writes it back as it was read.
  *
  * JSON form: the shape of ../shared/fixtures/pysol/*.json plus the game —
  * `{ "game": "spider", "suits": 2, "columns": [{ "faceDown": ["10S", …], "faceUp": ["5S"] }, …],
@@ -153,11 +154,21 @@ function parseSuitLetter(t: string): Suit | undefined {
 }
 
 /**
+ * What a position file says besides the position, for a caller that writes it out again (show
+ * --format position keeps a file's `source:` line): filled in by parsePositionText and
+ * parsePositionJson when given.
+ */
+export interface PositionFileMeta {
+  /** The `source:` line's text (the JSON form's `source`), as written; absent when there is none. */
+  source?: string;
+}
+
+/**
  * Parses the text form (see the module comment). `name` names the input in messages (a path, or
  * `<stdin>`). Errors: `bad-file` (syntax, unknown key, a column given twice), `bad-card`, `bad-layout`,
  * `bad-stock`, `bad-composition`, each naming the line.
  */
-export function parsePositionText(text: string, name: string): Result<Position> {
+export function parsePositionText(text: string, name: string, meta?: PositionFileMeta): Result<Position> {
   const prefix = `position file ${name}`;
   const fail = (code: ErrorCode, line: number, msg: string): Fail => err(code, `${prefix} line ${line}: ${msg}`) as Fail;
   const raw: RawPosition = { columns: [], stock: [], removed: [], gameWhere: '', removedWhere: '' };
@@ -225,7 +236,8 @@ export function parsePositionText(text: string, name: string): Result<Position> 
         raw.removed.push(s);
       }
     } else if (key === 'source') {
-      // free text, ignored
+      // free text, not part of the position; handed back to a caller that asks, to write it again
+      if (meta) meta.source = value;
     } else {
       return fail('bad-file', lineNo, `unknown key ${quoteInput(m[1]!.trim())}; expected game:, a column number (1: …), stock:, removed: or source:`);
     }
@@ -313,7 +325,7 @@ export function makePositionJson(pos: Position, source?: string): string {
  * optional `game`, `suits`, `removed` and `source`. Errors: `bad-json` (not JSON, a field of the wrong
  * type, an unknown field), then the same validation as the text form, naming the field.
  */
-export function parsePositionJson(text: string, name: string): Result<Position> {
+export function parsePositionJson(text: string, name: string, meta?: PositionFileMeta): Result<Position> {
   const prefix = `position file ${name}`;
   const fail = (code: ErrorCode, where: string, msg: string): Fail => err(code, `${prefix}${where ? ' ' + where : ''}: ${msg}`) as Fail;
   let data: unknown;
@@ -341,6 +353,7 @@ export function parsePositionJson(text: string, name: string): Result<Position> 
     raw.suits = o.suits;
   }
   if (o.source !== undefined && typeof o.source !== 'string') return fail('bad-json', 'source', 'must be a string');
+  if (meta && typeof o.source === 'string') meta.source = o.source;
   const readCards = (v: unknown, where: string): RawCard[] | Fail => {
     if (!Array.isArray(v)) return fail('bad-json', where, 'must be an array of cards like "10S"');
     const out: RawCard[] = [];

@@ -15,7 +15,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { makeDealCode, parseDealCode } from './code.js';
 import { err, notTextReason, ok, pathForMessage, quoteInput, type Result } from './errors.js';
 import { dealCardsOf, positionFromDeal, type Position } from './position.js';
-import { parsePositionJson, parsePositionText } from './positionFile.js';
+import { parsePositionJson, parsePositionText, type PositionFileMeta } from './positionFile.js';
 import { isPysolKind, parsePysolNumber, pysolDeal } from './pysol.js';
 
 /**
@@ -50,7 +50,7 @@ export type DealSource =
   | { kind: 'seed'; seed: number }
   | { kind: 'pysol'; game: string; number: number }
   | { kind: 'code' }
-  | { kind: 'file'; path: string };
+  | { kind: 'file'; path: string; /** The file's own `source:` text (positionFile.ts), if it has one. */ text?: string };
 
 /** A resolved `<deal>` argument. */
 export interface LoadedDeal {
@@ -137,8 +137,9 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
   // the JSON form by its name (`.json`) or, for a name that says nothing (a pipe: /dev/stdin, <(…)), by
   // its first character: the text form never starts with `{`
   const json = /\.json$/i.test(ref) || text.trimStart().startsWith('{');
-  const r = json ? parsePositionJson(text, pathForMessage(ref)) : parsePositionText(text, pathForMessage(ref));
+  const meta: PositionFileMeta = {};
+  const r = json ? parsePositionJson(text, pathForMessage(ref), meta) : parsePositionText(text, pathForMessage(ref), meta);
   if (!r.ok) return r;
   const cards = dealCardsOf(r.value);
-  return ok({ position: r.value, code: cards ? makeDealCode(r.value.variant, cards) : null, source: { kind: 'file', path: ref }, label });
+  return ok({ position: r.value, code: cards ? makeDealCode(r.value.variant, cards) : null, source: { kind: 'file', path: ref, ...(meta.source !== undefined ? { text: meta.source } : {}) }, label });
 }
