@@ -31,7 +31,19 @@ export function makeMove(move: Move, toEmpty: boolean): string {
   return toEmpty ? `${base}x${move.count}` : base;
 }
 
-const MOVE_RE = /^(\d{1,2})-(\d{1,2})(?:x(\d{1,3}))?$/;
+/**
+ * The shape of a card move, `FROM-TO` or `FROM-TOxCOUNT` (any case): groups 1 and 2 the columns, 3 the
+ * count, as digits (any number of them, leading zeros allowed: `05-4x01` is `5-4x1`); the values are
+ * judged after (parseMove). Shared with the column numberings (numbering.ts), so that both read the
+ * same texts as moves.
+ */
+export const MOVE_TEXT_RE = /^(\d+)-(\d+)(?:x(\d+))?$/i;
+
+/** Digits as a message names them: leading zeros dropped, a long run of digits quoted and cut (quoteInput). */
+export function digitsText(d: string): string {
+  const t = d.replace(/^0+(?=\d)/, '');
+  return t.length > 6 ? quoteInput(t) : t;
+}
 
 /**
  * Parses a move in the project's notation for a game of `columns` columns. The count is 0 when omitted.
@@ -40,15 +52,15 @@ const MOVE_RE = /^(\d{1,2})-(\d{1,2})(?:x(\d{1,3}))?$/;
 export function parseMove(text: string, columns: number): Result<MoveSpec> {
   const t = text.trim().toLowerCase();
   if (t === 'd' || t === 'deal') return ok({ kind: 'deal' });
-  const m = MOVE_RE.exec(t);
+  const m = MOVE_TEXT_RE.exec(t);
   if (!m) return err('bad-move', `move ${quoteInput(text)}: not a move; write d (deal), FROM-TO (3-7) or FROM-TOxCOUNT (3-7x4)`);
   const from = Number(m[1]);
   const to = Number(m[2]);
   const count = m[3] === undefined ? 0 : Number(m[3]);
-  for (const c of [from, to]) {
-    if (c < 1 || c > columns) return err('bad-move', `move "${text}": column ${c} does not exist (columns are 1-${columns})`);
+  for (const [c, d] of [[from, m[1]!], [to, m[2]!]] as const) {
+    if (c < 1 || c > columns) return err('bad-move', `move ${quoteInput(text)}: column ${digitsText(d)} does not exist (columns are 1-${columns})`);
   }
-  if (from === to) return err('bad-move', `move "${text}": a move needs two different columns`);
-  if (m[3] !== undefined && count < 1) return err('bad-move', `move "${text}": the card count must be at least 1`);
+  if (from === to) return err('bad-move', `move ${quoteInput(text)}: a move needs two different columns`);
+  if (m[3] !== undefined && count < 1) return err('bad-move', `move ${quoteInput(text)}: the card count must be at least 1`);
   return ok({ kind: 'move', from: from - 1, to: to - 1, count });
 }

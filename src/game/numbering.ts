@@ -5,7 +5,8 @@
  * PySolFC's column numbers. A numbering turns the move notation (move.ts) between the two; deals
  * (`d`) and counts (`x4`) are the same in both.
  */
-import { err, ok, type Result } from './errors.js';
+import { err, ok, quoteInput, type Result } from './errors.js';
+import { digitsText, MOVE_TEXT_RE } from './move.js';
 import type { LineNames } from './score.js';
 
 /** A column numbering: `shown[i]` is the number shown for spidersolve's column i+1. */
@@ -30,15 +31,19 @@ export function pysolNumbering(columnMap: readonly number[]): Numbering {
   return { name: 'pysol', shown: [...columnMap] };
 }
 
-const MOVE_RE = /^(\d{1,2})-(\d{1,2})((?:x\d{1,3})?)$/i;
+
+/** The count part of a move as written (`x04`: `x04`, kept for parseMove to judge), or '' without one. */
+function countText(digits: string | undefined): string {
+  return digits === undefined ? '' : `x${digits}`;
+}
 
 /** A move of spidersolve's notation written in `numbering` (`d` and any text that is not a card move are kept). */
 export function toNumbering(move: string, numbering: Numbering): string {
-  const m = MOVE_RE.exec(move.trim());
+  const m = MOVE_TEXT_RE.exec(move.trim());
   if (!m) return move;
   const f = numbering.shown[Number(m[1]) - 1];
   const t = numbering.shown[Number(m[2]) - 1];
-  return f === undefined || t === undefined ? move : `${f}-${t}${m[3]!.toLowerCase()}`;
+  return f === undefined || t === undefined ? move : `${f}-${t}${countText(m[3])}`;
 }
 
 /**
@@ -47,16 +52,16 @@ export function toNumbering(move: string, numbering: Numbering): string {
  * move parser to judge.
  */
 export function fromNumbering(move: string, numbering: Numbering): Result<string> {
-  const m = MOVE_RE.exec(move.trim());
+  const m = MOVE_TEXT_RE.exec(move.trim());
   if (!m) return ok(move);
   const back = (c: number): number => numbering.shown.indexOf(c) + 1;
   const f = back(Number(m[1]));
   const t = back(Number(m[2]));
   if (f === 0 || t === 0) {
     const bad = f === 0 ? m[1] : m[2];
-    return err('bad-move', `move "${move}": column ${bad} does not exist (columns are 1-${numbering.shown.length}${numbering.name === 'pysol' ? ', PySolFC\'s numbering' : ''})`);
+    return err('bad-move', `move ${quoteInput(move)}: column ${digitsText(bad!)} does not exist (columns are 1-${numbering.shown.length}${numbering.name === 'pysol' ? ', PySolFC\'s numbering' : ''})`);
   }
-  return ok(`${f}-${t}${m[3]!.toLowerCase()}`);
+  return ok(`${f}-${t}${countText(m[3])}`);
 }
 
 /**
