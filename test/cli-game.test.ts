@@ -5,7 +5,7 @@
  */
 import { DEAL_HELP } from '../src/cli/common.js';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -305,6 +305,16 @@ describe('show', () => {
     const bare = join(dir, 'bare.txt');
     writeFileSync(bare, again.replace('source: SE4-7\n', ''));
     expect(cli('show', bare, '--format', 'position').stdout.split('\n')[2]).toBe(`source: ${bare}`);
+  });
+  it('says in words why a position file cannot be read, with the system\'s code (found by helper-49)', () => {
+    const a = join(dir, 'loop-a');
+    const b = join(dir, 'loop-b');
+    symlinkSync(b, a);
+    symlinkSync(a, b);
+    expect(refused('show', a)).toBe(`spidersolve: position file ${a}: too many symbolic links (a loop of links?) (ELOOP)`);
+    expect(refused('batch', '--deals', a, '--db', join(dir, 'loop.sqlite'))).toBe(`spidersolve: --deals ${a}: too many symbolic links (a loop of links?) (ELOOP)`);
+    const long = join(dir, 'x'.repeat(300));
+    expect(refused('show', long)).toMatch(/^spidersolve: position file ".*" \(\d+ characters\): the name is too long for the file system \(ENAMETOOLONG\)$/);
   });
   it('reads a position file and names its faulty line', () => {
     const f = join(dir, 'bad.txt');

@@ -117,12 +117,15 @@ describe('text form', () => {
     const src = makePositionText(dealPosition(getVariant('spider', 2), 3));
     const bad = withLine(src, 4, '2: 5D | 7H');
     expect(badText(bad)).toEqual({ code: 'bad-card', message: 'position file board.txt line 4: card 5D is not in a spider 2-suit game (suits S H)' });
+    // named as the file wrote it, the project's form after it (found by helper-49)
+    expect(badText(withLine(src, 4, '2: 5♦ | 7H')).message).toBe('position file board.txt line 4: card 5♦ (5D) is not in a spider 2-suit game (suits S H)');
   });
   it('refuses too many copies of a card, naming the line of the extra copy and the lines of the others', () => {
     expect(badText(withLine(MID, 4, '2: AD 6C | 8H 9H'))).toEqual({
       code: 'bad-composition',
       message: 'position file board.txt line 4: too many copies of 9H: 2 (also at line 3); a spiderette 4-suit game has 1 of each card',
     });
+    expect(badText(withLine(MID, 4, '2: AD 6C | 8H 9♥')).message).toBe('position file board.txt line 4: too many copies of 9♥ (9H): 2 (also at line 3); a spiderette 4-suit game has 1 of each card');
     // a rank of 1 is an Ace (README): the copy it makes names the line that wrote it
     const se47 = makePositionText(dealPosition(getVariant('spiderette', 4), 7)).replace(/^1: \| 8S$/m, '1: | 1S');
     expect(badText(se47).message).toBe('position file board.txt line 7: too many copies of AS: 2 (also at line 3); a spiderette 4-suit game has 1 of each card');
@@ -244,6 +247,9 @@ describe('JSON form', () => {
     expect(badJson('{"columns": [], "colour": 1}').message).toBe('position file pos.json colour: unknown field; expected game, suits, columns, stockDeals, removed, source');
     expect(badJson('{"game": "chess", "columns": []}').message).toBe('position file pos.json game: "chess" is not "spider" or "spiderette"');
     expect(badJson('{"suits": 3, "columns": []}').message).toBe('position file pos.json suits: 3 is not 1, 2 or 4');
+    // a number in quotes is named as a string, with the fix (found by helper-49)
+    expect(badJson('{"suits": "4", "columns": []}').message).toBe('position file pos.json suits: "4" is a string; write the number 4, without quotes');
+    expect(badJson('{"suits": "four", "columns": []}').message).toBe('position file pos.json suits: "four" is not 1, 2 or 4');
     expect(badJson('{"columns": {}}').code).toBe('bad-json');
     expect(badJson('{"columns": [{"faceDown": ["AS"], "faceUp": [7]}]}').message).toBe('position file pos.json columns[0].faceUp[0]: 7 is not a card; write rank then suit, e.g. "10S"');
     expect(badJson('{"columns": [{"down": []}]}').message).toBe('position file pos.json columns[0].down: unknown field; expected faceDown, faceUp');

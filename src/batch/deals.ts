@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { makeDealCode, parseDealCode, seededCode } from '../game/code.js';
 import { dealCards, isSeed, MAX_SEED } from '../game/deal.js';
 import { dealCardsOf } from '../game/position.js';
-import { InputError, notTextReason, pathForMessage, quoteInput, type Result } from '../game/errors.js';
+import { fileErrorText, InputError, notTextReason, pathForMessage, quoteInput, type Result } from '../game/errors.js';
 import type { Position } from '../game/position.js';
 import type { DealSource, LoadedDeal } from '../game/ref.js';
 import { getVariant, isSuitCount, type GameName, type SuitCount } from '../game/variant.js';
@@ -259,7 +259,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     text = given ?? readFileSync(path === '-' ? '/dev/stdin' : resolve(cwd, path), 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError('bad-file', `--deals ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read it (${code ?? String(e)})`}`);
+    throw new InputError('bad-file', `--deals ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : fileErrorText(e)}`);
   }
   // a binary file (an image, a database…) is refused as a whole, not line by line
   const binary = notTextReason(text);

@@ -116,3 +116,28 @@ export function describeJsonValue(x: unknown): string {
   if (typeof x === 'number' && !Number.isFinite(x)) return 'a number out of range';
   return quoteInput(String(JSON.stringify(x) ?? typeof x)).slice(1, -1);
 }
+
+/** Words for the file-system errors a user can meet naming a file (Node's `code`, as open(2) and read(2) give them). */
+const FILE_ERROR_WORDS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EISDIR: 'is a directory',
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  ENOTDIR: 'a part of the path is not a directory',
+  ELOOP: 'too many symbolic links (a loop of links?)',
+  ENAMETOOLONG: 'the name is too long for the file system',
+  EIO: 'an input/output error (a failing disk?)',
+  ENXIO: 'no device or reader behind it',
+};
+
+/**
+ * Why a file could not be read, in words for an error message, with the system's code in
+ * parentheses for a search: `permission denied (EACCES)`; an unknown code alone, `cannot be read
+ * (EFOO)`; an error without a code by its message.
+ */
+export function fileErrorText(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code === undefined) return `cannot be read (${e instanceof Error ? e.message : String(e)})`;
+  const words = FILE_ERROR_WORDS[code];
+  return words === undefined ? `cannot be read (${code})` : `${words} (${code})`;
+}

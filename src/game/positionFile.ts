@@ -59,6 +59,14 @@ import { getVariant, isGameName, isSuitCount, type GameName, type SuitCount, typ
 interface RawCard {
   card: Card;
   where: string;
+  /** The card as written (`8♣`, `8c`, `8C`). */
+  text: string;
+}
+
+/** A card as a message names it: as the file wrote it, with the project's form after it where that differs (`8♣ (8C)`). */
+function cardAsWritten(x: RawCard): string {
+  const own = makeCard(x.card);
+  return x.text === own ? own : `${quoteInput(x.text).slice(1, -1)} (${own})`;
 }
 
 /** A position as read, before validation against a variant. */
@@ -100,7 +108,7 @@ function validate(raw: RawPosition, prefix: string): Result<Position> {
   const allCards = (): RawCard[] => [...raw.columns.flatMap((c) => [...c.down, ...c.up]), ...raw.stock.flatMap((d) => d.cards)];
   for (const x of allCards()) {
     if (!variant.suitList.includes(suitOf(x.card))) {
-      return fail('bad-card', x.where, `card ${makeCard(x.card)} is not in ${vname} (suits ${variant.suitList.map((s) => SUIT_LETTERS[s]).join(' ')})`);
+      return fail('bad-card', x.where, `card ${cardAsWritten(x)} is not in ${vname} (suits ${variant.suitList.map((s) => SUIT_LETTERS[s]).join(' ')})`);
     }
   }
   const removedRuns = [0, 0, 0, 0];
@@ -130,7 +138,7 @@ function validate(raw: RawPosition, prefix: string): Result<Position> {
     const have = seen[x.card]! + removedRuns[suitOf(x.card)]!;
     if (have > variant.copies) {
       const others = [...new Set(where[x.card]!.slice(0, -1))].filter((w) => w !== x.where);
-      return fail('bad-composition', x.where, `too many copies of ${makeCard(x.card)}: ${have}${removedRuns[suitOf(x.card)] ? ' counting removed suits' : ''}${others.length ? ` (also at ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''})` : ''}; ${vname} has ${variant.copies} of each card`);
+      return fail('bad-composition', x.where, `too many copies of ${cardAsWritten(x)}: ${have}${removedRuns[suitOf(x.card)] ? ' counting removed suits' : ''}${others.length ? ` (also at ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''})` : ''}; ${vname} has ${variant.copies} of each card`);
     }
   }
   const total = allCards().length;
@@ -182,7 +190,7 @@ export function parsePositionText(text: string, name: string, meta?: PositionFil
       if (/^[#?x*]+$/i.test(tok)) return fail('bad-card', lineNo, `${quoteInput(tok)} hides a card; every ${what} card must be written (the solver knows them all, R18)`);
       const c = parseCard(tok);
       if (c === undefined) return fail('bad-card', lineNo, `${quoteInput(tok)} is not a card; write rank then suit, e.g. 10S, QH, AS`);
-      out.push({ card: c, where: `line ${lineNo}` });
+      out.push({ card: c, where: `line ${lineNo}`, text: tok });
     }
     return out;
   };
@@ -349,6 +357,8 @@ export function parsePositionJson(text: string, name: string, meta?: PositionFil
     raw.game = o.game.toLowerCase() as GameName;
   }
   if (o.suits !== undefined) {
+    // a number written as a string ("4") says how to write it, rather than that 4 is not 4
+    if (typeof o.suits === 'string' && /^\s*[124]\s*$/.test(o.suits)) return fail('bad-json', 'suits', `${describeJsonValue(o.suits)} is a string; write the number ${o.suits.trim()}, without quotes`);
     if (typeof o.suits !== 'number' || !isSuitCount(o.suits)) return fail('bad-json', 'suits', `${describeJsonValue(o.suits)} is not 1, 2 or 4`);
     raw.suits = o.suits;
   }
@@ -361,7 +371,7 @@ export function parsePositionJson(text: string, name: string, meta?: PositionFil
       const x = v[i];
       const c = typeof x === 'string' ? parseCard(x) : undefined;
       if (c === undefined) return fail('bad-card', `${where}[${i}]`, `${describeJsonValue(x)} is not a card; write rank then suit, e.g. "10S"`);
-      out.push({ card: c, where: `${where}[${i}]` });
+      out.push({ card: c, where: `${where}[${i}]`, text: x as string });
     }
     return out;
   };

@@ -13,7 +13,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { makeDealCode, parseDealCode } from './code.js';
-import { err, notTextReason, ok, pathForMessage, quoteInput, type Result } from './errors.js';
+import { err, fileErrorText, notTextReason, ok, pathForMessage, quoteInput, type Result } from './errors.js';
 import { dealCardsOf, positionFromDeal, type Position } from './position.js';
 import { parsePositionJson, parsePositionText, type PositionFileMeta } from './positionFile.js';
 import { isPysolKind, parsePysolNumber, pysolDeal } from './pysol.js';
@@ -126,7 +126,7 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
       code === 'ENOENT' ? 'no such file (and not a deal code or pysol:GAME:N)'
       : code === 'EISDIR' ? 'is a directory'
       : code === 'E2BIG' ? `too large (over ${MAX_POSITION_FILE_BYTES / 1024 / 1024} MiB; a position file holds a few kilobytes)`
-      : `cannot be read (${code ?? (e as Error).message})`;
+      : fileErrorText(e);
     return err('bad-file', `position file ${pathForMessage(ref)}: ${why}`);
   }
   // a binary file (a program, an image) is refused as such, not parsed as a position
