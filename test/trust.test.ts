@@ -531,7 +531,7 @@ describe('#12.9 errors state the fault and quote a short, printable excerpt', ()
     const path = `Q${'q'.repeat(99_999)}`;
     const f = loadDeal(path);
     expect(f.ok).toBe(false);
-    if (!f.ok) expect(f.error.message).toMatch(/^position file "Qq{28}…q{10}" \(100,000 characters\): cannot be read \(ENAMETOOLONG\)$/);
+    if (!f.ok) expect(f.error.message).toMatch(/^position file "Qq{28}…q{10}" \(100,000 characters\): the name is too long for the file system \(ENAMETOOLONG\)$/);
     expect(() => parseIntOption('max-positions', '9'.repeat(5000), 1, 10)).toThrow(/^option --max-positions "9{29}…9{10}" \(5,000 characters\): must be 1\.\.10$/);
     const m = parseMove(`x${'\u0007'.repeat(3)}${'y'.repeat(500)}`, 7);
     expect(m.ok).toBe(false);
