@@ -290,6 +290,13 @@ describe('merge', () => {
     const ah = join(dir, 'h1-hard.sqlite');
     linkSync(a, ah);
     expect(mergeDatabases(into, [hard, a, ah]).inputs.map((i) => i.skipped)).toEqual(['it is the target', null, `given twice (as ${a})`]);
+    // the target alone, by either name: skipped, and the file not changed by a byte
+    const bytes = readFileSync(into);
+    const alone = mergeDatabases(into, [into, hard]);
+    expect(alone.inputs.map((i) => i.skipped)).toEqual(['it is the target', 'it is the target']);
+    expect(alone.totals.results).toEqual({ added: 0, present: 0, updated: 0 });
+    expect(alone.created).toBe(false);
+    expect(readFileSync(into).equals(bytes)).toBe(true);
   });
 
   it('the target locked by another program, or a full disk, while an input is merged: one line naming the target and which inputs were merged; merging again completes (it said "internal error"; found by helper-39)', () => {

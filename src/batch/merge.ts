@@ -501,6 +501,9 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
       targetRead?.close();
     }
 
+    // nothing left to merge (every input was the target itself): the target is not opened for
+    // writing, so not a byte of it changes (merge --into X X changed two bytes of its header)
+    if (open.length === 0) return summaryOf(into, targetState, summaries, t0);
     let store: ResultStore;
     try {
       store = ResultStore.openForWriting(into);
@@ -537,6 +540,11 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
   } finally {
     for (const i of open) closeInput(i);
   }
+  return summaryOf(into, targetState, summaries, t0);
+}
+
+/** The summary of a merge: the inputs' counts added up per table, and the time since `t0` (performance.now()). */
+function summaryOf(into: string, targetState: ReturnType<typeof inspectFor>, summaries: MergeInputSummary[], t0: number): MergeSummary {
   const totals: Record<string, MergeCounts> = {};
   for (const spec of MERGE_TABLES) {
     const t: MergeCounts = (totals[spec.table] = { added: 0, present: 0, updated: 0 });
