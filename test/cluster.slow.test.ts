@@ -173,6 +173,30 @@ describe('a study as shards, merged', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('the GNU parallel recipe says when the shards refused their options, exit 2; RETRIES counts the tries again, and 0 means none, not GNU parallel\'s "forever" (found by helper-50)', async () => {
+    const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
+    const env = { SPIDERSOLVE: `${process.execPath} ${CLI}` };
+    // --until-width cannot run as a shard: every shard exits 2
+    const bad = ['--game', 'spider', '--suits', '1', '--seeds', '1-', '--until-width', '0.2', '--max-positions', '20000'];
+    for (const [retries, tries] of [[undefined, 2], ['0', 1], ['2', 3]] as const) {
+      const out = join(dir, `refusing-${retries ?? 'default'}`);
+      const r = await run('/bin/bash', [script, '2', out, ...bad], { ...env, RETRIES: retries });
+      expect(r.status).toBe(2);
+      expect(r.stderr.split('\n').filter(Boolean).at(-1)).toBe(`${script}: the shards refused the batch options (exit 2, see above); nothing merged — correct the command, then run it again`);
+      // each shard's one-line refusal, once a try: at most RETRIES tries again after the first (GNU
+      // parallel, with one host, may give up sooner), and none with RETRIES=0
+      const seen = r.stderr.match(/option --until-width cannot run as a shard \(shard 0\/2/g)?.length ?? 0;
+      expect(seen).toBeGreaterThanOrEqual(1);
+      expect(seen).toBeLessThanOrEqual(tries);
+      if (retries === '0') expect(seen).toBe(1);
+      expect(existsSync(join(out, 'all.sqlite'))).toBe(false);
+    }
+    for (const retries of ['x', '-1', '1000']) {
+      const r = await run('/bin/bash', [script, '2', join(dir, 'retries'), ...STUDY], { ...env, RETRIES: retries });
+      expect([r.status, r.stdout, r.stderr]).toEqual([2, '', `${script}: RETRIES "${retries}": the number of tries again of a failed shard must be a whole number from 0 to 999; nothing was run\n`]);
+    }
+  });
+
   it('the Kubernetes manifests: an Indexed Job whose command, run once per index, merges to one run', async () => {
     const docs = (file: string) => parseAllDocuments(readFileSync(join(ROOT, 'deploy', 'k8s', file), 'utf8')).map((d) => {
       expect(d.errors).toEqual([]);

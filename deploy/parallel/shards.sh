@@ -6,10 +6,14 @@
 #
 # On this machine by default (JOBS shards at once, default N). With PARALLEL_HOSTS=host1,host2 (GNU
 # parallel's --sshlogin list; `:` is this machine) the shards run over ssh on those hosts, each in a
-# temporary folder there, and their databases come back into DIR (--return, then --cleanup): the
-# hosts need spidersolve installed as SPIDERSOLVE names it. A shard that fails is retried (RETRIES,
-# default 2) and resumes where it stopped; if one still fails, nothing is merged and the script exits 1
-# — run it again: finished shards are skipped in seconds (every deal settled) and the rest resume.
+# temporary folder there: each shard's database is sent there from DIR before it starts
+# (--transferfile; an empty one the first time) and comes back into DIR after (--return, then
+# --cleanup), so a shard retried or run again resumes over ssh as it does here. The hosts need
+# spidersolve installed as SPIDERSOLVE names it, and the study's files (--deals) at the same absolute
+# paths. A shard that fails is tried again (RETRIES times, default 1) and resumes where it stopped; if
+# one still fails, nothing is merged and the script exits 1 — run it again: finished shards are skipped
+# in seconds (every deal settled) and the rest resume. When the shards failed by refusing the options
+# (spidersolve's exit 2: bad input), running again is no use: the script says so and exits 2.
 #
 # Settings: SPIDERSOLVE (default `spidersolve`; e.g. "node /path/bin/spidersolve.js"), JOBS, RETRIES,
 # PARALLEL_HOSTS, WORKERS (worker threads a shard, default 1).
@@ -35,6 +39,12 @@ if ! [[ $n =~ ^[1-9][0-9]{0,5}$ ]] || (( n > 100000 )); then
   echo "$0: N \"$n\": the number of shards must be a whole number from 1 to 100000; nothing was run" >&2
   exit 2
 fi
+# RETRIES: tries after the first (GNU parallel's --retries counts every try, and takes 0 for "forever")
+retries=${RETRIES:-1}
+if ! [[ $retries =~ ^[0-9]{1,3}$ ]]; then
+  echo "$0: RETRIES \"$retries\": the number of tries again of a failed shard must be a whole number from 0 to 999; nothing was run" >&2
+  exit 2
+fi
 read -ra spidersolve <<<"${SPIDERSOLVE:-spidersolve}"
 # (checked here for this machine; remote hosts are checked by the shards themselves)
 if [[ -z ${PARALLEL_HOSTS:-} ]] && ! command -v "${spidersolve[0]:-}" >/dev/null 2>&1; then
@@ -42,15 +52,34 @@ if [[ -z ${PARALLEL_HOSTS:-} ]] && ! command -v "${spidersolve[0]:-}" >/dev/null
   exit 2
 fi
 mkdir -p "$dir"
-remote=()
+remote=() wrap=()
 if [[ -n ${PARALLEL_HOSTS:-} ]]; then
-  # each job runs in a temporary folder on its host; its shard file is fetched back, then removed there
-  remote=(--sshlogin "$PARALLEL_HOSTS" --workdir ... --return "$dir/shard-{}.sqlite" --cleanup)
+  # each job runs in a temporary folder on its host: its shard database is sent there with its
+  # write-ahead log (-wal, which holds what a shard killed on its host had not yet folded into the
+  # database), fetched back the same way, then removed there. Both files always exist, so that both
+  # travel each way: empty ones (a new database) the first time, and an empty log after a shard that
+  # ended cleanly (it folds its log in and removes it), so that an older log fetched back before is
+  # never left beside a newer database.
+  for ((k = 0; k < n; k++)); do
+    [[ -e $dir/shard-$k.sqlite ]] || : >"$dir/shard-$k.sqlite"
+    [[ -e $dir/shard-$k.sqlite-wal ]] || : >"$dir/shard-$k.sqlite-wal"
+  done
+  remote=(--sshlogin "$PARALLEL_HOSTS" --workdir ... --cleanup
+    --transferfile "$dir/shard-{}.sqlite" --transferfile "$dir/shard-{}.sqlite-wal"
+    --return "$dir/shard-{}.sqlite" --return "$dir/shard-{}.sqlite-wal")
+  wrap=(sh -c 'db=$1; shift; "$@"; rc=$?; [ -e "$db-wal" ] || : >"$db-wal"; exit $rc' sh "$dir/shard-{}.sqlite")
 fi
+joblog="$dir/.shards-joblog"
+rm -f "$joblog"
 # -q: every argument passed as it is (quoted for the shell parallel runs each job in)
-if ! parallel -q --jobs "${JOBS:-$n}" --retries "${RETRIES:-2}" --tag --line-buffer "${remote[@]}" \
-  "${spidersolve[@]}" batch "$@" --workers "${WORKERS:-1}" --shard "{}/$n" --db "$dir/shard-{}.sqlite" \
+if ! parallel -q --jobs "${JOBS:-$n}" --retries "$((retries + 1))" --joblog "$joblog" --tag --line-buffer "${remote[@]}" \
+  "${wrap[@]}" "${spidersolve[@]}" batch "$@" --workers "${WORKERS:-1}" --shard "{}/$n" --db "$dir/shard-{}.sqlite" \
   ::: $(seq 0 $((n - 1))); then
+  # every shard that failed refused its options (exit 2, the last try of each): trying again is no use
+  if awk -F'\t' 'NR > 1 { last[$1] = $7 } END { for (k in last) if (last[k] != 0) { bad++; if (last[k] != 2) other++ } exit !(bad > 0 && other == 0) }' "$joblog"; then
+    echo "$0: the shards refused the batch options (exit 2, see above); nothing merged — correct the command, then run it again" >&2
+    exit 2
+  fi
   echo "$0: some shards failed (see above); nothing merged — run the same command again to resume them" >&2
   exit 1
 fi

@@ -4,7 +4,8 @@
 # are left alone), runs deploy/parallel/shards.sh with PARALLEL_HOSTS naming two ssh "hosts" that
 # both reach it, so every shard is started over ssh in a temporary folder and its database comes
 # back by rsync (--return, --cleanup); compares the merged database with a single run
-# (deploy/compare.mjs), and stops the sshd. Exit 0 when they are equal.
+# (deploy/compare.mjs); runs the script again, where every shard must resume with all its deals
+# settled (its database sent to the host and back); and stops the sshd. Exit 0 when all holds.
 #
 # Needs root, Debian's openssh-server, openssh-client, rsync and parallel, and the build (npm ci).
 # Not run by CI (it starts a daemon); anyone can run it. The same-machine recipe is tested by
@@ -55,4 +56,11 @@ PARALLEL_SSH="ssh -F $work/ssh_config" PARALLEL_HOSTS=node-a,node-b \
   "$root/deploy/parallel/shards.sh" 4 shards "${study[@]}" 2>&1 | grep -E '^spidersolve: shard|shard-[0-9]|^merged|in all' || true
 echo "-- compare merged with the single run:"
 node "$root/deploy/compare.mjs" "$work/shards/all.sqlite" "$work/single.sqlite"
-echo "== OK: shards run over ssh, merged, equal the single run"
+echo "-- run again: every shard's database goes to its host and back, so each resumes with all its deals settled:"
+again=$(PARALLEL_SSH="ssh -F $work/ssh_config" PARALLEL_HOSTS=node-a,node-b \
+  "$root/deploy/parallel/shards.sh" 4 shards "${study[@]}" 2>&1)
+settled=$(grep -cE 'deals 20: 20 already settled, 0 run now' <<<"$again" || true)
+echo "$settled of 4 shards: deals 20: 20 already settled, 0 run now"
+[[ $settled -eq 4 ]] || { echo "== FAILED: a shard did not resume over ssh" >&2; exit 1; }
+node "$root/deploy/compare.mjs" "$work/shards/all.sqlite" "$work/single.sqlite"
+echo "== OK: shards run over ssh, merged, equal the single run, and resume over ssh"
