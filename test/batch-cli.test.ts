@@ -591,7 +591,7 @@ describe('spidersolve report and export', () => {
     for (const r of made) expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
     expect(readFileSync(md, 'utf8').split('\n')[2]).toBe('| st | spider | 1 | 100 | 3 | 0 | 3 | 0 | 0 | 0.0% | 0.0% | 56.1% | 0.0% | 0.0% | 56.1% | - | - | - | - | 1.0.0 |');
     // 0/3: Wilson high 0.5614970…, six decimals in CSV
-    expect(readFileSync(sum, 'utf8')).toBe(`${['study,game,suits,budget,deals,won,lost,undecided,errors,floor,ciLow,ciHigh,ceiling,ceilingLow,ceilingHigh,medianPositions,p95Positions,medianMs,p95Ms,solverVersion', 'st,spider,1,100,3,0,3,0,0,0,0,0.561497,0,0,0.561497,,,,,1.0.0'].join('\r\n')}\r\n`);
+    expect(readFileSync(sum, 'utf8')).toBe(`${['study,game,suits,budget,deals,won,lost,undecided,errors,floor,ciLow,ciHigh,ceiling,ceilingLow,ceilingHigh,medianPositions,p95Positions,medianMs,p95Ms,solverVersion,partial', 'st,spider,1,100,3,0,3,0,0,0,0,0.561497,0,0,0.561497,,,,,1.0.0,false'].join('\r\n')}\r\n`);
     expect(readFileSync(deals, 'utf8').split('\r\n')).toHaveLength(5); // header, 3 deals, ''
 
     const file = join(dir, 'file.txt');

@@ -378,6 +378,21 @@ describe('budget ladders', () => {
     expect(rep.status).toBe(0);
     expect(rep.stdout.trimEnd().split('\n').at(-1)).toBe('study V (solver 2.0.0): 2 of 4 planned deals counted (partial: missing shards or an unfinished run)');
     expect(rep.stdout).not.toContain('(solver 1.0.0)');
+    // the machine-read forms say it in each row, a column `partial` (found by helper-50: only the text forms did)
+    expect(JSON.parse(cli('report', '--db', db, '--format', 'json').stdout).map((r: { solverVersion: string; deals: number; partial: boolean }) => [r.solverVersion, r.deals, r.partial])).toEqual([['1.0.0', 4, false], ['2.0.0', 2, true]]);
+    const csv = cli('report', '--db', db, '--format', 'csv').stdout.split('\r\n');
+    expect(csv[0]!.endsWith(',solverVersion,partial')).toBe(true);
+    expect(csv.slice(1, 3).map((l) => l.split(',').slice(-2).join(','))).toEqual(['1.0.0,false', '2.0.0,true']);
+    expect(cli('export', '--csv', '--summary', '--db', db).stdout.split('\r\n').slice(1, 3).map((l) => l.split(',').at(-1))).toEqual(['false', 'true']);
+    // a pooled row is partial when a study it pools is
+    const whole = ResultStore.openForWriting(db);
+    const w = whole.ensureStudy('W', { game: 'spiderette', suits: '1', dealsSpec: 'seeds:1-1', maxPositions: 250, planned: 1 });
+    whole.writeResults(null, [rec(0, '2.0.0')], w, [{ deal: records[0]!.deal, ord: 0, name: deals[0]!.key }]);
+    whole.close();
+    const pooled = (...args: string[]) => JSON.parse(cli('report', '--db', db, '--pool', '--format', 'json', ...args).stdout).map((r: { solverVersion: string; partial: boolean }) => [r.solverVersion, r.partial]);
+    expect(pooled()).toEqual([['1.0.0', false], ['2.0.0', true]]);
+    // (W's one deal is V's first, which both solvers solved)
+    expect(pooled('--study', 'W')).toEqual([['1.0.0', false], ['2.0.0', false]]);
   });
 
   it('report --game/--suits that leave a partial study out leave its line out; those that keep it keep it', () => {

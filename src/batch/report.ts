@@ -368,16 +368,37 @@ export function roundTo(v: number, decimals: number): number {
  * except the fractional ones, rounded per `RECORD_DECIMALS` (rates to 6 decimals, positions and ms to
  * 1), so that CSV and JSON print e.g. `120974.3`, not `120974.29999999992`.
  */
-export function rowsAsRecords(rows: readonly ReportRow[]): Record<string, string | number | null>[] {
-  return rows.map((r) =>
-    Object.fromEntries(
+export function rowsAsRecords(rows: readonly ReportRow[], partial?: (row: ReportRow) => boolean): Record<string, string | number | boolean | null>[] {
+  return rows.map((r) => ({
+    ...Object.fromEntries(
       REPORT_COLUMNS.map((c) => {
         const v = r[c];
         const d = RECORD_DECIMALS[c];
         return [c, typeof v === 'number' && d !== undefined ? roundTo(v, d) : v];
       }),
     ),
-  );
+    ...(partial ? { partial: partial(r) } : {}),
+  }));
+}
+
+/**
+ * Whether each report row's study is short of its plan for that row's solver version (isPartial),
+ * for the machine-read forms: `partial(row)` as a CSV column and a JSON field, where the text forms
+ * print the partial lines (partialStudyNotes). `completeness(study, version)` gives the study's plan
+ * against what that version's results count (store.ts studies(names, version)).
+ */
+export function partialOfRows(completeness: (study: string, version: string) => StudyCompleteness | undefined): (row: ReportRow) => boolean {
+  const seen = new Map<string, boolean>();
+  return (row) => {
+    const k = `${row.study}\u0000${row.solverVersion}`;
+    let v = seen.get(k);
+    if (v === undefined) {
+      const c = completeness(row.study, row.solverVersion);
+      v = c !== undefined && isPartial(c);
+      seen.set(k, v);
+    }
+    return v;
+  };
 }
 
 /**
@@ -385,23 +406,32 @@ export function rowsAsRecords(rows: readonly ReportRow[]): Record<string, string
  * as `rowsAsRecords` gives them (fractions, not percentages, to 6 decimals; positions and ms to 1),
  * empty cells for nulls, CRLF line ends.
  */
-export function formatCsv(rows: readonly ReportRow[]): string {
-  return stringify(rowsAsRecords(rows), { header: true, columns: [...REPORT_COLUMNS], record_delimiter: 'windows' });
+export function formatCsv(rows: readonly ReportRow[], partial?: (row: ReportRow) => boolean): string {
+  return stringify(rowsAsRecords(rows, partial), {
+    header: true,
+    columns: [...REPORT_COLUMNS, ...(partial ? ['partial'] : [])],
+    cast: { boolean: (b) => (b ? 'true' : 'false') },
+    record_delimiter: 'windows',
+  });
 }
 
-/** Report rows in one of the `ReportFormat`s. */
-export function formatReport(rows: readonly ReportRow[], format: ReportFormat): string {
+/**
+ * Report rows in one of the `ReportFormat`s; with `partial` (partialOfRows), the CSV and JSON forms
+ * end each row with `partial` (true when its study is short of its plan), which the text forms say in
+ * lines under the table instead.
+ */
+export function formatReport(rows: readonly ReportRow[], format: ReportFormat, partial?: (row: ReportRow) => boolean): string {
   switch (format) {
     case 'table': return formatTable(rows);
     case 'md': return formatMarkdown(rows);
-    case 'csv': return formatCsv(rows);
-    case 'json': return formatJson(rows);
+    case 'csv': return formatCsv(rows, partial);
+    case 'json': return formatJson(rows, partial);
   }
 }
 
 /** JSON: an array of row objects as `rowsAsRecords` gives them (fractions, not percentages), pretty-printed, `\n` ends. */
-export function formatJson(rows: readonly ReportRow[]): string {
-  return JSON.stringify(rowsAsRecords(rows), null, 2) + '\n';
+export function formatJson(rows: readonly ReportRow[], partial?: (row: ReportRow) => boolean): string {
+  return JSON.stringify(rowsAsRecords(rows, partial), null, 2) + '\n';
 }
 
 /** A study's plan against what it counts (the fields of store.ts StudyInfo that say whether it is whole). */

@@ -19,7 +19,7 @@ import { canonicalPath, databaseFiles, fileInTheWay, isSqliteFile, makeDirs, sam
 import { isDamagedDatabase } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress } from '../batch/progress.js';
-import { budgetWords, formatCsv, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat, type ReportRow } from '../batch/report.js';
+import { budgetWords, formatCsv, partialOfRows, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat, type ReportRow } from '../batch/report.js';
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
 import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.js';
 import { oneLine } from '../batch/schema.js';
@@ -496,16 +496,35 @@ function parseFilter(o: { game?: string; suits?: string; study?: string[]; pool?
 
 /** Refuses `--study` names the database does not hold (one line listing what it does hold). */
 /** Warning lines (report.ts partialStudyNotes) for the studies a report covers that are short of their plan. */
-function reportedPartials(store: ResultStore, filter: ResultFilter, rows: readonly ReportRow[]): string[] {
+/**
+ * Whether a report row's study is short of its plan for the row's solver version (report.ts
+ * partialOfRows); a pooled row (--pool) is when any study it pools is.
+ */
+function rowsPartial(store: ResultStore, filter: ResultFilter): (row: ReportRow) => boolean {
+  if (!filter.pool) return partialOfRows((study, version) => store.studies([study], version)[0]);
+  const names = studiesInFilter(store, filter).map((st) => st.name);
+  const of = partialOfRows((study, version) => store.studies([study], version)[0]);
+  return (row) => names.some((study) => of({ ...row, study }));
+}
+
+/**
+ * The studies a report with `filter` may show: those --study names (all without it), less those of
+ * another game or suit counts than --game/--suits ask for (one whose game or suits are mixed, a
+ * deals file's, stays).
+ */
+function studiesInFilter(store: ResultStore, filter: ResultFilter): StudyInfo[] {
   const wanted = filter.studies ? new Set(filter.studies) : null;
-  const out: string[] = [];
-  // a study of another game or suit counts than --game/--suits ask for has no rows here: no line
-  // (one whose game or suits are mixed, a deals file's, may have)
   const suitsOf = (st: StudyInfo) => (st.suits === null ? null : st.suits.split(',').map(Number));
   const inFilter = (st: StudyInfo) =>
     (filter.game === undefined || st.game === null || st.game === filter.game) &&
     (filter.suits === undefined || suitsOf(st) === null || suitsOf(st)!.some((n) => filter.suits!.includes(n)));
-  for (const s of store.studies().filter((st) => (wanted === null || wanted.has(st.name)) && inFilter(st))) {
+  return store.studies().filter((st) => (wanted === null || wanted.has(st.name)) && inFilter(st));
+}
+
+function reportedPartials(store: ResultStore, filter: ResultFilter, rows: readonly ReportRow[]): string[] {
+  const out: string[] = [];
+  // a study of another game or suit counts than --game/--suits ask for has no rows here: no line
+  for (const s of studiesInFilter(store, filter)) {
     // a study's rows of one solver version are whole or not by that version's results (an older
     // solver's results do not make a newer one's rows whole; found by helper-46): one set of lines a
     // version its rows show, the version named when there are several
@@ -631,7 +650,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       return;
     }
     const rows = store.report(filter);
-    let text = formatReport(rows, format);
+    let text = formatReport(rows, format, rowsPartial(store, filter));
     // the text table says what its columns mean, as batch's summary does
     if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + TABLE_LEGEND.join('\n') + '\n';
     // a study short of its plan (a missing shard, an unfinished run) is said under the table, not
@@ -654,7 +673,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
   try {
     const filter = checkStudies(store, parsed);
     if (o.summary) {
-      await writeOut(o.out, formatCsv(store.report(filter)));
+      await writeOut(o.out, formatCsv(store.report(filter), rowsPartial(store, filter)));
       return;
     }
     const csv = stringify({
