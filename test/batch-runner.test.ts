@@ -202,7 +202,8 @@ describe('runBatch with injected outcomes', () => {
     await lock.done;
     expect(err).toBeInstanceOf(FileFault);
     expect((err as Error).message).toMatch(new RegExp(`^database ${db}: another program held it locked for too long \\(SQLITE_BUSY: database is locked\\); the batch stopped: every result stored before it is kept \\(1 of this run\\), the deals it had solved since are run again when it resumes; the run (is marked failed|could not be marked failed: it shows as running, then \\(once this process has ended\\) as abandoned); run the same command again when the other program is done$`));
-    expect(rowsOf(db)).toHaveLength(1);
+    // stored (the study counts it once the deals before it in the plan are done)
+    expect(allRowsOf(db)).toHaveLength(1);
     const again = await withEnv(env, () => runBatch(opts));
     expect(again).toMatchObject({ skipped: 1, ran: 11, remaining: 0 });
     expect(rowsOf(db)).toHaveLength(12);
@@ -217,6 +218,37 @@ describe('runBatch with injected outcomes', () => {
     await lock.done;
     expect(err).toBeInstanceOf(FileFault);
     expect((err as Error).message).toBe(`database ${db}: another program held it locked for too long while opening it (SQLite: database is locked); nothing was run and every result it held is kept; run the same command again when the other program is done`);
+  });
+
+  it('the study counts a prefix of its plan at every moment, as a kill -9 would leave it: deals done after a slow one still running are stored, linked once it is done (found by helper-50)', async () => {
+    const db = join(dir, 'prefix-always.sqlite');
+    // SP1-2 (place 1) takes 1.5 s; the others 10 ms each, on the other worker
+    const env = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '10', SPIDERSOLVE_TEST_SLOW: 'SP1-2:1500' };
+    const snapshots: { stored: number; places: number[] }[] = [];
+    const progress: ProgressSink = {
+      start() {},
+      update(done) {
+        // what a reader (or a kill -9 now) finds in the database, with SP1-2 still running
+        if (done === 8) {
+          const r = ResultStore.openForReading(db);
+          snapshots.push({ stored: [...r.allRows()].length, places: r.studyPlaces('t-1-12') });
+          r.close();
+        }
+      },
+      stop() {},
+    };
+    const opts = options(db, { seeds: [1, 12], suits: [1], workerFile: TEST_WORKER, flushEvery: 1, flushMs: 20 });
+    const first = await withEnv(env, () => runBatch({ ...opts, progress }));
+    expect(first).toMatchObject({ ran: 12, remaining: 0, interrupted: false });
+    // at that moment: SP1-1 done and counted; SP1-2 running; 7 after it done, stored (all flushed but
+    // perhaps the last), not counted
+    expect(snapshots).toHaveLength(1);
+    expect(snapshots[0]!.places).toEqual([0]);
+    expect(snapshots[0]!.stored).toBeGreaterThanOrEqual(7);
+    // at the end, every place counted
+    const r = ResultStore.openForReading(db);
+    expect(r.studyPlaces('t-1-12')).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    r.close();
   });
 
   it('abort midway keeps every finished result; resuming completes with nothing lost or repeated', async () => {

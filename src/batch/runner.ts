@@ -361,6 +361,9 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     let fatal: unknown = null;
     // the store can take no more results (its file is gone, or a write failed): later ones are discarded
     let storeDead = false;
+    // places of the plan done at the end of the first rung but not linked, for they follow one that
+    // was not done (stored, not counted: the next run counts them)
+    let heldBack = 0;
 
     for (let rung = 0; rung < budgets.length && !interrupted && !stopped.value && stopReason === null; rung++) {
       const budget = budgets[rung]!;
@@ -371,6 +374,28 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       let barShown = false;
       const buffer: ResultRecord[] = [];
       let links: DealLink[] = [];
+      // The study's links (its counted deals) are written in the order of the plan, this run's places
+      // (its shard's) a prefix at every moment: a deal done while one before it is still running waits
+      // here, so that no stop — Ctrl-C, a kill -9, a lost node — leaves the quick deals after a slow one
+      // counted without it (they made the floor read high; found by helper-46 for a stop, helper-50 for
+      // a kill). `linkOrd`: the next place to link.
+      const ready = new Map<number, DealLink[]>();
+      let linkOrd = 0;
+      const release = (done: readonly DealLink[]) => {
+        for (const l of done) {
+          const at = ready.get(l.ord);
+          if (at) at.push(l);
+          else ready.set(l.ord, [l]);
+        }
+        for (;;) {
+          while (assignment && linkOrd < assignment.length && assignment[linkOrd] !== shard!.index) linkOrd++;
+          const next = ready.get(linkOrd);
+          if (!next) return;
+          ready.delete(linkOrd);
+          links.push(...next);
+          linkOrd++;
+        }
+      };
       // deals in flight or written but not yet flushed, by identity: the names waiting on them
       const pending = new Map<string, DealLink[]>();
       let stopping = false;
@@ -466,7 +491,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
 
       const record = (r: ResultRecord, ms: number, waiting: DealLink[]) => {
         buffer.push(r);
-        if (rung === 0) links.push(...waiting);
+        if (rung === 0) release(waiting);
         done++;
         rungReached++;
         if (r.status === 'undecided') undecidedNext++;
@@ -530,7 +555,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
             if (now.status === 'undecided') undecidedNext++;
             if (rung === 0) {
               skipped++;
-              links.push(link, ...aliases);
+              release([link, ...aliases]);
               if (links.length >= flushEvery * 4) flush();
               note(ord, deal, now.status);
             }
@@ -581,6 +606,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
           flush(true);
         }
       }
+      // done but not linked: after a place that was not done (cancelled in flight, or past a stop)
+      if (rung === 0) heldBack = ready.size;
       // the run's last writes (its counts, its status) wait out a lock as the set-up did
       store.setBusyTimeout(opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS);
       if (fatal) throw fatal;
@@ -605,7 +632,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     if (where !== 'same') throw databaseGoneFault(store, where, runId, [], written);
     // a stopped run counts a prefix of its plan: the deals done after one it cancelled in flight
     // (often the slowest: an undecided one takes the whole budget) are left for the next run to count
-    const uncounted = interrupted ? store.keepCountedPrefix(studyId, shard ? (o) => assignment![o] === shard.index : () => true) : 0;
+    // (the links are written as a prefix already; this unlinks what an older version's run left)
+    const uncounted = interrupted ? heldBack + store.keepCountedPrefix(studyId, shard ? (o) => assignment![o] === shard.index : () => true) : 0;
     store.heartbeat(runId, { planned: runPlanned ?? openPlanned, skipped });
     store.finishRun(runId, interrupted ? 'interrupted' : 'done', stopReason ?? seedsRanOut);
     const report = store.report({ studies: [study] });

@@ -9,6 +9,7 @@
  *   seed s needs 100·s positions; s % 4 = 2 is never decided (undecided, positions b), s % 4 = 1 is
  *   lost once b ≥ 100·s, the others won once b ≥ 100·s; below that, undecided with positions b.
  * - SPIDERSOLVE_TEST_DELAY_MS=n: sleep n ms before each task.
+ * - SPIDERSOLVE_TEST_SLOW=code:ms,…: sleep that long before that deal's task instead (a slow deal).
  * - SPIDERSOLVE_TEST_FAIL=code:how,…: for that deal code, `throw` an Error, `exit` the worker thread
  *   (process.exit in a worker ends the thread) or `oom` (allocate until the heap limit kills it).
  * - SPIDERSOLVE_TEST_FAIL_FILE=path: inject the failures only while that file exists.
@@ -22,6 +23,13 @@ const fake = process.env.SPIDERSOLVE_TEST_FAKE === '1';
 const ladder = process.env.SPIDERSOLVE_TEST_LADDER === '1';
 const delay = Number(process.env.SPIDERSOLVE_TEST_DELAY_MS ?? 0);
 const failFile = process.env.SPIDERSOLVE_TEST_FAIL_FILE;
+const slow = new Map(
+  (process.env.SPIDERSOLVE_TEST_SLOW ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((p) => p.split(':') as [string, string])
+    .map(([code, ms]) => [code, Number(ms)] as const),
+);
 const fail = new Map(
   (process.env.SPIDERSOLVE_TEST_FAIL ?? '')
     .split(',')
@@ -58,7 +66,8 @@ export function ladderOutcome(code: string, budget: number): WorkerOutcome {
 }
 
 export default async function run(task: WorkerTask): Promise<WorkerOutcome> {
-  if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+  const wait = slow.get(task.ref) ?? delay;
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   const how = fail.get(task.ref);
   if (how && (!failFile || existsSync(failFile))) {
     if (how === 'throw') throw new Error(`injected failure for ${task.ref}`);
