@@ -83,7 +83,7 @@ if (onlyA.length || onlyB.length || ra.length !== rb.length) {
   for (const r of onlyA.slice(0, 3)) console.log(`  only in ${a}: ${r}`);
   for (const r of onlyB.slice(0, 3)) console.log(`  only in ${b}: ${r}`);
 } else {
-  console.log(`results: the same ${ra.length} rows (every column but ${[...IGNORED].join(', ')})`);
+  console.log(`results: the same ${ra.length} row${ra.length === 1 ? '' : 's'} (every column but ${[...IGNORED].join(', ')})`);
 }
 const la = links(a);
 const lb = links(b);
@@ -98,6 +98,6 @@ if (repA !== repB) {
   bad = true;
   console.log(`reports differ:\n  ${a}: ${repA}\n  ${b}: ${repB}`);
 } else {
-  console.log(`report: the same ${JSON.parse(repA).length} rows (timings aside)`);
+  console.log(`report: the same ${JSON.parse(repA).length} row${JSON.parse(repA).length === 1 ? '' : 's'} (timings aside)`);
 }
 process.exit(bad ? 1 : 0);

@@ -191,6 +191,30 @@ function fmtPair(a: unknown, b: unknown): [string, string] {
   return [cut(a), cut(b)];
 }
 
+/**
+ * The fields that differ between two JSON objects (a study's `params`), each as [name, value in a,
+ * value in b] with the values written as JSON (`absent` where one lacks it); null when either is not
+ * a JSON object, for the caller to show the texts.
+ */
+function jsonFieldPairs(a: unknown, b: unknown): [string, string, string][] | null {
+  const parse = (x: unknown): Record<string, unknown> | null => {
+    if (typeof x !== 'string') return null;
+    try {
+      const v: unknown = JSON.parse(x);
+      return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    } catch {
+      return null;
+    }
+  };
+  const pa = parse(a);
+  const pb = parse(b);
+  if (!pa || !pb) return null;
+  // (a long value cut as fmt cuts it, without the quotes fmt puts around a text)
+  const show = (o: Record<string, unknown>, k: string) => (k in o ? fmt(JSON.stringify(o[k])).replace(/^"|"$/g, '') : 'absent');
+  const keys = [...new Set([...Object.keys(pa), ...Object.keys(pb)])].filter((k) => JSON.stringify(pa[k]) !== JSON.stringify(pb[k]));
+  return keys.length ? keys.map((k) => [k, show(pa, k), show(pb, k)]) : null;
+}
+
 /** Column names of a table, in order, with whether it has an INTEGER PRIMARY KEY `id`. */
 function columnsOf(db: Database.Database, table: string): { cols: string[]; hasId: boolean } {
   const info = db.prepare(`SELECT name, pk FROM pragma_table_info(?)`).all(table) as { name: string; pk: number }[];
@@ -362,9 +386,12 @@ function checkConflicts(target: Database.Database | null, targetPath: string, in
           ? undefined
           : (earlier.db.prepare(`SELECT ${cols.map(q).join(', ')} FROM ${q(spec.table)} WHERE ${spec.key.map((c) => `${q(c)} IS ?`).join(' AND ')}`).get(...spec.key.map((c) => row[c] ?? null)) as Row | undefined);
         conflicts.push(before
-          ? `${spec.describe(row)}: ${differs(spec, before, row).map((c) => {
+          ? `${spec.describe(row)}: ${differs(spec, before, row).flatMap((c) => {
+            // a study's design (JSON): the fields that differ, by name, as batch names them
+            const fields = c === 'params' ? jsonFieldPairs(before[c], row[c]) : null;
+            if (fields) return fields.map(([f, was, is]) => `${f} ${was} in ${earlier.path} but ${is} in ${path}`);
             const [was, is] = fmtPair(before[c], row[c]);
-            return `${c} ${was} in ${earlier.path} but ${is} in ${path}`;
+            return [`${c} ${was} in ${earlier.path} but ${is} in ${path}`];
           }).join(', ')}`
           : `${spec.describe(row)}: ${spec.agree!.join(', ')} differ between ${earlier.path} and ${path}`);
       }
