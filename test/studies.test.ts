@@ -393,6 +393,18 @@ describe('budget ladders', () => {
     expect(pooled()).toEqual([['1.0.0', false], ['2.0.0', true]]);
     // (W's one deal is V's first, which both solvers solved)
     expect(pooled('--study', 'W')).toEqual([['1.0.0', false], ['2.0.0', false]]);
+    // a partial study of another suit count makes its own rows partial, not the one-suit rows, and a
+    // row's flag does not change with --suits (found by helper-51)
+    const other = ResultStore.openForWriting(db);
+    const x = other.ensureStudy('X4', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:1-2', maxPositions: 250, planned: 2 });
+    const d4 = planSeeds('spiderette', [4], [{ from: 1, to: 2 }]);
+    const r4 = recordFromOutcome(d4[0]!, 250, { key: d4[0]!.key, status: 'won', positions: 10, elapsedMs: 1, line: 'd', moveCount: 1, classicScore: null, revealScore: null, peakBytes: 0, solverVersion: '2.0.0', workerMs: 1 });
+    other.writeResults(null, [r4], x, [{ deal: r4.deal, ord: 0, name: d4[0]!.key }]);
+    other.close();
+    const bySuits = (...args: string[]) => JSON.parse(cli('report', '--db', db, '--pool', '--format', 'json', ...args).stdout).map((r: { suits: number; solverVersion: string; partial: boolean }) => [r.suits, r.solverVersion, r.partial]);
+    expect(bySuits('--study', 'W', '--study', 'X4')).toEqual([[1, '1.0.0', false], [1, '2.0.0', false], [4, '2.0.0', true]]);
+    expect(bySuits('--study', 'W', '--study', 'X4', '--suits', '1')).toEqual([[1, '1.0.0', false], [1, '2.0.0', false]]);
+    expect(bySuits('--study', 'W', '--study', 'X4', '--suits', '4')).toEqual([[4, '2.0.0', true]]);
   });
 
   it('report --game/--suits that leave a partial study out leave its line out; those that keep it keep it', () => {

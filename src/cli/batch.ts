@@ -498,13 +498,17 @@ function parseFilter(o: { game?: string; suits?: string; study?: string[]; pool?
 /** Warning lines (report.ts partialStudyNotes) for the studies a report covers that are short of their plan. */
 /**
  * Whether a report row's study is short of its plan for the row's solver version (report.ts
- * partialOfRows); a pooled row (--pool) is when any study it pools is.
+ * partialOfRows); a pooled row (--pool) is when any study it pools that has deals of the row's game
+ * and suit count is (one of another game or suits adds nothing to the row, whatever the filter;
+ * found by helper-51: the flag of one row changed with --suits).
  */
 function rowsPartial(store: ResultStore, filter: ResultFilter): (row: ReportRow) => boolean {
-  if (!filter.pool) return partialOfRows((study, version) => store.studies([study], version)[0]);
-  const names = studiesInFilter(store, filter).map((st) => st.name);
   const of = partialOfRows((study, version) => store.studies([study], version)[0]);
-  return (row) => names.some((study) => of({ ...row, study }));
+  if (!filter.pool) return of;
+  const pooled = studiesInFilter(store, filter);
+  const holds = (st: StudyInfo, row: ReportRow) =>
+    (st.game === null || st.game === row.game) && (st.suits === null || st.suits.split(',').map(Number).includes(row.suits));
+  return (row) => pooled.some((st) => holds(st, row) && of({ ...row, study: st.name }));
 }
 
 /**
