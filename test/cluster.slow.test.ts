@@ -195,6 +195,10 @@ describe('a study as shards, merged', () => {
       const r = await run('/bin/bash', [script, '2', join(dir, 'retries'), ...STUDY], { ...env, RETRIES: retries });
       expect([r.status, r.stdout, r.stderr]).toEqual([2, '', `${script}: RETRIES "${retries}": the number of tries again of a failed shard must be a whole number from 0 to 999; nothing was run\n`]);
     }
+    // JOBS too (GNU parallel printed its whole usage, then "run the same command again"; found by helper-51)
+    const jobs = await run('/bin/bash', [script, '2', join(dir, 'jobs'), ...STUDY], { ...env, JOBS: 'x' });
+    expect([jobs.status, jobs.stdout, jobs.stderr]).toEqual([2, '', `${script}: JOBS "x": the number of shards at once must be a whole number (0: all at once); nothing was run\n`]);
+    expect(existsSync(join(dir, 'jobs'))).toBe(false);
   });
 
   it('the Kubernetes manifests: an Indexed Job whose command, run once per index, merges to one run', async () => {

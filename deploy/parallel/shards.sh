@@ -45,6 +45,11 @@ if ! [[ $retries =~ ^[0-9]{1,3}$ ]]; then
   echo "$0: RETRIES \"$retries\": the number of tries again of a failed shard must be a whole number from 0 to 999; nothing was run" >&2
   exit 2
 fi
+# JOBS: shards at once (parallel printed its whole usage, then "run the same command again"; found by helper-51)
+if [[ -n ${JOBS:-} ]] && ! [[ $JOBS =~ ^[0-9]{1,5}$ ]]; then
+  echo "$0: JOBS \"$JOBS\": the number of shards at once must be a whole number (0: all at once); nothing was run" >&2
+  exit 2
+fi
 read -ra spidersolve <<<"${SPIDERSOLVE:-spidersolve}"
 # (checked here for this machine; remote hosts are checked by the shards themselves)
 if [[ -z ${PARALLEL_HOSTS:-} ]] && ! command -v "${spidersolve[0]:-}" >/dev/null 2>&1; then
