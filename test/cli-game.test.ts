@@ -456,6 +456,13 @@ describe('solve', () => {
     const r = spawnSync('bash', ['-c', `cat "$0" | "${process.execPath}" --import tsx src/cli/main.ts solve --json /dev/stdin`, file], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'won', positions: 129, line: json('solve', 'SE2-5', '--json').line });
+    // `-` names standard input, as batch --deals - does (found by helper-51)
+    for (const body of [cli('show', 'SE2-5', '--format', 'position').stdout, cli('show', 'SE2-5', '--format', 'position-json').stdout]) {
+      writeFileSync(file, body);
+      const dash = spawnSync('bash', ['-c', `cat "$0" | "${process.execPath}" --import tsx src/cli/main.ts solve --json -`, file], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+      expect([dash.status, dash.stderr]).toEqual([0, '']);
+      expect(JSON.parse(dash.stdout)).toMatchObject({ status: 'won', positions: 129, line: json('solve', 'SE2-5', '--json').line });
+    }
     // a file of the text form still reads as text whatever its name, and a JSON-looking one that is not JSON says so
     writeFileSync(file, '{ "game": \n');
     expect(cli('show', file)).toMatchObject({ status: 2, stderr: expect.stringMatching(/^spidersolve: position file .*piped-json\.txt: not valid JSON \(/) });

@@ -15,7 +15,7 @@ import { isGameName, isSuitCount, type GameName, type SuitCount } from '../game/
 export const DEAL_HELP =
   '<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N, pysol:spider1:N, ' +
   'pysol:spiderette:N (PySolFC deal N, mapped onto this project\'s columns), or a position file ' +
-  '(named *.json or starting with {: the JSON form; anything else: the text form).';
+  '(named *.json or starting with {: the JSON form; anything else: the text form; - reads it from standard input).';
 
 /** Writes one JSON object to stdout (2-space indented, newline-terminated). */
 export function printJson(value: unknown): void {
@@ -27,9 +27,10 @@ export function printLines(lines: readonly string[]): void {
   process.stdout.write(lines.length ? lines.join('\n') + '\n' : '');
 }
 
-/** Resolves a `<deal>` argument through loadDeal (ref.ts); throws its InputError on failure. */
+/** Resolves a `<deal>` argument through loadDeal (ref.ts), `-` as /dev/stdin; throws its InputError on failure. */
 export function loadDealOrThrow(ref: string): LoadedDeal {
-  const r = loadDeal(ref);
+  // `-`: a position file on standard input, as /dev/stdin names it (batch --deals - reads its list so)
+  const r = loadDeal(ref === '-' ? '/dev/stdin' : ref);
   if (!r.ok) throw r.error;
   return r.value;
 }
