@@ -98,6 +98,7 @@ if (repA !== repB) {
   bad = true;
   console.log(`reports differ:\n  ${a}: ${repA}\n  ${b}: ${repB}`);
 } else {
-  console.log(`report: the same ${JSON.parse(repA).length} row${JSON.parse(repA).length === 1 ? '' : 's'} (timings aside)`);
+  const n = JSON.parse(repA).length;
+  console.log(`report: the same ${n} row${n === 1 ? '' : 's'} (timings aside)`);
 }
 process.exit(bad ? 1 : 0);

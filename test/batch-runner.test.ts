@@ -37,20 +37,11 @@ function options(db: string, over: Partial<BatchOptions> & { seeds?: [number, nu
   };
 }
 
-/** Every result stored, whether a study counts it or not. */
-function allRowsOf(db: string): StoredRow[] {
+/** The results the studies count (rows), or with `all` every result stored, counted or not (allRows). */
+function rowsOf(db: string, which: 'counted' | 'all' = 'counted'): StoredRow[] {
   const s = ResultStore.openForReading(db);
   try {
-    return [...s.allRows()];
-  } finally {
-    s.close();
-  }
-}
-
-function rowsOf(db: string): StoredRow[] {
-  const s = ResultStore.openForReading(db);
-  try {
-    return [...s.rows()];
+    return which === 'all' ? [...s.allRows()] : [...s.rows()];
   } finally {
     s.close();
   }
@@ -203,7 +194,7 @@ describe('runBatch with injected outcomes', () => {
     expect(err).toBeInstanceOf(FileFault);
     expect((err as Error).message).toMatch(new RegExp(`^database ${db}: another program held it locked for too long \\(SQLITE_BUSY: database is locked\\); the batch stopped: every result stored before it is kept \\(1 of this run\\), the deals it had solved since are run again when it resumes; the run (is marked failed|could not be marked failed: it shows as running, then \\(once this process has ended\\) as abandoned); run the same command again when the other program is done$`));
     // stored (the study counts it once the deals before it in the plan are done)
-    expect(allRowsOf(db)).toHaveLength(1);
+    expect(rowsOf(db, 'all')).toHaveLength(1);
     const again = await withEnv(env, () => runBatch(opts));
     expect(again).toMatchObject({ skipped: 1, ran: 11, remaining: 0 });
     expect(rowsOf(db)).toHaveLength(12);
@@ -271,7 +262,7 @@ describe('runBatch with injected outcomes', () => {
     expect(first.ran).toBeLessThan(80);
     // every finished result is stored, counted or not (a deal finished after one still in flight at the
     // stop is stored uncounted: rows() would not list it, so this reads every stored result)
-    const partial = allRowsOf(db);
+    const partial = rowsOf(db, 'all');
     expect(partial).toHaveLength(first.ran);
     // the study counts a prefix of its plan: deals finished after one cancelled in flight are stored,
     // not counted, till the next run finds them (found by helper-46: they biased the floor)

@@ -84,22 +84,28 @@ function referenceSettle(col: { down: Card[]; up: Card[] }, removed: Suit[]): nu
 function referenceApply(p: Position, m: Move): { position: Position; effects: MoveEffects } {
   const cols = p.columns.map((c) => ({ down: [...c.down], up: [...c.up] }));
   const removed: Suit[] = [];
+  const removedFrom: number[] = [];
   let flips = 0;
   let stock = p.stock;
+  const settleAt = (i: number) => {
+    const before = removed.length;
+    flips += referenceSettle(cols[i]!, removed);
+    if (removed.length > before) removedFrom.push(i);
+  };
   if (m.kind === 'deal') {
     p.stock[0]!.forEach((c, i) => cols[i]!.up.push(c));
     stock = p.stock.slice(1);
-    for (let i = 0; i < p.stock[0]!.length; i++) flips += referenceSettle(cols[i]!, removed);
+    for (let i = 0; i < p.stock[0]!.length; i++) settleAt(i);
   } else {
     const src = cols[m.from]!;
     const group = src.up.splice(src.up.length - m.count, m.count);
     cols[m.to]!.up.push(...group);
-    flips += referenceSettle(src, removed);
-    flips += referenceSettle(cols[m.to]!, removed);
+    settleAt(m.from);
+    settleAt(m.to);
   }
   return {
     position: { variant: p.variant, columns: cols as Column[], stock, removed: [...p.removed, ...removed] },
-    effects: { flips, removed },
+    effects: { flips, removed, removedFrom },
   };
 }
 

@@ -109,7 +109,7 @@ describe('the worked Spiderette position of RULES.md', () => {
 
   it('R10, R12: after 4C onto 5H column 1 is empty, the deal is refused, and any card may go to column 1', () => {
     const { position: q, effects } = play(workedPosition(), '1-7');
-    expect(effects).toEqual({ flips: 0, removed: [] });
+    expect(effects).toEqual({ flips: 0, removed: [], removedFrom: [] });
     expect(view(q)[0]).toBe('');
     expect(view(q)[6]).toBe('6H 7H 8H 9H JH QH | 5H 4C');
     expect(canDeal(q)).toBe(false);
@@ -401,7 +401,7 @@ describe('R11 flips', () => {
     const p = pos(SE4, [['5C', '4H'], ['', '5S'], ['', 'KS'], ['', 'KH'], ['', 'KD'], ['', 'KC'], ['', '9D']]);
     expect(legalMoves(p)).toEqual([M(1, 2, 1)]);
     const { position: q, effects } = play(p, '1-2');
-    expect(effects).toEqual({ flips: 1, removed: [] });
+    expect(effects).toEqual({ flips: 1, removed: [], removedFrom: [] });
     expect(view(q).slice(0, 2)).toEqual(['| 5C', '| 5S 4H']);
     expect(faceDownCount(p)).toBe(1);
     expect(faceDownCount(q)).toBe(0);
@@ -423,7 +423,7 @@ describe('R12, R13 the stock', () => {
   it('R12: a deal puts one card face up on each column, first column to last (Spider, 10 cards)', () => {
     const p = positionFromDeal(SP4, deckOf(SP4));
     const { position: q, effects } = applyMove(p, D);
-    expect(effects).toEqual({ flips: 0, removed: [] });
+    expect(effects).toEqual({ flips: 0, removed: [], removedFrom: [] });
     expect(view(q)).toEqual([
       'AS 2S 3S 4S 5S | 6S 3S',
       '7S 8S 9S 10S JS | QS 4S',
@@ -507,7 +507,7 @@ describe('R12, R13 the stock', () => {
     const p = pos(SE4, [['', '2S AS'], ['3D', '9S 8S'], ['', 'KH'], ['', '5C'], ['', 'JD'], ['', '10D'], ['6H', '4H']], ['7H 4C QH 9C 2D 6D AH']);
     expect(movableLength(p.columns[1]!.up)).toBe(2);
     const { position: q, effects } = applyMove(p, D);
-    expect(effects).toEqual({ flips: 0, removed: [] });
+    expect(effects).toEqual({ flips: 0, removed: [], removedFrom: [] });
     expect(view(q)).toEqual(['| 2S AS 7H', '3D | 9S 8S 4C', '| KH QH', '| 5C 9C', '| JD 2D', '| 10D 6D', '6H | 4H AH']);
     expect(movableLength(q.columns[1]!.up)).toBe(1);
     expect(movableLength(q.columns[2]!.up)).toBe(2);
@@ -518,7 +518,7 @@ describe('R14, R15 completed suits', () => {
   it('R14: a move that puts the Ace on K..2 of its suit removes the run at once', () => {
     const p = pos(SE4, [['', run('S', 2)], ['', 'AS'], ['', 'KH'], ['', 'KD'], ['', 'KC'], ['', '5H'], ['', '9D']]);
     const { position: q, effects } = play(p, '2-1');
-    expect(effects).toEqual({ flips: 0, removed: [0] });
+    expect(effects).toEqual({ flips: 0, removed: [0], removedFrom: [0] });
     expect(view(q)).toEqual(['', '', '| KH', '| KD', '| KC', '| 5H', '| 9D']);
     expect(q.removed).toEqual([0]);
     expect(removedBySuit(q)).toEqual([1, 0, 0, 0]);
@@ -529,7 +529,7 @@ describe('R14, R15 completed suits', () => {
     expect(movableLength(p.columns[1]!.up)).toBe(7);
     expect(legalMoves(p)).toContainEqual(M(2, 1, 7));
     const { position: q, effects } = play(p, '2-1');
-    expect(effects).toEqual({ flips: 0, removed: [1] });
+    expect(effects).toEqual({ flips: 0, removed: [1], removedFrom: [0] });
     expect(view(q).slice(0, 2)).toEqual(['4S | JS', '']);
   });
 
@@ -541,7 +541,7 @@ describe('R14, R15 completed suits', () => {
     );
     expect(canDeal(p)).toBe(true);
     const { position: q, effects } = applyMove(p, D);
-    expect(effects).toEqual({ flips: 2, removed: [0, 1] });
+    expect(effects).toEqual({ flips: 2, removed: [0, 1], removedFrom: [0, 1] });
     expect(q.removed).toEqual([0, 1]);
     expect(view(q)).toEqual([
       '| 5H', '9S | 7H', '| 3S 7S', '| 4H 6H', '| 6S 2S', '| 8H 3H', '| 10S 4S', '| JH 8S', '| QS JS', '| 9H 10H',
@@ -554,7 +554,7 @@ describe('R14, R15 completed suits', () => {
   it('R14: a mixed-suit King-to-Ace run stays on the table', () => {
     const p = pos(SE4, [['', run('S', 2)], ['', 'AH'], ['', 'KH'], ['', 'KD'], ['', 'KC'], ['', '5H'], ['', '9D']]);
     const { position: q, effects } = play(p, '2-1');
-    expect(effects).toEqual({ flips: 0, removed: [] });
+    expect(effects).toEqual({ flips: 0, removed: [], removedFrom: [] });
     expect(q.columns[0]!.up.length).toBe(13);
     expect(view(q)[0]).toBe('| ' + run('S', 2) + ' AH');
     expect(completedRunSuit(q.columns[0]!.up)).toBe(-1);
@@ -574,7 +574,7 @@ describe('R14, R15 completed suits', () => {
   it('R15: a run removed from above face-down cards uncovers one, which turns up; reveal scoring counts it', () => {
     const p = pos(SE1, [['4S 9S', run('S', 2)], ['7S', 'AS'], ['', '6S'], ['', '10S'], ['', 'QS'], ['', '3S'], ['', '5S']]);
     const { position: q, effects } = play(p, '2-1');
-    expect(effects).toEqual({ flips: 2, removed: [0] });
+    expect(effects).toEqual({ flips: 2, removed: [0], removedFrom: [0] });
     expect(view(q)).toEqual(['4S | 9S', '| 7S', '| 6S', '| 10S', '| QS', '| 3S', '| 5S']);
     const r = playLine(p, ['2-1']);
     expect(r.ok).toBe(true);
@@ -589,7 +589,7 @@ describe('R14, R15 completed suits', () => {
   it('R15: a run removed from above other face-up cards flips nothing', () => {
     const p = pos(SE4, [['3C', '9D ' + run('S', 2)], ['', 'AS'], ['', 'KH'], ['', 'KD'], ['', 'KC'], ['', '5H'], ['', '8D']]);
     const { position: q, effects } = play(p, '2-1');
-    expect(effects).toEqual({ flips: 0, removed: [0] });
+    expect(effects).toEqual({ flips: 0, removed: [0], removedFrom: [0] });
     expect(view(q).slice(0, 2)).toEqual(['3C | 9D', '']);
     expect(legalMoves(q)).toContainEqual(M(7, 1, 1));
   });

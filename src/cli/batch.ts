@@ -506,9 +506,13 @@ function rowsPartial(store: ResultStore, filter: ResultFilter): (row: ReportRow)
   const of = partialOfRows((study, version) => store.studies([study], version)[0]);
   if (!filter.pool) return of;
   const pooled = studiesInFilter(store, filter);
-  const holds = (st: StudyInfo, row: ReportRow) =>
-    (st.game === null || st.game === row.game) && (st.suits === null || st.suits.split(',').map(Number).includes(row.suits));
+  const holds = (st: StudyInfo, row: ReportRow) => (st.game === null || st.game === row.game) && (suitsOf(st)?.includes(row.suits) ?? true);
   return (row) => pooled.some((st) => holds(st, row) && of({ ...row, study: st.name }));
+}
+
+/** A study's suit counts (`1,2`), or null for a deals file's, which may mix them. */
+function suitsOf(st: StudyInfo): number[] | null {
+  return st.suits === null ? null : st.suits.split(',').map(Number);
 }
 
 /**
@@ -518,7 +522,6 @@ function rowsPartial(store: ResultStore, filter: ResultFilter): (row: ReportRow)
  */
 function studiesInFilter(store: ResultStore, filter: ResultFilter): StudyInfo[] {
   const wanted = filter.studies ? new Set(filter.studies) : null;
-  const suitsOf = (st: StudyInfo) => (st.suits === null ? null : st.suits.split(',').map(Number));
   const inFilter = (st: StudyInfo) =>
     (filter.game === undefined || st.game === null || st.game === filter.game) &&
     (filter.suits === undefined || suitsOf(st) === null || suitsOf(st)!.some((n) => filter.suits!.includes(n)));

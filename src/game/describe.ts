@@ -33,17 +33,7 @@ export function describeMove(pos: Position, move: Move, numbering?: Numbering, c
     words = `move ${what} from column ${n(move.from)} ${onto}`;
   }
   const { position: after, effects } = applyMove(pos, move);
-  const events: string[] = [];
-  // a completed run is removed from the column it formed in: the one moved onto, or any dealt onto
-  let k = 0;
-  after.columns.forEach((c, i) => {
-    const before = pos.columns[i]!;
-    const laid = move.kind === 'deal' ? (i < pos.stock[0]!.length ? 1 : 0) : i === move.to ? move.count : i === move.from ? -move.count : 0;
-    if (c.down.length + c.up.length < before.down.length + before.up.length + laid) {
-      const suit = effects.removed[k++]!;
-      events.push(`completes and removes a suit of ${card(makeCardValue(suit, 1)).replace(/^A/, '')} in column ${n(i)}`);
-    }
-  });
+  const events = effects.removed.map((suit, k) => `completes and removes a suit of ${card(makeCardValue(suit, 1)).replace(/^A/, '')} in column ${n(effects.removedFrom[k]!)}`);
   after.columns.forEach((c, i) => {
     if (c.up.length === 0 && pos.columns[i]!.up.length > 0) events.push(`empties column ${n(i)}`);
   });

@@ -74,18 +74,14 @@ export function explainLine(start: Position, line: readonly string[], opts: Expl
     const next = applyMove(pos, move);
     flips += next.effects.flips;
     const after = next.position;
-    // which columns turned a card up or lost a completed suit
+    // which columns turned a card up, and where the completed suits were removed (applyMove says)
     const touched = move.kind === 'deal' ? pos.stock[0]!.map((_, c) => c) : [move.from, move.to];
     const turnedUp: { column: number; card: string }[] = [];
-    const removed: { column: number; suit: string }[] = [];
-    let k = 0;
     for (const c of touched) {
-      const before = pos.columns[c]!;
       const now = after.columns[c]!;
-      const expected = before.down.length + before.up.length + (move.kind === 'deal' ? 1 : c === move.from ? -move.count : move.count);
-      if (now.down.length + now.up.length < expected) removed.push({ column: col(c), suit: suit(next.effects.removed[k++]!) });
-      if (now.down.length < before.down.length) turnedUp.push({ column: col(c), card: card(now.up[0]!) });
+      if (now.down.length < pos.columns[c]!.down.length) turnedUp.push({ column: col(c), card: card(now.up[0]!) });
     }
+    const removed = next.effects.removed.map((s, k) => ({ column: col(next.effects.removedFrom[k]!), suit: suit(s) }));
     const completed = after.removed.length;
     let cards: string[];
     let words: string;

@@ -31,7 +31,6 @@ export function pysolNumbering(columnMap: readonly number[]): Numbering {
   return { name: 'pysol', shown: [...columnMap] };
 }
 
-
 /** The count part of a move as written (`x04`: `x04`, kept for parseMove to judge), or '' without one. */
 function countText(digits: string | undefined): string {
   return digits === undefined ? '' : `x${digits}`;

@@ -108,6 +108,8 @@ export interface MoveEffects {
   readonly flips: number;
   /** Suits of the completed runs removed, in column order. */
   readonly removed: readonly Suit[];
+  /** The column (0-based) each of those runs was removed from, in the same order. */
+  readonly removedFrom: readonly number[];
 }
 
 /** If a column ends with K..A of one suit (13 face-up cards), the run's suit, else -1 (R14). */
@@ -143,30 +145,33 @@ function settle(col: Column, removed: Suit[]): { col: Column; flips: number } {
 export function applyMove(pos: Position, move: Move): { position: Position; effects: MoveEffects } {
   const columns = pos.columns.slice();
   const removedNow: Suit[] = [];
+  const removedFrom: number[] = [];
   let flips = 0;
   let stock = pos.stock;
+  // settles column i as `col`: what it removed is recorded as removed from column i
+  const settleAt = (i: number, col: Column) => {
+    const r = settle(col, removedNow);
+    while (removedFrom.length < removedNow.length) removedFrom.push(i);
+    columns[i] = r.col;
+    flips += r.flips;
+  };
   if (move.kind === 'deal') {
     const deal = pos.stock[0]!;
     stock = pos.stock.slice(1);
     deal.forEach((card, i) => {
       const col = columns[i]!;
-      const r = settle({ down: col.down, up: [...col.up, card] }, removedNow);
-      columns[i] = r.col;
-      flips += r.flips;
+      settleAt(i, { down: col.down, up: [...col.up, card] });
     });
   } else {
     const src = columns[move.from]!;
     const moving = src.up.slice(src.up.length - move.count);
-    const a = settle({ down: src.down, up: src.up.slice(0, src.up.length - move.count) }, removedNow);
     const dst = columns[move.to]!;
-    const b = settle({ down: dst.down, up: [...dst.up, ...moving] }, removedNow);
-    columns[move.from] = a.col;
-    columns[move.to] = b.col;
-    flips += a.flips + b.flips;
+    settleAt(move.from, { down: src.down, up: src.up.slice(0, src.up.length - move.count) });
+    settleAt(move.to, { down: dst.down, up: [...dst.up, ...moving] });
   }
   return {
     position: { variant: pos.variant, columns, stock, removed: [...pos.removed, ...removedNow] },
-    effects: { flips, removed: removedNow },
+    effects: { flips, removed: removedNow, removedFrom },
   };
 }
 
