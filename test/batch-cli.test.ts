@@ -15,6 +15,7 @@ import { parseBatchOptions, resumeCommand, TABLE_LEGEND } from '../src/cli/batch
 import { SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { cli as runCli, expectUnchanged, ROOT, snapshot, type Run } from './helpers/cli.js';
+import { makeLostDb } from './helpers/db.js';
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
 
@@ -41,14 +42,7 @@ function expectOneLineError(r: Run, pattern: RegExp): void {
 describe('spidersolve batch: bad input', () => {
   it('bad options and bad deals files exit 2 with one line, the database untouched', async () => {
     const db = join(dir, 'keep.sqlite');
-    const s = ResultStore.openForWriting(db);
-    const recs = planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
-      key: d.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null,
-      revealScore: null, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
-    }));
-    const st = s.ensureStudy('st', { game: 'spider', suits: '1', dealsSpec: 'seeds:1-3', maxPositions: 100 });
-    s.writeResults(null, recs, st, recs.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
-    s.close();
+    makeLostDb(db);
     const before = snapshot(db);
     const deals = join(dir, 'deals.txt');
     writeFileSync(deals, 'SP2-1\n# comment\nSP3-1\n\nnot-a-deal\nSE4-7\n');
@@ -572,14 +566,7 @@ describe('spidersolve report and export', () => {
 
   it('--out creates missing parent directories; a regular file in the path, or a directory as --out, is a one-line error', async () => {
     const db = join(dir, 'out.sqlite');
-    const s = ResultStore.openForWriting(db);
-    const recs = planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
-      key: d.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null,
-      revealScore: null, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
-    }));
-    const st = s.ensureStudy('st', { game: 'spider', suits: '1', dealsSpec: 'seeds:1-3', maxPositions: 100 });
-    s.writeResults(null, recs, st, recs.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
-    s.close();
+    makeLostDb(db);
     const md = join(dir, 'made', 'a', 'b', 'r.md');
     const sum = join(dir, 'made2', 's.csv');
     const deals = join(dir, 'made3', 'd', 'deals.csv');

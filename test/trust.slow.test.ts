@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, expectOneLineError, ROOT } from './helpers/cli.js';
+import { countIn } from './helpers/db.js';
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
 
@@ -20,15 +20,6 @@ beforeAll(() => {
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-function countIn(db: string, sql = 'SELECT count(*) FROM results'): unknown {
-  const d = new Database(db, { readonly: true, fileMustExist: true });
-  try {
-    return d.prepare(sql).pluck().get();
-  } finally {
-    d.close();
-  }
-}
 
 describe('#12.2 a database deleted while a batch runs', () => {
   const env = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '5' };

@@ -19,10 +19,11 @@ import { databaseFaultMessage, FileFault, isBusyDatabase } from '../src/batch/fa
 import { canonicalPath, writeFileAtomically, writeTextAtomically } from '../src/batch/files.js';
 import type { ProgressSink } from '../src/batch/progress.js';
 import { runBatch, type BatchOptions, type BatchSummary } from '../src/batch/runner.js';
-import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
+import { ResultStore } from '../src/batch/store.js';
 import { summarize } from '../src/batch/report.js';
 import { checkOutPath, formatBatchSummary, TABLE_LEGEND } from '../src/cli/batch.js';
 import { cli, expectOneLineError, expectUnchanged, ROOT as ROOT_DIR, snapshot } from './helpers/cli.js';
+import { countIn, makeLostDb } from './helpers/db.js';
 import { withEnv } from './helpers/env.js';
 
 let dir: string;
@@ -33,24 +34,12 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A results database with a study `st` of three lost Spider 1-suit deals (seeds 1-3, budget 100). */
-function makeDb(path: string): void {
-  const s = ResultStore.openForWriting(path);
-  const recs = planSeeds('spider', [1], [{ from: 1, to: 3 }]).map((d) => recordFromOutcome(d, 100, {
-    key: d.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null,
-    revealScore: null, peakBytes: 0, solverVersion: '1.0.0', workerMs: 1,
-  }));
-  const st = s.ensureStudy('st', { game: 'spider', suits: '1', dealsSpec: 'seeds:1-3', maxPositions: 100 });
-  s.writeResults(null, recs, st, recs.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
-  s.close();
-}
-
 describe('#12.1 --out that names the results database is refused before anything is written', () => {
   it('report and export refuse the database, its -wal and -shm, through links, hard links and .., the files untouched', async () => {
     const sub = join(dir, 'out1');
     mkdirSync(join(sub, 'x'), { recursive: true });
     const db = join(sub, 'a.sqlite');
-    makeDb(db);
+    makeLostDb(db);
     // a reader holds the file open in WAL mode, so that the -wal and -shm files exist
     const holder = new Database(db);
     holder.pragma('journal_mode = WAL');
@@ -98,8 +87,8 @@ describe('#12.1 --out that names the results database is refused before anything
     mkdirSync(sub);
     const db = join(sub, 'a.sqlite');
     const other = join(sub, 'all.sqlite');
-    makeDb(db);
-    makeDb(other);
+    makeLostDb(db);
+    makeLostDb(other);
     const foreign = join(sub, 'foreign.db');
     const f = new Database(foreign);
     f.exec('CREATE TABLE t (x)');
@@ -134,8 +123,8 @@ describe('#12.1 --out that names the results database is refused before anything
     mkdirSync(sub);
     const db = join(sub, 'a.sqlite');
     const other = join(sub, 'b.sqlite');
-    makeDb(db);
-    makeDb(other);
+    makeLostDb(db);
+    makeLostDb(other);
     writeFileSync(`${other}-wal`, 'a log');
     symlinkSync('b.sqlite-wal', join(sub, 'notes.md'));
     symlinkSync('b.sqlite-journal', join(sub, 'dangling.md')); // no -journal file there
@@ -164,8 +153,8 @@ describe('#12.1 --out that names the results database is refused before anything
     mkdirSync(join(far, 'y'), { recursive: true });
     mkdirSync(sub);
     const db = join(sub, 'a.sqlite');
-    makeDb(db);
-    makeDb(join(sub, 'victim.sqlite'));
+    makeLostDb(db);
+    makeLostDb(join(sub, 'victim.sqlite'));
     symlinkSync(join(far, 'y'), join(sub, 'd3'));
     const before = snapshot(join(sub, 'victim.sqlite'));
     // d3/.. is out-dotdot-far, where there is no victim.sqlite: written there, not over the one beside d3
@@ -175,7 +164,7 @@ describe('#12.1 --out that names the results database is refused before anything
     expectUnchanged(join(sub, 'victim.sqlite'), before);
     expect(readFileSync(join(far, 'victim.sqlite'), 'utf8')).toMatch(/st/);
     // and a database there is refused
-    makeDb(join(far, 'other.sqlite'));
+    makeLostDb(join(far, 'other.sqlite'));
     const other = snapshot(join(far, 'other.sqlite'));
     expectOneLineError(await cli(['report', '--db', db, '--out', `${join(sub, 'd3')}/../other.sqlite`]), /other\.sqlite": is an SQLite database/);
     expectUnchanged(join(far, 'other.sqlite'), other);
@@ -197,7 +186,7 @@ describe('#12.1 --out that names the results database is refused before anything
     const sub = join(dir, 'out2');
     mkdirSync(sub);
     const db = join(sub, 'r.sqlite');
-    makeDb(db);
+    makeLostDb(db);
     const md = join(sub, 'r.md');
     const csv = join(sub, 'r.csv');
     writeFileSync(md, 'old report, much longer than the new one '.repeat(100));
@@ -278,15 +267,6 @@ function fakeBatch(db: string, n: number, progress?: ProgressSink): BatchOptions
   };
 }
 
-function countIn(db: string, sql = 'SELECT count(*) FROM results'): unknown {
-  const d = new Database(db, { readonly: true, fileMustExist: true });
-  try {
-    return d.prepare(sql).pluck().get();
-  } finally {
-    d.close();
-  }
-}
-
 describe('#12.2 a database deleted or replaced while a batch runs', () => {
   const env = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '5' };
 
@@ -334,7 +314,7 @@ describe('#12.2 a database deleted or replaced while a batch runs', () => {
     mkdirSync(sub);
     const db = join(sub, 'r.sqlite');
     const other = join(sub, 'other.sqlite');
-    makeDb(other);
+    makeLostDb(other);
     const before = snapshot(other);
     const progress: ProgressSink = {
       start() {},
@@ -475,7 +455,7 @@ describe('#12.7 a refused foreign database gets no file created beside it', () =
     const s = ResultStore.openForWriting(blank);
     s.close();
     const ours = join(sub, 'ours.sqlite');
-    makeDb(ours);
+    makeLostDb(ours);
     expect(countIn(ours)).toBe(3);
     const again = ResultStore.openForReading(ours);
     expect(again.report()).toHaveLength(1);
