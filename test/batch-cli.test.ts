@@ -227,6 +227,20 @@ describe('spidersolve batch: bad input', () => {
     conn.close();
   });
 
+  it('batch --json report rows are report --json\'s, partial included: true for a shard\'s database, false for a whole study (found by helper-54)', async () => {
+    const shardDb = join(dir, 'json-partial-shard.sqlite');
+    const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-4', '--max-positions', '2000', '--workers', '1', '--json'];
+    const shard = await cli([...args, '--shard', '1/2', '--db', shardDb]);
+    expect(shard.status).toBe(0);
+    const rows = JSON.parse(shard.stdout).report;
+    expect(rows.map((r: { deals: number; partial: boolean }) => [r.deals, r.partial])).toEqual([[2, true]]);
+    const report = await cli(['report', '--db', shardDb, '--json']);
+    expect(JSON.parse(report.stdout)).toEqual(rows);
+    const wholeDb = join(dir, 'json-partial-whole.sqlite');
+    const whole = await cli([...args, '--db', wholeDb]);
+    expect(JSON.parse(whole.stdout).report.map((r: { deals: number; partial: boolean }) => [r.deals, r.partial])).toEqual([[4, false]]);
+  });
+
   it('a Slurm array task resubmitted on its own (an array of one task: shard 0/1) is refused on its shard\'s database, naming the shard; --shard K/N resumes it', async () => {
     const db = join(dir, 'slurm', 'shard-2.sqlite');
     const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-80', '--max-positions', '2000', '--workers', '1', '--db', db];

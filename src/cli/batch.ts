@@ -458,7 +458,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   }
   if (o.json) {
     const { report, ...rest } = summary;
-    process.stdout.write(JSON.stringify({ ...rest, leftOut, duplicates, shard, report: rowsAsRecords(report) }) + '\n');
+    process.stdout.write(JSON.stringify({ ...rest, leftOut, duplicates, shard, report: summaryRecords(summary) }) + '\n');
   } else {
     process.stdout.write(formatBatchSummary(summary, leftOut, shard, duplicates, o.seeds !== undefined ? 'seeds' : 'lines'));
   }
@@ -468,6 +468,20 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     const left = summary.remaining === null ? 'interrupted' : `interrupted with ${summary.remaining} of ${summary.planned} deals left`;
     process.stderr.write(`spidersolve: ${left}; resume with the same command:\n  ${resumeCommand(undefined, shard && typeof o.shard !== 'string' ? shard.shard : null)}\n`);
     process.exitCode = EXIT_INTERRUPTED; // main.ts keeps a status set by the command
+  }
+}
+
+/**
+ * The batch summary's report rows as `batch --json` prints them: the same objects as `report --study
+ * NAME --json` on the batch's database, `partial` included (read from the database after the run, for
+ * each row's solver version; found by helper-54: a stopped run's rows said nothing of it).
+ */
+function summaryRecords(s: BatchSummary): ReturnType<typeof rowsAsRecords> {
+  const store = ResultStore.openForReading(s.db);
+  try {
+    return rowsAsRecords(s.report, rowsPartial(store, { studies: [s.study] }));
+  } finally {
+    store.close();
   }
 }
 
