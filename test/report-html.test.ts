@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
 import { summarize, wilsonInterval, type ReportRow } from '../src/batch/report.js';
 import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
-import { chartData, MAX_CURVE_POINTS, proofCurve, shortCount } from '../src/report/data.js';
+import { chartData, chartStudyNames, MAX_CHART_STUDY, MAX_CURVE_POINTS, proofCurve, shortCount } from '../src/report/data.js';
 import { renderSvg, reportCharts } from '../src/report/charts.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -118,9 +118,25 @@ describe('chart data of the hand-counted study', () => {
     const chart = reportCharts(chartData(rows, [])).find((c) => c.id === 'win-rate')!;
     const svg = await renderSvg(chart.spec);
     const texts = [...svg.matchAll(/<tspan[^>]*>([^<]*)<\/tspan>|<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1] ?? m[2]);
-    for (const t of ['spiderette-1,2…s-1-5-20k-positions', 'spiderette-1,2…-6-10-20k-positions', 'spiderette 1 suit', 'spider 2 suits']) expect(texts).toContain(t);
+    for (const t of ['spiderette-1,2-seeds-1-5-20k-posi…', 'spiderette-1,2-seeds-6-10-20k-pos…', 'spiderette 1 suit', 'spider 2 suits']) expect(texts).toContain(t);
     // no axis title beside the labels (it was drawn over them)
     expect(texts).not.toContain('game and suit count');
+  });
+
+  it('long study names keep the part where they differ, with the start of what they share (found by helper-54: cut in their middle, two names read the same)', () => {
+    const ladder = ['spiderette-2-seeds-1-10-1k-3k-10k-positions', 'spiderette-2-seeds-11-20-1k-3k-10k-positions'];
+    expect([...chartStudyNames(ladder).values()]).toEqual(['spiderette-2-seeds-1-10-1k-3k-10k…', 'spiderette-2-seeds-11-20-1k-3k-10…']);
+    // short names stay whole; a long one that shares nothing with them is cut in its middle
+    expect([...chartStudyNames(['a', 'b', 'pysol-spider-games-1-500-at-1000000-positions']).values()]).toEqual(['a', 'b', 'pysol-spider-game…000000-positions']);
+    // a long shared start is cut in its middle, next to the part that differs
+    const deep = ['the-very-long-shared-start-of-names-x1', 'the-very-long-shared-start-of-names-y2'];
+    expect([...chartStudyNames(deep).values()]).toEqual(['the-very-long-sh…start-of-names-x1', 'the-very-long-sh…start-of-names-y2']);
+    // names that differ in more than fits are cut in their middle; one name alone likewise
+    expect([...chartStudyNames(['x'.repeat(40) + 'a', 'y'.repeat(40) + 'b']).values()]).toEqual(['x'.repeat(17) + '…' + 'x'.repeat(15) + 'a', 'y'.repeat(17) + '…' + 'y'.repeat(15) + 'b']);
+    for (const v of chartStudyNames(ladder).values()) expect(v.length).toBeLessThanOrEqual(MAX_CHART_STUDY);
+    // the charts' labels use them, one group a study
+    const rows = ladder.flatMap((study) => rowsOf(records).map((r) => ({ ...r, study })));
+    expect(chartData(rows, []).series).toEqual(['spiderette-2-seeds-1-10-1k-3k-10k…: spider 2 suits', 'spiderette-2-seeds-1-10-1k-3k-10k…: spiderette 1 suit', 'spiderette-2-seeds-11-20-1k-3k-10…: spider 2 suits', 'spiderette-2-seeds-11-20-1k-3k-10…: spiderette 1 suit']);
   });
 
   it('with rungs, draws a ladder\'s rows as one curve from its top rung, each rung\'s floor marked', () => {

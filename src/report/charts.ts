@@ -36,16 +36,12 @@ const CONFIG = {
 
 /**
  * A Vega expression that shows a group label (data.ts groupLabels) in two lines when it names a study,
- * `mine: spider 2 suits` → the study, then `spider 2 suits`, the study's name cut in its middle around
- * `…` past 34 characters (what a label has room for), so that labels differing only in their suit
- * count or late in a long study name still read apart (cut at their end, as Vega cuts, they read the
- * same).
+ * `mine: spider 2 suits` → the study, then `spider 2 suits` (a long study name is shortened already,
+ * data.ts chartStudyNames, keeping the part where the names differ).
  */
 function groupLabelExpr(): string {
   const at = "lastindexof(datum.label, ': ')";
-  const study = `substring(datum.label, 0, ${at})`;
-  const cut = `(length(${study}) > 34 ? substring(${study}, 0, 14) + '…' + substring(${study}, length(${study}) - 19) : ${study})`;
-  return `${at} < 0 ? datum.label : [${cut}, substring(datum.label, ${at} + 2)]`;
+  return `${at} < 0 ? datum.label : [substring(datum.label, 0, ${at}), substring(datum.label, ${at} + 2)]`;
 }
 
 function base(title: string, caption: string): Pick<TopLevelSpec, '$schema' | 'title' | 'description' | 'config'> {

@@ -105,19 +105,60 @@ function rowKey(g: { study?: string; game: string; suits: number; budget: number
   return `${g.study ?? ''}\u0000${g.game}\u0000${g.suits}\u0000${g.budget}\u0000${g.solverVersion}`;
 }
 
+/** Most characters of a study's name in a chart's label (what a label has room for, charts.ts). */
+export const MAX_CHART_STUDY = 34;
+
 /**
- * Labels of report rows: `spider 2 suits`, with the study (`mine: spider 2 suits`) when the rows
- * hold more than one, the budget (`@ 1M`) when they hold more than one, and the solver version
- * (`v2.2.0`) likewise. `series` is the label of the curve a row belongs to: with `rungs` (a budget
+ * The names of studies as the charts write them, at most `max` characters each: a longer name keeps
+ * the part where the names differ (found by helper-54: two names that differed only in their seed
+ * range, cut in their middle, read the same), with the start of what they share before it and as
+ * much as fits of what they share after it, cut with `…`. A name that differs from the others in
+ * more than fits is cut in its middle. Names that would still read the same stay whole. Maps each
+ * distinct name of `names` to its label.
+ */
+export function chartStudyNames(names: readonly string[], max = MAX_CHART_STUDY): Map<string, string> {
+  const list = [...new Set(names)];
+  // what every name begins and ends with (of two names or more)
+  let pre = 0;
+  let suf = 0;
+  if (list.length > 1) {
+    const first = list[0]!;
+    const least = Math.min(...list.map((n) => n.length));
+    while (pre < least && list.every((n) => n[pre] === first[pre])) pre++;
+    while (suf < least - pre && list.every((n) => n[n.length - 1 - suf] === first[first.length - 1 - suf])) suf++;
+  }
+  const middleCut = (t: string, room: number) => (t.length <= room ? t : t.slice(0, Math.ceil((room - 1) / 2)) + '…' + t.slice(t.length - Math.floor((room - 1) / 2)));
+  const short = (n: string): string => {
+    if (n.length <= max) return n;
+    const head = n.slice(0, pre);
+    const mid = n.slice(pre, n.length - suf);
+    const tail = n.slice(n.length - suf);
+    if (mid.length > max - 2) return middleCut(n, max);
+    // the room left beside the part that differs, less one for the `…` that cuts what follows it
+    const room = max - mid.length - (tail.length > 0 ? 1 : 0);
+    const lead = middleCut(head, Math.min(head.length, room));
+    const rest = room - lead.length;
+    return lead + mid + (tail.length > rest ? tail.slice(0, rest) + '…' : tail);
+  };
+  const out = new Map(list.map((n) => [n, short(n)]));
+  if (new Set(out.values()).size < list.length) for (const n of list) out.set(n, n);
+  return out;
+}
+
+/**
+ * Labels of report rows: `spider 2 suits`, with the study (`mine: spider 2 suits`; a long name as
+ * chartStudyNames shortens it) when the rows hold more than one, the budget (`@ 1M`) when they hold
+ * more than one, and the solver version (`v2.2.0`) likewise. `series` is the label of the curve a row belongs to: with `rungs` (a budget
  * ladder's rows are rungs of one curve) it leaves the budget out, else it is the row's label.
  */
 export function groupLabels(rows: readonly ChartRow[], rungs = false): { row: string[]; series: string[] } {
   const studies = new Set(rows.map((r) => r.study ?? ''));
+  const names = chartStudyNames([...studies]);
   const budgets = new Set(rows.map((r) => r.budget));
   const versions = new Set(rows.map((r) => r.solverVersion));
   const series = rows.map((r) => {
     let s = `${r.game} ${r.suits} suit${r.suits === 1 ? '' : 's'}`;
-    if (studies.size > 1) s = `${r.study}: ${s}`;
+    if (studies.size > 1) s = `${names.get(r.study ?? '')}: ${s}`;
     if (!rungs && budgets.size > 1) s += ` @ ${shortCount(r.budget)}`;
     if (versions.size > 1) s += ` v${r.solverVersion}`;
     return s;
