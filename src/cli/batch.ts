@@ -273,6 +273,9 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
     `  deals ${s.planned ?? 'open-ended'}: ${s.skipped} already ${many ? 'stored at the first rung (won, lost or undecided there)' : 'settled'}, ` +
       `${s.ran} ${many ? `solve${s.ran === 1 ? '' : 's'} over the ${s.budgets.length} rungs run now` : 'run now'} in ${seconds(s.elapsedMs)} ` +
       `(${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})${s.remaining === null ? '' : `, ${s.remaining} left`}` +
+      // the deals solved now but not counted are among those left: say so, so that the line adds up
+      // (found by helper-54: 92 run now and 96 left of 180 read as deals lost)
+      (s.remaining !== null && s.uncounted > 0 ? ` (${s.uncounted} of them solved by this run, counted by the next)` : '') +
       (leftOut > 0 ? `; ${leftOut} of other games or suit counts in the file left out` : '') +
       (duplicates > 0
         ? of === 'seeds'
