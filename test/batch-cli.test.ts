@@ -111,12 +111,12 @@ describe('spidersolve batch: bad input', () => {
     const first = await cli(['batch', '--db', db, '--deals', join(dir, 'a', 'x.txt'), '--max-positions', '500', '--study', 'moved']);
     expect(first.status).toBe(0);
     const r = await cli(['batch', '--db', db, '--deals', join(dir, 'b', 'x.txt'), '--max-positions', '500', '--study', 'moved']);
-    expectOneLineError(r, /with other parameters: deals "file:.*\/a\/x\.txt" there, "file:.*\/b\/x\.txt" in this run; a study names its deals file by its absolute path: give --deals .*\/a\/x\.txt, or choose another --study name\n/);
+    expectOneLineError(r, /with other parameters: deals "file:.*\/a\/x\.txt" there, "file:.*\/b\/x\.txt" in this run; a study names its deals file by its absolute path: give --deals .*\/a\/x\.txt, or choose another --study name \(a new study reuses every result stored for the same deals and budget; report --pool combines studies\)\n/);
     // the same file with another budget, or a filter that changes the plan: told what differs, no hint about the path
     const budget = await cli(['batch', '--db', db, '--deals', join(dir, 'a', 'x.txt'), '--max-positions', '600', '--study', 'moved']);
-    expectOneLineError(budget, /with other parameters: budgets \[500\] there, \[600\] in this run; choose another --study name\n/);
+    expectOneLineError(budget, /with other parameters: budgets \[500\] there, \[600\] in this run; choose another --study name \(a new study reuses every result stored for the same deals and budget; report --pool combines studies\)\n/);
     const filtered = await cli(['batch', '--db', db, '--deals', join(dir, 'a', 'x.txt'), '--suits', '2', '--max-positions', '500', '--study', 'moved']);
-    expect(filtered.stderr).toMatch(/with other parameters: suits any there, "2" in this run; choose another --study name\n/);
+    expect(filtered.stderr).toMatch(/with other parameters: suits any there, "2" in this run; choose another --study name \(a new study reuses every result stored for the same deals and budget; report --pool combines studies\)\n/);
   });
 
   it('a study name used with other parameters exits 2 naming what differs, the database byte for byte untouched', async () => {
@@ -125,7 +125,7 @@ describe('spidersolve batch: bad input', () => {
     expect(first.status).toBe(0);
     const before = snapshot(db);
     const r = await cli(['batch', '--db', db, '--game', 'spider', '--suits', '2', '--seeds', '1-2', '--max-positions', '500', '--study', 'mine']);
-    expectOneLineError(r, /study "mine" exists in .* with other parameters: suits "1" there, "2" in this run; choose another --study name\n/);
+    expectOneLineError(r, /study "mine" exists in .* with other parameters: suits "1" there, "2" in this run; choose another --study name \(a new study reuses every result stored for the same deals and budget; report --pool combines studies\)\n/);
     expectUnchanged(db, before);
     // the same parameters resume: nothing left to run
     const again = await cli(['batch', '--db', db, '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '500', '--study', 'mine']);

@@ -242,7 +242,7 @@ describe('results', () => {
     const s = ResultStore.openForWriting(path);
     const id = s.ensureStudy('st', params);
     expect(s.ensureStudy('st', params)).toBe(id);
-    expect(() => s.ensureStudy('st', { ...params, maxPositions: 200 })).toThrow(/study "st" exists .* other parameters: budgets \[\d+\] there, \[200\] in this run; choose another --study name$/);
+    expect(() => s.ensureStudy('st', { ...params, maxPositions: 200 })).toThrow(/study "st" exists .* other parameters: budgets \[\d+\] there, \[200\] in this run; choose another --study name \(a new study reuses every result stored for the same deals and budget; report --pool combines studies\)$/);
     expect(paramsDiff('{"game":"spider","untilWidth":null}', '{"game":"spiderette","untilWidth":0.01}')).toBe('game "spider" there, "spiderette" in this run; untilWidth none there, 0.01 in this run');
     expect(paramsDiff('{"game":null,"suits":null}', '{"game":"spiderette","suits":2}')).toBe('game any there, "spiderette" in this run; suits any there, 2 in this run');
     const run = s.startRun(id, { workers: 2, solverVersion: '1.0.0', planned: 3, skipped: 0 });

@@ -121,6 +121,13 @@ export interface StudyParams {
 }
 
 /**
+ * What the refusal of a study's other parameters adds after "choose another --study name": that a new
+ * study costs no solving of what is stored (found by helper-54: a user growing a seeds study to more
+ * deals was told only to pick another name).
+ */
+const NEW_STUDY_NOTE = '(a new study reuses every result stored for the same deals and budget; report --pool combines studies)';
+
+/**
  * How two studies' parameters (studyParamsJson forms, the stored one first) clash, for an error:
  * `diff`, the fields that differ (`suits "1" there, "2" in this run`, joined by "; "; an absent value
  * is `any` for game and suits, `none` for the others; both whole if
@@ -612,7 +619,7 @@ export class ResultStore {
     const row = db.prepare('SELECT id, params FROM studies WHERE name = ?').get(name) as { id: number; params: string } | undefined;
     if (row && row.params !== json) {
       const clash = paramsClash(row.params, json);
-      throw new InputError('bad-option', `study "${name}" exists in ${this.path} with other parameters: ${clash.diff}; ${clash.hint}choose another --study name`);
+      throw new InputError('bad-option', `study "${name}" exists in ${this.path} with other parameters: ${clash.diff}; ${clash.hint}choose another --study name ${NEW_STUDY_NOTE}`);
     }
     return row?.id;
   }
