@@ -4,7 +4,7 @@
  * outcomes and a small delay, so that a batch is reliably caught midway.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -453,6 +453,24 @@ describe('the resume command', () => {
     expect(resumeCommand(['batch', '--deals', 'my deals.txt', '--study', "it's"])).toBe(`npx spidersolve batch --deals 'my deals.txt' --study 'it'\\''s'`);
     expect(resumeCommand(['batch', '--seeds', '1-10'])).toBe('npx spidersolve batch --seeds 1-10');
     expect(resumeCommand(['batch', '--seeds', '1-10', '--db', 'shards/shard-0.sqlite'], '0/2')).toBe('npx spidersolve batch --seeds 1-10 --db shards/shard-0.sqlite --shard 0/2');
+    // from a folder inside the project too; from one outside it, npx would look in npm's registry:
+    // the project's own bin, by its path (found by helper-54)
+    expect(resumeCommand(['batch', '--seeds', '1-10'], null, join(ROOT, 'data'))).toBe('npx spidersolve batch --seeds 1-10');
+    expect(resumeCommand(['batch', '--seeds', '1-10'], null, dir)).toBe(`node ${join(ROOT, 'bin', 'spidersolve.js')} batch --seeds 1-10`);
+  });
+
+  it('run from outside the project, an interrupted batch prints the project\'s bin by its path (npx would look in npm\'s registry)', async () => {
+    // a folder outside the project, where node finds tsx (to run the sources) through a link
+    const away = join(dir, 'away');
+    mkdirSync(away);
+    symlinkSync(join(ROOT, 'node_modules'), join(away, 'node_modules'));
+    const db = join(away, 'outside.sqlite');
+    const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-3', '--max-positions', '77', '--workers', '1', '--db', 'outside.sqlite'];
+    const env = { SPIDERSOLVE_TEST_SIGNAL_AT_START: 'SIGINT', SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1' };
+    const r = await runCli(args, { env, cwd: away, entry: join(ROOT, 'src', 'cli', 'entry.ts') });
+    expect(r.status).toBe(130);
+    expect(r.stderr).toContain(`resume with the same command:\n  node ${join(ROOT, 'bin', 'spidersolve.js')} batch --game spiderette --suits 1 --seeds 1-3 --max-positions 77 --workers 1 --db outside.sqlite\n`);
+    expect(existsSync(db)).toBe(true);
   });
 
   it('of a shard the Slurm array gave names it, so that the command run by hand resumes that shard, not the whole study (found by helper-43)', async () => {

@@ -6,7 +6,7 @@
 import { closeSync, constants, createReadStream, fstatSync, open, openSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { isatty, ReadStream } from 'node:tty';
-import { basename, dirname, extname, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
@@ -25,7 +25,7 @@ import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.j
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
-import { parseGameOption, parseIntOption } from './common.js';
+import { packageRoot, parseGameOption, parseIntOption } from './common.js';
 import { takeEarlySignal } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT). */
@@ -223,12 +223,19 @@ function shellQuote(s: string): string {
 /**
  * The command line that resumes this run: `npx spidersolve` and the same arguments — runnable from the
  * project's folder however the batch was started (npx, `npm run study`, `node bin/spidersolve.js`),
- * and wherever spidersolve is on the PATH. `envShard` (`K/N`): the shard the scheduler's environment
- * gave (a Slurm array task, a Kubernetes Indexed Job), added as `--shard K/N`, so that the command run
- * by hand, outside the scheduler, resumes that shard and not the whole study (found by helper-43).
+ * and wherever spidersolve is on the PATH. Run from outside the project's folder (`cwd`), where npx
+ * would look for spidersolve in npm's registry, it is `node /path/to/bin/spidersolve.js` instead
+ * (found by helper-54), to be run from that same folder, as the arguments' relative paths are.
+ * `envShard` (`K/N`): the shard the scheduler's environment gave (a Slurm array task, a Kubernetes
+ * Indexed Job), added as `--shard K/N`, so that the command run by hand, outside the scheduler,
+ * resumes that shard and not the whole study (found by helper-43).
  */
-export function resumeCommand(argv: readonly string[] = process.argv.slice(2), envShard: string | null = null): string {
-  return ['npx spidersolve', ...argv.map(shellQuote), ...(envShard === null ? [] : ['--shard', envShard])].join(' ');
+export function resumeCommand(argv: readonly string[] = process.argv.slice(2), envShard: string | null = null, cwd = process.cwd()): string {
+  const root = packageRoot();
+  const rel = root === null ? '' : relative(root, cwd);
+  const inside = root === null || !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel));
+  const program = inside ? 'npx spidersolve' : `node ${shellQuote(join(root, 'bin', 'spidersolve.js'))}`;
+  return [program, ...argv.map(shellQuote), ...(envShard === null ? [] : ['--shard', envShard])].join(' ');
 }
 
 /** What a sharded batch prints about its shard (`shard` in `--json`). */

@@ -2,6 +2,9 @@
  * Helpers shared by the CLI commands: JSON output, option parsing, deal loading and position display.
  * Commands throw InputError for anything the user got wrong; main.ts reports it in one place.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { makeCard, suitOf, SUIT_SYMBOLS, type Card, type Suit } from '../game/cards.js';
 import { ownNumbering, pysolNumbering, type Numbering } from '../game/numbering.js';
 import { isPysolKind, pysolDeal } from '../game/pysol.js';
@@ -16,6 +19,24 @@ export const DEAL_HELP =
   '<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N, pysol:spider1:N, ' +
   'pysol:spiderette:N (PySolFC deal N, mapped onto this project\'s columns), or a position file ' +
   '(named *.json or starting with {: the JSON form; anything else: the text form; - reads it from standard input).';
+
+/**
+ * The folder of spidersolve's package.json (found by walking up from this file; works from src/ and
+ * dist/src/), or null if there is none.
+ */
+export function packageRoot(): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'spidersolve' && pkg.version) return dir;
+    } catch {
+      // keep looking
+    }
+    dir = dirname(dir);
+  }
+  return null;
+}
 
 /** Writes one JSON object to stdout (2-space indented, newline-terminated). */
 export function printJson(value: unknown): void {

@@ -13,32 +13,25 @@
  * SPIDERSOLVE_DEBUG=1 to get the stack as well).
  */
 import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { damagedDatabaseMessage, databaseFaultMessage, FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from '../batch/faults.js';
 import { INVISIBLE_CHARS, InputError } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
+import { packageRoot } from './common.js';
 import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
 import { endEarlySignals, takeEarlySignal } from './signals.js';
 import { registerSolveCommands } from './solve.js';
 import { registerViewCommand } from './view.js';
 
-/** The version in package.json (found by walking up from this file; works from src/ and dist/src/). */
+/** The version in package.json (common.ts packageRoot's; '0.0.0' if none is found). */
 export function packageVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'spidersolve' && pkg.version) return pkg.version;
-    } catch {
-      // keep looking
-    }
-    dir = dirname(dir);
-  }
-  return '0.0.0';
+  const root = packageRoot();
+  if (root === null) return '0.0.0';
+  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** Applies exit-override and silent error output to a command and all its subcommands. */
