@@ -16,7 +16,9 @@
 # (spidersolve's exit 2: bad input), running again is no use: the script says so and exits 2.
 #
 # Settings: SPIDERSOLVE (default `spidersolve`; e.g. "node /path/bin/spidersolve.js"), JOBS, RETRIES,
-# PARALLEL_HOSTS, WORKERS (worker threads a shard, default 1).
+# PARALLEL_HOSTS, WORKERS (worker threads a shard, default 1). The script gives each shard --workers,
+# --shard and --db itself: the same options among the batch options are refused by spidersolve (an
+# option given twice with two values), every shard exiting 2.
 set -euo pipefail
 if [[ $# -lt 3 ]]; then
   echo "usage: $0 N DIR <spidersolve batch options…>" >&2

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { damagedDatabaseMessage, databaseFaultMessage, FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from '../batch/faults.js';
-import { INVISIBLE_CHARS, InputError } from '../game/errors.js';
+import { INVISIBLE_CHARS, InputError, quoteInput } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
 import { packageRoot } from './common.js';
@@ -62,6 +62,45 @@ export function buildProgram(): Command {
   registerViewCommand(program);
   quietErrors(program);
   return program;
+}
+
+/**
+ * Refuses an option given twice with two values (`--game spiderette … --game spider`): commander
+ * keeps the last one, and a script that adds options to a default command line would run what it did
+ * not mean to, without a word (found by helper-54). The same value twice, a flag twice, and options
+ * whose help says "(repeatable)" (`report --study`) are let through. `args`: the user's arguments,
+ * the command's name among them; those after `--` are not options. Throws InputError `bad-option`.
+ */
+export function refuseRepeatedOptions(cmd: Command, args: readonly string[]): void {
+  // per option (an option and its --no- form are one), the flag and value it was first given
+  const seen = new Map<string, { flag: string; value: string }>();
+  const start = args.indexOf(cmd.name());
+  for (let i = start + 1; i < args.length; i++) {
+    const token = args[i]!;
+    if (token === '--') break;
+    if (!token.startsWith('--')) continue;
+    const eq = token.indexOf('=');
+    const flag = eq < 0 ? token : token.slice(0, eq);
+    const opt = cmd.options.find((o) => o.long === flag);
+    if (!opt) continue;
+    let value = opt.negate ? 'false' : 'true';
+    if (eq >= 0) value = token.slice(eq + 1);
+    else if (opt.required && i + 1 < args.length) value = args[++i]!;
+    else if (opt.optional && i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
+    if (opt.description.includes('(repeatable)')) continue;
+    const key = opt.attributeName();
+    const first = seen.get(key);
+    if (first !== undefined && first.value !== value) {
+      const show = (f: string, v: string) => (v === 'true' || v === 'false' ? f : `${f} ${quoteInput(v)}`);
+      throw new InputError(
+        'bad-option',
+        first.flag === flag
+          ? `option ${flag} given twice (${quoteInput(first.value)}, then ${quoteInput(value)}): give it once`
+          : `options ${show(first.flag, first.value)} and ${show(flag, value)} contradict each other: give one`,
+      );
+    }
+    if (first === undefined) seen.set(key, { flag, value });
+  }
 }
 
 /**
@@ -123,6 +162,7 @@ export async function runProgram(program: Command, given: readonly string[]): Pr
     if (args[0] === 'help' && args[1] !== undefined && !program.commands.some((c) => c.name() === args[1])) {
       throw new InputError('bad-option', `help: unknown command '${args[1]}' (spidersolve --help lists the commands)`);
     }
+    program.hook('preAction', (_program, action) => refuseRepeatedOptions(action, args));
     await program.parseAsync([...args], { from: 'user' });
     // A command may set its own status (batch: 130 when interrupted); keep it.
     const set = process.exitCode;
