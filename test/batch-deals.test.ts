@@ -176,7 +176,7 @@ describe('deals files', () => {
     expect(planDealsFile(file, loadDeal, { suits: [2] }).deals.map((d) => d.key)).toEqual(['SP2-1', 'SE2-1', 'SP2-2']);
     const e = inputError(() => planDealsFile(file, loadDeal, { game: 'spiderette', suits: [4] }));
     expect(e.code).toBe('bad-file');
-    expect(e.message).toBe(`--deals ${file}: no spiderette 4-suit deal in the file (4 of other games or suit counts left out)`);
+    expect(e.message).toBe(`--deals ${file}: no spiderette 4-suit deal in the file (4 lines of other games or suit counts left out)`);
     // a bad line is still bad, filtered or not
     writeFileSync(file, 'SP2-1\nSE2-1\nnot-a-deal\n');
     expect(inputError(() => planDealsFile(file, loadDeal, { game: 'spider' })).message).toMatch(/1 bad line \(3\), nothing was run: line 3: /);

@@ -111,7 +111,6 @@ describe('spidersolve program', () => {
   it('an option given twice with two values is refused, exit 2, one line (commander kept the last; found by helper-54); the same value twice, a flag twice and a repeatable option pass', () => {
     expect(refused('deal', '--game', 'spiderette', '--suits', '2', '--seed', '7', '--game', 'spider')).toBe('spidersolve: option --game given twice ("spiderette", then "spider"): give it once');
     expect(refused('solve', 'SE1-1', '--max-positions', '1000', '--max-positions=2000')).toBe('spidersolve: option --max-positions given twice ("1000", then "2000"): give it once');
-    expect(refused('batch', '--seeds', '1-2', '--shard', '1/2', '--no-shard')).toBe('spidersolve: options --shard "1/2" and --no-shard contradict each other: give one');
     const same = cli('deal', '--game', 'spiderette', '--suits', '2', '--seed', '7', '--game', 'spiderette', '--json', '--json');
     expect([same.status, JSON.parse(same.stdout).code]).toEqual([0, cli('deal', '--game', 'spiderette', '--suits', '2', '--seed', '7').stdout.trim()]);
     // report --study is repeatable: two studies, each looked for (neither is in this empty folder's database)

@@ -317,7 +317,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
   }
   if (out.length === 0) {
     const which = [filter.game, filter.suits ? `${filter.suits.join(',')}-suit` : undefined].filter(Boolean).join(' ');
-    throw new InputError('bad-file', filtered > 0 ? `--deals ${name}: no ${which} deal in the file (${filtered} of other games or suit counts left out)` : `--deals ${name}: no deal in the file`);
+    throw new InputError('bad-file', filtered > 0 ? `--deals ${name}: no ${which} deal in the file (${filtered} line${filtered === 1 ? '' : 's'} of other games or suit counts left out)` : `--deals ${name}: no deal in the file`);
   }
   if (out.length > MAX_PLANNED_DEALS) throw new InputError('bad-file', `--deals ${name}: more than ${MAX_PLANNED_DEALS} deals; split the study`);
   return { deals: out, leftOut: filtered, duplicates };

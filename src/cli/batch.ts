@@ -263,7 +263,7 @@ function seconds(ms: number): string {
 }
 
 /**
- * The text summary of a batch (stdout); `leftOut`: deals of the file that --game/--suits left out;
+ * The text summary of a batch (stdout); `leftOut`: lines of the file whose deal --game/--suits left out;
  * `duplicates`: lines of the file that repeat a deal of an earlier line, or deals that overlapping seed
  * ranges give twice (`of` says which; each planned once). With a ladder
  * the run's count is of solves (a deal may be solved at several rungs), and the deals already there
@@ -283,7 +283,7 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
       // the deals solved now but not counted are among those left: say so, so that the line adds up
       // (found by helper-54: 92 run now and 96 left of 180 read as deals lost)
       (s.remaining !== null && s.uncounted > 0 ? ` (${s.uncounted} of them solved by this run, counted by the next)` : '') +
-      (leftOut > 0 ? `; ${leftOut} of other games or suit counts in the file left out` : '') +
+      (leftOut > 0 ? `; ${leftOut} line${leftOut === 1 ? '' : 's'} of other games or suit counts in the file left out` : '') +
       (duplicates > 0
         ? of === 'seeds'
           ? `; ${duplicates} deal${duplicates === 1 ? '' : 's'} of overlapping seed ranges planned once`

@@ -72,8 +72,9 @@ export function buildProgram(): Command {
  * the command's name among them; those after `--` are not options. Throws InputError `bad-option`.
  */
 export function refuseRepeatedOptions(cmd: Command, args: readonly string[]): void {
-  // per option (an option and its --no- form are one), the flag and value it was first given
-  const seen = new Map<string, { flag: string; value: string }>();
+  // per flag, the value it was first given (an option and its --no- form contradicting each other
+  // are the command's to refuse: batch's --shard and --no-shard)
+  const seen = new Map<string, string>();
   const start = args.indexOf(cmd.name());
   for (let i = start + 1; i < args.length; i++) {
     const token = args[i]!;
@@ -83,23 +84,16 @@ export function refuseRepeatedOptions(cmd: Command, args: readonly string[]): vo
     const flag = eq < 0 ? token : token.slice(0, eq);
     const opt = cmd.options.find((o) => o.long === flag);
     if (!opt) continue;
-    let value = opt.negate ? 'false' : 'true';
+    let value = 'true';
     if (eq >= 0) value = token.slice(eq + 1);
     else if (opt.required && i + 1 < args.length) value = args[++i]!;
     else if (opt.optional && i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
     if (opt.description.includes('(repeatable)')) continue;
-    const key = opt.attributeName();
-    const first = seen.get(key);
-    if (first !== undefined && first.value !== value) {
-      const show = (f: string, v: string) => (v === 'true' || v === 'false' ? f : `${f} ${quoteInput(v)}`);
-      throw new InputError(
-        'bad-option',
-        first.flag === flag
-          ? `option ${flag} given twice (${quoteInput(first.value)}, then ${quoteInput(value)}): give it once`
-          : `options ${show(first.flag, first.value)} and ${show(flag, value)} contradict each other: give one`,
-      );
+    const first = seen.get(flag);
+    if (first !== undefined && first !== value) {
+      throw new InputError('bad-option', `option ${flag} given twice (${quoteInput(first)}, then ${quoteInput(value)}): give it once`);
     }
-    if (first === undefined) seen.set(key, { flag, value });
+    seen.set(flag, value);
   }
 }
 
