@@ -134,6 +134,16 @@ describe('chart data of the hand-counted study', () => {
     // names that differ in more than fits are cut in their middle; one name alone likewise
     expect([...chartStudyNames(['x'.repeat(40) + 'a', 'y'.repeat(40) + 'b']).values()]).toEqual(['x'.repeat(17) + '…' + 'x'.repeat(15) + 'a', 'y'.repeat(17) + '…' + 'y'.repeat(15) + 'b']);
     for (const v of chartStudyNames(ladder).values()) expect(v.length).toBeLessThanOrEqual(MAX_CHART_STUDY);
+    // names that differ in two places, more than fits: the part that differs, cut in its middle,
+    // keeps both places (found by helper-55: cut whole, they read the same in pairs)
+    const four = ['1-1000', '2001-3000'].flatMap((r) => ['v1', 'v2'].map((v) => `spiderette-1-seeds-${r}-1M-positions-baseline-heuristic-${v}`));
+    expect([...chartStudyNames(four).values()]).toEqual(['…1-1000-1M-positi…ine-heuristic-v1', '…1-1000-1M-positi…ine-heuristic-v2', '…2001-3000-1M-pos…ine-heuristic-v1', '…2001-3000-1M-pos…ine-heuristic-v2']);
+    // labels that still read the same end with their number among them
+    const q = 'q'.repeat(20);
+    const three = [`A${q}X${q}B`, `C${q}X${q}D`, `A${q}Y${q}B`];
+    expect([...chartStudyNames(three).values()]).toEqual(['A' + 'q'.repeat(16) + '…' + 'q'.repeat(12) + '… #1', 'C' + 'q'.repeat(16) + '…' + 'q'.repeat(15) + 'D', 'A' + 'q'.repeat(16) + '…' + 'q'.repeat(12) + '… #2']);
+    const labels = [...chartStudyNames(three).values()];
+    for (const v of labels) expect(v.length).toBeLessThanOrEqual(MAX_CHART_STUDY);
     // the charts' labels use them, one group a study
     const rows = ladder.flatMap((study) => rowsOf(records).map((r) => ({ ...r, study })));
     expect(chartData(rows, []).series).toEqual(['spiderette-2-seeds-1-10-1k-3k-10k…: spider 2 suits', 'spiderette-2-seeds-1-10-1k-3k-10k…: spiderette 1 suit', 'spiderette-2-seeds-11-20-1k-3k-10…: spider 2 suits', 'spiderette-2-seeds-11-20-1k-3k-10…: spiderette 1 suit']);

@@ -112,9 +112,9 @@ export const MAX_CHART_STUDY = 34;
  * The names of studies as the charts write them, at most `max` characters each: a longer name keeps
  * the part where the names differ (found by helper-54: two names that differed only in their seed
  * range, cut in their middle, read the same), with the start of what they share before it and as
- * much as fits of what they share after it, cut with `…`. A name that differs from the others in
- * more than fits is cut in its middle. Names that would still read the same stay whole. Maps each
- * distinct name of `names` to its label.
+ * much as fits of what they share after it, cut with `…`. Where the part that differs is longer than
+ * fits, it alone is cut in its middle. Labels that still read the same end with ` #1`, ` #2`, … (in
+ * the order of `names`). Maps each distinct name of `names` to its label.
  */
 export function chartStudyNames(names: readonly string[], max = MAX_CHART_STUDY): Map<string, string> {
   const list = [...new Set(names)];
@@ -133,7 +133,8 @@ export function chartStudyNames(names: readonly string[], max = MAX_CHART_STUDY)
     const head = n.slice(0, pre);
     const mid = n.slice(pre, n.length - suf);
     const tail = n.slice(n.length - suf);
-    if (mid.length > max - 2) return middleCut(n, max);
+    // the part that differs does not fit: it alone, cut in its middle, after a `…` for what they share
+    if (mid.length > max - 2) return head.length > 0 ? '…' + middleCut(mid, max - 1) : middleCut(mid, max);
     // the room left beside the part that differs, less one for the `…` that cuts what follows it
     const room = max - mid.length - (tail.length > 0 ? 1 : 0);
     const lead = middleCut(head, Math.min(head.length, room));
@@ -141,7 +142,17 @@ export function chartStudyNames(names: readonly string[], max = MAX_CHART_STUDY)
     return lead + mid + (tail.length > rest ? tail.slice(0, rest) + '…' : tail);
   };
   const out = new Map(list.map((n) => [n, short(n)]));
-  if (new Set(out.values()).size < list.length) for (const n of list) out.set(n, n);
+  // labels that still read the same (names that differ in several places, found by helper-55) end
+  // with their number among them, ` #2`, so that every study keeps a label of its own
+  const byLabel = new Map<string, string[]>();
+  for (const [n, l] of out) byLabel.set(l, [...(byLabel.get(l) ?? []), n]);
+  for (const [l, names] of byLabel) {
+    if (names.length < 2) continue;
+    names.forEach((n, i) => {
+      const tag = ` #${i + 1}`;
+      out.set(n, (l.length + tag.length <= max ? l : l.slice(0, max - tag.length - 1) + '…') + tag);
+    });
+  }
   return out;
 }
 
