@@ -284,6 +284,14 @@ describe('runBatch with injected outcomes', () => {
     expect(meta.prepare('SELECT status, completed FROM runs').get()).toEqual({ status: 'interrupted', completed: first.ran });
     meta.close();
 
+    // its deals line adds up: settled before + run now + left = the plan + those run now not counted
+    expect(first.skipped + first.ran + first.remaining!).toBe(80 + first.uncounted);
+    // a run stopped before it walked the plan: the deals the study counts are settled before it, none
+    // run now, the rest left (found by helper-55: it said 0 settled, and its numbers did not add up)
+    const stoppedAtOnce = await withEnv(env, () => runBatch({ ...opts, signal: AbortSignal.abort() }));
+    expect(stoppedAtOnce).toMatchObject({ interrupted: true, skipped: places.length, ran: 0, uncounted: 0, remaining: 80 - places.length });
+    expect(formatBatchSummary(stoppedAtOnce)).toMatch(new RegExp(`^  deals 80: ${places.length} already settled, 0 run now in .*, ${80 - places.length} left$`, 'm'));
+
     const second = await withEnv(env, () => runBatch(opts));
     expect(second).toMatchObject({ interrupted: false, skipped: first.ran, ran: 80 - first.ran, remaining: 0 });
     const all = rowsOf(db);

@@ -149,7 +149,8 @@ export interface BatchSummary {
   /**
    * Of those, already stored before this run (by any study, under any name): settled at the budget, or
    * with a ladder, with a result at the first rung, whatever it is (an undecided one may still run at
-   * the next rungs).
+   * the next rungs). A stopped run of one budget counts instead the deals the study counts that it did
+   * not solve, so that skipped + ran + remaining = planned + uncounted (+ errors).
    */
   skipped: number;
   /** Results this run stored (errors included), all rungs. */
@@ -350,6 +351,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     // with --until-width: the first place in the plan of each deal this run solved (to count those
     // solved past the rule's stop)
     const solvedOrds: number[] = [];
+    // at the first rung: the first place in the plan of each deal this run solved (not an error)
+    const solvedHere = new Set<number>();
     // deals to look at in the current rung (the plan, then those undecided at the previous rung), and
     // of those, how many were reached so far (solved or found settled): the progress bar's total and value
     let rungTotal = runPlanned ?? 0;
@@ -511,6 +514,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
           : recordFromOutcome(deal, budget, o, ident);
         record(r, o.workerMs, waiting);
         if (opts.untilWidth !== undefined && waiting.length > 0) solvedOrds.push(Math.min(...waiting.map((w) => w.ord)));
+        if (rung === 0 && r.status !== 'error' && waiting.length > 0) solvedHere.add(Math.min(...waiting.map((w) => w.ord)));
         for (const w of waiting) note(w.ord, deal, r.status);
       };
       const onFailure = (deal: PlannedDeal, ident: string, e: unknown) => {
@@ -633,7 +637,18 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
     // a stopped run counts a prefix of its plan: the deals done after one it cancelled in flight
     // (often the slowest: an undecided one takes the whole budget) are left for the next run to count
     // (the links are written as a prefix already; this unlinks what an older version's run left)
-    const uncounted = interrupted ? heldBack + store.keepCountedPrefix(studyId, shard ? (o) => assignment![o] === shard.index : () => true) : 0;
+    const mine = shard ? (o: number) => assignment![o] === shard.index : () => true;
+    let uncounted = interrupted ? heldBack + store.keepCountedPrefix(studyId, mine) : 0;
+    if (interrupted && budgets.length === 1) {
+      // a stopped run of one budget: its counts from what the study counts now, so that the deals
+      // settled before it, those it ran and those left make the plan (found by helper-55: a run stopped
+      // before its walk reached the settled deals said 0 were settled, and one that found an earlier
+      // run's uncounted deal called it settled and its own): settled, the counted places it did not
+      // solve; uncounted, the deals it solved that the study does not count
+      const counted = new Set(store.studyPlaces(study));
+      uncounted = [...solvedHere].filter((o) => mine(o) && !counted.has(o)).length;
+      skipped = store.settledPlaces(studyId, budgets[0]!, SOLVER_VERSION).filter((o) => mine(o) && !solvedHere.has(o)).length;
+    }
     store.heartbeat(runId, { planned: runPlanned ?? openPlanned, skipped });
     store.finishRun(runId, interrupted ? 'interrupted' : 'done', stopReason ?? seedsRanOut);
     const report = store.report({ studies: [study] });
