@@ -457,8 +457,12 @@ describe('the resume command', () => {
     expect(resumeCommand(['batch', '--seeds', '1-10', '--db', 'shards/shard-0.sqlite'], '0/2')).toBe('npx spidersolve batch --seeds 1-10 --db shards/shard-0.sqlite --shard 0/2');
     // from a folder inside the project too; from one outside it, npx would look in npm's registry:
     // the project's own bin, by its path (found by helper-54)
-    expect(resumeCommand(['batch', '--seeds', '1-10'], null, join(ROOT, 'data'))).toBe('npx spidersolve batch --seeds 1-10');
-    expect(resumeCommand(['batch', '--seeds', '1-10'], null, dir)).toBe(`node ${join(ROOT, 'bin', 'spidersolve.js')} batch --seeds 1-10`);
+    expect(resumeCommand(['batch', '--seeds', '1-10'], null, join(ROOT, 'data'), '')).toBe('npx spidersolve batch --seeds 1-10');
+    expect(resumeCommand(['batch', '--seeds', '1-10'], null, dir, '')).toBe(`node ${join(ROOT, 'bin', 'spidersolve.js')} batch --seeds 1-10`);
+    // run by npm run from another folder (INIT_CWD): npm ran it in the project's folder, whose
+    // relative paths the arguments are, so the command goes there first (found by helper-55)
+    expect(resumeCommand(['batch', '--deals', 'data/pysol-sample.txt'], null, ROOT, join(ROOT, 'src'))).toBe(`cd ${ROOT} && npx spidersolve batch --deals data/pysol-sample.txt`);
+    expect(resumeCommand(['batch', '--seeds', '1-10'], null, ROOT, ROOT)).toBe('npx spidersolve batch --seeds 1-10');
   });
 
   it('run from outside the project, an interrupted batch prints the project\'s bin by its path (npx would look in npm\'s registry)', async () => {
@@ -468,7 +472,8 @@ describe('the resume command', () => {
     symlinkSync(join(ROOT, 'node_modules'), join(away, 'node_modules'));
     const db = join(away, 'outside.sqlite');
     const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-3', '--max-positions', '77', '--workers', '1', '--db', 'outside.sqlite'];
-    const env = { SPIDERSOLVE_TEST_SIGNAL_AT_START: 'SIGINT', SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1' };
+    // (INIT_CWD cleared: started by hand, not by npm run, which the test runner's own npm would suggest)
+    const env = { SPIDERSOLVE_TEST_SIGNAL_AT_START: 'SIGINT', SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1', INIT_CWD: '' };
     const r = await runCli(args, { env, cwd: away, entry: join(ROOT, 'src', 'cli', 'entry.ts') });
     expect(r.status).toBe(130);
     expect(r.stderr).toContain(`resume with the same command:\n  node ${join(ROOT, 'bin', 'spidersolve.js')} batch --game spiderette --suits 1 --seeds 1-3 --max-positions 77 --workers 1 --db outside.sqlite\n`);

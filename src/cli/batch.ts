@@ -226,16 +226,21 @@ function shellQuote(s: string): string {
  * and wherever spidersolve is on the PATH. Run from outside the project's folder (`cwd`), where npx
  * would look for spidersolve in npm's registry, it is `node /path/to/bin/spidersolve.js` instead
  * (found by helper-54), to be run from that same folder, as the arguments' relative paths are.
+ * Started by `npm run` from another folder (`shellCwd`, npm's INIT_CWD), it begins `cd <cwd> && `.
  * `envShard` (`K/N`): the shard the scheduler's environment gave (a Slurm array task, a Kubernetes
  * Indexed Job), added as `--shard K/N`, so that the command run by hand, outside the scheduler,
  * resumes that shard and not the whole study (found by helper-43).
  */
-export function resumeCommand(argv: readonly string[] = process.argv.slice(2), envShard: string | null = null, cwd = process.cwd()): string {
+export function resumeCommand(argv: readonly string[] = process.argv.slice(2), envShard: string | null = null, cwd = process.cwd(), shellCwd = process.env.INIT_CWD): string {
   const root = packageRoot();
   const rel = root === null ? '' : relative(root, cwd);
   const inside = root === null || !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel));
   const program = inside ? 'npx spidersolve' : `node ${shellQuote(join(root, 'bin', 'spidersolve.js'))}`;
-  return [program, ...argv.map(shellQuote), ...(envShard === null ? [] : ['--shard', envShard])].join(' ');
+  // run by `npm run …` from another folder (npm runs a script in the project's folder and leaves the
+  // user's in INIT_CWD): the arguments' relative paths are the project folder's, so the command goes
+  // there first (found by helper-55: `npm run study` from a subfolder printed a --deals it could not find)
+  const cd = shellCwd !== undefined && shellCwd !== '' && resolve(shellCwd) !== resolve(cwd) ? `cd ${shellQuote(cwd)} && ` : '';
+  return cd + [program, ...argv.map(shellQuote), ...(envShard === null ? [] : ['--shard', envShard])].join(' ');
 }
 
 /** What a sharded batch prints about its shard (`shard` in `--json`). */
