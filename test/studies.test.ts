@@ -260,7 +260,9 @@ describe('budget ladders', () => {
     expect(s).toMatchObject({ planned: 8, ran: 19, remaining: 0, budgets: [250, 500, 1000] });
     expect(counts(s.report)).toEqual(expected);
     // the summary counts deals and solves apart
-    expect(formatBatchSummary(s)).toMatch(/^  deals 8: 0 already stored at the first rung \(won, lost or undecided there\), 19 solves over the 3 rungs run now in .* \([0-9.]+ solves\/s, 2 workers\), 0 left$/m);
+    expect(formatBatchSummary(s)).toMatch(/^  deals 8: 0 already stored at the first rung \(won, lost or undecided there\), 19 solves over the 3 rungs run now in .* \([0-9.]+ solves\/s, 2 workers\); 8 of its deals done \(won or lost at a rung, or undecided at the last\), 0 left$/m);
+    // stopped, its deals done and left make the plan, whatever the solves (found by helper-55)
+    expect(formatBatchSummary({ ...s, planned: 100, skipped: 77, ran: 32, remaining: 56, interrupted: true })).toMatch(/; 44 of its deals done \(won or lost at a rung, or undecided at the last\), 56 left$/m);
     // the run's counts are of solves, and say so (a deal may be solved at several rungs)
     expect(formatBatchSummary(s)).toMatch(/^  this run's 19 solves: won \d+, lost \d+, undecided \d+, errors 0$/m);
     // repeats of the plan are said as the plan's kind has them

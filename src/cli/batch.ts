@@ -284,7 +284,8 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
     ...(shard ? [`  shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals`] : []),
     `  deals ${s.planned ?? 'open-ended'}: ${s.skipped} already ${many ? 'stored at the first rung (won, lost or undecided there)' : 'settled'}, ` +
       `${s.ran} ${many ? `solve${s.ran === 1 ? '' : 's'} over the ${s.budgets.length} rungs run now` : 'run now'} in ${seconds(s.elapsedMs)} ` +
-      `(${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})${s.remaining === null ? '' : `, ${s.remaining} left`}` +
+      `(${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})${s.remaining === null ? '' : many && s.planned !== null ? `; ${s.planned - s.remaining} of its deals done (won or lost at a rung, or undecided at the last), ${s.remaining} left` : `, ${s.remaining} left`}` +
+      // (a ladder's solves are not deals: its deals done and left make the plan; found by helper-55)
       // the deals solved now but not counted are among those left: say so, so that the line adds up
       // (found by helper-54: 92 run now and 96 left of 180 read as deals lost)
       (s.remaining !== null && s.uncounted > 0 ? ` (${s.uncounted} of them solved by this run, counted by the next)` : '') +
