@@ -261,6 +261,8 @@ describe('show', () => {
     expect(refused('show', missing)).toBe(`spidersolve: position file ${missing}: no such file (and not a deal code or pysol:GAME:N)`);
     expect(refused('show', 'SE4-7', '--format', 'xml')).toBe('spidersolve: option --format "xml": use text, json, position or position-json');
     expect(refused('show', 'pysol:spider:0')).toBe('spidersolve: deal "pysol:spider:0": game number 0 is out of range 1..9007199254740991');
+    // a long number is shown cut, as any long input (found by helper-56: 300 digits repeated whole)
+    expect(refused('show', `pysol:spider:${'9'.repeat(300)}`)).toBe(`spidersolve: deal "pysol:spider:${'9'.repeat(84)}…${'9'.repeat(32)}" (313 characters): game number "${'9'.repeat(29)}…${'9'.repeat(10)}" (300 characters) is out of range 1..9007199254740991`);
     expect(refused('show', dir)).toBe(`spidersolve: position file ${dir}: is a directory`);
   });
   it('refuses a position file over 1 MiB, and a device that never ends, without reading them whole', () => {

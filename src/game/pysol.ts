@@ -25,7 +25,7 @@
  *   keep every suit.
  */
 import { makeCard, makeCardValue, type Card, type Suit } from './cards.js';
-import { err, ok, type Result } from './errors.js';
+import { err, ok, quoteInput, type Result } from './errors.js';
 import type { Column, Position } from './position.js';
 import { getVariant, type Variant } from './variant.js';
 
@@ -238,7 +238,10 @@ function pysolLayout(kind: PysolKind, shuffled: Card[]): { columns: { down: Card
 export function parsePysolNumber(text: string, name: string): Result<number> {
   if (!/^\d+$/.test(text.trim())) return err('bad-reference', `${name}: game number "${text}" is not a whole number`);
   const n = Number(text.trim());
-  if (!Number.isSafeInteger(n) || n < 1) return err('bad-reference', `${name}: game number ${text.trim()} is out of range 1..${PYSOL_MAX_NUMBER}`);
+  // (a long number shown cut, as quoteInput cuts any long input, so that the message stays one short
+  // line; found by helper-56: 300 digits were repeated whole)
+  const shown = text.trim().length > 24 ? quoteInput(text.trim()) : text.trim();
+  if (!Number.isSafeInteger(n) || n < 1) return err('bad-reference', `${name}: game number ${shown} is out of range 1..${PYSOL_MAX_NUMBER}`);
   return ok(n);
 }
 
