@@ -513,8 +513,11 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
           ? recordFromError(deal, budget, `the worker loaded ${o.key}, not ${deal.key} (did the file change?)`, SOLVER_VERSION, ident)
           : recordFromOutcome(deal, budget, o, ident);
         record(r, o.workerMs, waiting);
-        if (opts.untilWidth !== undefined && waiting.length > 0) solvedOrds.push(Math.min(...waiting.map((w) => w.ord)));
-        if (rung === 0 && r.status !== 'error' && waiting.length > 0) solvedHere.add(Math.min(...waiting.map((w) => w.ord)));
+        if (waiting.length > 0) {
+          const first = Math.min(...waiting.map((w) => w.ord));
+          if (opts.untilWidth !== undefined) solvedOrds.push(first);
+          if (rung === 0 && r.status !== 'error') solvedHere.add(first);
+        }
         for (const w of waiting) note(w.ord, deal, r.status);
       };
       const onFailure = (deal: PlannedDeal, ident: string, e: unknown) => {

@@ -25,7 +25,7 @@ import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.j
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
-import { packageRoot, parseGameOption, parseIntOption } from './common.js';
+import { packageInfo, parseGameOption, parseIntOption, REPEATABLE } from './common.js';
 import { takeEarlySignal } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT). */
@@ -232,7 +232,7 @@ function shellQuote(s: string): string {
  * resumes that shard and not the whole study (found by helper-43).
  */
 export function resumeCommand(argv: readonly string[] = process.argv.slice(2), envShard: string | null = null, cwd = process.cwd(), shellCwd = process.env.INIT_CWD): string {
-  const root = packageRoot();
+  const root = packageInfo()?.root ?? null;
   const rel = root === null ? '' : relative(root, cwd);
   const inside = root === null || !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel));
   const program = inside ? 'npx spidersolve' : `node ${shellQuote(join(root, 'bin', 'spidersolve.js'))}`;
@@ -279,16 +279,20 @@ function seconds(ms: number): string {
 export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInfo | null = null, duplicates = 0, of: 'lines' | 'seeds' = 'lines'): string {
   const ladder = s.budgets.length > 1 ? `budget ladder ${s.budgets.map((b) => b.toLocaleString('en-US')).join(', ')} positions` : `budget ${s.maxPositions.toLocaleString('en-US')} position${s.maxPositions === 1 ? '' : 's'}`;
   const many = s.budgets.length > 1;
+  // the deals left; a ladder's solves are not deals, so it says its deals done and left, which make
+  // the plan (found by helper-55); the deals solved now but not counted are among those left, said so
+  // that the line adds up (found by helper-54: 92 run now and 96 left of 180 read as deals lost)
+  let left = '';
+  if (s.remaining !== null) {
+    left = many && s.planned !== null ? `; ${s.planned - s.remaining} of its deals done (won or lost at a rung, or undecided at the last), ${s.remaining} left` : `, ${s.remaining} left`;
+    if (s.uncounted > 0) left += ` (${s.uncounted} of them solved by this run, counted by the next)`;
+  }
   const lines = [
     `study ${s.study}${s.interrupted ? ' (interrupted)' : s.stopReason ? ' (stopped by its rule)' : ''}`,
     ...(shard ? [`  shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals`] : []),
     `  deals ${s.planned ?? 'open-ended'}: ${s.skipped} already ${many ? 'stored at the first rung (won, lost or undecided there)' : 'settled'}, ` +
       `${s.ran} ${many ? `solve${s.ran === 1 ? '' : 's'} over the ${s.budgets.length} rungs run now` : 'run now'} in ${seconds(s.elapsedMs)} ` +
-      `(${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})${s.remaining === null ? '' : many && s.planned !== null ? `; ${s.planned - s.remaining} of its deals done (won or lost at a rung, or undecided at the last), ${s.remaining} left` : `, ${s.remaining} left`}` +
-      // (a ladder's solves are not deals: its deals done and left make the plan; found by helper-55)
-      // the deals solved now but not counted are among those left: say so, so that the line adds up
-      // (found by helper-54: 92 run now and 96 left of 180 read as deals lost)
-      (s.remaining !== null && s.uncounted > 0 ? ` (${s.uncounted} of them solved by this run, counted by the next)` : '') +
+      `(${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})${left}` +
       (leftOut > 0 ? `; ${leftOut} line${leftOut === 1 ? '' : 's'} of other games or suit counts in the file left out` : '') +
       (duplicates > 0
         ? of === 'seeds'
@@ -780,7 +784,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
-    .option('--study <name>', 'only this study (repeatable); default: every study, one set of rows each', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--study <name>', `only this study ${REPEATABLE}; default: every study, one set of rows each`, (v: string, acc: string[] = []) => [...acc, v])
     .option('--pool', 'one set of rows over the studies\' deals together (each deal once), naming the studies pooled')
     .option('--format <format>', 'table, md, csv, json (an array of row objects), html (one self-contained file with the table and charts) or vega (the charts\' Vega-Lite specs with their data)', 'table')
     .option('--out <file>', 'write to this file instead of stdout (- is stdout); missing parent directories are created (like mkdir -p)')
@@ -794,7 +798,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--csv', 'CSV output (required)')
     .option('--summary', 'export the report rows instead of one row per deal')
     .option('--db <file>', 'results database', DEFAULT_DB_PATH)
-    .option('--study <name>', 'only this study (repeatable); default: every study, one set of rows each', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--study <name>', `only this study ${REPEATABLE}; default: every study, one set of rows each`, (v: string, acc: string[] = []) => [...acc, v])
     .option('--pool', 'one set of rows over the studies\' deals together (each deal once), naming the studies pooled')
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')

@@ -20,23 +20,39 @@ export const DEAL_HELP =
   'pysol:spiderette:N (PySolFC deal N, mapped onto this project\'s columns), or a position file ' +
   '(named *.json or starting with {: the JSON form; anything else: the text form; - reads it from standard input).';
 
+/** The spidersolve package this program runs from: its folder and version (packageInfo). */
+export interface PackageInfo {
+  readonly root: string;
+  readonly version: string;
+}
+
+let packageFound: PackageInfo | null | undefined;
+
 /**
- * The folder of spidersolve's package.json (found by walking up from this file; works from src/ and
- * dist/src/), or null if there is none.
+ * The folder and version of spidersolve's package.json, found by walking up from this file (works
+ * from src/ and dist/src/), or null if there is none. Read once a process.
  */
-export function packageRoot(): string | null {
+export function packageInfo(): PackageInfo | null {
+  if (packageFound !== undefined) return packageFound;
+  packageFound = null;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
     try {
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'spidersolve' && pkg.version) return dir;
+      if (pkg.name === 'spidersolve' && pkg.version) return (packageFound = { root: dir, version: pkg.version });
     } catch {
       // keep looking
     }
     dir = dirname(dir);
   }
-  return null;
+  return packageFound;
 }
+
+/**
+ * The words an option's help ends its description with when the option may be given more than once
+ * (its values collected): main.ts's check of options given twice lets those through.
+ */
+export const REPEATABLE = '(repeatable)';
 
 /** Writes one JSON object to stdout (2-space indented, newline-terminated). */
 export function printJson(value: unknown): void {

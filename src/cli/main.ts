@@ -12,26 +12,23 @@
  * than batch, one line naming it (faults.ts databaseFaultMessage); 1 anything else, reported as `spidersolve: internal error: <message>` (set
  * SPIDERSOLVE_DEBUG=1 to get the stack as well).
  */
-import { readFileSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { damagedDatabaseMessage, databaseFaultMessage, FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from '../batch/faults.js';
 import { INVISIBLE_CHARS, InputError, quoteInput } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
-import { packageRoot } from './common.js';
+import { packageInfo, REPEATABLE } from './common.js';
 import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
 import { endEarlySignals, takeEarlySignal } from './signals.js';
 import { registerSolveCommands } from './solve.js';
 import { registerViewCommand } from './view.js';
 
-/** The version in package.json (common.ts packageRoot's; '0.0.0' if none is found). */
+/** The version in package.json (common.ts packageInfo; '0.0.0' if none is found). */
 export function packageVersion(): string {
-  const root = packageRoot();
-  if (root === null) return '0.0.0';
-  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  return packageInfo()?.version ?? '0.0.0';
 }
 
 /** Applies exit-override and silent error output to a command and all its subcommands. */
@@ -68,7 +65,7 @@ export function buildProgram(): Command {
  * Refuses an option given twice with two values (`--game spiderette … --game spider`): commander
  * keeps the last one, and a script that adds options to a default command line would run what it did
  * not mean to, without a word (found by helper-54). The same value twice, a flag twice, and options
- * whose help says "(repeatable)" (`report --study`) are let through. `args`: the user's arguments,
+ * whose help says REPEATABLE (`report --study`) are let through. `args`: the user's arguments,
  * the command's name among them; those after `--` are not options. Throws InputError `bad-option`.
  */
 export function refuseRepeatedOptions(cmd: Command, args: readonly string[]): void {
@@ -88,7 +85,7 @@ export function refuseRepeatedOptions(cmd: Command, args: readonly string[]): vo
     if (eq >= 0) value = token.slice(eq + 1);
     else if (opt.required && i + 1 < args.length) value = args[++i]!;
     else if (opt.optional && i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
-    if (opt.description.includes('(repeatable)')) continue;
+    if (opt.description.includes(REPEATABLE)) continue;
     const first = seen.get(flag);
     if (first !== undefined && first !== value) {
       throw new InputError('bad-option', `option ${flag} given twice (${quoteInput(first)}, then ${quoteInput(value)}): give it once`);
