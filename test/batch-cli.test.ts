@@ -274,6 +274,13 @@ describe('spidersolve batch: bad input', () => {
     const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'batch', '--deals', '-', '--db', db, '--max-positions', '2000', '--json'], { cwd: ROOT, input: 'SE1-1\nSE1-2\n', encoding: 'utf8' });
     const o = JSON.parse(out);
     expect([o.study, o.planned, o.won]).toEqual(['stdin-2k-positions', 2, 2]);
+    // stopped, it says the deals must come on standard input again (found by helper-57: typed as
+    // printed at a terminal, the command waited for the keyboard)
+    const stopped = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'batch', '--deals', '-', '--db', join(dir, 'dash-stopped.sqlite'), '--max-positions', '2000'], {
+      cwd: ROOT, input: 'SE1-1\nSE1-2\n', encoding: 'utf8', env: { ...process.env, SPIDERSOLVE_TEST_SIGNAL_AT_START: 'SIGINT' },
+    });
+    expect(stopped.status).toBe(130);
+    expect(stopped.stderr).toMatch(/the same command, with the (same )?deals on its standard input:\n  npx spidersolve batch --deals - --db .*dash-stopped\.sqlite --max-positions 2000\n$/);
   });
 
   it('--deals - is named "- (standard input)" in messages (it was /dev/stdin); its study is planned from file:/dev/stdin as before', () => {

@@ -440,7 +440,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
       const text = await readUnlessStopped(o.deals, sig.signal);
       if (text === null) {
         progress.stop();
-        process.stderr.write(`spidersolve: interrupted while reading the deals of --deals ${dealsFileName(o.deals)}; nothing was run or written; to run it, the same command:\n  ${resumeCommand()}\n`);
+        process.stderr.write(`spidersolve: interrupted while reading the deals of --deals ${dealsFileName(o.deals)}; nothing was run or written; to run it, the same command${stdin ? ', with the deals on its standard input' : ''}:\n  ${resumeCommand()}\n`);
         process.exit(EXIT_INTERRUPTED);
       }
       if (text === TOO_LARGE) throw new InputError('bad-file', `--deals ${dealsFileName(o.deals)}: more than ${MAX_STREAMED_DEALS_BYTES / 1024 / 1024} MiB of text; give a smaller deals file`);
@@ -486,7 +486,10 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   if (summary.seedsRanOut) process.stderr.write(`spidersolve: note: ${summary.seedsRanOut}\n`);
   if (summary.interrupted) {
     const left = summary.remaining === null ? 'interrupted' : `interrupted with ${summary.remaining} of ${summary.planned} deals left`;
-    process.stderr.write(`spidersolve: ${left}; resume with the same command:\n  ${resumeCommand(undefined, shard && typeof o.shard !== 'string' ? shard.shard : null)}\n`);
+    // deals read from standard input must come there again (found by helper-57: typed as printed at a
+    // terminal, the command waited for the keyboard)
+    const again = stdin ? 'the same command, with the same deals on its standard input' : 'the same command';
+    process.stderr.write(`spidersolve: ${left}; resume with ${again}:\n  ${resumeCommand(undefined, shard && typeof o.shard !== 'string' ? shard.shard : null)}\n`);
     process.exitCode = EXIT_INTERRUPTED; // main.ts keeps a status set by the command
   }
 }
