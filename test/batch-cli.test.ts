@@ -261,6 +261,42 @@ describe('spidersolve batch: bad input', () => {
     expect(resumed.stdout).toMatch(/deals 20: 20 already settled, 0 run now/);
   });
 
+  it('a job array resubmitted with another shard count is refused on a shard\'s database that holds deals outside its new shard (found by helper-58: it re-solved other deals into it)', async () => {
+    const db = join(dir, 'slurm-other', 'shard-1.sqlite');
+    const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-80', '--max-positions', '2000', '--workers', '1', '--db', db];
+    const array = { SLURM_ARRAY_TASK_ID: '1', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '3', SLURM_ARRAY_TASK_COUNT: '4', SLURM_ARRAY_TASK_STEP: '1' };
+    expect((await cli(args, array)).status).toBe(0);
+    const before = snapshot(db);
+    // sbatch --array=1-3:2 (tasks 1 and 3 of the four again): task 1 reads as shard 0/2, whose deals are none of shard 1/4's
+    const stepped = await cli(args, { ...array, SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_MAX: '3', SLURM_ARRAY_TASK_COUNT: '2', SLURM_ARRAY_TASK_STEP: '2' });
+    expect(stepped.status).toBe(2);
+    expect(stepped.stderr.split('\n').filter(Boolean).at(-1)).toMatch(
+      /^spidersolve: database .*shard-1\.sqlite holds 20 deals of study "spiderette-1-seeds-1-80-2k-positions", all of one shard of 4 \(shard 1\/4\), of which 20 are not in this run's shard 0\/2: .*give --shard K\/N \(the shard this database was written with, e\.g\. --shard 1\/4\), or use another --db; nothing was run$/,
+    );
+    expectUnchanged(db, before);
+    // a Kubernetes Indexed Job whose --shard-count changed from 4 to 3: pod 1 is shard 1/3
+    const pod = await cli([...args.slice(0, -2), '--shard-count', '3', '--db', db], { JOB_COMPLETION_INDEX: '1' });
+    expect(pod.status).toBe(2);
+    expect(pod.stderr).toMatch(/of which \d+ are not in this run's shard 1\/3: /);
+    expectUnchanged(db, before);
+    // the same array resumes
+    const resumed = await cli(args, array);
+    expect(resumed.status).toBe(0);
+    expect(resumed.stdout).toMatch(/deals 20: 20 already settled, 0 run now/);
+  });
+
+  it('the shard check is exact below 20 deals: one deal of another shard is enough to refuse', async () => {
+    const db = join(dir, 'slurm-few', 'shard-0.sqlite');
+    const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-8', '--max-positions', '2000', '--workers', '1', '--db', db];
+    const first = await cli(args, { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '1', SLURM_ARRAY_TASK_COUNT: '2', SLURM_ARRAY_TASK_STEP: '1' });
+    expect(first.status).toBe(0);
+    const before = snapshot(db);
+    const other = await cli(args, { SLURM_ARRAY_TASK_ID: '1', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '1', SLURM_ARRAY_TASK_COUNT: '2', SLURM_ARRAY_TASK_STEP: '1' });
+    expect(other.status).toBe(2);
+    expect(other.stderr.split('\n').filter(Boolean).at(-1)).toMatch(/^spidersolve: database .*shard-0\.sqlite holds 4 deals of study "spiderette-1-seeds-1-8-2k-positions" of which 4 are not in this run's shard 1\/2: .*\(the shard this database was written with, as its run printed it\), or use another --db; nothing was run$/);
+    expectUnchanged(db, before);
+  });
+
   it('report --out on a full disk (/dev/full) exits 2 naming the fault, in every format, instead of reporting nothing wrong', async () => {
     const db = join(dir, 'full.sqlite');
     expect((await cli(['batch', '--db', db, '--game', 'spiderette', '--suits', '1', '--seeds', '1-2', '--max-positions', '2000'])).status).toBe(0);

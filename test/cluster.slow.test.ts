@@ -182,7 +182,9 @@ describe('a study as shards, merged', () => {
       const out = join(dir, `refusing-${retries ?? 'default'}`);
       const r = await run('/bin/bash', [script, '2', out, ...bad], { ...env, RETRIES: retries });
       expect(r.status).toBe(2);
-      expect(r.stderr.split('\n').filter(Boolean).at(-1)).toBe(`${script}: the shards refused the batch options (exit 2, see above); nothing merged — correct the command, then run it again`);
+      expect(r.stderr.split('\n').filter(Boolean).at(-1)).toBe(`${script}: the shards refused their input (exit 2, see above: the batch options, or a database under DIR); nothing merged — correct the command, then run it again`);
+      // nothing was run, so DIR does not keep this N
+      expect(existsSync(join(out, '.shard-count'))).toBe(false);
       // each shard's one-line refusal, once a try: at most RETRIES tries again after the first (GNU
       // parallel, with one host, may give up sooner), and none with RETRIES=0
       const seen = r.stderr.match(/option --until-width cannot run as a shard \(shard 0\/2/g)?.length ?? 0;
@@ -201,6 +203,53 @@ describe('a study as shards, merged', () => {
     expect(existsSync(join(dir, 'jobs'))).toBe(false);
   });
 
+  it('the GNU parallel recipe refuses a DIR that is a file, and another N on a DIR run with one, in one line, exit 2, nothing run (found by helper-58: 3 shards on a 4-shard folder re-solved most deals)', async () => {
+    const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
+    const env = { SPIDERSOLVE: `${process.execPath} ${CLI}` };
+    const file = join(dir, 'dir-is-a-file');
+    writeFileSync(file, 'x');
+    const notDir = await run('/bin/bash', [script, '2', file, ...STUDY], env);
+    expect([notDir.status, notDir.stdout, notDir.stderr]).toEqual([2, '', `${script}: DIR "${file}" is not a folder; give a folder for the shards' databases (made if absent); nothing was run\n`]);
+    const out = join(dir, 'counted');
+    const small = ['--game', 'spiderette', '--suits', '1', '--seeds', '1-8', '--max-positions', '2000'];
+    const first = await run('/bin/bash', [script, '2', out, ...small], env);
+    expect(first.status, first.stderr).toBe(0);
+    expect(readFileSync(join(out, '.shard-count'), 'utf8')).toBe('2\n');
+    const other = await run('/bin/bash', [script, '3', out, ...small], env);
+    expect([other.status, other.stdout, other.stderr]).toEqual([2, '', `${script}: DIR "${out}" holds the shards of a run with N=2 (${out}/.shard-count), not 3: run it with N=2 to resume, or give another DIR; nothing was run\n`]);
+    expect(existsSync(join(out, 'shard-2.sqlite'))).toBe(false);
+    // a folder from before the count was kept: a shard database past N-1 tells a larger count
+    rmSync(join(out, '.shard-count'));
+    const fewer = await run('/bin/bash', [script, '1', out, ...small], env);
+    expect([fewer.status, fewer.stdout, fewer.stderr]).toEqual([2, '', `${script}: DIR "${out}" holds ${out}/shard-1.sqlite, of a run with more than 1 shards: run it with its N to resume, or give another DIR; nothing was run\n`]);
+    const again = await run('/bin/bash', [script, '2', out, ...small], env);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/deals 4: 4 already settled, 0 run now/);
+  });
+
+  it('the GNU parallel recipe stopped by Ctrl-C (SIGINT to its process group) says so and exits 130, nothing merged (found by helper-58: it said "some shards failed", exit 1)', async () => {
+    const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
+    const out = join(dir, 'interrupted');
+    const long = ['--game', 'spider', '--suits', '4', '--seeds', '1-400', '--max-positions', '1000000'];
+    const child = spawn('/bin/bash', [script, '2', out, ...long], { cwd: ROOT, env: { ...process.env, SPIDERSOLVE: `${process.execPath} ${CLI}` }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stderr = '';
+    child.stdout.resume();
+    const started = new Promise<void>((resolve) => {
+      child.stderr.on('data', (b: Buffer) => {
+        stderr += b.toString();
+        if ((stderr.match(/spidersolve: shard \d\/2 /g) ?? []).length === 2) resolve();
+      });
+    });
+    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await started;
+    await new Promise((r) => setTimeout(r, 1500));
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await ended).toBe(130);
+    expect(stderr.split('\n').filter(Boolean).at(-1)).toBe(`${script}: stopped by SIGINT; each shard keeps what it solved; nothing merged — run the same command again to resume`);
+    expect(existsSync(join(out, 'all.sqlite'))).toBe(false);
+    expect(existsSync(join(out, 'shard-0.sqlite'))).toBe(true);
+  }, 120_000);
+
   it('the Kubernetes manifests: an Indexed Job whose command, run once per index, merges to one run', async () => {
     const docs = (file: string) => parseAllDocuments(readFileSync(join(ROOT, 'deploy', 'k8s', file), 'utf8')).map((d) => {
       expect(d.errors).toEqual([]);
@@ -210,6 +259,10 @@ describe('a study as shards, merged', () => {
     const [mergeJob] = docs('merge-job.yaml');
     const [pvc] = docs('shards-pvc.yaml');
     expect(job).toMatchObject({ apiVersion: 'batch/v1', kind: 'Job', spec: { completionMode: 'Indexed' } });
+    // a pod refused its input (exit 2) fails the Job at once instead of backoffLimit replacements
+    // refused the same way; podFailurePolicy needs restartPolicy Never (found by helper-58)
+    expect(job!.spec.template.spec.restartPolicy).toBe('Never');
+    expect(job!.spec.podFailurePolicy.rules).toContainEqual({ action: 'FailJob', onExitCodes: { containerName: job!.spec.template.spec.containers[0].name, operator: 'In', values: [2] } });
     expect(pvc).toMatchObject({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', spec: { accessModes: ['ReadWriteMany'] } });
     const n = job!.spec.completions as number;
     const pod = job!.spec.template.spec;

@@ -13,7 +13,9 @@
 # paths. A shard that fails is tried again (RETRIES times, default 1) and resumes where it stopped; if
 # one still fails, nothing is merged and the script exits 1 — run it again: finished shards are skipped
 # in seconds (every deal settled) and the rest resume. When the shards failed by refusing the options
-# (spidersolve's exit 2: bad input), running again is no use: the script says so and exits 2.
+# (spidersolve's exit 2: bad input), running again is no use: the script says so and exits 2. Stopped
+# by Ctrl-C or SIGTERM, it says so and exits 130 (each shard keeps what it solved). DIR remembers N
+# (DIR/.shard-count): another N on the same DIR is refused, exit 2.
 #
 # Settings: SPIDERSOLVE (default `spidersolve`; e.g. "node /path/bin/spidersolve.js"), JOBS, RETRIES,
 # PARALLEL_HOSTS, WORKERS (worker threads a shard, default 1). The script gives each shard --workers,
@@ -58,7 +60,43 @@ if [[ -z ${PARALLEL_HOSTS:-} ]] && ! command -v "${spidersolve[0]:-}" >/dev/null
   echo "$0: cannot run \"${SPIDERSOLVE:-spidersolve}\" (not found); set SPIDERSOLVE, e.g. SPIDERSOLVE=\"node $(cd "$(dirname "$0")/../.." && pwd)/bin/spidersolve.js\", or put spidersolve on the PATH (npm link); nothing was run" >&2
   exit 2
 fi
-mkdir -p "$dir"
+# DIR: a folder (a file of that name made mkdir print "File exists" and the script exit 1, its "run
+# again"; found by helper-58)
+if [[ -e $dir && ! -d $dir ]]; then
+  echo "$0: DIR \"$dir\" is not a folder; give a folder for the shards' databases (made if absent); nothing was run" >&2
+  exit 2
+fi
+if ! mkdir -p "$dir" 2>/dev/null; then
+  echo "$0: DIR \"$dir\": cannot make the folder; give a folder that can be made or written; nothing was run" >&2
+  exit 2
+fi
+# the shard count DIR was first run with: its databases hold shards of that count, and another count
+# would solve other deals into them (found by helper-58: 3 shards on a 4-shard folder re-solved 111 of
+# 150 deals)
+count_file="$dir/.shard-count"
+made_count=''
+if [[ -s $count_file ]]; then
+  was=$(<"$count_file")
+  if [[ $was != "$n" ]]; then
+    echo "$0: DIR \"$dir\" holds the shards of a run with N=$was ($count_file), not $n: run it with N=$was to resume, or give another DIR; nothing was run" >&2
+    exit 2
+  fi
+else
+  # (a folder from before the count was kept: a database of a shard past N-1 tells a larger count)
+  for f in "$dir"/shard-*.sqlite; do
+    k=${f##*/shard-}
+    k=${k%.sqlite}
+    if [[ $k =~ ^[0-9]+$ ]] && (( k >= n )); then
+      echo "$0: DIR \"$dir\" holds $f, of a run with more than $n shards: run it with its N to resume, or give another DIR; nothing was run" >&2
+      exit 2
+    fi
+  done
+  if ! { echo "$n" >"$count_file"; } 2>/dev/null; then
+    echo "$0: DIR \"$dir\": cannot write in it ($count_file); give a folder that can be written; nothing was run" >&2
+    exit 2
+  fi
+  made_count=1
+fi
 remote=() wrap=()
 if [[ -n ${PARALLEL_HOSTS:-} ]]; then
   # each job runs in a temporary folder on its host: its shard database is sent there with its
@@ -78,13 +116,24 @@ if [[ -n ${PARALLEL_HOSTS:-} ]]; then
 fi
 joblog="$dir/.shards-joblog"
 rm -f "$joblog"
+# Ctrl-C (SIGINT) or SIGTERM: each shard writes what it has and stops (exit 130); say so and exit 130,
+# not 1 with "some shards failed" (found by helper-58)
+stopped=''
+trap 'stopped=INT' INT
+trap 'stopped=TERM' TERM
 # -q: every argument passed as it is (quoted for the shell parallel runs each job in)
 if ! parallel -q --jobs "${JOBS:-$n}" --retries "$((retries + 1))" --joblog "$joblog" --tag --line-buffer "${remote[@]}" \
   "${wrap[@]}" "${spidersolve[@]}" batch "$@" --workers "${WORKERS:-1}" --shard "{}/$n" --db "$dir/shard-{}.sqlite" \
   ::: $(seq 0 $((n - 1))); then
+  if [[ -n $stopped ]]; then
+    echo "$0: stopped by SIG$stopped; each shard keeps what it solved; nothing merged — run the same command again to resume" >&2
+    exit 130
+  fi
   # every shard that failed refused its options (exit 2, the last try of each): trying again is no use
   if awk -F'\t' 'NR > 1 { last[$1] = $7 } END { for (k in last) if (last[k] != 0) { bad++; if (last[k] != 2) other++ } exit !(bad > 0 && other == 0) }' "$joblog"; then
-    echo "$0: the shards refused the batch options (exit 2, see above); nothing merged — correct the command, then run it again" >&2
+    # (nothing was run: DIR's count is not yet one, if this run gave it)
+    [[ -z $made_count ]] || rm -f "$count_file"
+    echo "$0: the shards refused their input (exit 2, see above: the batch options, or a database under DIR); nothing merged — correct the command, then run it again" >&2
     exit 2
   fi
   echo "$0: some shards failed (see above); nothing merged — run the same command again to resume them" >&2

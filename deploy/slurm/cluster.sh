@@ -7,6 +7,7 @@
 #   deploy/slurm/cluster.sh start    munged, slurmctld and slurmd; waits until the node is idle
 #   deploy/slurm/cluster.sh stop     stops the three daemons (by their PID files)
 #   deploy/slurm/cluster.sh status   sinfo
+#   deploy/slurm/cluster.sh running  exit 0 when the three daemons run (check.sh stops only a cluster it started)
 #   deploy/slurm/cluster.sh env      the line to eval so that sbatch/squeue/sinfo talk to this cluster
 #
 # Everything lives in one folder, $SPIDERSOLVE_SLURM_DIR (default /tmp/spidersolve-slurm): the munge
@@ -123,6 +124,7 @@ case ${1:-} in
   start) start ;;
   stop) stop ;;
   status) sinfo ;;
+  running) alive "$DIR/munge/munged.pid" && alive "$DIR/run/slurmctld.pid" && alive "$DIR/run/slurmd.pid" ;;
   env) echo "export SLURM_CONF=$CONF" ;;
-  *) echo "usage: $0 start|stop|status|env" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status|running|env" >&2; exit 2 ;;
 esac

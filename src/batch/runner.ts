@@ -55,7 +55,7 @@ export interface BatchOptions {
   readonly shard?: { readonly index: number; readonly count: number };
   /**
    * The shard came from a scheduler's environment (a job array's variables), not from `--shard`: it
-   * is then refused on a database that holds a narrower shard of the study (refuseWiderShard). An
+   * is then refused on a database that holds another shard of the study (refuseOtherShard). An
    * explicit --shard is taken as given.
    */
   readonly shardFromEnvironment?: boolean;
@@ -236,7 +236,7 @@ export function bandWidth(c: { n: number; won: number; open: number }): number {
 }
 
 /**
- * Fewest deals of one shard a database must hold before refuseWiderShard infers that shard from them.
+ * Fewest deals of one shard a database must hold before refuseOtherShard infers that shard from them.
  * n deals of a shard of N also fit a shard of 2N by chance with probability 2^−(n−1), and n deals of
  * a whole study share a count by chance with probability about 1 − 1/ζ(n−1): some 2·10⁻⁶ at 20, where
  * 8 would refuse one resumed shard in a few hundred.
@@ -244,23 +244,40 @@ export function bandWidth(c: { n: number; won: number; open: number }): number {
 export const SHARD_INFERENCE_MIN = 20;
 
 /**
- * Refuses a shard run taken from a job array's environment (`shard`, K/N) into a database whose
- * deals of the study all fall in one shard of a count that N divides at least twice (fittingShard,
- * with at least SHARD_INFERENCE_MIN of them): the database holds a narrower shard, which this run
- * would widen N'/N times over. That is what a Slurm array task resubmitted on its own (`sbatch
- * --array=7`) looks like: an array of one task reads as shard 0/1, the whole study. Throws
- * InputError `bad-option`.
+ * Refuses a shard run taken from a job array's environment (`shard`, K/N) into a database that holds
+ * another shard of the study. Two cases:
+ * - some of the study's deals there are not in shard K/N: the database was written with another
+ *   count or index (`sbatch --array=2-3` resubmitting two tasks of `--array=0-3` reads as shards 0/2
+ *   and 1/2; a Kubernetes Job's `--shard-count` changed), and this run would solve another set of
+ *   deals into it (found by helper-58). Exact: any one such deal is proof.
+ * - all of them fall in one shard of a count that N divides at least twice (fittingShard, with at
+ *   least SHARD_INFERENCE_MIN of them): the database holds a narrower shard, which this run would
+ *   widen N'/N times over. That is what a Slurm array task resubmitted on its own (`sbatch
+ *   --array=7`) looks like: an array of one task reads as shard 0/1, the whole study.
+ * Throws InputError `bad-option`. (A shard given with --shard is the user's word, and not checked: one
+ * database may take several shards in turn.)
  */
-function refuseWiderShard(store: ResultStore, study: string, planned: number, shard: { readonly index: number; readonly count: number }, dbPath: string): void {
+function refuseOtherShard(store: ResultStore, study: string, planned: number, shard: { readonly index: number; readonly count: number }, dbPath: string): void {
   const places = store.studyPlaces(study).filter((p) => p < planned);
-  if (places.length < SHARD_INFERENCE_MIN) return;
-  const fit = fittingShard(places, planned);
+  if (places.length === 0) return;
+  const fit = places.length >= SHARD_INFERENCE_MIN ? fittingShard(places, planned) : null;
+  const give = (example: string) =>
+    `a job array resubmitted in part, or with another count, cannot tell the study's shard count, so give --shard K/N (the shard this database was written with, ${example}), or use another --db; nothing was run`;
+  const assignment = shardAssignment(planned, shard.count);
+  const outside = places.filter((p) => assignment[p] !== shard.index).length;
+  if (outside > 0) {
+    const was = fit && fit.count > 1 ? `, all of one shard of ${fit.count} (shard ${fit.index}/${fit.count}),` : '';
+    throw new InputError(
+      'bad-option',
+      `database ${pathForMessage(dbPath)} holds ${places.length} deals of study ${quoteInput(study)}${was} of which ${outside} are not in this run's shard ${shard.index}/${shard.count}: ` +
+        give(fit && fit.count > 1 ? `e.g. --shard ${fit.index}/${fit.count}` : 'as its run printed it'),
+    );
+  }
   if (!fit || fit.count < 2 * shard.count || fit.count % shard.count !== 0 || fit.index % shard.count !== shard.index) return;
   throw new InputError(
     'bad-option',
     `database ${pathForMessage(dbPath)} holds ${places.length} deals of study ${quoteInput(study)}, all of one shard of ${fit.count} (shard ${fit.index}/${fit.count}), but this run is shard ${shard.index}/${shard.count}, ` +
-      `${fit.count / shard.count} times as many deals: a Slurm array task resubmitted on its own cannot tell how many shards there are, so give --shard K/N ` +
-      `(its shard, of the study's count, e.g. --shard ${fit.index}/${fit.count}), or use another --db; nothing was run`,
+      `${fit.count / shard.count} times as many deals: ${give(`e.g. --shard ${fit.index}/${fit.count}`)}`,
   );
 }
 
@@ -323,7 +340,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
       const plan = opts.deals as readonly PlannedDeal[];
       if (plan.every((d) => d.deal !== undefined)) store.checkPlan(study, plan.map((d) => ({ deal: d.deal!, name: dealName(d) })));
     }
-    if (opts.shard && opts.shardFromEnvironment && planned !== null) refuseWiderShard(store, study, planned, opts.shard, opts.dbPath);
+    if (opts.shard && opts.shardFromEnvironment && planned !== null) refuseOtherShard(store, study, planned, opts.shard, opts.dbPath);
     const studyId = store.ensureStudy(study, { ...opts.studyParams, budgets, planned });
     store.markAbandoned();
     runId = store.startRun(studyId, { workers: opts.workers, solverVersion: SOLVER_VERSION, planned: runPlanned ?? 0, skipped: 0 });
