@@ -225,6 +225,12 @@ describe('a study as shards, merged', () => {
     const again = await run('/bin/bash', [script, '2', out, ...small], env);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/deals 4: 4 already settled, 0 run now/);
+    // the options the script gives itself, refused by it in words that say so (found by helper-58)
+    const workers = await run('/bin/bash', [script, '2', join(dir, 'workers'), ...small, '--workers', '3'], env);
+    expect([workers.status, workers.stdout, workers.stderr]).toEqual([2, '', `${script}: option --workers: the script gives each shard --workers itself; set WORKERS instead (default 1); nothing was run\n`]);
+    const db = await run('/bin/bash', [script, '2', join(dir, 'workers'), ...small, '--db=x.sqlite'], env);
+    expect([db.status, db.stdout, db.stderr]).toEqual([2, '', `${script}: option --db: the script gives each shard --shard K/N and --db DIR/shard-K.sqlite itself; leave it out; nothing was run\n`]);
+    expect(existsSync(join(dir, 'workers'))).toBe(false);
   });
 
   it('the GNU parallel recipe stopped by Ctrl-C (SIGINT to its process group) says so and exits 130, nothing merged (found by helper-58: it said "some shards failed", exit 1)', async () => {

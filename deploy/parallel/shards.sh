@@ -19,8 +19,8 @@
 #
 # Settings: SPIDERSOLVE (default `spidersolve`; e.g. "node /path/bin/spidersolve.js"), JOBS, RETRIES,
 # PARALLEL_HOSTS, WORKERS (worker threads a shard, default 1). The script gives each shard --workers,
-# --shard and --db itself: the same options among the batch options are refused by spidersolve (an
-# option given twice with two values), every shard exiting 2.
+# --shard and --db itself, and refuses those options (and --shard-count, --no-shard) among the batch
+# options, exit 2.
 set -euo pipefail
 if [[ $# -lt 3 ]]; then
   echo "usage: $0 N DIR <spidersolve batch options…>" >&2
@@ -54,6 +54,15 @@ if [[ -n ${JOBS:-} ]] && ! [[ $JOBS =~ ^[0-9]{1,5}$ ]]; then
   echo "$0: JOBS \"$JOBS\": the number of shards at once must be a whole number (0: all at once); nothing was run" >&2
   exit 2
 fi
+# the options the script gives each shard itself (spidersolve would refuse them as given twice, every
+# shard exiting 2, in words that do not say the script gave the other; found by helper-58)
+for a in "$@"; do
+  case $a in
+    --workers | --workers=*) echo "$0: option --workers: the script gives each shard --workers itself; set WORKERS instead (default 1); nothing was run" >&2; exit 2 ;;
+    --db | --db=* | --shard | --shard=* | --shard-count | --shard-count=* | --no-shard)
+      echo "$0: option ${a%%=*}: the script gives each shard --shard K/N and --db DIR/shard-K.sqlite itself; leave it out; nothing was run" >&2; exit 2 ;;
+  esac
+done
 read -ra spidersolve <<<"${SPIDERSOLVE:-spidersolve}"
 # (checked here for this machine; remote hosts are checked by the shards themselves)
 if [[ -z ${PARALLEL_HOSTS:-} ]] && ! command -v "${spidersolve[0]:-}" >/dev/null 2>&1; then
