@@ -208,4 +208,20 @@ describe('the viewer in chromium', () => {
       await page.close();
     }
   }, 300_000);
+
+  it('wraps a long heading (an explicit deal code) instead of widening the page past the screen and its controls (found by helper-59)', async () => {
+    const code = 'SP4X-47PDZ5QJM6M5N6T9Y6FXXP0T8VU3H8VYYYS5M291JC1FLZQ9R9COVD3ZLRLAGPEZFP58U9NQMIO67HR5LEYN4AUBPYH99AN7Q3G8VNVHJDHXZOQIB1CGM2DC';
+    const file = join(dir, 'explicit.html');
+    cli('view', code, '--out', file);
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+      const { page, errors } = await openPage(browser.context, pathToFileURL(file).href, viewport);
+      await page.waitForSelector('body[data-ready]');
+      expect(await page.textContent('h1')).toBe(code);
+      const box = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth, controls: document.querySelector('.controls')!.getBoundingClientRect().bottom, height: window.innerHeight }));
+      expect(box.page).toBeLessThanOrEqual(box.view);
+      expect(box.controls).toBeLessThanOrEqual(box.height);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  }, 120_000);
 });

@@ -69,11 +69,11 @@ body{--gap:clamp(2px,0.9vw,8px);--cw:min(78px,calc((min(100vw,1100px) - 20px - (
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","DejaVu Sans",sans-serif;background:#083d26;color:#f3f3ef}
 main{max-width:1100px;margin:0 auto;padding:10px 10px 130px}
 header{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 14px}
-h1{font-size:clamp(18px,4.5vw,26px);margin:0}
+h1{font-size:clamp(18px,4.5vw,26px);margin:0;min-width:0;overflow-wrap:anywhere}
 .variant{color:#bfe3cd;font-size:15px}
 .badge{display:inline-block;padding:2px 10px;border-radius:999px;font-weight:600;font-size:14px;background:#30475e}
 .badge.won{background:#f4c542;color:#2b2100}.badge.lost{background:#b3261e}.badge.undecided{background:#6b5b95}
-.note{margin:6px 0 10px;color:#d9eadf;font-size:14px;line-height:1.4}
+.note{margin:6px 0 10px;color:#d9eadf;font-size:14px;line-height:1.4;overflow-wrap:anywhere}
 .top{display:flex;justify-content:space-between;align-items:flex-end;gap:10px;margin-bottom:10px}
 .pile{display:flex;align-items:flex-end;gap:8px}
 .pile .label{font-size:12px;color:#cfe8d8;line-height:1.2}
