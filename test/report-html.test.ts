@@ -215,12 +215,15 @@ describe('spidersolve report --format html and --format vega', () => {
     // the table holds the report's cells
     expect(html).toContain('<td class="l s">hand</td><td class="l">spiderette</td><td>1</td><td>10000</td><td>10</td><td>5</td><td>1</td><td>3</td><td>1</td><td>50.0%</td>');
     // a wide table scrolls in its own box with a scrollbar drawn (not an overlay that hides), headers
-    // and study names wrap; charts scale down to a narrow screen through their viewBox (no min-width)
+    // and study names wrap; charts scale down through their viewBox (no min-width), but on a phone
+    // keep their size and scroll sideways in their box (scaled down, their text was 3.5-5 px; helper-59)
     expect(html).toMatch(/\.tablewrap\{overflow-x:auto[;}]/);
     expect(html).toContain('.tablewrap::-webkit-scrollbar{height:12px}');
     expect(html).toMatch(/scrollbar-color:[^;}]+/);
     expect(html).toMatch(/th\{[^}]*white-space:normal/);
     expect(html).toContain('figure svg{display:block;max-width:100%;height:auto}');
+    expect(html).toContain('.chart{overflow-x:auto}');
+    expect(html).toMatch(/@media \(max-width:600px\)\{[^@]*figure svg\{max-width:none\}\}/);
     expect(html).not.toMatch(/min-width:\s*(5\d\d|min\()/);
     for (const f of figures) expect(f).toMatch(/<svg[^>]* width="\d+" height="\d+" viewBox="0 0 \d+ \d+"/);
     // nothing is loaded: no script at all, no attribute pointing anywhere, no CSS url() or @import

@@ -102,6 +102,11 @@ describe('two studies in one database', () => {
     expect((JSON.parse(one.stdout) as { study: string; deals: number }[]).map((r) => [r.study, r.deals])).toEqual([['B', 8]]);
     const both = cli('report', '--db', db, '--study', 'A', '--study', 'B', '--pool', '--format', 'csv');
     expect(both.stdout.split('\r\n')[1]).toMatch(/^A \+ B,spider,1,77,12,6,3,3,0,0\.5,/);
+    // the HTML report's head line counts the studies pooled, not its one pooled row (found by helper-59: "1 study")
+    const html = cli('report', '--db', db, '--study', 'A', '--study', 'B', '--pool', '--format', 'html');
+    expect(html.stdout).toContain(`<p class="meta">12 deals counted by 2 studies in ${db} (pooled studies A, B); pooled: a deal two studies share counts once, solver `);
+    const unpooled = cli('report', '--db', db, '--format', 'html');
+    expect(unpooled.stdout).toContain(`<p class="meta">16 deals counted by 2 studies in ${db} (every study); a deal two studies share counts in each, solver `);
     const exported = cli('export', '--csv', '--db', db, '--study', 'B');
     expect(exported.stdout.split('\r\n').slice(1, -1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(
       [5, 6, 7, 8, 9, 10, 11, 12].map((n) => `B,SP1-${n}`));

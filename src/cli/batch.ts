@@ -688,7 +688,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       await writeOut(
         o.out,
         format === 'html'
-          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, filter, rows) })
+          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, filter, rows), pooled: filter.pool ? studiesInFilter(store, filter).length : undefined })
           : reportVega(rows, won, generator),
       );
       return;

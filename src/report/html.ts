@@ -24,6 +24,8 @@ export interface ReportMeta {
    * partialStudyNotes: `study X: 14 of 20 planned deals counted (partial: …)`).
    */
   readonly notes?: readonly string[];
+  /** With `report --pool`: how many studies the rows pool (each row names them, `a + b`). */
+  readonly pooled?: number;
 }
 
 const CSS = `
@@ -50,7 +52,10 @@ tr:last-child td{border-bottom:none}
 .empty{color:#555;font-style:italic;margin:4px 0}
 figure{margin:0 0 26px;background:#fff;border:1px solid #ddd;border-radius:8px;padding:12px 12px 10px}
 figure svg{display:block;max-width:100%;height:auto}
-@media (max-width:600px){figure{padding:10px 6px}figcaption{font-size:13px}}
+.chart{overflow-x:auto}
+.chart::-webkit-scrollbar{height:12px}
+.chart::-webkit-scrollbar-thumb{background:#a9ada4;border-radius:6px;border:3px solid #fff}
+@media (max-width:600px){figure{padding:10px 6px}figcaption{font-size:13px}figure svg{max-width:none}}
 figcaption{font-size:14px;color:#444;margin-top:6px}
 footer{font-size:12px;color:#777}
 `;
@@ -104,10 +109,14 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
   // what the rows count, not the database's distinct deals: a deal two studies share counts in each,
   // and a deal stored but not (yet) counted by a study is not in its rows (found by helper-48: the
   // line said "stored deals", 20 where the database held 10)
-  const studies = new Set(rows.map((r) => r.study)).size;
+  // (pooled rows are one study each, named `a + b`: the studies they pool are counted; found by
+  // helper-59, whose three pooled studies read "1 study")
+  const pooled = meta.pooled !== undefined && rows.length > 0;
+  const studies = pooled ? meta.pooled! : new Set(rows.map((r) => r.study)).size;
+  const shared = pooled ? (studies > 1 ? '; pooled: a deal two studies share counts once' : '') : studies > 1 ? '; a deal two studies share counts in each' : '';
   const meta1 =
     `${deals.toLocaleString('en-US')} deal${deals === 1 ? '' : 's'} counted by ${studies} stud${studies === 1 ? 'y' : 'ies'} in ${meta.db} (${meta.filter})` +
-    `${studies > 1 ? '; a deal two studies share counts in each' : ''}${versions ? `, solver ${versions}` : ''}.`;
+    `${shared}${versions ? `, solver ${versions}` : ''}.`;
   return `<!doctype html>
 <html lang="en">
 <head>
