@@ -124,7 +124,7 @@ function proofRateChart(d: ChartData): Chart {
         encoding: {
           x,
           y: { field: 'share', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '%', title: 'deals won within B (% of deals)' } },
-          color: { field: 'group', type: 'nominal', sort: d.series, title: 'game and suits', legend: { orient: 'bottom', columns: 3, labelLimit: 320, labelExpr: groupLabelExpr() } },
+          color: { field: 'group', type: 'nominal', sort: d.series, title: 'game and suits', scale: seriesColors(d.series.length), legend: { orient: 'bottom', columns: 3, labelLimit: 320, labelExpr: groupLabelExpr() } },
         },
       },
       {
@@ -133,13 +133,15 @@ function proofRateChart(d: ChartData): Chart {
         encoding: {
           x: { field: 'budget', type: 'quantitative' },
           y: { field: 'floor', type: 'quantitative' },
-          color: { field: 'group', type: 'nominal', sort: d.series },
+          color: { field: 'group', type: 'nominal', sort: d.series, scale: seriesColors(d.series.length) },
           tooltip: [{ field: 'group' }, { field: 'budget', format: ',' }, { field: 'floor', format: '.1%', title: 'won at the budget' }],
         },
       },
     ],
   };
-  return { id: 'proof-rate', title, caption, spec: spec as TopLevelSpec };
+  // no won deal, no curve: a note, as the spread charts give (found by helper-59: an empty frame and a
+  // legend line for a curve that was not there)
+  return { id: 'proof-rate', title, caption, spec: spec as TopLevelSpec, ...(d.proof.length === 0 ? { empty: true as const } : {}) };
 }
 
 /**
@@ -175,6 +177,15 @@ function spreadChart(id: Chart['id'], title: string, axisTitle: string, raw: rea
     ],
   };
   return { id, title, caption, spec: spec as TopLevelSpec, ...(data.length === 0 ? { empty: true as const } : {}) };
+}
+
+/**
+ * The colour scale of the proof-rate chart's curves: Vega's default of 10 colours (tableau10) up to 10
+ * curves, its 20 (tableau20) past them, so that no two of 20 curves share a colour (with 12 curves the
+ * default drew three pairs alike; found by helper-59). Past 20 colours repeat.
+ */
+function seriesColors(n: number): { scheme: string } | Record<string, never> {
+  return n > 10 ? { scheme: 'tableau20' } : {};
 }
 
 /** The report's charts, in the order the HTML report shows them. */

@@ -139,7 +139,9 @@ export function chartStudyNames(names: readonly string[], max = MAX_CHART_STUDY)
     const room = max - mid.length - (tail.length > 0 ? 1 : 0);
     const lead = middleCut(head, Math.min(head.length, room));
     const rest = room - lead.length;
-    return lead + mid + (tail.length > rest ? tail.slice(0, rest) + '…' : tail);
+    // (the room kept for that `…` holds a tail of one more character whole: `-alpha`, not `-alph…`,
+    // where the names differ in `alph` and `bet` and both end in `a`; found by helper-59)
+    return lead + mid + (tail.length > rest + 1 ? tail.slice(0, rest) + '…' : tail);
   };
   const out = new Map(list.map((n) => [n, short(n)]));
   // labels that still read the same (names that differ in several places, found by helper-55) end
