@@ -493,6 +493,38 @@ describe('spidersolve batch: bad input', () => {
   });
 });
 
+describe('a database left in WAL mode, read without its -shm from a folder that cannot be written', () => {
+  it('is a one-line error naming the database and what to copy, exit 2, not an internal error (found by helper-59)', () => {
+    const base = mkdtempSync(join(tmpdir(), 'spidersolve-walro-'));
+    chmodSync(base, 0o755);
+    const made = join(base, 'made.sqlite');
+    makeLostDb(made);
+    // WAL mode stays in the file's header once set; closed, the -wal and -shm files are removed
+    const db = new Database(made);
+    db.pragma('journal_mode = WAL');
+    db.close();
+    const ro = join(base, 'ro');
+    mkdirSync(ro);
+    const file = join(ro, 'copy.sqlite');
+    copyFileSync(made, file);
+    chmodSync(file, 0o444);
+    chmodSync(ro, 0o555);
+    // root writes anywhere: the command runs as nobody then, as a user without rights to the folder
+    const asUser = process.getuid?.() === 0 ? ['runuser', ['-u', 'nobody', '--', process.execPath]] as const : [process.execPath, []] as const;
+    for (const cmd of [['report'], ['studies'], ['export', '--csv'], ['report', '--format', 'html']]) {
+      const r = spawnSync(asUser[0], [...asUser[1], '--import', 'tsx', 'src/cli/main.ts', ...cmd, '--db', file], { cwd: ROOT, encoding: 'utf8' });
+      expect([r.status, r.stdout, r.stderr]).toEqual([
+        2,
+        '',
+        `spidersolve: database ${file}: cannot read it here: it is in WAL mode (the batch that wrote it did not close it) and SQLite must make ${file}-shm beside it, in a folder it cannot write; copy its -wal and -shm files with it, or read it from a folder you can write (SQLite: attempt to write a readonly database); left untouched\n`,
+      ]);
+    }
+    expect(readdirSync(ro)).toEqual(['copy.sqlite']);
+    chmodSync(ro, 0o755);
+    rmSync(base, { recursive: true, force: true });
+  });
+});
+
 describe('the resume command', () => {
   it('repeats the arguments, shell-quoted, after npx spidersolve', () => {
     expect(resumeCommand(['batch', '--deals', 'my deals.txt', '--study', "it's"])).toBe(`npx spidersolve batch --deals 'my deals.txt' --study 'it'\\''s'`);

@@ -5,7 +5,7 @@
  * yet written. The schema and the checks made before opening are in schema.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants, readFileSync, unlinkSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -494,6 +494,30 @@ export class ResultStore {
       throw new InputError('bad-file', `database ${pathForMessage(path)}: cannot open it (${oneLine(e)})`);
     }
     try {
+      // a file left in WAL mode (its batch killed) without its -shm beside it, in a folder that cannot
+      // be written: SQLite must make the -shm to read it, and fails at the first read (found by
+      // helper-59: "internal error: attempt to write a readonly database")
+      try {
+        db.prepare('SELECT count(*) FROM sqlite_master').get();
+      } catch (e) {
+        if (!String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_READONLY')) throw e;
+        // (bytes 18-19 of the header: 2, 2 in WAL mode)
+        const head = Buffer.alloc(20);
+        const fd = openSync(path, 'r');
+        try {
+          readSync(fd, head, 0, 20, 0);
+        } finally {
+          closeSync(fd);
+        }
+        const wal = head[18] === 2 && head[19] === 2;
+        throw new InputError(
+          'bad-file',
+          wal
+            ? `database ${pathForMessage(path)}: cannot read it here: it is in WAL mode (the batch that wrote it did not close it) and SQLite must make ${pathForMessage(`${path}-shm`)} beside it, in a folder it cannot write; ` +
+                `copy its -wal and -shm files with it, or read it from a folder you can write (SQLite: ${oneLine(e)}); left untouched`
+            : `database ${pathForMessage(path)}: cannot read it here: SQLite must write beside it, in a folder it cannot write; read it from a folder you can write (SQLite: ${oneLine(e)}); left untouched`,
+        );
+      }
       checkSchema(db, path);
     } catch (e) {
       db.close();
