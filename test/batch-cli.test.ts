@@ -285,6 +285,21 @@ describe('spidersolve batch: bad input', () => {
     expect(resumed.stdout).toMatch(/deals 20: 20 already settled, 0 run now/);
   });
 
+  it('a shard whose deals file grew since (lines added at its end) is not refused: the split is of another length (found by helper-60)', async () => {
+    const sub = join(dir, 'slurm-grown');
+    mkdirSync(sub, { recursive: true });
+    const list = join(sub, 'list.txt');
+    writeFileSync(list, Array.from({ length: 40 }, (_, i) => `SE1-${i + 1}\n`).join(''));
+    const db = join(sub, 'shard-1.sqlite');
+    const args = ['batch', '--deals', list, '--max-positions', '2000', '--workers', '1', '--db', db];
+    const array = { SLURM_ARRAY_TASK_ID: '1', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '3', SLURM_ARRAY_TASK_COUNT: '4', SLURM_ARRAY_TASK_STEP: '1' };
+    expect((await cli(args, array)).status).toBe(0);
+    writeFileSync(list, Array.from({ length: 44 }, (_, i) => `SE1-${i + 1}\n`).join(''));
+    const grown = await cli(args, array);
+    expect(grown.status, grown.stderr).toBe(0);
+    expect(grown.stderr).toContain("spidersolve: shard 1/4 (Slurm job array: SLURM_ARRAY_TASK_ID=1, SLURM_ARRAY_TASK_MIN=0, SLURM_ARRAY_TASK_MAX=3, SLURM_ARRAY_TASK_COUNT=4, SLURM_ARRAY_TASK_STEP=1): 11 of the study's 44 deals");
+  });
+
   it('the shard check is exact below 20 deals: one deal of another shard is enough to refuse', async () => {
     const db = join(dir, 'slurm-few', 'shard-0.sqlite');
     const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-8', '--max-positions', '2000', '--workers', '1', '--db', db];

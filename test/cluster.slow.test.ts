@@ -256,6 +256,27 @@ describe('a study as shards, merged', () => {
     expect(existsSync(join(out, 'shard-0.sqlite'))).toBe(true);
   }, 120_000);
 
+  it('the GNU parallel recipe sent SIGTERM alone (not its process group) merges nothing once the shards end, and exits 130 saying so (found by helper-60: it merged, exit 0)', async () => {
+    const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
+    const out = join(dir, 'termed');
+    const small = ['--game', 'spiderette', '--suits', '1', '--seeds', '1-40', '--max-positions', '20000'];
+    const child = spawn('/bin/bash', [script, '2', out, ...small], { cwd: ROOT, env: { ...process.env, SPIDERSOLVE: `${process.execPath} ${CLI}` }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stderr = '';
+    child.stdout.resume();
+    const started = new Promise<void>((resolve) => {
+      child.stderr.on('data', (b: Buffer) => {
+        stderr += b.toString();
+        if (/spidersolve: shard \d\/2 /.test(stderr)) resolve();
+      });
+    });
+    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await started;
+    process.kill(child.pid!, 'SIGTERM');
+    expect(await ended).toBe(130);
+    expect(stderr.split('\n').filter(Boolean).at(-1)).toBe(`${script}: stopped by SIGTERM, after the shards ended (a signal to this script alone does not reach them: send it to the process group, kill -TERM -- -PGID); nothing merged — run the same command again to merge`);
+    expect(existsSync(join(out, 'all.sqlite'))).toBe(false);
+  }, 120_000);
+
   it('the Kubernetes manifests: an Indexed Job whose command, run once per index, merges to one run', async () => {
     const docs = (file: string) => parseAllDocuments(readFileSync(join(ROOT, 'deploy', 'k8s', file), 'utf8')).map((d) => {
       expect(d.errors).toEqual([]);

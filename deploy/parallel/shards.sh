@@ -123,6 +123,14 @@ if [[ -n ${PARALLEL_HOSTS:-} ]]; then
     --return "$dir/shard-{}.sqlite" --return "$dir/shard-{}.sqlite-wal")
   wrap=(sh -c 'db=$1; shift; "$@"; rc=$?; [ -e "$db-wal" ] || : >"$db-wal"; exit $rc' sh "$dir/shard-{}.sqlite")
 fi
+# DIR's count, given by this run, is taken back when the run wrote no shard database (a SPIDERSOLVE
+# that cannot start, say): the folder holds no shards of it (found by helper-60)
+unpin() {
+  [[ -n $made_count ]] || return 0
+  local f
+  for f in "$dir"/shard-*.sqlite; do [[ -s $f ]] && return 0; done
+  rm -f "$count_file"
+}
 joblog="$dir/.shards-joblog"
 rm -f "$joblog"
 # Ctrl-C (SIGINT) or SIGTERM: each shard writes what it has and stops (exit 130); say so and exit 130,
@@ -141,11 +149,18 @@ if ! parallel -q --jobs "${JOBS:-$n}" --retries "$((retries + 1))" --joblog "$jo
   # every shard that failed refused its options (exit 2, the last try of each): trying again is no use
   if awk -F'\t' 'NR > 1 { last[$1] = $7 } END { for (k in last) if (last[k] != 0) { bad++; if (last[k] != 2) other++ } exit !(bad > 0 && other == 0) }' "$joblog"; then
     # (nothing was run: DIR's count is not yet one, if this run gave it)
-    [[ -z $made_count ]] || rm -f "$count_file"
+    unpin
     echo "$0: the shards refused their input (exit 2, see above: the batch options, or a database under DIR); nothing merged — correct the command, then run it again" >&2
     exit 2
   fi
+  unpin
   echo "$0: some shards failed (see above); nothing merged — run the same command again to resume them" >&2
   exit 1
+fi
+# a SIGTERM sent to this script alone (not to its process group) waits, as bash does, for parallel to
+# end: the shards ran on; nothing is merged then either (found by helper-60: it merged, exit 0)
+if [[ -n $stopped ]]; then
+  echo "$0: stopped by SIG$stopped, after the shards ended (a signal to this script alone does not reach them: send it to the process group, kill -$stopped -- -PGID); nothing merged — run the same command again to merge" >&2
+  exit 130
 fi
 exec "${spidersolve[@]}" merge --into "$dir/all.sqlite" "$dir"/shard-*.sqlite

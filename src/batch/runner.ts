@@ -254,15 +254,21 @@ export const SHARD_INFERENCE_MIN = 20;
  *   least SHARD_INFERENCE_MIN of them): the database holds a narrower shard, which this run would
  *   widen N'/N times over. That is what a Slurm array task resubmitted on its own (`sbatch
  *   --array=7`) looks like: an array of one task reads as shard 0/1, the whole study.
- * Throws InputError `bad-option`. (A shard given with --shard is the user's word, and not checked: one
- * database may take several shards in turn.)
+ * Nothing is refused once the plan has grown since the database's study was planned (the split is
+ * of another length). Throws InputError `bad-option`. (A shard given with --shard is the user's word,
+ * and not checked: one database may take several shards in turn.)
  */
 function refuseOtherShard(store: ResultStore, study: string, planned: number, shard: { readonly index: number; readonly count: number }, dbPath: string): void {
   const places = store.studyPlaces(study).filter((p) => p < planned);
   if (places.length === 0) return;
+  // the split depends on the plan's length: a plan that grew since (lines added to its deals file,
+  // which the study's next batch runs) splits every shard anew, and the shard this database holds
+  // cannot be told (found by helper-60: every task of the same array was refused)
+  const recorded = store.studies().find((s) => s.name === study)?.planned;
+  if (recorded !== undefined && recorded !== null && recorded !== planned) return;
   const fit = places.length >= SHARD_INFERENCE_MIN ? fittingShard(places, planned) : null;
   const give = (example: string) =>
-    `a job array resubmitted in part, or with another count, cannot tell the study's shard count, so give --shard K/N (the shard this database was written with, ${example}), or use another --db; nothing was run`;
+    `a job array (or Indexed Job) resubmitted in part, or with another count, cannot tell the study's shard count, so give --shard K/N (the shard this database was written with, ${example}), or use another --db; nothing was run`;
   const assignment = shardAssignment(planned, shard.count);
   const outside = places.filter((p) => assignment[p] !== shard.index).length;
   if (outside > 0) {
