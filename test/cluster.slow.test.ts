@@ -99,6 +99,24 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * Starts deploy/parallel/shards.sh with 2 shards of `study` into `out`, in a process group of its own
+ * (as a terminal runs it), with `started` resolved once `shards` of them have said which shard they run.
+ */
+function startShards(script: string, out: string, study: string[], shards: number): { pid: number; started: Promise<void>; ended: Promise<number | null>; stderr: () => string } {
+  const child = spawn('/bin/bash', [script, '2', out, ...study], { cwd: ROOT, env: { ...process.env, SPIDERSOLVE: `${process.execPath} ${CLI}` }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let stderr = '';
+  child.stdout.resume();
+  const started = new Promise<void>((resolve) => {
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString();
+      if ((stderr.match(/spidersolve: shard \d\/2 /g) ?? []).length >= shards) resolve();
+    });
+  });
+  const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { pid: child.pid!, started, ended, stderr: () => stderr };
+}
+
 describe('a study as shards, merged', () => {
   it('3 shard processes (--shard K/3) merged equal one run, row for row, and the report', async () => {
     const shards = [0, 1, 2].map((k) => join(dir, `p-shard-${k}.sqlite`));
@@ -236,22 +254,12 @@ describe('a study as shards, merged', () => {
   it('the GNU parallel recipe stopped by Ctrl-C (SIGINT to its process group) says so and exits 130, nothing merged (found by helper-58: it said "some shards failed", exit 1)', async () => {
     const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
     const out = join(dir, 'interrupted');
-    const long = ['--game', 'spider', '--suits', '4', '--seeds', '1-400', '--max-positions', '1000000'];
-    const child = spawn('/bin/bash', [script, '2', out, ...long], { cwd: ROOT, env: { ...process.env, SPIDERSOLVE: `${process.execPath} ${CLI}` }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stderr = '';
-    child.stdout.resume();
-    const started = new Promise<void>((resolve) => {
-      child.stderr.on('data', (b: Buffer) => {
-        stderr += b.toString();
-        if ((stderr.match(/spidersolve: shard \d\/2 /g) ?? []).length === 2) resolve();
-      });
-    });
-    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    await started;
+    const sh = startShards(script, out, ['--game', 'spider', '--suits', '4', '--seeds', '1-400', '--max-positions', '1000000'], 2);
+    await sh.started;
     await new Promise((r) => setTimeout(r, 1500));
-    process.kill(-child.pid!, 'SIGINT');
-    expect(await ended).toBe(130);
-    expect(stderr.split('\n').filter(Boolean).at(-1)).toBe(`${script}: stopped by SIGINT; each shard keeps what it solved; nothing merged — run the same command again to resume`);
+    process.kill(-sh.pid, 'SIGINT');
+    expect(await sh.ended).toBe(130);
+    expect(sh.stderr().split('\n').filter(Boolean).at(-1)).toBe(`${script}: stopped by SIGINT; each shard keeps what it solved; nothing merged — run the same command again to resume`);
     expect(existsSync(join(out, 'all.sqlite'))).toBe(false);
     expect(existsSync(join(out, 'shard-0.sqlite'))).toBe(true);
   }, 120_000);
@@ -259,21 +267,11 @@ describe('a study as shards, merged', () => {
   it('the GNU parallel recipe sent SIGTERM alone (not its process group) merges nothing once the shards end, and exits 130 saying so (found by helper-60: it merged, exit 0)', async () => {
     const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
     const out = join(dir, 'termed');
-    const small = ['--game', 'spiderette', '--suits', '1', '--seeds', '1-40', '--max-positions', '20000'];
-    const child = spawn('/bin/bash', [script, '2', out, ...small], { cwd: ROOT, env: { ...process.env, SPIDERSOLVE: `${process.execPath} ${CLI}` }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stderr = '';
-    child.stdout.resume();
-    const started = new Promise<void>((resolve) => {
-      child.stderr.on('data', (b: Buffer) => {
-        stderr += b.toString();
-        if (/spidersolve: shard \d\/2 /.test(stderr)) resolve();
-      });
-    });
-    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    await started;
-    process.kill(child.pid!, 'SIGTERM');
-    expect(await ended).toBe(130);
-    expect(stderr.split('\n').filter(Boolean).at(-1)).toBe(`${script}: stopped by SIGTERM, after the shards ended (a signal to this script alone does not reach them: send it to the process group, kill -TERM -- -PGID); nothing merged — run the same command again to merge`);
+    const sh = startShards(script, out, ['--game', 'spiderette', '--suits', '1', '--seeds', '1-40', '--max-positions', '20000'], 1);
+    await sh.started;
+    process.kill(sh.pid, 'SIGTERM');
+    expect(await sh.ended).toBe(130);
+    expect(sh.stderr().split('\n').filter(Boolean).at(-1)).toBe(`${script}: stopped by SIGTERM, after the shards ended (a signal to this script alone does not reach them: send it to the process group, kill -TERM -- -PGID); nothing merged — run the same command again to merge`);
     expect(existsSync(join(out, 'all.sqlite'))).toBe(false);
   }, 120_000);
 
