@@ -82,7 +82,7 @@ describe('schema', () => {
     expect(peek.pragma('journal_mode', { simple: true })).toBe('wal');
     peek.close();
     store.close();
-    expect(inspectDatabaseFile(path)).toEqual({ kind: 'ours', version: SCHEMA_VERSION });
+    expect(inspectDatabaseFile(path)).toEqual({ kind: 'ours', version: SCHEMA_VERSION, walMode: false });
     const db = new Database(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);

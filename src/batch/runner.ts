@@ -264,8 +264,8 @@ function refuseOtherShard(store: ResultStore, study: string, planned: number, sh
   // the split depends on the plan's length: a plan that grew since (lines added to its deals file,
   // which the study's next batch runs) splits every shard anew, and the shard this database holds
   // cannot be told (found by helper-60: every task of the same array was refused)
-  const recorded = store.studies().find((s) => s.name === study)?.planned;
-  if (recorded !== undefined && recorded !== null && recorded !== planned) return;
+  const recorded = store.studyPlanned(study);
+  if (recorded !== null && recorded !== planned) return;
   const fit = places.length >= SHARD_INFERENCE_MIN ? fittingShard(places, planned) : null;
   const give = (example: string) =>
     `a job array (or Indexed Job) resubmitted in part, or with another count, cannot tell the study's shard count, so give --shard K/N (the shard this database was written with, ${example}), or use another --db; nothing was run`;

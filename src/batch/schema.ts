@@ -181,8 +181,11 @@ export type DatabaseFileState =
   | { kind: 'absent' }
   /** An empty file or an SQLite database with no tables and no marker: ours to initialise. */
   | { kind: 'fresh' }
-  /** One of ours, at `version` (≤ SCHEMA_VERSION). */
-  | { kind: 'ours'; version: number };
+  /**
+   * One of ours, at `version` (≤ SCHEMA_VERSION); `walMode`: its header says WAL mode (bytes 18 and
+   * 19 are 2), as a file a killed batch left is.
+   */
+  | { kind: 'ours'; version: number; walMode: boolean };
 
 /**
  * Looks at a database file without changing it or creating anything beside it: the header bytes
@@ -239,6 +242,7 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
   const headerVersion = head.readUInt32BE(60);
   const schemaCookie = head.readUInt32BE(40); // 0 until a table (or any schema object) is created
   const walExists = statOrNullSync(`${path}-wal`) !== null;
+  const walMode = head[18] === 2 && head[19] === 2;
   if (headerAppId !== APPLICATION_ID) {
     // our marker is set in the transaction that creates our tables: a file with a schema and no marker
     // in its header is someone else's, whatever its -wal holds
@@ -252,7 +256,7 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
     if (headerVersion > SCHEMA_VERSION) {
       throw new InputError('bad-file', `database ${pathForMessage(path)}: schema version ${headerVersion} is newer than this spidersolve knows (${SCHEMA_VERSION}); upgrade spidersolve`);
     }
-    return { kind: 'ours', version: headerVersion };
+    return { kind: 'ours', version: headerVersion, walMode };
   }
   let appId: number;
   let version: number;
@@ -281,7 +285,7 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
   if (version > SCHEMA_VERSION) {
     throw new InputError('bad-file', `database ${pathForMessage(path)}: schema version ${version} is newer than this spidersolve knows (${SCHEMA_VERSION}); upgrade spidersolve`);
   }
-  return { kind: 'ours', version };
+  return { kind: 'ours', version, walMode };
 }
 
 function statOrNullSync(path: string): ReturnType<typeof statSync> | null {

@@ -5,7 +5,7 @@
  * yet written. The schema and the checks made before opening are in schema.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { accessSync, closeSync, constants, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
+import { accessSync, constants, readFileSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -501,18 +501,9 @@ export class ResultStore {
         db.prepare('SELECT count(*) FROM sqlite_master').get();
       } catch (e) {
         if (!String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_READONLY')) throw e;
-        // (bytes 18-19 of the header: 2, 2 in WAL mode)
-        const head = Buffer.alloc(20);
-        const fd = openSync(path, 'r');
-        try {
-          readSync(fd, head, 0, 20, 0);
-        } finally {
-          closeSync(fd);
-        }
-        const wal = head[18] === 2 && head[19] === 2;
         throw new InputError(
           'bad-file',
-          wal
+          state.walMode
             ? `database ${pathForMessage(path)}: cannot read it here: it is in WAL mode (the batch that wrote it did not close it) and SQLite must make ${pathForMessage(`${path}-shm`)} beside it, in a folder it cannot write; ` +
                 `copy its -wal and -shm files with it, or read it from a folder you can write (SQLite: ${oneLine(e)}); left untouched`
             : `database ${pathForMessage(path)}: cannot read it here: SQLite must write beside it, in a folder it cannot write; read it from a folder you can write (SQLite: ${oneLine(e)}); left untouched`,
@@ -903,6 +894,11 @@ export class ResultStore {
       )
       .get(deal, solverVersion) as StoredOutcome | undefined;
     return row ?? null;
+  }
+
+  /** The planned count of study `name`: null when it is open-ended (not yet stopped) or absent. */
+  studyPlanned(name: string): number | null {
+    return (this.#db.prepare('SELECT planned FROM studies WHERE name = ?').pluck().get(name) as number | null | undefined) ?? null;
   }
 
   /** The id of a study by name, if it exists. */
