@@ -210,7 +210,7 @@ describe('solver: known answers', () => {
       const r = solve(dealPosition(v, seed), { maxPositions: max });
       expect([v.game, v.suits, seed, r.status, r.positions, r.line.length]).toEqual([v.game, v.suits, seed, status, positions, moves]);
     }
-    expect(SOLVER_VERSION).toBe('3.6.2');
+    expect(SOLVER_VERSION).toBe('3.7.0');
   });
 
   it("keeps solver 3.4.0's beam with hiddenShare 0: the hidden-set share is what 3.5.0 changed", () => {
@@ -355,6 +355,21 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect(won.status).toBe('won');
     expect(won.line).toEqual(['2-3', '2-3', '3-1']);
     expect(won.moveCount).toBe(3);
+  });
+
+  it('hands off to the complete stage when the budget left cannot hold the next iteration (3.7.0), and still spends the whole budget', () => {
+    // SE4-1001 at 20,000: the 4th iteration leaves 3,483 positions of budget, fewer than it kept
+    const p = dealPosition(SE4, 1001);
+    const short = beamOver(p, 20_000, { handOff: true });
+    expect([short.out.status, short.out.iterations, short.table.size]).toEqual(['exhausted', 4, 16_517]);
+    // without the test (3.6.2), a 5th iteration runs into the budget
+    const full = beamOver(p, 20_000, { handOff: true, shortHandOff: 0 });
+    expect([full.out.status, full.out.iterations, full.table.size]).toEqual(['undecided', 5, 20_000]);
+    // the test only ends a beam that hands off: alone, the beam goes on as before
+    expect(beamOver(p, 20_000).out.status).toBe('undecided');
+    // the solve's complete stage spends the rest: undecided only when the budget is spent
+    const r = solve(p, { maxPositions: 20_000 });
+    expect([r.status, r.positions]).toEqual(['undecided', 20_000]);
   });
 
   it('never answers lost from a pruned search: the quick stage that runs dry is undecided', () => {

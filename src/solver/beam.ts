@@ -27,6 +27,8 @@
  * found no win, the deal is **lost** (R19). One that dropped none but pruned some is followed by one
  * that prunes nothing and has no idle limit, or (BeamOptions.handOff, as `solve` runs it) ends the
  * beam search, for a complete search that expands each position once instead of once an iteration.
+ * With handOff, a failed iteration that kept more positions than the budget has left ends it too
+ * (BEAM_SHORT_HAND_OFF).
  * The search is deterministic: integer evaluation, fixed move order, stable ordering of equal scores.
  */
 import type { Position } from '../game/position.js';
@@ -74,10 +76,18 @@ export interface BeamOptions {
   /**
    * Stop, answering `exhausted`, at the first iteration that dropped no child but pruned some: the
    * pruned search has then seen all it can reach, and the caller goes on with a complete search of
-   * its own over the same table (solve: complete.ts). Default false: the beam goes on with
-   * iterations that prune nothing, as wide as they need to drop nothing.
+   * its own over the same table (solve: complete.ts); and (shortHandOff) after a failed iteration
+   * that kept more positions than the budget has left. Default false: the beam goes on with
+   * iterations that prune nothing, as wide as they need to drop nothing, and widens until the budget
+   * is spent.
    */
   readonly handOff?: boolean;
+  /**
+   * With handOff: after a failed iteration, answer `exhausted` (the caller's complete search takes
+   * the rest of the budget) when the budget left is less than this many times the positions the
+   * iteration kept, all levels together (default BEAM_SHORT_HAND_OFF; 0: never).
+   */
+  readonly shortHandOff?: number;
 }
 
 /**
@@ -150,10 +160,36 @@ export const BEAM_HIDDEN_SHARE = 0.01;
  * 2001–2040 of four-suit Spider and Spiderette, in less time.
  */
 export const BEAM_PER_PARENT = 4;
+/**
+ * When the budget left is short of a next iteration (solver 3.7.0): with BeamOptions.handOff, a failed
+ * iteration that kept more positions, all levels together, than this many times the budget left ends
+ * the beam search, and the complete search spends what is left. The next iteration, twice as wide,
+ * would store about as many new positions as this one kept, so it could not finish: on deals outside
+ * the benchmark sets none was won in it, and it costs more than the complete search does for the
+ * same new positions, since it expands again every position the iterations before it kept (on
+ * two-suit Spiderette seed 18, whose 9th iteration kept 450,232 positions, the complete search stored
+ * the 444,564 left in 0.43–0.59 s, where the 9th iteration had taken about 1.2 s; the whole solve
+ * took 0.56× the time, each the best of two). So an undecided deal costs less, and the complete
+ * search may prove a loss the beam could not.
+ *
+ * Measured against 3.6.2 at 1,000,000 positions, one process solving each deal with both (the order
+ * alternating), on deals outside the benchmark sets: the same answer and count for every deal of
+ * two-suit Spiderette seeds 3001–3700, four-suit Spiderette 3001–3100, PySolFC Spiderette
+ * 1101–1400 and one-suit Spiderette 3001–3300, in 0.87–0.91×, 0.84×, 0.88–0.89× and (all won or
+ * lost early: no deal reaches the test) 1.12× the total time; Spider does not reach it on four-suit
+ * seeds 3001–3060 and PySolFC 1101–1200, nor two-suit seeds 3001–3200 at 167,000 (tried with 2).
+ * A factor of 2 lost two wins there (two-suit Spiderette seed 3459, won at 552,893 positions, and
+ * PySolFC Spiderette 1234, won at 860,986): a next iteration that finishes may need as few new
+ * positions as half what the one before kept.
+ */
+export const BEAM_SHORT_HAND_OFF = 1;
 
 /** Outcome of a beam search, before the line is rebuilt. */
 export interface BeamOutcome {
-  /** `exhausted` (with BeamOptions.handOff only): an iteration that pruned moves dropped no child. */
+  /**
+   * `exhausted` (with BeamOptions.handOff only): an iteration that pruned moves dropped no child, or
+   * one that failed kept more positions than the budget has left (BEAM_SHORT_HAND_OFF).
+   */
   readonly status: 'won' | 'lost' | 'undecided' | 'exhausted';
   /** The won position's node (won only), whose parents lead back to the start. */
   readonly goal: number;
@@ -370,6 +406,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   const idle = Math.min(60_000, opts.idle ?? BEAM_IDLE);
   const perParent = opts.perParent ?? BEAM_PER_PARENT;
   const hiddenShare = opts.hiddenShare ?? BEAM_HIDDEN_SHARE;
+  const shortHandOff = opts.shortHandOff ?? BEAM_SHORT_HAND_OFF;
   // hidden-set grouping: its hash table (slots, keys) and the count kept of each group
   let groupSlots = scratch.groupSlots;
   let groupKeys = scratch.groupKeys;
@@ -405,6 +442,8 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
     const idleMax = prune && idle > 0 ? idle : 0x7fffffff;
     let dropped = false;
     let pruned = false;
+    // positions this iteration kept, all levels together
+    let keptAll = 0;
     while (levelLen > 0) {
       cand.n = 0;
       cand.keysUsed = 0;
@@ -580,6 +619,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         levelTag = new Uint8Array(total);
         levelIdle = new Uint16Array(total);
       }
+      keptAll += total;
       levelLen = 0;
       for (let k = 0; k < nc; k++) {
         const i = order[k]!;
@@ -602,6 +642,8 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
       prune = false;
       continue;
     }
+    // the budget left cannot hold the next iteration: the complete search spends it for less
+    if (opts.handOff && shortHandOff > 0 && maxPositions - table.size < shortHandOff * keptAll) return out('exhausted', -1);
     width = Math.ceil(width * growth);
   }
 }

@@ -8,7 +8,9 @@
  * 2. Iterative-widening beam search (beam.ts), the rest of the budget, heuristic: it prunes moves and
  *    drops positions, until a win, the budget, or an iteration that dropped none: if it pruned none
  *    either, that iteration was complete and the deal is **lost** (RULES.md R19); else the pruned
- *    search has seen every position it can reach, and stage 3 takes over.
+ *    search has seen every position it can reach, and stage 3 takes over. Stage 3 takes over too
+ *    (solver 3.7.0) after a failed iteration that kept more positions than the budget has left: the
+ *    next, twice as wide, could not finish (BEAM_SHORT_HAND_OFF in beam.ts).
  * 3. Complete search (complete.ts: breadth-first, no pruning), the rest of the budget: it expands
  *    every position reachable from the start once — entering those stored already at no cost — and
  *    answers lost when none of them is won. Solver 3.3.0 went on with beam iterations that pruned
