@@ -167,10 +167,10 @@ export const BEAM_PER_PARENT = 4;
  * would store about as many new positions as this one kept, so it could not finish: on deals outside
  * the benchmark sets none was won in it, and it costs more than the complete search does for the
  * same new positions, since it expands again every position the iterations before it kept (on
- * two-suit Spiderette seed 18, of the SE2 benchmark set, whose 9th iteration kept 450,232 positions, the complete search stored
- * the 444,564 left in 0.43–0.59 s, where the 9th iteration had taken about 1.2 s; the whole solve
- * took 0.56× the time, each the best of two). So an undecided deal costs less, and the complete
- * search may prove a loss the beam could not.
+ * two-suit Spiderette seed 18, of the SE2 benchmark set, whose 9th iteration kept 450,232
+ * positions, the complete search stored the 444,564 left in 0.43–0.59 s, where the 9th iteration had
+ * taken about 1.2 s; the whole solve took 0.56× the time, each the best of two). So an undecided
+ * deal costs less, and the complete search may prove a loss the beam could not.
  *
  * Measured against 3.6.2 at 1,000,000 positions, one process solving each deal with both (the order
  * alternating), on deals outside the benchmark sets: the same answer and count for every deal of
@@ -179,8 +179,7 @@ export const BEAM_PER_PARENT = 4;
  * runs the pruned beam dry first) and 0.91× (3101–3700), 0.84×, 0.88–0.89× and (all settled
  * before the test: the noise of one run) 1.12× the total time; in Spider, four-suit seeds
  * 3001–3060, PySolFC 1101–1200 and two-suit seeds 3001–3200 at 167,000 were all won in the same
- * counts, even with a factor of 2.
- * A factor of 2 lost two wins there (two-suit Spiderette seed 3459, won at 552,893 positions, and
+ * counts, even with a factor of 2. In Spiderette a factor of 2 lost two wins (two-suit Spiderette seed 3459, won at 552,893 positions, and
  * PySolFC Spiderette 1234, won at 860,986): a next iteration that finishes may need as few new
  * positions as half what the one before kept.
  */
