@@ -372,6 +372,20 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect([r.status, r.positions]).toEqual(['undecided', 20_000]);
   });
 
+  it('the price of the hand-off: a win the next iteration would reach just inside the budget is given up (found by helper-62)', () => {
+    // SE2-5137: 3.6.2 wins in 17,182 positions at any budget from 17,182; 3.7.0 hands over before that
+    // iteration at budgets up to 17,511 (undecided, the budget spent), and from 17,512 wins as 3.6.2 does
+    const p = dealPosition(SE2, 5137);
+    const at = (max: number, shortHandOff?: number) => {
+      const r = solve(p, { maxPositions: max }, shortHandOff === undefined ? {} : { shortHandOff });
+      return [r.status, r.positions, r.line.length];
+    };
+    expect(at(17_300, 0)).toEqual(['won', 17_182, 64]);
+    expect(at(17_182)).toEqual(['undecided', 17_182, 0]);
+    expect(at(17_511)).toEqual(['undecided', 17_511, 0]);
+    expect(at(17_512)).toEqual(['won', 17_182, 64]);
+  });
+
   it('never answers lost from a pruned search: the quick stage that runs dry is undecided', () => {
     const p = pos(
       SE4,
