@@ -142,18 +142,17 @@ trap 'stopped=TERM' TERM
 if ! parallel -q --jobs "${JOBS:-$n}" --retries "$((retries + 1))" --joblog "$joblog" --tag --line-buffer "${remote[@]}" \
   "${wrap[@]}" "${spidersolve[@]}" batch "$@" --workers "${WORKERS:-1}" --shard "{}/$n" --db "$dir/shard-{}.sqlite" \
   ::: $(seq 0 $((n - 1))); then
+  # (a run that wrote no shard database leaves DIR's count as it found it)
+  unpin
   if [[ -n $stopped ]]; then
     echo "$0: stopped by SIG$stopped; each shard keeps what it solved; nothing merged — run the same command again to resume" >&2
     exit 130
   fi
   # every shard that failed refused its options (exit 2, the last try of each): trying again is no use
   if awk -F'\t' 'NR > 1 { last[$1] = $7 } END { for (k in last) if (last[k] != 0) { bad++; if (last[k] != 2) other++ } exit !(bad > 0 && other == 0) }' "$joblog"; then
-    # (nothing was run: DIR's count is not yet one, if this run gave it)
-    unpin
     echo "$0: the shards refused their input (exit 2, see above: the batch options, or a database under DIR); nothing merged — correct the command, then run it again" >&2
     exit 2
   fi
-  unpin
   echo "$0: some shards failed (see above); nothing merged — run the same command again to resume them" >&2
   exit 1
 fi

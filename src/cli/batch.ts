@@ -531,8 +531,6 @@ function parseFilter(o: { game?: string; suits?: string; study?: string[]; pool?
   };
 }
 
-/** Refuses `--study` names the database does not hold (one line listing what it does hold). */
-/** Warning lines (report.ts partialStudyNotes) for the studies a report covers that are short of their plan. */
 /**
  * Whether a report row's study is short of its plan for the row's solver version (report.ts
  * partialOfRows); a pooled row (--pool) is when any study it pools that has deals of the row's game
@@ -565,10 +563,14 @@ function studiesInFilter(store: ResultStore, filter: ResultFilter): StudyInfo[] 
   return store.studies().filter((st) => (wanted === null || wanted.has(st.name)) && inFilter(st));
 }
 
-function reportedPartials(store: ResultStore, filter: ResultFilter, rows: readonly ReportRow[]): string[] {
+/**
+ * Warning lines (report.ts partialStudyNotes) for the studies a report covers (`studies`, those of
+ * studiesInFilter: one of another game or suit counts than --game/--suits ask for has no rows here,
+ * and no line) that are short of their plan.
+ */
+function reportedPartials(store: ResultStore, studies: readonly StudyInfo[], rows: readonly ReportRow[]): string[] {
   const out: string[] = [];
-  // a study of another game or suit counts than --game/--suits ask for has no rows here: no line
-  for (const s of studiesInFilter(store, filter)) {
+  for (const s of studies) {
     // a study's rows of one solver version are whole or not by that version's results (an older
     // solver's results do not make a newer one's rows whole; found by helper-46): one set of lines a
     // version its rows show, the version named when there are several
@@ -685,10 +687,11 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
         filter.suits ? `suits ${filter.suits.join(',')}` : undefined,
       ];
       const what = parts.filter(Boolean).join(', ');
+      const studies = studiesInFilter(store, filter);
       await writeOut(
         o.out,
         format === 'html'
-          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, filter, rows), pooled: filter.pool ? studiesInFilter(store, filter).length : undefined })
+          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), pooled: filter.pool ? studies.length : undefined })
           : reportVega(rows, won, generator),
       );
       return;
@@ -699,7 +702,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + TABLE_LEGEND.join('\n') + '\n';
     // a study short of its plan (a missing shard, an unfinished run) is said under the table, not
     // hidden; under "no results" too, for a study stopped before it counted a deal
-    const notes = format === 'table' || format === 'md' ? reportedPartials(store, filter, rows) : [];
+    const notes = format === 'table' || format === 'md' ? reportedPartials(store, studiesInFilter(store, filter), rows) : [];
     if (notes.length) text += (format === 'md' ? '\n' + notes.map((n) => `> ${markdownText(n)}`).join('\n>\n') : notes.join('\n')) + '\n';
     await writeOut(o.out, text);
   } finally {
