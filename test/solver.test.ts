@@ -431,6 +431,43 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect([...statuses].sort()).toEqual(['lost', 'undecided', 'won']);
   });
 
+  it('the depth-first search leaves out the move back to the parent: the same answer, counts and line, with its noise, in fewer tries', () => {
+    // pruning and not: the pruned one-suit search lists no move back here (a run split onto a card is pruned)
+    const cases = [[SE1, false], [SE2, true], [SE2, false], [SE4, true], [SP1, true], [SP2, true], [SP4, true], [SP4, false]] as const;
+    for (const [v, prune] of cases) {
+      const p = dealPosition(v, 7);
+      const run = (skipBack: boolean) => search(p, 5000, prune, 3, 3, new ColumnStore(), undefined, undefined, 5000, skipBack);
+      const without = run(false);
+      const skip = run(true);
+      expect([skip.status, skip.positions, skip.entered, skip.moves]).toEqual([without.status, without.positions, without.entered, without.moves]);
+      expect(skip.tried).toBeLessThan(without.tried);
+      // every try enters a position or meets a visited one: no fewer than those entered (less the start)
+      expect(skip.tried).toBeGreaterThanOrEqual(skip.entered - 1);
+    }
+  });
+
+  it('the complete stage leaves out the move back to the parent: the same answer and count (SE4-1011 lost in 7,462), the same line, in fewer tries', () => {
+    const over = (p: Position, max: number, skipBack: boolean) => {
+      const store = new ColumnStore();
+      const codec = new KeyCodec(new SolverState(p), undefined, true, store);
+      const table = new PositionTable(1000, (a, o) => codec.keyLength(a, o));
+      const out = completeSearch(p, max, table, store, skipBack);
+      return { out, size: table.size, line: out.status === 'won' ? rebuildLine(p, table.pathTo(out.goal), table, out.codec) : [] };
+    };
+    const lost = dealPosition(SE4, 1011);
+    const a = over(lost, 1_000_000, false);
+    const b = over(lost, 1_000_000, true);
+    expect([a.out.status, a.size, b.out.status, b.size]).toEqual(['lost', 7462, 'lost', 7462]);
+    expect(b.out.tried).toBeLessThan(a.out.tried);
+    // the stock empty, its columns are sorted in the key: the move back is found by the columns as decoded
+    const p = pos(SE4, [['', 'KC QC JC 10C 9C 8C 7C 6C 5C 4C'], ['', 'AC 2C'], ['', '3C'], '', '', '', ''], [], [0, 1, 2]);
+    const w0 = over(p, 1000, false);
+    const w1 = over(p, 1000, true);
+    expect(w1.line).toEqual(['2-3', '2-3', '3-1']);
+    expect([w1.out.status, w1.size, w1.line]).toEqual([w0.out.status, w0.size, w0.line]);
+    expect(w1.out.tried).toBeLessThan(w0.out.tried);
+  });
+
   it('the quick stage wins a 1-suit Spider deal in few positions, and the same seed gives the same line', () => {
     const p = dealPosition(SP1, 1);
     const a = restartSearch(p, 50_000);
