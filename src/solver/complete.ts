@@ -9,10 +9,10 @@
  * been expanded and the deal is **lost** (RULES.md R19).
  *
  * Breadth-first, not depth-first: its memory is a queue of table nodes and their moves back, 5 bytes
- * a position at most, where a depth-first search keeps each frame's untried moves along a path that, in a complete search
- * of a large space, grows as long as the space allows (a depth-first search from the start of two-suit
- * Spider seed 5 was 18,374 moves deep at 1,000,000 positions, its stack 104 MB). Deterministic: the
- * queue is first in, first out, children in the generator's order.
+ * a position at most, where a depth-first search keeps each frame's untried moves along a path that,
+ * in a complete search of a large space, grows as long as the space allows (a depth-first search from
+ * the start of two-suit Spider seed 5 was 18,374 moves deep at 1,000,000 positions, its stack 104 MB).
+ * Deterministic: the queue is first in, first out, children in the generator's order.
  */
 import type { Position } from '../game/position.js';
 import { type ColumnStore, KeyCodec } from './key.js';
