@@ -432,6 +432,20 @@ describe('solve', () => {
     expect(lines[0]).toBe('SE2-5 (spiderette, 2 suits): won: a winning line was found and replayed through the rules engine');
     expect(lines[1]).toMatch(/^positions: 129 of 1,000,000 \(/);
     expect(lines[1]!.endsWith(`; peak memory: 0.1 MiB; solver ${SOLVER_VERSION}`)).toBe(true);
+    expect(lines[2]).toBe('stages: quick 129 (won)');
+  });
+
+  it('solve names the stages that ran, what each stored and how it ended; --json gives them as objects', () => {
+    const lost = cli('solve', 'SE4-1011', '--max-positions', '7462');
+    expect(lost.status).toBe(3);
+    expect(lost.stdout.split('\n')[2]).toBe('stages: quick 1,364 (share spent), beam 2,956 in 6 iterations (budget short), complete 3,142 (lost)');
+    const o = JSON.parse(cli('solve', 'SE4-1001', '--max-positions', '20000', '--json').stdout) as { status: string; stages: unknown[] };
+    expect(o.status).toBe('undecided');
+    expect(o.stages).toEqual([
+      { stage: 'quick', positions: 10_000, iterations: null, end: 'share spent' },
+      { stage: 'beam', positions: 9433, iterations: 3, end: 'budget short' },
+      { stage: 'complete', positions: 567, iterations: null, end: 'budget spent' },
+    ]);
   });
 
   it('solve says what another budget could change only where it could: the line of a win, the answer of an undecided solve, not a proven loss (found by helper-49)', () => {

@@ -62,6 +62,16 @@ export function speedText(positions: number, elapsedMs: number): string {
   return `${Math.round((positions / elapsedMs) * 1000).toLocaleString('en-US')} positions/s`;
 }
 
+/**
+ * The stages of a solve in words, in order, each with the new positions it stored and how it ended:
+ * `quick 10,000 (share spent), beam 545,436 in 9 iterations (budget short), complete 444,564 (budget spent)`.
+ */
+export function stagesText(stages: SolveResult['stages']): string {
+  return stages
+    .map((st) => `${st.stage} ${st.positions.toLocaleString('en-US')}${st.iterations !== null ? ` in ${st.iterations} iteration${st.iterations === 1 ? '' : 's'}` : ''} (${st.end})`)
+    .join(', ');
+}
+
 /** Registers `solve` and `hint` on the program. */
 export function registerSolveCommands(program: Command): void {
   program
@@ -71,7 +81,7 @@ export function registerSolveCommands(program: Command): void {
     .option('--max-positions <n>', `position budget: distinct positions stored, all passes together, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
     .option('--columns <numbering>', COLUMNS_HELP)
     .option('--explain', 'the winning line one move a line: number, notation, cards moved in words, card turned up, suit completed, stock deals left, running scores')
-    .option('--json', 'print one JSON object { code, label, game, suits, maxPositions, status, positions, elapsedMs, line, moveCount, classicScore, revealScore, peakBytes, solverVersion, columns, and with --explain explain: [one object per move] }')
+    .option('--json', 'print one JSON object { code, label, game, suits, maxPositions, status, positions, elapsedMs, line, moveCount, classicScore, revealScore, peakBytes, solverVersion, stages, columns, and with --explain explain: [one object per move] }; stages: [{ stage (quick, beam or complete), positions (new ones it stored), iterations (beam only, else null), end (won, lost, budget spent, share spent, ran dry or budget short) }]')
     .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
     .action((ref: string, opts: { maxPositions?: string; json?: boolean; columns?: string; explain?: boolean }) => {
       const deal0 = loadDealOrThrow(ref);
@@ -87,6 +97,7 @@ export function registerSolveCommands(program: Command): void {
           `${deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code} (${variantLabel(deal.position)}): ${summary(r)}`,
           `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')}${budgetNote(r)}; time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
             `${speedText(r.positions, r.elapsedMs)}; peak memory: ${mb(r.peakBytes)}; solver ${r.solverVersion}`,
+          `stages: ${stagesText(r.stages)}`,
         ];
         if (r.status === 'won') {
           lines.push(`moves: ${r.moveCount}; classic score: ${r.classicScore} (R16); reveal score: ${r.revealScore} (R17)`);

@@ -208,6 +208,12 @@ export interface BeamOutcome {
   readonly codec: KeyCodec;
   /** Peak bytes the search's own arrays used (a level's candidates and their keys, the beam), not the table's. */
   readonly peakBytes: number;
+  /**
+   * Why it answered `exhausted` (null otherwise): 'ran dry' (an iteration that pruned moves dropped no
+   * child: the pruned search has seen all it can reach) or 'budget short' (a failed iteration kept more
+   * positions than the budget has left, BEAM_SHORT_HAND_OFF).
+   */
+  readonly handedOver: 'ran dry' | 'budget short' | null;
 }
 
 /**
@@ -425,9 +431,9 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   let lastFound = 0;
   const lazyRatio = opts.lazyRatio ?? LAZY_RATIO;
 
-  const out = (status: BeamOutcome['status'], goal: number): BeamOutcome => {
+  const out = (status: BeamOutcome['status'], goal: number, handedOver: BeamOutcome['handedOver'] = null): BeamOutcome => {
     spareScratch = { cand, levelNode, levelTag, levelIdle, order, taken, hist, groupSlots, groupKeys, groupCount };
-    return { status, goal, iterations, width, codec, peakBytes: peak };
+    return { status, goal, iterations, width, codec, peakBytes: peak, handedOver };
   };
   const nw0 = codec.encode(state);
   let root = table.find(codec.buf, nw0);
@@ -645,12 +651,12 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
       if (!pruned) return out('lost', -1);
       // nothing dropped but pruned moves: the caller's complete search, or an iteration that tries
       // every move
-      if (opts.handOff) return out('exhausted', -1);
+      if (opts.handOff) return out('exhausted', -1, 'ran dry');
       prune = false;
       continue;
     }
     // the budget left cannot hold the next iteration: the complete search spends it for less
-    if (opts.handOff && shortHandOff > 0 && maxPositions - table.size < shortHandOff * keptAll) return out('exhausted', -1);
+    if (opts.handOff && shortHandOff > 0 && maxPositions - table.size < shortHandOff * keptAll) return out('exhausted', -1, 'budget short');
     width = Math.ceil(width * growth);
   }
 }

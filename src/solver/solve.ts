@@ -36,7 +36,7 @@ import { beamSearch, type BeamOptions } from './beam.js';
 import { ColumnStore, KeyCodec } from './key.js';
 import { SolverState } from './state.js';
 import { PositionTable } from './table.js';
-import { DEFAULT_MAX_POSITIONS, SOLVER_VERSION, type SolveOptions, type SolveResult } from './types.js';
+import { DEFAULT_MAX_POSITIONS, SOLVER_VERSION, type SolveOptions, type SolveResult, type StageReport } from './types.js';
 
 /**
  * Share of the budget for the quick depth-first stage, and its least budget (a budget below it goes
@@ -61,9 +61,9 @@ export interface SolveTuning extends BeamOptions {
 /**
  * Solves a position within a position budget (default 1,000,000 distinct stored positions). Returns
  * won (with a line replayed to a win through the rules engine), lost (every reachable position was
- * examined) or undecided (budget spent) — RULES.md R19. `tuning` changes the stages' settings (for
- * experiments only: the commands never pass it). Throws Error only on a solver defect (a claimed win
- * that does not replay).
+ * examined) or undecided (budget spent) — RULES.md R19 — with the stages it ran (`stages`: what each
+ * stored and how it ended). `tuning` changes the stages' settings (for experiments only: the commands
+ * never pass it). Throws Error only on a solver defect (a claimed win that does not replay).
  */
 export function solve(position: Position, opts: SolveOptions = {}, tuning: SolveTuning = {}): SolveResult {
   const max = Math.max(1, Math.floor(opts.maxPositions ?? DEFAULT_MAX_POSITIONS));
@@ -76,6 +76,7 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
   // the winning line, packed (state.ts packMove)
   let packed: number[] = [];
   let peak = 0;
+  const stages: StageReport[] = [];
   if (quickShare > 0) {
     const quick = restartSearch(position, Math.min(max, Math.max(tuning.quickMin ?? QUICK_MIN, Math.floor(max * quickShare))), store, table);
     peak = quick.peakBytes;
@@ -83,14 +84,20 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
       status = 'won';
       packed = quick.moves;
     }
+    stages.push({ stage: 'quick', positions: table.size, iterations: null, end: quick.status === 'won' ? 'won' : 'share spent' });
   }
   // (a table the quick stage filled to the budget goes on: the later stages stop only when they need
   // a position more, so a budget equal to a deal's reachable positions proves it lost)
   if (status !== 'won') {
+    const before = table.size;
     const beam = beamSearch(position, max, table, store, { ...tuning, handOff: tuning.complete !== 'beam' });
     peak = Math.max(peak, table.bytes + store.bytes + beam.peakBytes);
+    const beamEnd = beam.status === 'exhausted' ? beam.handedOver! : beam.status === 'undecided' ? 'budget spent' : beam.status;
+    stages.push({ stage: 'beam', positions: table.size - before, iterations: beam.iterations, end: beamEnd });
     if (beam.status === 'exhausted') {
+      const before2 = table.size;
       const full = completeSearch(position, max, table, store);
+      stages.push({ stage: 'complete', positions: table.size - before2, iterations: null, end: full.status === 'undecided' ? 'budget spent' : full.status });
       status = full.status;
       if (status === 'won') packed = rebuildPacked(position, table.pathTo(full.goal), table, full.codec);
       peak = Math.max(peak, table.bytes + store.bytes + full.peakBytes);
@@ -125,5 +132,6 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
     revealScore: reveal,
     peakBytes: peak,
     solverVersion: SOLVER_VERSION,
+    stages,
   };
 }

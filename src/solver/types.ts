@@ -30,6 +30,26 @@ export interface SolveResult {
   readonly peakBytes: number;
   /** Version of the solver that produced this result; results of different versions are not mixed. */
   readonly solverVersion: string;
+  /**
+   * The stages the solve ran, in order (solve.ts: quick, beam, complete), each with the new positions
+   * it stored (together: `positions`) and how it ended. Deterministic, like `positions`.
+   */
+  readonly stages: readonly StageReport[];
+}
+
+/**
+ * One stage of a solve (solve.ts). `end`: `won`, `lost` (proven: R19), `budget spent` (undecided);
+ * or why the next stage took over: `share spent` (the quick stage's share of the budget or of its
+ * positions entered, or its pruned restarts ran dry), `ran dry` (the beam's pruned search saw all it
+ * can reach), `budget short` (the budget left could not hold the beam's next iteration, solver 3.7.0).
+ */
+export interface StageReport {
+  readonly stage: 'quick' | 'beam' | 'complete';
+  /** New positions the stage stored (a position an earlier stage stored is entered again free). */
+  readonly positions: number;
+  /** Beam iterations run, the last included (the beam only; null for the others). */
+  readonly iterations: number | null;
+  readonly end: 'won' | 'lost' | 'budget spent' | 'share spent' | 'ran dry' | 'budget short';
 }
 
 /** Default position budget (issue: 1,000,000 positions). */
