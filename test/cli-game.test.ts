@@ -438,7 +438,7 @@ describe('solve', () => {
   it('solve names the stages that ran, what each stored and how it ended; --json gives them as objects', () => {
     const lost = cli('solve', 'SE4-1011', '--max-positions', '7462');
     expect(lost.status).toBe(3);
-    expect(lost.stdout.split('\n')[2]).toBe('stages: quick 1,364 (share spent), beam 2,956 in 6 iterations (budget short), complete 3,142 (lost)');
+    expect(lost.stdout.split('\n')[2]).toBe('stages: quick 1,364 (ran dry), beam 2,956 in 6 iterations (budget short), complete 3,142 (lost)');
     const o = JSON.parse(cli('solve', 'SE4-1001', '--max-positions', '20000', '--json').stdout) as { status: string; stages: unknown[] };
     expect(o.status).toBe('undecided');
     expect(o.stages).toEqual([

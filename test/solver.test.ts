@@ -380,13 +380,16 @@ describe('solver: one table, the quick stage and the beam search', () => {
     };
     expect(stages(dealPosition(SE1, 1), 1_000_000)).toEqual(['won', [['quick', 65, null, 'won']]]);
     expect(stages(dealPosition(SP4, 3), 1_000_000)).toEqual(['won', [['quick', 10_000, null, 'share spent'], ['beam', 6598, 2, 'won']]]);
-    // SE4-1011 is lost: the pruned beam runs dry, the complete stage proves it over the 7,462 reachable positions
-    expect(stages(dealPosition(SE4, 1011), 1_000_000)).toEqual(['lost', [['quick', 1364, null, 'share spent'], ['beam', 3978, 7, 'ran dry'], ['complete', 2120, null, 'lost']]]);
+    // SE4-1011 is lost: the quick stage's pruned restarts run dry, then the pruned beam does, and the
+    // complete stage proves it over the 7,462 reachable positions
+    expect(stages(dealPosition(SE4, 1011), 1_000_000)).toEqual(['lost', [['quick', 1364, null, 'ran dry'], ['beam', 3978, 7, 'ran dry'], ['complete', 2120, null, 'lost']]]);
     // at exactly 7,462 the beam's next iteration would not fit: it hands over sooner, and the proof is the same
-    expect(stages(dealPosition(SE4, 1011), 7462)).toEqual(['lost', [['quick', 1364, null, 'share spent'], ['beam', 2956, 6, 'budget short'], ['complete', 3142, null, 'lost']]]);
+    expect(stages(dealPosition(SE4, 1011), 7462)).toEqual(['lost', [['quick', 1364, null, 'ran dry'], ['beam', 2956, 6, 'budget short'], ['complete', 3142, null, 'lost']]]);
     expect(stages(dealPosition(SE4, 1001), 20_000)).toEqual(['undecided', [['quick', 10_000, null, 'share spent'], ['beam', 9433, 3, 'budget short'], ['complete', 567, null, 'budget spent']]]);
     // a budget the quick stage fills: the later stages still run, over the positions it stored, and spend nothing
     expect(stages(dealPosition(SE4, 1001), 100)).toEqual(['undecided', [['quick', 100, null, 'share spent'], ['beam', 0, 1, 'budget spent']]]);
+    // the beam spends the budget to the last position and hands over; the complete stage stores none
+    expect(stages(dealPosition(SE4, 53), 12_000)).toEqual(['undecided', [['quick', 10_000, null, 'share spent'], ['beam', 2000, 2, 'budget short'], ['complete', 0, null, 'budget spent']]]);
   });
 
   it('the price of the hand-off: a win the next iteration would reach just inside the budget is given up (found by helper-62)', () => {

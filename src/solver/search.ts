@@ -29,6 +29,11 @@ export interface SearchOutcome {
   readonly moves: number[];
   /** Peak bytes of the table and the search stack. */
   readonly peakBytes: number;
+  /**
+   * restartSearch only: its pruned restarts ran dry (one of them tried every move it keeps, from every
+   * position it entered, with no win): undecided all the same, since the pruning proves nothing.
+   */
+  readonly ranDry?: boolean;
 }
 
 /** Ordering weights (lower plays first). */
@@ -424,7 +429,8 @@ export const RESTART_NOISE = 3;
  * entered 4 × `share` positions in all. The restarts share the table: a position one of them stored is
  * entered again free by the next. Randomised restarts cut the heavy tail of depth-first search
  * (Gomes, Selman & Kautz, 1998); the seeds make them deterministic. Returns won (with the line) or
- * undecided, never lost. `table` and `store` default to new ones.
+ * undecided, never lost (`ranDry` when a restart ran dry, which ends the stage: noise reorders the
+ * moves, it adds none). `table` and `store` default to new ones.
  */
 export function restartSearch(start: Position, share: number, store: ColumnStore = new ColumnStore(), table?: PositionTable): SearchOutcome {
   // restarts are many and short: they share one move stack
@@ -440,6 +446,7 @@ export function restartSearch(start: Position, share: number, store: ColumnStore
   let tried = 0;
   let limit = RESTART_FIRST;
   let peak = 0;
+  let ranDry = false;
   for (let k = 0; tab.size < cap && entered < 4 * share; k++) {
     const out = search(start, cap, true, k, k === 0 ? 0 : RESTART_NOISE, store, stack, tab, Math.floor(limit));
     entered += out.entered;
@@ -447,8 +454,11 @@ export function restartSearch(start: Position, share: number, store: ColumnStore
     peak = Math.max(peak, out.peakBytes);
     if (out.status === 'won') return { ...out, positions: tab.size - size0, entered, tried, peakBytes: peak };
     // a pruned search that ran dry would run dry again: noise reorders moves, it adds none
-    if (out.status === 'lost') break;
+    if (out.status === 'lost') {
+      ranDry = true;
+      break;
+    }
     limit *= RESTART_GROWTH;
   }
-  return { status: 'undecided', positions: tab.size - size0, entered, tried, moves: [], peakBytes: peak };
+  return { status: 'undecided', positions: tab.size - size0, entered, tried, moves: [], peakBytes: peak, ranDry };
 }
