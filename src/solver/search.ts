@@ -12,7 +12,7 @@
  * runs dry. Deterministic: integer ordering, stable tie-breaks, seeded noise, no clocks.
  */
 import { ColumnStore, KeyCodec } from './key.js';
-import { CAP, DEAL_MOVE, groupMove, RANK0, SolverState, SPLIT_GROUP } from './state.js';
+import { CAP, DEAL_MOVE, groupMove, packMove, RANK0, SolverState, SPLIT_GROUP } from './state.js';
 import { PositionTable } from './table.js';
 import type { Position } from '../game/position.js';
 
@@ -279,7 +279,7 @@ export function search(
     let back = -1;
     if (depth > 0 && skipBack) {
       const pm = cur[depth - 1]!;
-      if (pm !== DEAL_MOVE && toks[depth - 1] === 0) back = ((pm >> 5) & 31) | ((pm & 31) << 5) | (pm & ~0x3ff);
+      if (pm !== DEAL_MOVE && toks[depth - 1] === 0) back = packMove((pm >> 5) & 31, pm & 31, pm >> 10);
     }
     let n = start;
     for (let i = 0; i < g; i++) {
