@@ -292,7 +292,8 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
     ...(shard ? [`  shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals`] : []),
     `  deals ${s.planned ?? 'open-ended'}: ${s.skipped} already ${many ? 'stored at the first rung (won, lost or undecided there)' : 'settled'}, ` +
       `${s.ran} ${many ? `solve${s.ran === 1 ? '' : 's'} over the ${s.budgets.length} rungs run now` : 'run now'} in ${seconds(s.elapsedMs)} ` +
-      `(${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})${left}` +
+      // (no rate when nothing ran: "0.0 deals/s" read as a stalled pool, helper-66)
+      `(${s.ran > 0 ? `${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ` : ''}${s.workers} worker${s.workers > 1 ? 's' : ''})${left}` +
       (leftOut > 0 ? `; ${leftOut} line${leftOut === 1 ? '' : 's'} of other games or suit counts in the file left out` : '') +
       (duplicates > 0
         ? of === 'seeds'
