@@ -387,7 +387,7 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect(stages(dealPosition(SE4, 1011), 7462)).toEqual(['lost', [['quick', 1364, null, 'ran dry'], ['beam', 2956, 6, 'budget short'], ['complete', 3142, null, 'lost']]]);
     expect(stages(dealPosition(SE4, 1001), 20_000)).toEqual(['undecided', [['quick', 10_000, null, 'share spent'], ['beam', 9433, 3, 'budget short'], ['complete', 567, null, 'budget spent']]]);
     // a budget the quick stage fills: the later stages still run, over the positions it stored, and spend nothing
-    expect(stages(dealPosition(SE4, 1001), 100)).toEqual(['undecided', [['quick', 100, null, 'share spent'], ['beam', 0, 1, 'budget spent']]]);
+    expect(stages(dealPosition(SE4, 1001), 100)).toEqual(['undecided', [['quick', 100, null, 'budget spent'], ['beam', 0, 1, 'budget spent']]]);
     // the beam spends the budget to the last position and hands over; the complete stage stores none
     expect(stages(dealPosition(SE4, 53), 12_000)).toEqual(['undecided', [['quick', 10_000, null, 'share spent'], ['beam', 2000, 2, 'budget short'], ['complete', 0, null, 'budget spent']]]);
   });

@@ -84,7 +84,7 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
       status = 'won';
       packed = quick.moves;
     }
-    stages.push({ stage: 'quick', positions: table.size, iterations: null, end: quick.status === 'won' ? 'won' : quick.ranDry ? 'ran dry' : 'share spent' });
+    stages.push({ stage: 'quick', positions: table.size, iterations: null, end: quick.status === 'won' ? 'won' : quick.ranDry ? 'ran dry' : table.size >= max ? 'budget spent' : 'share spent' });
   }
   // (a table the quick stage filled to the budget goes on: the later stages stop only when they need
   // a position more, so a budget equal to a deal's reachable positions proves it lost)
