@@ -142,6 +142,10 @@ describe('text form', () => {
     expect(badText(MID.replace('removed: S', '')).message).toBe(
       'position file board.txt: 39 cards on the table and in the stock + 13 × 0 removed = 39; a spiderette 4-suit game has 52',
     );
+    // one card: said in the singular (found by helper-67)
+    expect(badText('game: spiderette 4\n1: | AS\n2: |\n3: |\n4: |\n5: |\n6: |\n7: |\n').message).toBe(
+      'position file board.txt: 1 card on the table and in the stock + 13 × 0 removed = 1; a spiderette 4-suit game has 52',
+    );
   });
   it('refuses more removed suits of one kind than the game has', () => {
     expect(badText(MID.replace('removed: S', 'removed: S S')).message).toBe('position file board.txt line 12: 2 S suits removed; a spiderette 4-suit game has 1');
@@ -157,6 +161,8 @@ describe('text form', () => {
     expect(badText(nine).message).toBe('position file board.txt: 9 columns; a spider game has 10 and a spiderette game 7');
     expect(badText(withLine(MID, 3, '11: |')).message).toBe('position file board.txt line 3: column 11 does not exist (Spider has columns 1-10, Spiderette 1-7)');
     expect(badText(withLine(MID, 4, '1: | 8H')).message).toBe('position file board.txt line 4: column 1 is given twice');
+    // a second source: line, refused as a second game: or removed: line is (it was kept over the first; found by helper-67)
+    expect(badText(MID + 'source: one\nsource: two\n')).toEqual({ code: 'bad-file', message: expect.stringMatching(/^position file board\.txt line \d+: source is given twice \(first on line \d+\)$/) });
   });
   it('R12: refuses a stock that is not whole deals (the last k deals of the variant)', () => {
     expect(badText(MID.replace('stock: 4C 8D QH', 'stock: 4C 8D QH 2H'))).toEqual({

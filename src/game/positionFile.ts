@@ -32,7 +32,7 @@
  * - `removed: <suit letters>` — the suits of the completed runs already removed (R14), e.g. `S H`;
  *   optional (`removed: -` or no line: none).
  * - `source: <text>` — optional free text, not part of the position (the solver ignores it); `show
- *   --format position` writes it back as it was read.
+ *   --format position` writes it back as it was read. At most one line each of game, removed and source.
  *
  * JSON form: the shape of ../shared/fixtures/pysol/*.json plus the game —
  * `{ "game": "spider", "suits": 2, "columns": [{ "faceDown": ["10S", …], "faceUp": ["5S"] }, …],
@@ -143,7 +143,7 @@ function validate(raw: RawPosition, prefix: string): Result<Position> {
   }
   const total = allCards().length;
   if (total + 13 * raw.removed.length !== variant.cards) {
-    return fail('bad-composition', '', `${total} cards on the table and in the stock + 13 × ${raw.removed.length} removed = ${total + 13 * raw.removed.length}; ${vname} has ${variant.cards}`);
+    return fail('bad-composition', '', `${total} card${total === 1 ? '' : 's'} on the table and in the stock + 13 × ${raw.removed.length} removed = ${total + 13 * raw.removed.length}; ${vname} has ${variant.cards}`);
   }
   const columns: Column[] = raw.columns.map((c) => ({ down: c.down.map((x) => x.card), up: c.up.map((x) => x.card) }));
   const position: Position = { variant, columns, stock: raw.stock.map((d) => d.cards.map((x) => x.card)), removed: raw.removed.slice() };
@@ -183,6 +183,7 @@ export function parsePositionText(text: string, name: string, meta?: PositionFil
   const cols = new Map<number, { down: RawCard[]; up: RawCard[]; where: string }>();
   let gameLine = 0;
   let removedLine = 0;
+  let sourceLine = 0;
   const lines = text.split(/\r?\n/);
   const readCards = (s: string, lineNo: number, what: string): RawCard[] | Fail => {
     const out: RawCard[] = [];
@@ -245,6 +246,9 @@ export function parsePositionText(text: string, name: string, meta?: PositionFil
       }
     } else if (key === 'source') {
       // free text, not part of the position; handed back to a caller that asks, to write it again
+      // (once: a second one was kept over the first without a word, found by helper-67)
+      if (sourceLine) return fail('bad-file', lineNo, `source is given twice (first on line ${sourceLine})`);
+      sourceLine = lineNo;
       if (meta) meta.source = value;
     } else {
       return fail('bad-file', lineNo, `unknown key ${quoteInput(m[1]!.trim())}; expected game:, a column number (1: …), stock:, removed: or source:`);
