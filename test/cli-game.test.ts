@@ -118,6 +118,25 @@ describe('spidersolve program', () => {
   });
 });
 
+describe('an option with its value missing', () => {
+  it('is refused when the next word is an option, exit 2, one line naming it, nothing run (commander took "--json" as the value; found by helper-68)', () => {
+    const db = join(dir, 'missing-value.sqlite');
+    expect(refused('batch', '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '10', '--db', db, '--study', '--json')).toBe(
+      'spidersolve: option --study <name>: no value given (the next word, "--json", is an option); give --study its value',
+    );
+    expect(existsSync(db)).toBe(false);
+    // the word after it was left over as an argument: "too many arguments", naming neither
+    expect(refused('batch', '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '--db', db)).toBe(
+      'spidersolve: option --max-positions <n>: no value given (the next word, "--db", is an option); give --max-positions its value',
+    );
+    expect(existsSync(db)).toBe(false);
+    expect(refused('report', '--db', db, '--out', '--json')).toMatch(/^spidersolve: option --out <file>: no value given \(the next word, "--json", is an option\)/);
+    expect(refused('solve', 'SE1-1', '--max-positions', '--json')).toMatch(/^spidersolve: option --max-positions <n>: no value given/);
+    // a value written with = is the user's own: here a budget that is not one
+    expect(refused('solve', 'SE1-1', '--max-positions=--json')).toBe('spidersolve: option --max-positions "--json": not a whole number in digits (1..200000000)');
+  });
+});
+
 describe('error reporting in one place (runProgram, in process)', () => {
   async function run(action: () => void): Promise<{ code: number; err: string }> {
     const program = new Command('spidersolve');

@@ -100,7 +100,7 @@ describe('text form', () => {
   });
   it('refuses a line that is not key: value', () => {
     expect(badText(withLine(MID, 3, 'KH QC')).message).toBe(
-      'position file board.txt line 3: "KH QC" is not "key: value"; expected game:, a column (1: …), stock: or removed:',
+      'position file board.txt line 3: "KH QC" is not "key: value"; expected game:, a column (1: …), stock:, removed: or source:',
     );
   });
   it('refuses a bad card and a hidden card', () => {

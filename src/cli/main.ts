@@ -95,6 +95,30 @@ export function refuseRepeatedOptions(cmd: Command, args: readonly string[]): vo
 }
 
 /**
+ * Refuses an option that takes a value followed by another option instead (`batch … --db --json`):
+ * commander takes the next word as the value whatever it is, so the batch ran into a new database
+ * named `--json`, and `--study --json` added a study of that name to the database, exit 0 (found by
+ * helper-68); and `--max-positions --db x.sqlite` left x.sqlite over, refused as "too many arguments"
+ * without naming the option. A value that starts with `--` is taken for a missing value; one written
+ * with `=` (`--study=--json`) is the user's. `args`: the user's arguments, the command's name first;
+ * those after `--` are not options. Runs before commander parses them. Throws InputError `bad-option`.
+ */
+export function refuseMissingValues(cmd: Command, args: readonly string[]): void {
+  for (let i = 1; i + 1 < args.length; i++) {
+    const token = args[i]!;
+    if (token === '--') break;
+    if (!token.startsWith('--') || token.includes('=')) continue;
+    const opt = cmd.options.find((o) => o.long === token);
+    if (!opt?.required) continue;
+    const next = args[i + 1]!;
+    if (next.startsWith('--')) {
+      throw new InputError('bad-option', `option ${opt.flags}: no value given (the next word, ${quoteInput(next)}, is an option); give ${token} its value`);
+    }
+    i++;
+  }
+}
+
+/**
  * Last line of defence: a message on one line of printable characters, at most 2,000 of them (the
  * messages quote the input short already, `quoteInput`; this is for any that does not).
  */
@@ -153,6 +177,8 @@ export async function runProgram(program: Command, given: readonly string[]): Pr
     if (args[0] === 'help' && args[1] !== undefined && !program.commands.some((c) => c.name() === args[1])) {
       throw new InputError('bad-option', `help: unknown command '${args[1]}' (spidersolve --help lists the commands)`);
     }
+    const named = program.commands.find((c) => c.name() === args[0] || c.aliases().includes(args[0]!));
+    if (named) refuseMissingValues(named, args);
     program.hook('preAction', (_program, action) => refuseRepeatedOptions(action, args));
     await program.parseAsync([...args], { from: 'user' });
     // A command may set its own status (batch: 130 when interrupted); keep it.

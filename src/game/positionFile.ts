@@ -200,7 +200,7 @@ export function parsePositionText(text: string, name: string, meta?: PositionFil
     const line = lines[i]!.replace(/^\s*#.*$|\s#(\s.*)?$/, '').trim();
     if (!line) continue;
     const m = /^([^:]+):(.*)$/.exec(line);
-    if (!m) return fail('bad-file', lineNo, `${quoteInput(line)} is not "key: value"; expected game:, a column (1: …), stock: or removed:`);
+    if (!m) return fail('bad-file', lineNo, `${quoteInput(line)} is not "key: value"; expected game:, a column (1: …), stock:, removed: or source:`);
     const key = m[1]!.trim().toLowerCase();
     const value = m[2]!.trim();
     if (/^\d+$/.test(key)) {
