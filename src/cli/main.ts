@@ -62,18 +62,26 @@ export function buildProgram(): Command {
 }
 
 /**
- * Refuses an option given twice with two values (`--game spiderette … --game spider`): commander
- * keeps the last one, and a script that adds options to a default command line would run what it did
- * not mean to, without a word (found by helper-54). The same value twice, a flag twice, and options
- * whose help says REPEATABLE (`report --study`) are let through. `args`: the user's arguments,
- * the command's name among them; those after `--` are not options. Throws InputError `bad-option`.
+ * Refuses two mistakes in a command's options that commander lets through, before it parses them
+ * (`args`: the user's arguments, the command's name first; those after `--` are not options). Throws
+ * InputError `bad-option`.
+ *
+ * - An option given twice with two values (`--game spiderette … --game spider`): commander keeps the
+ *   last one, and a script that adds options to a default command line would run what it did not
+ *   mean to, without a word (found by helper-54). The same value twice, a flag twice, and options
+ *   whose help says REPEATABLE (`report --study`) are let through.
+ * - An option that takes a value followed by another option instead (`batch … --db --json`):
+ *   commander takes the next word as the value whatever it is, so the batch ran into a new database
+ *   named `--json`, and `--study --json` added a study of that name to the database, exit 0 (found
+ *   by helper-68); and `--max-positions --db x.sqlite` left x.sqlite over, refused as "too many
+ *   arguments" without naming the option. A value that starts with `--` is taken for a missing
+ *   value; one written with `=` (`--study=--json`) is the user's.
  */
-export function refuseRepeatedOptions(cmd: Command, args: readonly string[]): void {
+export function refuseOptionMistakes(cmd: Command, args: readonly string[]): void {
   // per flag, the value it was first given (an option and its --no- form contradicting each other
   // are the command's to refuse: batch's --shard and --no-shard)
   const seen = new Map<string, string>();
-  const start = args.indexOf(cmd.name());
-  for (let i = start + 1; i < args.length; i++) {
+  for (let i = 1; i < args.length; i++) {
     const token = args[i]!;
     if (token === '--') break;
     if (!token.startsWith('--')) continue;
@@ -83,38 +91,18 @@ export function refuseRepeatedOptions(cmd: Command, args: readonly string[]): vo
     if (!opt) continue;
     let value = 'true';
     if (eq >= 0) value = token.slice(eq + 1);
-    else if (opt.required && i + 1 < args.length) value = args[++i]!;
-    else if (opt.optional && i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
+    else if (opt.required && i + 1 < args.length) {
+      value = args[++i]!;
+      if (value.startsWith('--')) {
+        throw new InputError('bad-option', `option ${opt.flags}: no value given (the next word, ${quoteInput(value)}, is an option); give ${flag} its value`);
+      }
+    } else if (opt.optional && i + 1 < args.length && !args[i + 1]!.startsWith('-')) value = args[++i]!;
     if (opt.description.includes(REPEATABLE)) continue;
     const first = seen.get(flag);
     if (first !== undefined && first !== value) {
       throw new InputError('bad-option', `option ${flag} given twice (${quoteInput(first)}, then ${quoteInput(value)}): give it once`);
     }
     seen.set(flag, value);
-  }
-}
-
-/**
- * Refuses an option that takes a value followed by another option instead (`batch … --db --json`):
- * commander takes the next word as the value whatever it is, so the batch ran into a new database
- * named `--json`, and `--study --json` added a study of that name to the database, exit 0 (found by
- * helper-68); and `--max-positions --db x.sqlite` left x.sqlite over, refused as "too many arguments"
- * without naming the option. A value that starts with `--` is taken for a missing value; one written
- * with `=` (`--study=--json`) is the user's. `args`: the user's arguments, the command's name first;
- * those after `--` are not options. Runs before commander parses them. Throws InputError `bad-option`.
- */
-export function refuseMissingValues(cmd: Command, args: readonly string[]): void {
-  for (let i = 1; i + 1 < args.length; i++) {
-    const token = args[i]!;
-    if (token === '--') break;
-    if (!token.startsWith('--') || token.includes('=')) continue;
-    const opt = cmd.options.find((o) => o.long === token);
-    if (!opt?.required) continue;
-    const next = args[i + 1]!;
-    if (next.startsWith('--')) {
-      throw new InputError('bad-option', `option ${opt.flags}: no value given (the next word, ${quoteInput(next)}, is an option); give ${token} its value`);
-    }
-    i++;
   }
 }
 
@@ -177,9 +165,8 @@ export async function runProgram(program: Command, given: readonly string[]): Pr
     if (args[0] === 'help' && args[1] !== undefined && !program.commands.some((c) => c.name() === args[1])) {
       throw new InputError('bad-option', `help: unknown command '${args[1]}' (spidersolve --help lists the commands)`);
     }
-    const named = program.commands.find((c) => c.name() === args[0] || c.aliases().includes(args[0]!));
-    if (named) refuseMissingValues(named, args);
-    program.hook('preAction', (_program, action) => refuseRepeatedOptions(action, args));
+    const named = program.commands.find((c) => c.name() === args[0]);
+    if (named) refuseOptionMistakes(named, args);
     await program.parseAsync([...args], { from: 'user' });
     // A command may set its own status (batch: 130 when interrupted); keep it.
     const set = process.exitCode;

@@ -39,12 +39,12 @@ export interface SolveResult {
 
 /**
  * One stage of a solve (solve.ts). `end`: `won`, `lost` (proven: R19), `budget spent` (undecided: it
- * needed a new position with the budget full); or why the next stage took over: `share spent` (the
- * quick stage stored its share of the budget, or entered four times as many positions; a share that was
- * the whole budget, stored, ends `budget spent`), `ran dry` (a
- * pruned search, the quick stage's or the beam's, saw all it can reach: that proves nothing), `budget
- * short` (the budget left could not hold the beam's next iteration, solver 3.7.0). A stage may store
- * no position (0): it ran over positions stored before, entering them again free.
+ * needed a new position with the budget full; also a quick stage whose share was the whole budget
+ * and that stored it); or why the next stage took over: `share spent` (the quick stage stored its
+ * share of the budget, or entered four times as many positions), `ran dry` (a pruned search, the
+ * quick stage's or the beam's, saw all it can reach: that proves nothing), `budget short` (the budget
+ * left could not hold the beam's next iteration, solver 3.7.0). A stage may store no position (0): it
+ * ran over positions stored before, entering them again free.
  */
 export interface StageReport {
   readonly stage: 'quick' | 'beam' | 'complete';
