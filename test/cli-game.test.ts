@@ -125,7 +125,7 @@ describe('an option with its value missing', () => {
       'spidersolve: option --study <name>: no value given (the next word, "--json", is an option); give --study its value',
     );
     expect(existsSync(db)).toBe(false);
-    // the word after it was left over as an argument: "too many arguments", naming neither
+    // (commander took --db as the budget and left the file over: "too many arguments", naming neither)
     expect(refused('batch', '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '--db', db)).toBe(
       'spidersolve: option --max-positions <n>: no value given (the next word, "--db", is an option); give --max-positions its value',
     );
