@@ -462,8 +462,8 @@ describe('solve', () => {
     expect(o.status).toBe('undecided');
     expect(o.stages).toEqual([
       { stage: 'quick', positions: 10_000, iterations: null, end: 'share spent' },
-      { stage: 'beam', positions: 9433, iterations: 3, end: 'budget short' },
-      { stage: 'complete', positions: 567, iterations: null, end: 'budget spent' },
+      { stage: 'beam', positions: 9341, iterations: 3, end: 'budget short' },
+      { stage: 'complete', positions: 659, iterations: null, end: 'budget spent' },
     ]);
   });
 
