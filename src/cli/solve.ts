@@ -64,7 +64,7 @@ export function speedText(positions: number, elapsedMs: number): string {
 
 /**
  * The stages of a solve in words, in order, each with the new positions it stored and how it ended:
- * `quick 10,000 (share spent), beam 545,436 in 9 iterations (budget short), complete 444,564 (budget spent)`.
+ * `quick 10,000 (share spent), beam 545,430 in 9 iterations (budget short), complete 444,570 (budget spent)`.
  */
 export function stagesText(stages: SolveResult['stages']): string {
   return stages
