@@ -439,7 +439,7 @@ export const RESTART_NOISE = 3;
  * 3201–3400 0.67× and 0.99×; one-suit Spiderette and Spider 0.93–1.00× the median and 0.80–0.98×
  * the total. The same deals won, lost and undecided in all of these and in two-suit Spider 3001–3100,
  * four-suit Spiderette 3001–3200, PySolFC Spiderette 1101–1300, four-suit Spider 3001–3040 and
- * PySolFC Spider 1101–1140 (0.95–1.01× their totals, one solve each). Without the limit of positions
+ * PySolFC Spider 1101–1140 (0.89–1.01× their totals, one solve each or two). Without the limit of positions
  * entered, one-suit Spider seeds 3201–3400 took 4.4× the total. A share of 0.23 (35 of 150) did about
  * as well (two-suit Spiderette 3201–3400 0.80× the median, two-suit Spider at 167,000 0.64×).
  */
