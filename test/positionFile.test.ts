@@ -249,7 +249,7 @@ describe('JSON form', () => {
     expect(badJson('{').message).toMatch(/^position file pos.json: not valid JSON \(/);
     // the parser quotes the text: its line breaks become spaces, and the quote is closed (one line)
     expect(badJson('not json\n')).toEqual({ code: 'bad-json', message: `position file pos.json: not valid JSON (Unexpected token 'o', "not json " is not valid JSON)` });
-    expect(badJson('[]')).toEqual({ code: 'bad-json', message: 'position file pos.json: expected a JSON object with "columns" and "stockDeals"' });
+    expect(badJson('[]')).toEqual({ code: 'bad-json', message: 'position file pos.json: expected a JSON object with a "columns" array' });
     expect(badJson('{"columns": [], "colour": 1}').message).toBe('position file pos.json colour: unknown field; expected game, suits, columns, stockDeals, removed, source');
     expect(badJson('{"game": "chess", "columns": []}').message).toBe('position file pos.json game: "chess" is not "spider" or "spiderette"');
     expect(badJson('{"suits": 3, "columns": []}').message).toBe('position file pos.json suits: 3 is not 1, 2 or 4');

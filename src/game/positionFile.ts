@@ -348,7 +348,7 @@ export function parsePositionJson(text: string, name: string, meta?: PositionFil
     // (the parser's message may quote the file's text, line breaks and all: one line, whole)
     return fail('bad-json', '', `not valid JSON (${(e as Error).message.replace(/\s+/g, ' ').trim()})`);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('bad-json', '', 'expected a JSON object with "columns" and "stockDeals"');
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('bad-json', '', 'expected a JSON object with a "columns" array');
   const o = data as Record<string, unknown>;
   for (const k of Object.keys(o)) {
     if (!['game', 'suits', 'columns', 'stockDeals', 'removed', 'source'].includes(k)) {
