@@ -180,8 +180,8 @@ export function newStack(): SearchStack {
 /**
  * Searches from `start` until a win, exhaustion, `maxEntered` positions entered, `maxLeft` positions
  * left behind (entered, and no longer on the search's path: it backed out of them; default no limit),
- * or `table` holding `maxPositions` positions. The search enters each position once (PositionTable.visit with a stamp of
- * its own): a position stored by an earlier search on the table is entered again at no cost to the
+ * or `table` holding `maxPositions` positions. The search enters each position once
+ * (PositionTable.visit with a stamp of its own): a position stored by an earlier search on the table is entered again at no cost to the
  * budget. `prune` leaves out the moves moveOrder prunes with PRUNE_QUICK; `noise` (0..3) adds 0..noise to each move's
  * score, drawn from a generator seeded by `noiseSeed`. `table` and `store` default to new ones;
  * `stack` is the move stack to use, grown as needed and left in it for the next search (default a
@@ -428,32 +428,33 @@ export const RESTART_NOISE = 3;
  * A restart also ends once it has left behind (entered and backed out of) this share of its limit
  * (solver 3.8.0): 45 positions for the first restart's 150. A restart that wins goes almost straight
  * to the win: on two-suit Spiderette seeds 3001–3030 most winning restarts entered 80–330 positions (a
- * few 800–1,100) for lines of 70–130 moves, where the restarts that failed spent their limits backing out of the subtree
- * below an early choice. Ending those sooner gives the next restart, with other noise, its turn.
- * The limit of positions entered stays, for a search that wanders deeper without backing out (in
- * one-suit Spider a restart with no other limit went 10,000 positions deep). Measured against 3.7.0
- * on seeds outside the benchmark sets, one process solving each deal with both (each deal's best of
- * three solves), at 1,000,000 positions: two-suit Spiderette seeds 3001–3200 0.69× the median time a
- * deal and 0.96× the total (median positions 1,196 against 1,809), 3201–3400 0.81× and 0.91×,
- * 3401–3600 (one solve each) 0.78× and 0.99×; two-suit Spider at 167,000, 3001–3200 0.84× and 0.92×,
- * 3201–3400 0.67× and 0.99×; one-suit Spiderette and Spider 0.93–1.00× the median and 0.80–0.98×
- * the total. The same deals won, lost and undecided in all of these and in two-suit Spider 3001–3100,
- * four-suit Spiderette 3001–3200, PySolFC Spiderette 1101–1300, four-suit Spider 3001–3040 and
- * PySolFC Spider 1101–1140 (0.89–1.01× their totals, one solve each or two). Without the limit of positions
- * entered, one-suit Spider seeds 3201–3400 took 4.4× the total. A share of 0.23 (35 of 150) did about
- * as well (two-suit Spiderette 3201–3400 0.80× the median, two-suit Spider at 167,000 0.64×).
+ * few 800–1,100) for lines of 70–130 moves, where the restarts that failed spent their limits backing
+ * out of the subtree below an early choice. Ending those sooner gives the next restart, with other
+ * noise, its turn. The limit of positions entered stays, for a search that wanders deeper without
+ * backing out (in one-suit Spider a restart with no other limit went 10,000 positions deep). Measured
+ * against 3.7.0 on seeds outside the benchmark sets, one process solving each deal with both (each
+ * deal's best of three solves), at 1,000,000 positions: two-suit Spiderette seeds 3001–3200 0.69× the
+ * median time a deal and 0.96× the total (median positions 1,196 against 1,809), 3201–3400 0.81× and
+ * 0.91×, 3401–3600 (one solve each) 0.78× and 0.99×; two-suit Spider at 167,000, 3001–3200 0.84× and
+ * 0.92×, 3201–3400 0.67× and 0.99×; one-suit Spiderette and Spider 0.93–1.00× the median and
+ * 0.80–0.98× the total. The same deals won, lost and undecided in all of these and in two-suit Spider
+ * 3001–3100, four-suit Spiderette 3001–3200, PySolFC Spiderette 1101–1300, four-suit Spider 3001–3040
+ * and PySolFC Spider 1101–1140 (0.89–1.01× their totals, one solve each or two). Without the limit of
+ * positions entered, one-suit Spider seeds 3201–3400 took 4.4× the total. A share of 0.23 (35 of 150)
+ * did about as well (two-suit Spiderette 3201–3400 0.80× the median, two-suit Spider at 167,000
+ * 0.64×).
  */
 export const RESTART_LEFT = 0.3;
 
 /**
  * The quick stage: pruned depth-first searches, restarted with a growing limit on the positions each
- * enters (and on those it leaves behind, RESTART_LEFT) and seeded tie-breaking noise in the move
- * order (restart k uses seed k; the first has no noise), until one wins, `share` new positions have been stored in `table`, or the restarts have
- * entered 4 × `share` positions in all. The restarts share the table: a position one of them stored is
- * entered again free by the next. Randomised restarts cut the heavy tail of depth-first search
- * (Gomes, Selman & Kautz, 1998); the seeds make them deterministic. Returns won (with the line) or
- * undecided, never lost (`ranDry` when a restart ran dry, which ends the stage: noise reorders the
- * moves, it adds none). `table` and `store` default to new ones.
+ * enters (and on those it leaves behind, RESTART_LEFT) and seeded tie-breaking noise in the move order
+ * (restart k uses seed k; the first has no noise), until one wins, `share` new positions have been
+ * stored in `table`, or the restarts have entered 4 × `share` positions in all. The restarts share the
+ * table: a position one of them stored is entered again free by the next. Randomised restarts cut the
+ * heavy tail of depth-first search (Gomes, Selman & Kautz, 1998); the seeds make them deterministic.
+ * Returns won (with the line) or undecided, never lost (`ranDry` when a restart ran dry, which ends
+ * the stage: noise reorders the moves, it adds none). `table` and `store` default to new ones.
  */
 export function restartSearch(start: Position, share: number, store: ColumnStore = new ColumnStore(), table?: PositionTable): SearchOutcome {
   // restarts are many and short: they share one move stack
