@@ -12,7 +12,7 @@ import { pysolDeal } from '../src/game/pysol.js';
 import { playLine } from '../src/game/score.js';
 import { ALL_VARIANTS, getVariant } from '../src/game/variant.js';
 
-const fixture = (name: string) => readFileSync(new URL(`../../shared/fixtures/pysol/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/pysol/${name}`, import.meta.url), 'utf8');
 
 function text(p: Position, name = 'board.txt') {
   const r = parsePositionText(makePositionText(p), name);

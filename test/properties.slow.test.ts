@@ -1,7 +1,7 @@
 /**
  * Properties of the rules engine over random play in all six variants (fast-check): a random deal
  * (a permutation of the variant's fresh deck), then a random walk of up to 150 moves chosen among
- * legalMoves. At every step the engine is checked against the rules of record (../shared/RULES.md) and
+ * legalMoves. At every step the engine is checked against the rules of record (docs/rules.md) and
  * against a small reference model written here from the rules alone.
  */
 import fc from 'fast-check';
@@ -31,7 +31,7 @@ const MAX_STEPS = 150;
 const LIMIT = { plugins: [fc.interruptAfterTimeLimit(30_000)] };
 
 // ---------------------------------------------------------------------------------------------------
-// A reference model, written from RULES.md without using rules.ts.
+// A reference model, written from docs/rules.md without using rules.ts.
 
 /** Do these cards descend by one rank at a time, all of one suit (R7)? */
 function isSuitedRun(cards: readonly Card[]): boolean {

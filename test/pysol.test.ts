@@ -1,5 +1,5 @@
 /**
- * PySolFC import (src/game/pysol.ts): all five fixtures of ../shared/fixtures/pysol reproduced exactly,
+ * PySolFC import (src/game/pysol.ts): all five fixtures of test/fixtures/pysol reproduced exactly,
  * Python's MT19937 checked against CPython values, and the mapping onto this project's layout (R3) and
  * suits (R2) checked card for card.
  */
@@ -14,7 +14,7 @@ import { playLine } from '../src/game/score.js';
 import { getVariant } from '../src/game/variant.js';
 
 function fixture(name: string): unknown {
-  return JSON.parse(readFileSync(new URL(`../../shared/fixtures/pysol/${name}`, import.meta.url), 'utf8'));
+  return JSON.parse(readFileSync(new URL(`./fixtures/pysol/${name}`, import.meta.url), 'utf8'));
 }
 function deal(kind: PysolKind, n: number) {
   const r = pysolDeal(kind, n);

@@ -1,5 +1,5 @@
 /**
- * The rules of record (../shared/RULES.md), one or more tests per rule id R1–R17, on hand-built positions
+ * The rules of record (docs/rules.md), one or more tests per rule id R1–R17, on hand-built positions
  * with exact expected values: move lists, resulting columns, scores.
  */
 import { describe, expect, it } from 'vitest';
@@ -56,7 +56,7 @@ function compositionOf(p: Position): Record<string, number> {
   return out;
 }
 
-/** The composition RULES.md R2 gives: `copies` of each card of the listed suits. */
+/** The composition docs/rules.md R2 gives: `copies` of each card of the listed suits. */
 function expectedComposition(suits: string, copies: number): Record<string, number> {
   const out: Record<string, number> = {};
   for (const s of suits) for (const r of ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K']) out[r + s] = copies;
@@ -64,7 +64,7 @@ function expectedComposition(suits: string, copies: number): Record<string, numb
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The worked Spiderette position at the end of RULES.md, as a real deal: the face-down cards and the
+// The worked Spiderette position at the end of docs/rules.md, as a real deal: the face-down cards and the
 // stock are the other 45 cards of the deck in fresh-deck order.
 
 const SHOWN = ['4C', 'AC', '10H', 'QD', '3H', 'AS', '5H'];
@@ -82,7 +82,7 @@ function workedPosition(): Position {
   return positionFromDeal(SE4, order);
 }
 
-describe('the worked Spiderette position of RULES.md', () => {
+describe('the worked Spiderette position of docs/rules.md', () => {
   it('R4, R6, R12: is the documented start (4C, AC, 10H, QD, 3H, AS, 5H showing, 24 in the stock)', () => {
     const p = workedPosition();
     expect(view(p)).toEqual([

@@ -3,7 +3,7 @@
  * version, counts per status, the win-rate floor with its Wilson score interval, the ceiling, and
  * percentiles of the search effort of won deals. No I/O here; the store feeds rows in, the CLI prints.
  *
- * Reading a row (RULES.md R19): `floor` counts only won deals, so it is a lower bound on the true
+ * Reading a row (docs/rules.md R19): `floor` counts only won deals, so it is a lower bound on the true
  * win rate of the sample; `ceiling` also counts every deal whose outcome is unknown (undecided, and
  * errors, which are unknown too), so it is an upper bound. With no errors the ceiling is
  * (won + undecided) / deals.
@@ -77,7 +77,7 @@ export interface BudgetResult {
 
 /**
  * What a deal counts as at budget `b`, from its stored results (one solver version) at any budgets
- * (RULES.md R19: won and lost are proofs, undecided is not):
+ * (docs/rules.md R19: won and lost are proofs, undecided is not):
  * - won, if it was won at some budget ≤ b (the smallest such result is returned);
  * - else lost, if it was proven lost at some budget ≤ b;
  * - else undecided, if it was undecided at some budget ≥ b (a larger budget did not decide it; counting

@@ -1,5 +1,5 @@
 /**
- * Cards, suits and ranks (RULES.md R1, R2).
+ * Cards, suits and ranks (docs/rules.md R1, R2).
  *
  * A card is a small integer `suit * 13 + (rank - 1)`, 0..51, so that every card of one rank and
  * suit is the same value: copies are indistinguishable for play (R2).
@@ -37,7 +37,7 @@ export function makeCardValue(suit: Suit, rank: number): Card {
 }
 
 /**
- * Text of a card: rank then suit letter, `AS`, `10H`, `QD` (the shape of ../shared/fixtures), or with
+ * Text of a card: rank then suit letter, `AS`, `10H`, `QD` (the shape of test/fixtures/pysol), or with
  * `unicode` the suit symbol, `Q♦`.
  */
 export function makeCard(card: Card, unicode = false): string {

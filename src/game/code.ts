@@ -1,5 +1,5 @@
 /**
- * Deal codes: one short, shell-safe text that names a whole deal (RULES.md R18).
+ * Deal codes: one short, shell-safe text that names a whole deal (docs/rules.md R18).
  *
  * Grammar (case-insensitive; letters, digits and `-` only; written upper-case):
  *

@@ -1,5 +1,5 @@
 /**
- * Seeded deals: the project's own numbering of deals (RULES.md R2–R4, R18).
+ * Seeded deals: the project's own numbering of deals (docs/rules.md R2–R4, R18).
  *
  * A seeded deal is fixed by its variant and a seed 0..4294967295. The card order it produces is part of
  * the project's record (deal codes such as `SP2-1007`, stored study results), so **this algorithm must

@@ -1,6 +1,6 @@
 /**
  * A position: the tableau columns (face-down and face-up cards), the stock deals still to come and the
- * completed suits removed so far (RULES.md R3–R5, R11–R15). Positions are plain immutable-by-convention
+ * completed suits removed so far (docs/rules.md R3–R5, R11–R15). Positions are plain immutable-by-convention
  * data; the rules in rules.ts return new positions.
  */
 import type { Card, Suit } from './cards.js';

@@ -1,6 +1,6 @@
 /**
  * Position files: a position written down in full, in a text form a person types while looking at a game,
- * or in a JSON form for programs (RULES.md R3–R5, R12, R14, R18). Both carry every card, face-down
+ * or in a JSON form for programs (docs/rules.md R3–R5, R12, R14, R18). Both carry every card, face-down
  * ones included: a solver plays with perfect information (R18).
  *
  * Text form (one item a line; blank lines and case do not matter; a line starting with `#` is a comment,
@@ -34,7 +34,7 @@
  * - `source: <text>` — optional free text, not part of the position (the solver ignores it); `show
  *   --format position` writes it back as it was read. At most one line each of game, removed and source.
  *
- * JSON form: the shape of ../shared/fixtures/pysol/*.json plus the game —
+ * JSON form: the shape of test/fixtures/pysol/*.json plus the game —
  * `{ "game": "spider", "suits": 2, "columns": [{ "faceDown": ["10S", …], "faceUp": ["5S"] }, …],
  *    "stockDeals": [["5H", …], …], "removed": ["S"], "source": "…" }`;
  * `game`, `suits`, `removed` and `source` are optional (game and suits are inferred as above).
@@ -333,7 +333,7 @@ export function makePositionJson(pos: Position, source?: string): string {
 }
 
 /**
- * Parses the JSON form (see the module comment): the shape of ../shared/fixtures/pysol/*.json, with
+ * Parses the JSON form (see the module comment): the shape of test/fixtures/pysol/*.json, with
  * optional `game`, `suits`, `removed` and `source`. Errors: `bad-json` (not JSON, a field of the wrong
  * type, an unknown field), then the same validation as the text form, naming the field.
  */

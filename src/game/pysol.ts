@@ -1,9 +1,9 @@
 /**
  * PySolFC import: PySolFC's deal number N of Spider (4 suits, game id 11), Spider (2 suits, id 270),
  * Spider (1 suit, id 269) and Spiderette (4 suits, id 24), re-implemented independently from the facts
- * in ../shared/fixtures/README.md, and mapped onto this project's layout and suits.
+ * in test/fixtures/README.md, and mapped onto this project's layout and suits.
  *
- * How PySolFC deals (reproduced exactly; all five fixtures in ../shared/fixtures/pysol are tested):
+ * How PySolFC deals (reproduced exactly; all five fixtures in test/fixtures/pysol are tested):
  * - Fresh deck: for each deck, for each suit of the game's suit list, ranks A..K; PySolFC's suit order
  *   is clubs, spades, hearts, diamonds. Spider 4 suits: C S H D per deck (2 decks); 2 suits: C C H H per
  *   deck; 1 suit: C C C C per deck; Spiderette: C S H D, one deck.
@@ -56,7 +56,7 @@ export const PYSOL_MAX_NUMBER = Number.MAX_SAFE_INTEGER;
 /** Our Spider columns 1..10 are these PySolFC columns (1-based). */
 export const PYSOL_SPIDER_COLUMNS: readonly number[] = Object.freeze([1, 4, 7, 10, 2, 3, 5, 6, 8, 9]);
 
-/** A deal in the neutral shape of ../shared/fixtures/pysol/*.json: PySolFC's own columns and suits. */
+/** A deal in the neutral shape of test/fixtures/pysol/*.json: PySolFC's own columns and suits. */
 export interface PysolFixture {
   /** `PySol spider 4-suit game number 14934`. */
   source: string;
@@ -247,7 +247,7 @@ export function parsePysolNumber(text: string, name: string): Result<number> {
 
 /**
  * PySolFC's deal N of a kind (see the module comment), both unmapped (`fixture`, the shape of
- * ../shared/fixtures/pysol/*.json) and mapped onto this project (`position`). N is an integer
+ * test/fixtures/pysol/*.json) and mapped onto this project (`position`). N is an integer
  * 1..PYSOL_MAX_NUMBER; otherwise an InputError `bad-reference`.
  */
 export function pysolDeal(kind: PysolKind, n: number): Result<PysolDeal> {

@@ -1,5 +1,5 @@
 /**
- * The rules engine: legal moves and their effects, exactly as ../shared/RULES.md says. Every rule of
+ * The rules engine: legal moves and their effects, exactly as docs/rules.md says. Every rule of
  * play lives here and nowhere else; the solver has its own fast move generator, tested against this one.
  */
 import { rankOf, suitOf, type Card, type Suit } from './cards.js';

@@ -1,5 +1,5 @@
 /**
- * Scores and move counts (RULES.md R16, R17) and the replay of a line of play.
+ * Scores and move counts (docs/rules.md R16, R17) and the replay of a line of play.
  */
 import { isWon, type Position } from './position.js';
 import { applyMove, moveText, resolveMove } from './rules.js';

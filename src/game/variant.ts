@@ -1,5 +1,5 @@
 /**
- * The six variants as data: Spider and Spiderette, each in 1, 2 and 4 suits (RULES.md R2–R5, R12).
+ * The six variants as data: Spider and Spiderette, each in 1, 2 and 4 suits (docs/rules.md R2–R5, R12).
  * Nothing in the rules engine tests a game by name; it reads these fields.
  */
 import type { Suit } from './cards.js';

@@ -28,7 +28,7 @@ export interface WonEffort {
 /** One group's win rate: floor and ceiling (fractions) with their 95% Wilson intervals. */
 export interface WinRatePoint {
   readonly group: string;
-  /** `floor` (won / deals) or `ceiling` ((won + undecided + errors) / deals), RULES.md R19. */
+  /** `floor` (won / deals) or `ceiling` ((won + undecided + errors) / deals), docs/rules.md R19. */
   readonly measure: 'floor' | 'ceiling';
   readonly rate: number;
   readonly low: number;

@@ -130,7 +130,7 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
 <h1>spidersolve study report</h1>
 <p class="meta">${escapeHtml(meta1)}</p>
 ${meta.notes?.length ? `<div class="warn" role="note" data-partial>${meta.notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>\n` : ''}${rows.length ? table(rows) : '<p>No results.</p>'}
-<p class="legend">Floor: won / deals, a lower bound on the win rate; CI: its 95% Wilson score interval; ceiling: deals not proven lost / deals, an upper bound (RULES.md R19). Positions and times (ms) are of won deals: median and 95th percentile.</p>
+<p class="legend">Floor: won / deals, a lower bound on the win rate; CI: its 95% Wilson score interval; ceiling: deals not proven lost / deals, an upper bound (docs/rules.md R19). Positions and times (ms) are of won deals: median and 95th percentile.</p>
 ${figures.join('\n')}
 <footer>Made by ${escapeHtml(meta.generator)}${meta.generatedAt ? ` on ${escapeHtml(meta.generatedAt)}` : ''}; charts by Vega-Lite and Vega. This file needs no network.</footer>
 </main>

@@ -6,7 +6,7 @@
  * already: a position the earlier stages stored is entered again at no cost to the budget, a new one is
  * stored, and counted, when first met. A position is expanded once (PositionTable.visit with a stamp
  * of its own), so when the queue runs dry with no win, every position reachable from the start has
- * been expanded and the deal is **lost** (RULES.md R19).
+ * been expanded and the deal is **lost** (docs/rules.md R19).
  *
  * Breadth-first, not depth-first: its memory is a queue of table nodes and their moves back, 5 bytes
  * a position at most, where a depth-first search keeps each frame's untried moves along a path that,

@@ -7,7 +7,7 @@
  *    (search.ts); they win easy deals in a few hundred positions and never answer lost.
  * 2. Iterative-widening beam search (beam.ts), the rest of the budget, heuristic: it prunes moves and
  *    drops positions, until a win, the budget, or an iteration that dropped none: if it pruned none
- *    either, that iteration was complete and the deal is **lost** (RULES.md R19); else the pruned
+ *    either, that iteration was complete and the deal is **lost** (docs/rules.md R19); else the pruned
  *    search has seen every position it can reach, and stage 3 takes over. Stage 3 takes over too
  *    (solver 3.7.0) after a failed iteration that kept more positions than the budget has left: the
  *    next, twice as wide, could not finish (BEAM_SHORT_HAND_OFF in beam.ts).
@@ -61,7 +61,7 @@ export interface SolveTuning extends BeamOptions {
 /**
  * Solves a position within a position budget (default 1,000,000 distinct stored positions). Returns
  * won (with a line replayed to a win through the rules engine), lost (every reachable position was
- * examined) or undecided (budget spent) — RULES.md R19 — with the stages it ran (`stages`: what each
+ * examined) or undecided (budget spent) — docs/rules.md R19 — with the stages it ran (`stages`: what each
  * stored and how it ended). `tuning` changes the stages' settings (for experiments only: the commands
  * never pass it). Throws Error only on a solver defect (a claimed win that does not replay).
  */

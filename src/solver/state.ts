@@ -1,7 +1,7 @@
 /**
  * The solver's mutable position: typed arrays with make/unmake moves, and its own fast move generator.
  *
- * It plays by the same rules as src/game/rules.ts (RULES.md R6–R15) and is tested against it on random
+ * It plays by the same rules as src/game/rules.ts (docs/rules.md R6–R15) and is tested against it on random
  * positions of all six variants. Face-down cards never move (they are fixed by the deal, R18), so a
  * column's face-down part is just a count into the column's fixed list of hidden cards.
  */

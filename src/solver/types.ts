@@ -1,5 +1,5 @@
 /**
- * The solver's public contract (RULES.md R18, R19). The solver knows nothing of SQLite or the CLI.
+ * The solver's public contract (docs/rules.md R18, R19). The solver knows nothing of SQLite or the CLI.
  */
 
 /** Outcome of a bounded search (R19). */
