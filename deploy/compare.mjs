@@ -21,7 +21,7 @@ if (!a || !b) {
   process.exit(2);
 }
 // each must be a spidersolve results database: one line naming the one that is not (it printed a
-// stack trace for a missing file; found by helper-43)
+// stack trace for a missing file)
 for (const path of [a, b]) {
   let why = null;
   try {

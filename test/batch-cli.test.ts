@@ -54,13 +54,13 @@ describe('spidersolve batch: bad input', () => {
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--workers', '0'], /--workers "0"/],
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '20,000'], /--max-positions "20,000": write a budget without separators \(20000\); a comma separates the budgets of a ladder/],
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '1000,x'], /--max-positions "1000,x": budget "x": not a whole number/],
-      // a ladder starting at 0 is told its budget 0 is out of range, not to drop a separator (found by helper-30)
+      // a ladder starting at 0 is told its budget 0 is out of range, not to drop a separator
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '0,100'], /--max-positions "0,100": budget "0": must be 1\.\.200000000\n$/],
-      // a ladder that goes down is told so, not to drop separators (found by helper-31)
+      // a ladder that goes down is told so, not to drop separators
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '100,200,150'], /--max-positions "100,200,150": a ladder's budgets must increase \(200 then 150\)\n$/],
       [['--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '100,050'], /--max-positions "100,050": write a budget without separators \(100050\)/],
       // an empty --deals name is called empty (it named the working directory: "is a directory"), and a
-      // name with spaces at its ends is quoted (found by helper-30)
+      // name with spaces at its ends is quoted
       [['--deals', ''], /^spidersolve: --deals "": the file name is empty\n$/],
       [['--deals', ' none.txt'], /^spidersolve: --deals " none\.txt": no such file\n$/],
       [['--game', 'spider', '--suits', '1'], /exactly one of --seeds/],
@@ -163,7 +163,7 @@ describe('spidersolve batch: bad input', () => {
     expectUnchanged(cut, before);
   });
 
-  it('a database with a table or column gone (dropped by hand): every command exits 2 naming what is missing, nothing written (found by helper-48)', async () => {
+  it('a database with a table or column gone (dropped by hand): every command exits 2 naming what is missing, nothing written', async () => {
     const db = join(dir, 'whole-schema.sqlite');
     const s = ResultStore.openForWriting(db);
     s.ensureStudy('st', { game: 'spider', suits: '1', dealsSpec: 'seeds:1-2', maxPositions: 100 });
@@ -229,7 +229,7 @@ describe('spidersolve batch: bad input', () => {
     conn.close();
   });
 
-  it('batch --json report rows are report --json\'s, partial included: true for a shard\'s database, false for a whole study (found by helper-54)', async () => {
+  it('batch --json report rows are report --json\'s, partial included: true for a shard\'s database, false for a whole study', async () => {
     const shardDb = join(dir, 'json-partial-shard.sqlite');
     const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-4', '--max-positions', '2000', '--workers', '1', '--json'];
     const shard = await cli([...args, '--shard', '1/2', '--db', shardDb]);
@@ -261,7 +261,7 @@ describe('spidersolve batch: bad input', () => {
     expect(resumed.stdout).toMatch(/deals 20: 20 already settled, 0 run now/);
   });
 
-  it('a job array resubmitted with another shard count is refused on a shard\'s database that holds deals outside its new shard (found by helper-58: it re-solved other deals into it)', async () => {
+  it('a job array resubmitted with another shard count is refused on a shard\'s database that holds deals outside its new shard', async () => {
     const db = join(dir, 'slurm-other', 'shard-1.sqlite');
     const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-80', '--max-positions', '2000', '--workers', '1', '--db', db];
     const array = { SLURM_ARRAY_TASK_ID: '1', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '3', SLURM_ARRAY_TASK_COUNT: '4', SLURM_ARRAY_TASK_STEP: '1' };
@@ -285,7 +285,7 @@ describe('spidersolve batch: bad input', () => {
     expect(resumed.stdout).toMatch(/deals 20: 20 already settled, 0 run now/);
   });
 
-  it('a shard whose deals file grew since (lines added at its end) is not refused: the split is of another length (found by helper-60)', async () => {
+  it('a shard whose deals file grew since (lines added at its end) is not refused: the split is of another length', async () => {
     const sub = join(dir, 'slurm-grown');
     mkdirSync(sub, { recursive: true });
     const list = join(sub, 'list.txt');
@@ -325,7 +325,7 @@ describe('spidersolve batch: bad input', () => {
     const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'batch', '--deals', '-', '--db', db, '--max-positions', '2000', '--json'], { cwd: ROOT, input: 'SE1-1\nSE1-2\n', encoding: 'utf8' });
     const o = JSON.parse(out);
     expect([o.study, o.planned, o.won]).toEqual(['stdin-2k-positions', 2, 2]);
-    // stopped, it says the deals must come on standard input again (found by helper-57: typed as
+    // stopped, it says the deals must come on standard input again (typed as
     // printed at a terminal, the command waited for the keyboard)
     const stopped = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'batch', '--deals', '-', '--db', join(dir, 'dash-stopped.sqlite'), '--max-positions', '2000'], {
       cwd: ROOT, input: 'SE1-1\nSE1-2\n', encoding: 'utf8', env: { ...process.env, SPIDERSOLVE_TEST_SIGNAL_AT_START: 'SIGINT' },
@@ -419,7 +419,7 @@ describe('spidersolve batch: bad input', () => {
     expect(grown.stdout).toMatch(/deals 4: 3 already settled, 1 run now/);
   });
 
-  it('a position file of a planned study that now holds another deal is named as such; a study of standard input is told to take a --study name of its own (found by helper-36)', async () => {
+  it('a position file of a planned study that now holds another deal is named as such; a study of standard input is told to take a --study name of its own', async () => {
     const db = join(dir, 'posfile.sqlite');
     const pos = join(dir, 'posfile-deal.txt');
     const deals = join(dir, 'posfile.txt');
@@ -509,7 +509,7 @@ describe('spidersolve batch: bad input', () => {
 });
 
 describe('a database left in WAL mode, read without its -shm from a folder that cannot be written', () => {
-  it('is a one-line error naming the database and what to copy, exit 2, not an internal error (found by helper-59)', () => {
+  it('is a one-line error naming the database and what to copy, exit 2, not an internal error', () => {
     const base = mkdtempSync(join(tmpdir(), 'spidersolve-walro-'));
     chmodSync(base, 0o755);
     const made = join(base, 'made.sqlite');
@@ -546,11 +546,11 @@ describe('the resume command', () => {
     expect(resumeCommand(['batch', '--seeds', '1-10'])).toBe('npx spidersolve batch --seeds 1-10');
     expect(resumeCommand(['batch', '--seeds', '1-10', '--db', 'shards/shard-0.sqlite'], '0/2')).toBe('npx spidersolve batch --seeds 1-10 --db shards/shard-0.sqlite --shard 0/2');
     // from a folder inside the project too; from one outside it, npx would look in npm's registry:
-    // the project's own bin, by its path (found by helper-54)
+    // the project's own bin, by its path
     expect(resumeCommand(['batch', '--seeds', '1-10'], null, join(ROOT, 'data'), '')).toBe('npx spidersolve batch --seeds 1-10');
     expect(resumeCommand(['batch', '--seeds', '1-10'], null, dir, '')).toBe(`node ${join(ROOT, 'bin', 'spidersolve.js')} batch --seeds 1-10`);
     // run by npm run from another folder (INIT_CWD): npm ran it in the project's folder, whose
-    // relative paths the arguments are, so the command goes there first (found by helper-55)
+    // relative paths the arguments are, so the command goes there first
     expect(resumeCommand(['batch', '--deals', 'data/pysol-sample.txt'], null, ROOT, join(ROOT, 'src'))).toBe(`cd ${ROOT} && npx spidersolve batch --deals data/pysol-sample.txt`);
     expect(resumeCommand(['batch', '--seeds', '1-10'], null, ROOT, ROOT)).toBe('npx spidersolve batch --seeds 1-10');
   });
@@ -570,7 +570,7 @@ describe('the resume command', () => {
     expect(existsSync(db)).toBe(true);
   });
 
-  it('of a shard the Slurm array gave names it, so that the command run by hand resumes that shard, not the whole study (found by helper-43)', async () => {
+  it('of a shard the Slurm array gave names it, so that the command run by hand resumes that shard, not the whole study', async () => {
     const db = join(dir, 'slurm-shard-1.sqlite');
     const r = await runCli(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-12', '--max-positions', '77', '--workers', '1', '--db', db], {
       entry: 'src/cli/entry.ts',
@@ -640,7 +640,7 @@ describe('spidersolve batch --seeds N- --until-width that runs out of seeds', ()
 });
 
 describe('spidersolve batch --workers', () => {
-  it('more workers than CPUs: a note that they add memory, not speed; the batch runs (found by helper-39)', async () => {
+  it('more workers than CPUs: a note that they add memory, not speed; the batch runs', async () => {
     const db = join(dir, 'workers.sqlite');
     const env = { SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1' };
     const cpus = availableParallelism();
@@ -735,7 +735,7 @@ describe('spidersolve report and export', () => {
     }
   });
 
-  it('--out - writes to stdout, as no --out does, and makes no file named - (it made one; found by helper-37)', async () => {
+  it('--out - writes to stdout, as no --out does, and makes no file named -', async () => {
     const sub = join(dir, 'dash');
     mkdirSync(sub);
     const db = join(sub, 'd.sqlite');

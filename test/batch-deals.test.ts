@@ -126,7 +126,7 @@ describe('deals files', () => {
     expect(again.ok && dealKey(again.value)).toBe(plan[4]!.key);
   });
 
-  it('cuts a comment tail at the first # after white space, and reads lines padded with many spaces in linear time (a regex backtracked: 160,000 spaces took 38 s; found by helper-39)', () => {
+  it('cuts a comment tail at the first # after white space, and reads lines padded with many spaces in linear time (a regex backtracked: 160,000 spaces took 38 s)', () => {
     expect(withoutComment('SP2-1 # note # more')).toBe('SP2-1 ');
     expect(withoutComment('SP2-1\t#note')).toBe('SP2-1\t');
     expect(withoutComment('dir#1/pos.txt # x')).toBe('dir#1/pos.txt ');
@@ -138,7 +138,7 @@ describe('deals files', () => {
     expect(planDealsFile(file, loadDeal).deals.map((d) => d.key)).toEqual(['SP4-1', 'SE2-3', 'SE1-5']);
   });
 
-  it('refuses a pipe or device named on a line as a position file, without reading it (a FIFO held the plan past Ctrl-C; found by helper-37)', () => {
+  it('refuses a pipe or device named on a line as a position file, without reading it (a FIFO held the plan past Ctrl-C)', () => {
     const fifo = join(dir, 'pos.fifo');
     execFileSync('mkfifo', [fifo]);
     const file = join(dir, 'special.txt');

@@ -171,7 +171,7 @@ describe('runBatch with injected outcomes', () => {
     return { progress, done };
   }
 
-  it('results that find the database locked by another program wait in memory and are written once it is free; nothing is lost (it stopped with "internal error: database is locked"; found by helper-39)', async () => {
+  it('results that find the database locked by another program wait in memory and are written once it is free; nothing is lost', async () => {
     const db = join(dir, 'locked.sqlite');
     const lock = lockDuring(db, 1500);
     const opts = options(db, { seeds: [1, 12], suits: [1], workerFile: TEST_WORKER, flushEvery: 1, flushMs: 50, busyTimeoutMs: 50 });
@@ -200,7 +200,7 @@ describe('runBatch with injected outcomes', () => {
     expect(rowsOf(db)).toHaveLength(12);
   });
 
-  it('a lock already held when the batch opens its database: one line naming it, a FileFault (exit 1), nothing run (it was exit 2, "cannot open it for writing"; found by helper-40)', async () => {
+  it('a lock already held when the batch opens its database: one line naming it, a FileFault (exit 1), nothing run', async () => {
     const db = join(dir, 'locked-at-start.sqlite');
     ResultStore.openForWriting(db).close();
     const lock = lockDuring(db, 1500);
@@ -211,7 +211,7 @@ describe('runBatch with injected outcomes', () => {
     expect((err as Error).message).toBe(`database ${db}: another program held it locked for too long while opening it (SQLite: database is locked); nothing was run and every result it held is kept; run the same command again when the other program is done`);
   });
 
-  it('the study counts a prefix of its plan at every moment, as a kill -9 would leave it: deals done after a slow one still running are stored, linked once it is done (found by helper-50)', async () => {
+  it('the study counts a prefix of its plan at every moment, as a kill -9 would leave it: deals done after a slow one still running are stored, linked once it is done', async () => {
     const db = join(dir, 'prefix-always.sqlite');
     // SP1-2 (place 1) takes 1.5 s; the others 10 ms each, on the other worker
     const env = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_DELAY_MS: '10', SPIDERSOLVE_TEST_SLOW: 'SP1-2:1500' };
@@ -265,7 +265,7 @@ describe('runBatch with injected outcomes', () => {
     const partial = rowsOf(db, 'all');
     expect(partial).toHaveLength(first.ran);
     // the study counts a prefix of its plan: deals finished after one cancelled in flight are stored,
-    // not counted, till the next run finds them (found by helper-46: they biased the floor)
+    // not counted, till the next run finds them (they biased the floor)
     const reader = ResultStore.openForReading(db);
     const places = reader.studyPlaces(first.study);
     reader.close();
@@ -275,10 +275,10 @@ describe('runBatch with injected outcomes', () => {
     // the summary says how many it stored and left uncounted
     expect(first.uncounted).toBe(first.ran - places.length);
     if (first.uncounted > 0) expect(formatBatchSummary(first)).toContain(`; ${first.uncounted} of its deals stored but not counted yet (they follow a deal still running when it stopped; the next run counts them)`);
-    // and that those are among the deals left, so that its numbers add up (found by helper-54)
+    // and that those are among the deals left, so that its numbers add up
     const told = formatBatchSummary({ ...first, planned: 180, skipped: 0, ran: 92, remaining: 96, uncounted: 8 });
     expect(told).toMatch(/^  deals 180: 0 already settled, 92 run now in .*, 96 left \(8 of them solved by this run, counted by the next\)$/m);
-    // the rate of the deals run now; none when none ran (helper-66: "0.0 deals/s" read as a stalled pool)
+    // the rate of the deals run now; none when none ran ("0.0 deals/s" would read as a stalled pool)
     expect(told).toMatch(/ 92 run now in [0-9.]+ s \([0-9.]+ deals\/s, [0-9]+ workers?\)/);
     expect(formatBatchSummary({ ...first, planned: 180, skipped: 180, ran: 0, remaining: 0, uncounted: 0 })).toMatch(/ 180 already settled, 0 run now in [0-9.]+ s \([0-9]+ workers?\), 0 left$/m);
     expect(formatBatchSummary({ ...first, planned: 180, skipped: 0, ran: 92, remaining: 88, uncounted: 0 })).toMatch(/, 88 left$/m);
@@ -290,7 +290,7 @@ describe('runBatch with injected outcomes', () => {
     // its deals line adds up: settled before + run now + left = the plan + those run now not counted
     expect(first.skipped + first.ran + first.remaining!).toBe(80 + first.uncounted);
     // a run stopped before it walked the plan: the deals the study counts are settled before it, none
-    // run now, the rest left (found by helper-55: it said 0 settled, and its numbers did not add up)
+    // run now, the rest left, so that its numbers add up
     const stoppedAtOnce = await withEnv(env, () => runBatch({ ...opts, signal: AbortSignal.abort() }));
     expect(stoppedAtOnce).toMatchObject({ interrupted: true, skipped: places.length, ran: 0, uncounted: 0, remaining: 80 - places.length });
     expect(formatBatchSummary(stoppedAtOnce)).toMatch(new RegExp(`^  deals 80: ${places.length} already settled, 0 run now in .*, ${80 - places.length} left$`, 'm'));

@@ -256,7 +256,7 @@ describe('results', () => {
     db.close();
   });
 
-  it('a run marked abandoned while its process was silent runs again at its next heartbeat, and finishes without the note that it died (found by helper-39)', () => {
+  it('a run marked abandoned while its process was silent runs again at its next heartbeat, and finishes without the note that it died', () => {
     const path = join(dir, 'revive.sqlite');
     const s = ResultStore.openForWriting(path);
     const run = s.startRun(s.ensureStudy('st', params), { workers: 1, solverVersion: '1.0.0', planned: 3, skipped: 0 });

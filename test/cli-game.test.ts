@@ -108,7 +108,7 @@ describe('spidersolve program', () => {
     expect(refused('deal', '--colour', 'red')).toBe("spidersolve: unknown option '--colour'");
     expect(refused('show')).toBe("spidersolve: missing required argument 'deal'");
   });
-  it('an option given twice with two values is refused, exit 2, one line (commander kept the last; found by helper-54); the same value twice, a flag twice and a repeatable option pass', () => {
+  it('an option given twice with two values is refused, exit 2, one line (commander kept the last); the same value twice, a flag twice and a repeatable option pass', () => {
     expect(refused('deal', '--game', 'spiderette', '--suits', '2', '--seed', '7', '--game', 'spider')).toBe('spidersolve: option --game given twice ("spiderette", then "spider"): give it once');
     expect(refused('solve', 'SE1-1', '--max-positions', '1000', '--max-positions=2000')).toBe('spidersolve: option --max-positions given twice ("1000", then "2000"): give it once');
     const same = cli('deal', '--game', 'spiderette', '--suits', '2', '--seed', '7', '--game', 'spiderette', '--json', '--json');
@@ -119,7 +119,7 @@ describe('spidersolve program', () => {
 });
 
 describe('an option with its value missing', () => {
-  it('is refused when the next word is an option, exit 2, one line naming it, nothing run (commander took "--json" as the value; found by helper-68)', () => {
+  it('is refused when the next word is an option, exit 2, one line naming it, nothing run (commander took "--json" as the value)', () => {
     const db = join(dir, 'missing-value.sqlite');
     expect(refused('batch', '--game', 'spider', '--suits', '1', '--seeds', '1-2', '--max-positions', '10', '--db', db, '--study', '--json')).toBe(
       'spidersolve: option --study <name>: no value given (the next word, "--json", is an option); give --study its value',
@@ -246,7 +246,7 @@ describe('show', () => {
     // the code shown loads the same deal
     expect(json('show', o.code, '--json', '--reveal').columns).toEqual(json('show', 'pysol:spider:14934', '--json', '--reveal').columns);
   });
-  it('show lays a PySolFC deal out in PySolFC\'s columns, as play and moves number them; --columns spidersolve in spidersolve\'s (found by helper-49)', () => {
+  it('show lays a PySolFC deal out in PySolFC\'s columns, as play and moves number them; --columns spidersolve in spidersolve\'s', () => {
     const pysol = cli('show', 'pysol:spider:3', '--reveal').stdout.split('\n');
     const own = cli('show', 'pysol:spider:3', '--reveal', '--columns', 'spidersolve').stdout.split('\n');
     // PySolFC's column 2 is spidersolve's 5; its first stock deal, PySolFC's column 1 first
@@ -280,7 +280,7 @@ describe('show', () => {
     expect(refused('show', missing)).toBe(`spidersolve: position file ${missing}: no such file (and not a deal code or pysol:GAME:N)`);
     expect(refused('show', 'SE4-7', '--format', 'xml')).toBe('spidersolve: option --format "xml": use text, json, position or position-json');
     expect(refused('show', 'pysol:spider:0')).toBe('spidersolve: deal "pysol:spider:0": game number 0 is out of range 1..9007199254740991');
-    // a long number is shown cut, as any long input (found by helper-56: 300 digits repeated whole)
+    // a long number is shown cut, as any long input (300 digits repeated whole)
     expect(refused('show', `pysol:spider:${'9'.repeat(300)}`)).toBe(`spidersolve: deal "pysol:spider:${'9'.repeat(84)}…${'9'.repeat(32)}" (313 characters): game number "${'9'.repeat(29)}…${'9'.repeat(10)}" (300 characters) is out of range 1..9007199254740991`);
     expect(refused('show', dir)).toBe(`spidersolve: position file ${dir}: is a directory`);
   });
@@ -319,7 +319,7 @@ describe('show', () => {
     writeFileSync(midText, cli('show', mid, '--format', 'position').stdout);
     expect(json('show', midText, '--json', '--reveal').columns).toEqual(json('show', mid, '--json', '--reveal').columns);
   });
-  it('a position file written from a position file keeps its source line, in either form (found by helper-49)', () => {
+  it('a position file written from a position file keeps its source line, in either form', () => {
     const first = join(dir, 'src-se4-7.txt');
     writeFileSync(first, cli('show', 'SE4-7', '--format', 'position').stdout);
     const again = cli('show', first, '--format', 'position').stdout;
@@ -335,7 +335,7 @@ describe('show', () => {
     writeFileSync(bare, again.replace('source: SE4-7\n', ''));
     expect(cli('show', bare, '--format', 'position').stdout.split('\n')[2]).toBe(`source: ${bare}`);
   });
-  it('says in words why a position file cannot be read, with the system\'s code (found by helper-49)', () => {
+  it('says in words why a position file cannot be read, with the system\'s code', () => {
     const a = join(dir, 'loop-a');
     const b = join(dir, 'loop-b');
     symlinkSync(b, a);
@@ -467,7 +467,7 @@ describe('solve', () => {
     ]);
   });
 
-  it('solve says what another budget could change only where it could: the line of a win, the answer of an undecided solve, not a proven loss (found by helper-49)', () => {
+  it('solve says what another budget could change only where it could: the line of a win, the answer of an undecided solve, not a proven loss', () => {
     expect(cli('solve', 'SE2-5').stdout.split('\n')[1]).toMatch(/^positions: 129 of 1,000,000 \(the stages share the budget, so another budget may find another line\); time: /);
     const undecided = cli('solve', 'SP4-1', '--max-positions', '10');
     expect(undecided.status).toBe(4);
@@ -477,7 +477,7 @@ describe('solve', () => {
     expect(lost.stdout.split('\n')[1]).toMatch(/^positions: 165,113 of 1,000,000; time: /);
   });
 
-  it('solve and hint read a position file from a pipe (it can be read once; found by helper-48)', () => {
+  it('solve and hint read a position file from a pipe (it can be read once)', () => {
     const file = join(dir, 'piped.txt');
     writeFileSync(file, cli('show', 'SE2-5', '--format', 'position').stdout);
     // through a shell's pipe, as a user types it (Node's own stdin pipes are sockets, which /dev/stdin cannot open)
@@ -493,13 +493,13 @@ describe('solve', () => {
     expect(JSON.parse(hint.stdout)).toMatchObject({ status: 'won', move: json('hint', 'SE2-5', '--json').move });
   });
 
-  it('a position in the JSON form from a pipe is read as JSON: its name says nothing, its first character does (found by helper-49)', () => {
+  it('a position in the JSON form from a pipe is read as JSON: its name says nothing, its first character does', () => {
     const file = join(dir, 'piped-json.txt');
     writeFileSync(file, `  \n${cli('show', 'SE2-5', '--format', 'position-json').stdout}`);
     const r = spawnSync('bash', ['-c', `cat "$0" | "${process.execPath}" --import tsx src/cli/main.ts solve --json /dev/stdin`, file], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'won', positions: 129, line: json('solve', 'SE2-5', '--json').line });
-    // `-` names standard input, as batch --deals - does (found by helper-51)
+    // `-` names standard input, as batch --deals - does
     for (const body of [cli('show', 'SE2-5', '--format', 'position').stdout, cli('show', 'SE2-5', '--format', 'position-json').stdout]) {
       writeFileSync(file, body);
       const dash = spawnSync('bash', ['-c', `cat "$0" | "${process.execPath}" --import tsx src/cli/main.ts solve --json -`, file], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });

@@ -178,7 +178,7 @@ describe('a study as shards, merged', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('the GNU parallel recipe refuses a bad shard count, and a spidersolve it cannot run, in one line, exit 2, nothing run (found by helper-43)', async () => {
+  it('the GNU parallel recipe refuses a bad shard count, and a spidersolve it cannot run, in one line, exit 2, nothing run', async () => {
     const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
     const out = join(dir, 'refused');
     for (const n of ['abc', '0', '-1', '100001']) {
@@ -191,7 +191,7 @@ describe('a study as shards, merged', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('the GNU parallel recipe says when the shards refused their options, exit 2; RETRIES counts the tries again, and 0 means none, not GNU parallel\'s "forever" (found by helper-50)', async () => {
+  it('the GNU parallel recipe says when the shards refused their options, exit 2; RETRIES counts the tries again, and 0 means none, not GNU parallel\'s "forever"', async () => {
     const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
     const env = { SPIDERSOLVE: `${process.execPath} ${CLI}` };
     // --until-width cannot run as a shard: every shard exits 2
@@ -215,13 +215,13 @@ describe('a study as shards, merged', () => {
       const r = await run('/bin/bash', [script, '2', join(dir, 'retries'), ...STUDY], { ...env, RETRIES: retries });
       expect([r.status, r.stdout, r.stderr]).toEqual([2, '', `${script}: RETRIES "${retries}": the number of tries again of a failed shard must be a whole number from 0 to 999; nothing was run\n`]);
     }
-    // JOBS too (GNU parallel printed its whole usage, then "run the same command again"; found by helper-51)
+    // JOBS too (GNU parallel printed its whole usage, then "run the same command again")
     const jobs = await run('/bin/bash', [script, '2', join(dir, 'jobs'), ...STUDY], { ...env, JOBS: 'x' });
     expect([jobs.status, jobs.stdout, jobs.stderr]).toEqual([2, '', `${script}: JOBS "x": the number of shards at once must be a whole number (0: all at once); nothing was run\n`]);
     expect(existsSync(join(dir, 'jobs'))).toBe(false);
   });
 
-  it('the GNU parallel recipe refuses a DIR that is a file, and another N on a DIR run with one, in one line, exit 2, nothing run (found by helper-58: 3 shards on a 4-shard folder re-solved most deals)', async () => {
+  it('the GNU parallel recipe refuses a DIR that is a file, and another N on a DIR run with one, in one line, exit 2, nothing run (3 shards on a 4-shard folder re-solved most deals)', async () => {
     const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
     const env = { SPIDERSOLVE: `${process.execPath} ${CLI}` };
     const file = join(dir, 'dir-is-a-file');
@@ -243,7 +243,7 @@ describe('a study as shards, merged', () => {
     const again = await run('/bin/bash', [script, '2', out, ...small], env);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/deals 4: 4 already settled, 0 run now/);
-    // the options the script gives itself, refused by it in words that say so (found by helper-58)
+    // the options the script gives itself, refused by it in words that say so
     const workers = await run('/bin/bash', [script, '2', join(dir, 'workers'), ...small, '--workers', '3'], env);
     expect([workers.status, workers.stdout, workers.stderr]).toEqual([2, '', `${script}: option --workers: the script gives each shard --workers itself; set WORKERS instead (default 1); nothing was run\n`]);
     const db = await run('/bin/bash', [script, '2', join(dir, 'workers'), ...small, '--db=x.sqlite'], env);
@@ -251,7 +251,7 @@ describe('a study as shards, merged', () => {
     expect(existsSync(join(dir, 'workers'))).toBe(false);
   });
 
-  it('the GNU parallel recipe stopped by Ctrl-C (SIGINT to its process group) says so and exits 130, nothing merged (found by helper-58: it said "some shards failed", exit 1)', async () => {
+  it('the GNU parallel recipe stopped by Ctrl-C (SIGINT to its process group) says so and exits 130, nothing merged', async () => {
     const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
     const out = join(dir, 'interrupted');
     const sh = startShards(script, out, ['--game', 'spider', '--suits', '4', '--seeds', '1-400', '--max-positions', '1000000'], 2);
@@ -264,7 +264,7 @@ describe('a study as shards, merged', () => {
     expect(existsSync(join(out, 'shard-0.sqlite'))).toBe(true);
   }, 120_000);
 
-  it('the GNU parallel recipe sent SIGTERM alone (not its process group) merges nothing once the shards end, and exits 130 saying so (found by helper-60: it merged, exit 0)', async () => {
+  it('the GNU parallel recipe sent SIGTERM alone (not its process group) merges nothing once the shards end, and exits 130 saying so', async () => {
     const script = join(ROOT, 'deploy', 'parallel', 'shards.sh');
     const out = join(dir, 'termed');
     const sh = startShards(script, out, ['--game', 'spiderette', '--suits', '1', '--seeds', '1-40', '--max-positions', '20000'], 1);
@@ -285,7 +285,7 @@ describe('a study as shards, merged', () => {
     const [pvc] = docs('shards-pvc.yaml');
     expect(job).toMatchObject({ apiVersion: 'batch/v1', kind: 'Job', spec: { completionMode: 'Indexed' } });
     // a pod refused its input (exit 2) fails the Job at once instead of backoffLimit replacements
-    // refused the same way; podFailurePolicy needs restartPolicy Never (found by helper-58)
+    // refused the same way; podFailurePolicy needs restartPolicy Never
     expect(job!.spec.template.spec.restartPolicy).toBe('Never');
     expect(job!.spec.podFailurePolicy.rules).toContainEqual({ action: 'FailJob', onExitCodes: { containerName: job!.spec.template.spec.containers[0].name, operator: 'In', values: [2] } });
     expect(pvc).toMatchObject({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', spec: { accessModes: ['ReadWriteMany'] } });

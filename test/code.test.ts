@@ -63,7 +63,7 @@ describe('seeded codes', () => {
     expect(refusal('SP2-1x7')).toEqual({ code: 'bad-code', message: 'deal code "SP2-1x7": the seed "1x7" is not a whole number 0..4294967295 in digits' });
     // a seed with a sign, a decimal point or no digits at all names the seed, not "not a deal code"
     expect(refusal('SE2--1')).toEqual({ code: 'bad-code', message: 'deal code "SE2--1": the seed "-1" is not a whole number 0..4294967295 in digits' });
-    // two codes at once (a deals file line, found by helper-36)
+    // two codes at once (a deals file line)
     expect(refusal('SE1-1 SE1-2')).toEqual({ code: 'bad-code', message: 'deal code "SE1-1 SE1-2": the seed "1 SE1-2" is not a whole number 0..4294967295 in digits (a space inside: one deal code at a time, one a line in a deals file)' });
     expect(refusal('SE1-1 2')).toEqual({ code: 'bad-code', message: 'deal code "SE1-1 2": the seed "1 2" is not a whole number 0..4294967295 in digits (a space inside: one deal code at a time, one a line in a deals file)' });
     expect(refusal('sp2-1.5')).toEqual({ code: 'bad-code', message: 'deal code "sp2-1.5": the seed "1.5" is not a whole number 0..4294967295 in digits' });

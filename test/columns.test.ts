@@ -80,7 +80,7 @@ describe('a PySolFC deal\'s winning line, printed in PySolFC\'s numbering', () =
   it('hint, solve and play print and read PySolFC\'s numbers by default for a pysol: deal, and say so', () => {
     const hint = cli('hint', 'pysol:spider2:5');
     expect(hint.status).toBe(0);
-    expect(hint.stdout.split('\n')[0]).toBe('4-3   (first move of a 116-move win)'); // spidersolve's 2-6 (solver 3.5.0)
+    expect(hint.stdout.split('\n')[0]).toBe('4-3   (first move of a 116-move win)'); // spidersolve's 2-6
     expect(hint.stdout).toMatch(/^columns: PySolFC's, 1-10 left to right/m);
     const own = cli('hint', 'pysol:spider2:5', '--columns', 'spidersolve', '--json');
     expect(JSON.parse(own.stdout)).toMatchObject({ move: '2-6', columns: 'spidersolve' });

@@ -184,7 +184,7 @@ describe('merge', () => {
   it('refuses one study name with two sets of parameters', () => {
     const a = shardDb('e1.sqlite', [won(DEALS[0]!)]);
     const b = shardDb('e2.sqlite', [won(DEALS[1]!)], { params: { ...PARAMS, dealsSpec: 'seeds:1-7' } });
-    // named field by field, as batch names them (the JSON text was cut to its first 57 characters; found by helper-50)
+    // named field by field, as batch names them (the JSON text was cut to its first 57 characters)
     expect(refused(() => mergeDatabases(join(dir, 'e.sqlite'), [a, b]))).toContain(`study "the-study": deals "seeds:1-6" in ${a} but "seeds:1-7" in ${b}`);
     const c = shardDb('e3.sqlite', [won(DEALS[1]!)], { params: { ...PARAMS, maxPositions: BUDGET + 1 } });
     const m = refused(() => mergeDatabases(join(dir, 'e-late.sqlite'), [a, c]));
@@ -286,7 +286,7 @@ describe('merge', () => {
     const s = mergeDatabases(into, [into, a, join(dir, '.', 'h1.sqlite')]);
     expect(s.inputs.map((i) => i.skipped)).toEqual(['it is the target', null, `given twice (as ${a})`]);
     expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 1 }]);
-    // another name of the target, or of an input, by a hard link (it was merged as an input; found by helper-39)
+    // another name of the target, or of an input, by a hard link is skipped, not merged as an input
     const hard = join(dir, 'h-hard.sqlite');
     linkSync(into, hard);
     const ah = join(dir, 'h1-hard.sqlite');
@@ -301,7 +301,7 @@ describe('merge', () => {
     expect(readFileSync(into).equals(bytes)).toBe(true);
   });
 
-  it('the target locked by another program, or a full disk, while an input is merged: one line naming the target and which inputs were merged; merging again completes (it said "internal error"; found by helper-39)', () => {
+  it('the target locked by another program, or a full disk, while an input is merged: one line naming the target and which inputs were merged; merging again completes', () => {
     const a = shardDb('l1.sqlite', [won(DEALS[0]!)]);
     const b = shardDb('l2.sqlite', [won(DEALS[1]!)]);
     const into = join(dir, 'l.sqlite');
@@ -323,7 +323,7 @@ describe('merge', () => {
     }
     mergeDatabases(into, [a, b]);
     expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 2 }]);
-    // a new target whose first input fails is not left behind, empty (found by helper-40)
+    // a new target whose first input fails is not left behind, empty
     const first = join(dir, 'l-first.sqlite');
     const tx = failMergeOfInput(1, 'SQLITE_FULL', 'database or disk is full');
     try {

@@ -1,9 +1,9 @@
 /**
  * The move notation's grammar (move.ts), the same in spidersolve's numbering and PySolFC's
  * (numbering.ts): columns and counts are numbers written with any number of digits, leading zeros
- * allowed; the values are then judged (a column the game lacks, a count of 0). Found by helper-49:
- * `05-4` was read but `005-4`, `5-4x0001` and `5-4x1000` were "not a move", and PySolFC's numbering
- * left `005-4` untranslated.
+ * allowed; the values are then judged (a column the game lacks, a count of 0): `005-4`, `5-4x0001`
+ * and `5-4x1000` are read as moves, not refused as "not a move", and PySolFC's numbering translates
+ * `005-4` too.
  */
 import { describe, expect, it } from 'vitest';
 import { parseMove } from '../src/game/move.js';

@@ -117,7 +117,7 @@ describe('text form', () => {
     const src = makePositionText(dealPosition(getVariant('spider', 2), 3));
     const bad = withLine(src, 4, '2: 5D | 7H');
     expect(badText(bad)).toEqual({ code: 'bad-card', message: 'position file board.txt line 4: card 5D is not in a spider 2-suit game (suits S H)' });
-    // named as the file wrote it, the project's form after it (found by helper-49)
+    // named as the file wrote it, the project's form after it
     expect(badText(withLine(src, 4, '2: 5♦ | 7H')).message).toBe('position file board.txt line 4: card 5♦ (5D) is not in a spider 2-suit game (suits S H)');
   });
   it('refuses too many copies of a card, naming the line of the extra copy and the lines of the others', () => {
@@ -142,7 +142,7 @@ describe('text form', () => {
     expect(badText(MID.replace('removed: S', '')).message).toBe(
       'position file board.txt: 39 cards on the table and in the stock + 13 × 0 removed = 39; a spiderette 4-suit game has 52',
     );
-    // one card: said in the singular (found by helper-67)
+    // one card: said in the singular
     expect(badText('game: spiderette 4\n1: | AS\n2: |\n3: |\n4: |\n5: |\n6: |\n7: |\n').message).toBe(
       'position file board.txt: 1 card on the table and in the stock + 13 × 0 removed = 1; a spiderette 4-suit game has 52',
     );
@@ -161,7 +161,7 @@ describe('text form', () => {
     expect(badText(nine).message).toBe('position file board.txt: 9 columns; a spider game has 10 and a spiderette game 7');
     expect(badText(withLine(MID, 3, '11: |')).message).toBe('position file board.txt line 3: column 11 does not exist (Spider has columns 1-10, Spiderette 1-7)');
     expect(badText(withLine(MID, 4, '1: | 8H')).message).toBe('position file board.txt line 4: column 1 is given twice');
-    // a second source: line, refused as a second game: or removed: line is (it was kept over the first; found by helper-67)
+    // a second source: line, refused as a second game: or removed: line is
     expect(badText(MID + 'source: one\nsource: two\n')).toEqual({ code: 'bad-file', message: expect.stringMatching(/^position file board\.txt line \d+: source is given twice \(first on line \d+\)$/) });
   });
   it('R12: refuses a stock that is not whole deals (the last k deals of the variant)', () => {
@@ -253,14 +253,14 @@ describe('JSON form', () => {
     expect(badJson('{"columns": [], "colour": 1}').message).toBe('position file pos.json colour: unknown field; expected game, suits, columns, stockDeals, removed, source');
     expect(badJson('{"game": "chess", "columns": []}').message).toBe('position file pos.json game: "chess" is not "spider" or "spiderette"');
     expect(badJson('{"suits": 3, "columns": []}').message).toBe('position file pos.json suits: 3 is not 1, 2 or 4');
-    // a number in quotes is named as a string, with the fix (found by helper-49)
+    // a number in quotes is named as a string, with the fix
     expect(badJson('{"suits": "4", "columns": []}').message).toBe('position file pos.json suits: "4" is a string; write the number 4, without quotes');
     expect(badJson('{"suits": "four", "columns": []}').message).toBe('position file pos.json suits: "four" is not 1, 2 or 4');
     expect(badJson('{"columns": {}}').code).toBe('bad-json');
     expect(badJson('{"columns": [{"faceDown": ["AS"], "faceUp": [7]}]}').message).toBe('position file pos.json columns[0].faceUp[0]: 7 is not a card; write rank then suit, e.g. "10S"');
     expect(badJson('{"columns": [{"down": []}]}').message).toBe('position file pos.json columns[0].down: unknown field; expected faceDown, faceUp');
     expect(badJson('{"columns": [{"faceUp": ["AS"]}], "removed": ["X"]}').message).toBe('position file pos.json removed[0]: "X" is not a suit letter (S H D C)');
-    // null is not a field left out: it is named (it read as an empty stock; found by helper-36)
+    // null is not a field left out: it is named, not read as an empty stock
     expect(badJson('{"columns": [{"faceUp": ["AS"]}], "stockDeals": null}').message).toBe('position file pos.json stockDeals: must be an array of deals, each an array of cards');
     expect(badJson('{"columns": [{"faceDown": null, "faceUp": ["AS"]}]}').message).toBe('position file pos.json columns[0].faceDown: must be an array of cards like "10S"');
     expect(badJson('{"columns": [{"faceUp": null}]}').message).toBe('position file pos.json columns[0].faceUp: must be an array of cards like "10S"');

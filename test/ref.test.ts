@@ -52,7 +52,7 @@ describe('loadDeal', () => {
       ['pysol:spider', 'deal "pysol:spider": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette'],
       ['pysol:spider:abc', 'deal "pysol:spider:abc": game number "abc" is not a whole number'],
       ['pysol:spider:0', 'deal "pysol:spider:0": game number 0 is out of range 1..9007199254740991'],
-      // two references on one deals-file line (found by helper-37)
+      // two references on one deals-file line
       ['pysol:spider:1 pysol:spider:2', 'deal "pysol:spider:1 pysol:spider:2": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette (a space inside: one reference at a time, one a line in a deals file)'],
     ]) {
       const r = loadDeal(ref!);
@@ -111,7 +111,7 @@ describe('loadDeal', () => {
       expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-code', `deal code "${a}": the seed "${seed}" is not a whole number 0..4294967295 in digits`]);
     }
   });
-  it('a missing file whose name starts like a deal code but reads as a file (an extension, a folder) is "no such file", not a bad seed (found by helper-39)', () => {
+  it('a missing file whose name starts like a deal code but reads as a file (an extension, a folder) is "no such file", not a bad seed', () => {
     for (const a of ['se4-7.json', 'sp2-5.txt', 'SP2-1/pos.txt']) {
       const r = loadDeal(a);
       expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-file', `position file ${a}: no such file (and not a deal code or pysol:GAME:N)`]);

@@ -59,7 +59,7 @@ describe('the HTML report in chromium', () => {
       );
       expect(charts.map((c) => c.id)).toEqual(['win-rate', 'proof-rate', 'time', 'positions', 'line-length']);
       // the page never scrolls sideways: a chart wider than a phone scrolls in its own box, at its
-      // own size, so that its text stays readable (scaled down it was 3.5-5 px; found by helper-59)
+      // own size, so that its text stays readable (scaled down it was 3.5-5 px)
       const fit = await page.evaluate(() => ({
         page: document.documentElement.scrollWidth,
         view: window.innerWidth,

@@ -123,7 +123,7 @@ describe('chart data of the hand-counted study', () => {
     expect(texts).not.toContain('game and suit count');
   });
 
-  it('long study names keep the part where they differ, with the start of what they share (found by helper-54: cut in their middle, two names read the same)', () => {
+  it('long study names keep the part where they differ, with the start of what they share (cut in their middle, two names read the same)', () => {
     const ladder = ['spiderette-2-seeds-1-10-1k-3k-10k-positions', 'spiderette-2-seeds-11-20-1k-3k-10k-positions'];
     expect([...chartStudyNames(ladder).values()]).toEqual(['spiderette-2-seeds-1-10-1k-3k-10k…', 'spiderette-2-seeds-11-20-1k-3k-10…']);
     // short names stay whole; a long one that shares nothing with them is cut in its middle
@@ -133,12 +133,12 @@ describe('chart data of the hand-counted study', () => {
     expect([...chartStudyNames(deep).values()]).toEqual(['the-very-long-sh…start-of-names-x1', 'the-very-long-sh…start-of-names-y2']);
     // names that differ in more than fits are cut in their middle; one name alone likewise
     expect([...chartStudyNames(['x'.repeat(40) + 'a', 'y'.repeat(40) + 'b']).values()]).toEqual(['x'.repeat(17) + '…' + 'x'.repeat(15) + 'a', 'y'.repeat(17) + '…' + 'y'.repeat(15) + 'b']);
-    // names that differ at their end in words sharing a last letter keep it: `-alpha`, not `-alph…` (found by helper-59)
+    // names that differ at their end in words sharing a last letter keep it: `-alpha`, not `-alph…`
     const greek = 'a-very-long-study-name-that-someone-typed-for-their-research-on-spider-solitaire-with-four-suits-and-seeds-1-to-20-alpha';
     expect([...chartStudyNames([greek, greek.replace(/alpha$/, 'beta')]).values()]).toEqual(['a-very-long-st…seeds-1-to-20-alpha', 'a-very-long-stu…seeds-1-to-20-beta']);
     for (const v of chartStudyNames(ladder).values()) expect(v.length).toBeLessThanOrEqual(MAX_CHART_STUDY);
     // names that differ in two places, more than fits: the part that differs, cut in its middle,
-    // keeps both places (found by helper-55: cut whole, they read the same in pairs)
+    // keeps both places (cut whole, they read the same in pairs)
     const four = ['1-1000', '2001-3000'].flatMap((r) => ['v1', 'v2'].map((v) => `spiderette-1-seeds-${r}-1M-positions-baseline-heuristic-${v}`));
     expect([...chartStudyNames(four).values()]).toEqual(['…1-1000-1M-positi…ine-heuristic-v1', '…1-1000-1M-positi…ine-heuristic-v2', '…2001-3000-1M-pos…ine-heuristic-v1', '…2001-3000-1M-pos…ine-heuristic-v2']);
     // labels that still read the same end with their number among them
@@ -152,7 +152,7 @@ describe('chart data of the hand-counted study', () => {
     expect(chartData(rows, []).series).toEqual(['spiderette-2-seeds-1-10-1k-3k-10k…: spider 2 suits', 'spiderette-2-seeds-1-10-1k-3k-10k…: spiderette 1 suit', 'spiderette-2-seeds-11-20-1k-3k-10…: spider 2 suits', 'spiderette-2-seeds-11-20-1k-3k-10…: spiderette 1 suit']);
   });
 
-  it('gives each of more than 10 curves a colour of its own (tableau20; with 12, the default 10 drew three pairs alike; found by helper-59)', async () => {
+  it('gives each of more than 10 curves a colour of its own (tableau20; with 12, the default 10 drew three pairs alike)', async () => {
     const row = (study: string) => ({ study, game: 'spider', suits: 4, budget: 1000, solverVersion: '2.2.0', deals: 4, won: 2, lost: 0, undecided: 2, errors: 0 });
     const eff = (study: string) => [100, 300].map((p) => ({ study, game: 'spider', suits: 4, budget: 1000, solverVersion: '2.2.0', positions: p, elapsedMs: 1, moveCount: 100 }));
     const colours = async (n: number) => {
@@ -236,7 +236,7 @@ describe('spidersolve report --format html and --format vega', () => {
     expect(html).toContain('<td class="l s">hand</td><td class="l">spiderette</td><td>1</td><td>10000</td><td>10</td><td>5</td><td>1</td><td>3</td><td>1</td><td>50.0%</td>');
     // a wide table scrolls in its own box with a scrollbar drawn (not an overlay that hides), headers
     // and study names wrap; charts scale down through their viewBox (no min-width), but on a phone
-    // keep their size and scroll sideways in their box (scaled down, their text was 3.5-5 px; helper-59)
+    // keep their size and scroll sideways in their box (scaled down, their text was 3.5-5 px)
     expect(html).toMatch(/\.tablewrap\{overflow-x:auto[;}]/);
     expect(html).toContain('.tablewrap::-webkit-scrollbar{height:12px}');
     expect(html).toMatch(/scrollbar-color:[^;}]+/);
@@ -336,7 +336,7 @@ describe('spidersolve report --format html and --format vega', () => {
     const figures = html.match(/<figure data-chart="[^"]+"[^>]*>[\s\S]*?<\/figure>/g) ?? [];
     expect(figures.map((f) => /data-chart="([^"]+)"/.exec(f)![1])).toEqual(['win-rate', 'proof-rate', 'time', 'positions', 'line-length']);
     // the share won within a budget has no curve either (it was an empty frame with a legend line
-    // for the missing curve; found by helper-59): a note too; the win rates are drawn
+    // for the missing curve): a note too; the win rates are drawn
     for (const f of figures.slice(1)) {
       expect(f).toContain('<p class="empty">No won deals: nothing to plot.</p>');
       expect(f).not.toMatch(/<svg|<figcaption/);

@@ -19,7 +19,7 @@ describe('runIsDead', () => {
     expect(runIsDead({ ...base, pid: gone, host: hostname() }, now)).toBe(true);
   });
 
-  it('a live process on this host that started before its run is that run, however stale the heartbeat (a stopped batch was marked dead; found by helper-39); one that started after the run took the process id of a dead one', async () => {
+  it('a live process on this host that started before its run is that run, however stale the heartbeat (a stopped batch was marked dead); one that started after the run took the process id of a dead one', async () => {
     const child = spawn('sleep', ['30']);
     try {
       await new Promise((r) => child.once('spawn', r));
@@ -37,7 +37,7 @@ describe('runIsDead', () => {
     }
   });
 
-  it('a process that has exited but that its parent has not reaped (a zombie) is gone: a killed batch showed as running while its parent lived (found by helper-42)', async () => {
+  it('a process that has exited but that its parent has not reaped (a zombie) is gone: a killed batch showed as running while its parent lived', async () => {
     // perl forks a child that exits at once and never waits for it
     const parent = spawn('perl', ['-e', '$| = 1; my $p = fork(); if ($p == 0) { exit 0 } print "$p\\n"; sleep 30']);
     try {

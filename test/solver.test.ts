@@ -214,14 +214,13 @@ describe('solver: known answers', () => {
     expect(SOLVER_VERSION).toBe('3.8.0');
   });
 
-  it("keeps solver 3.4.0's beam with hiddenShare 0: the hidden-set share is what 3.5.0 changed", () => {
-    // 3.4.0's golden of this Spider deal was 50,693 positions, with the line of 192 moves found here
-    // (3.5.0–3.7.0: 17,603; 3.8.0's quick stage stores other positions before the beam: 17,593)
+  it('solves without the hidden-set share with hiddenShare 0: the beam keeps no place for each hidden set', () => {
+    // with the share, this Spider deal is won in 17,593 positions; without it the beam takes 50,684,
+    // with a line of 192 moves
     const old = { hiddenShare: 0 };
     const a = solve(dealPosition(SP4, 6), { maxPositions: 100_000 }, old);
     expect([a.status, a.positions, a.line.length]).toEqual(['won', 50_684, 192]);
-    // in Spiderette the quick stage changed too (3.6.0, PRUNE_QUICK): 3.4.0 stored 16,330 positions
-    // (and 3.6.0 19,937)
+    // a Spiderette deal, whose quick stage leaves lateral moves out (PRUNE_QUICK)
     const b = solve(dealPosition(SE4, 3), { maxPositions: 150_000 }, old);
     expect([b.status, b.positions, b.line.length]).toEqual(['won', 16_326, 147]);
   });
@@ -276,8 +275,8 @@ describe('solver: one table, the quick stage and the beam search', () => {
     const { out: short, table: t2 } = beamOver(p, n - 1, { firstWidth: 1 });
     expect(short.status).toBe('undecided');
     expect(t2.size).toBe(n - 1);
-    // a budget of exactly the reachable count is enough (solver 3.6.2: a search stops when it needs
-    // one position more, not when it has stored the last one allowed)
+    // a budget of exactly the reachable count is enough (a search stops when it needs one position
+    // more, not when it has stored the last one allowed)
     const { out: exact, table: t3 } = beamOver(p, n, { firstWidth: 1 });
     expect([exact.status, t3.size]).toEqual(['lost', n]);
   });
@@ -339,7 +338,7 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect([bfs.status, bfs.positions]).toEqual(['lost', n]);
     expect([beam.status, beam.positions]).toEqual(['lost', n]);
     // one position short of the reachable count, neither can prove it; exactly the count, both do
-    // (3.6.1 answered undecided there: it stopped once the table held the budget; found by helper-44)
+    // (a search stops when it needs one position more than the budget, not once the table holds it)
     expect([solve(lost, { maxPositions: n - 1 }).status, solve(lost, { maxPositions: n - 1 }, { complete: 'beam' }).status]).toEqual(['undecided', 'undecided']);
     for (const complete of ['breadth-first', 'beam'] as const) {
       const r = solve(lost, { maxPositions: n }, { complete });
@@ -359,12 +358,12 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect(won.moveCount).toBe(3);
   });
 
-  it('hands off to the complete stage when the budget left cannot hold the next iteration (3.7.0), and still spends the whole budget', () => {
+  it('hands off to the complete stage when the budget left cannot hold the next iteration, and still spends the whole budget', () => {
     // SE4-1001 at 20,000: the 4th iteration leaves 3,483 positions of budget, fewer than it kept
     const p = dealPosition(SE4, 1001);
     const short = beamOver(p, 20_000, { handOff: true });
     expect([short.out.status, short.out.iterations, short.table.size]).toEqual(['exhausted', 4, 16_517]);
-    // without the test (3.6.2), a 5th iteration runs into the budget
+    // without the test (shortHandOff 0), a 5th iteration runs into the budget
     const full = beamOver(p, 20_000, { handOff: true, shortHandOff: 0 });
     expect([full.out.status, full.out.iterations, full.table.size]).toEqual(['undecided', 5, 20_000]);
     // the test only ends a beam that hands off: alone, the beam goes on as before
@@ -394,11 +393,10 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect(stages(dealPosition(SE4, 53), 11_982)).toEqual(['undecided', [['quick', 10_000, null, 'share spent'], ['beam', 1982, 2, 'budget short'], ['complete', 0, null, 'budget spent']]]);
   });
 
-  it('the price of the hand-off: a win the next iteration would reach just inside the budget is given up (found by helper-62)', () => {
-    // SE2-5069: without the hand-over (shortHandOff 0, as 3.6.2) it is won in 31,542 positions at any
-    // budget from 31,542; 3.7.0 and later hand over before that iteration at budgets up to 32,879
-    // (undecided, the budget spent), and from 32,880 win as 3.6.2 does (3.7.0's example, SE2-5137, is
-    // won by 3.8.0's quick stage)
+  it('the price of the hand-off: a win the next iteration would reach just inside the budget is given up', () => {
+    // SE2-5069: without the hand-over (shortHandOff 0) it is won in 31,542 positions at any budget
+    // from 31,542; with it the beam hands over before that iteration at budgets up to 32,879
+    // (undecided, the budget spent), and from 32,880 wins as without it
     const p = dealPosition(SE2, 5069);
     const at = (max: number, shortHandOff?: number) => {
       const r = solve(p, { maxPositions: max }, shortHandOff === undefined ? {} : { shortHandOff });
@@ -493,7 +491,7 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect(w1.out.tried).toBeLessThan(w0.out.tried);
   });
 
-  it('ends a depth-first search once it has left maxLeft positions behind, and the quick stage ends each restart so (3.8.0)', () => {
+  it('ends a depth-first search once it has left maxLeft positions behind, and the quick stage ends each restart so', () => {
     const p = dealPosition(SE2, 3001);
     const run = (maxLeft: number) => search(p, 100_000, true, 0, 0, new ColumnStore(), undefined, undefined, 150, true, maxLeft);
     // left behind: entered, and no longer on the path (the line's positions are its moves plus the start)
@@ -506,8 +504,8 @@ describe('solver: one table, the quick stage and the beam search', () => {
     // without it, the limit of 150 positions entered ends the search, 114 of them left behind
     const none = run(Infinity);
     expect([none.status, none.entered, left(none)]).toEqual(['undecided', 150, 114]);
-    // the restarts, each ending at 0.3 of its limit left behind: won in 248 positions (3.7.0, whose
-    // restarts ran to their limits: 422, in its third restart)
+    // the restarts, each ending at 0.3 of its limit left behind: won in 248 positions (restarts that
+    // run to their limits take 422, winning in the third restart)
     const r = restartSearch(p, 10_000);
     expect([r.status, r.positions]).toEqual(['won', 248]);
     expect(RESTART_LEFT).toBe(0.3);
@@ -529,7 +527,7 @@ describe('solver: one table, the quick stage and the beam search', () => {
 });
 
 describe('solver: move generation and packed positions', () => {
-  it('takes back a deal that completed a suit after a later deal was played and taken back: each deal keeps its own undo record (solver 3.6.1; found by helper-44, SE1-77274)', () => {
+  it('takes back a deal that completed a suit after a later deal was played and taken back: each deal keeps its own undo record (SE1-77274)', () => {
     // the first deal's Ace completes column 1's run (R14) and turns up its face-down card (R11); the
     // second deal completes nothing: one shared record made the first deal's undo forget both
     const p = pos(SE1, [['5S', 'KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S'], ['', '9S'], ['', '9S'], ['', '9S'], ['', '10S'], ['', '10S'], ['', '10S']], ['AS 3S 3S 3S 3S 4S 4S', '7S 7S 7S 8S 8S 8S 6S']);

@@ -102,7 +102,7 @@ describe('two studies in one database', () => {
     expect((JSON.parse(one.stdout) as { study: string; deals: number }[]).map((r) => [r.study, r.deals])).toEqual([['B', 8]]);
     const both = cli('report', '--db', db, '--study', 'A', '--study', 'B', '--pool', '--format', 'csv');
     expect(both.stdout.split('\r\n')[1]).toMatch(/^A \+ B,spider,1,77,12,6,3,3,0,0\.5,/);
-    // the HTML report's head line counts the studies pooled, not its one pooled row (found by helper-59: "1 study")
+    // the HTML report's head line counts the studies pooled, not its one pooled row ("1 study")
     const html = cli('report', '--db', db, '--study', 'A', '--study', 'B', '--pool', '--format', 'html');
     expect(html.stdout).toContain(`<p class="meta">12 deals counted by 2 studies in ${db} (pooled studies A, B); pooled: a deal two studies share counts once, solver `);
     const unpooled = cli('report', '--db', db, '--format', 'html');
@@ -266,7 +266,7 @@ describe('budget ladders', () => {
     expect(counts(s.report)).toEqual(expected);
     // the summary counts deals and solves apart
     expect(formatBatchSummary(s)).toMatch(/^  deals 8: 0 already stored at the first rung \(won, lost or undecided there\), 19 solves over the 3 rungs run now in .* \([0-9.]+ solves\/s, 2 workers\); 8 of its deals done \(won or lost at a rung, or undecided at the last\), 0 left$/m);
-    // stopped, its deals done and left make the plan, whatever the solves (found by helper-55)
+    // stopped, its deals done and left make the plan, whatever the solves
     expect(formatBatchSummary({ ...s, planned: 100, skipped: 77, ran: 32, remaining: 56, interrupted: true })).toMatch(/; 44 of its deals done \(won or lost at a rung, or undecided at the last\), 56 left$/m);
     // the run's counts are of solves, and say so (a deal may be solved at several rungs)
     expect(formatBatchSummary(s)).toMatch(/^  this run's 19 solves: won \d+, lost \d+, undecided \d+, errors 0$/m);
@@ -303,7 +303,7 @@ describe('budget ladders', () => {
     expect(first.ran).toBeGreaterThanOrEqual(11);
     expect(first.ran).toBeLessThan(19);
     // every rung of the interrupted run counts all 8 deals: those the ladder has not taken there yet
-    // count undecided (found by helper-44: they were left out, and the upper rungs' floors read high)
+    // count undecided (they were left out, and the upper rungs' floors read high)
     expect(first.report.map((r) => [r.budget, r.deals, r.won + r.lost + r.undecided + r.errors])).toEqual([[250, 8, 8], [500, 8, 8], [1000, 8, 8]]);
     const unfinished = readStore(db, (st) => st.studies()[0]!.unfinished);
     expect(first.unfinished).toBe(unfinished);
@@ -337,7 +337,7 @@ describe('budget ladders', () => {
         classicScore: null, revealScore: null, peakBytes: 0, solverVersion: '9.9.9', workerMs: 1,
       });
     // seed 1 won at 250; 2 undecided at 250, not yet run at 500, won at 1000 (as another study may
-    // leave it: the middle rung is still to run, found by helper-46); 3 undecided at 250, lost at 500;
+    // leave it: the middle rung is still to run); 3 undecided at 250, lost at 500;
     // 4 undecided at 250 and 500, not yet run at 1000; 5 undecided at 250, 500 and 1000
     const records = [
       rec(0, 250, 'won', 90), rec(1, 250, 'undecided', 250), rec(1, 1000, 'won', 900), rec(2, 250, 'undecided', 250), rec(2, 500, 'lost', 400),
@@ -365,7 +365,7 @@ describe('budget ladders', () => {
     expect(JSON.parse(cli('merge', '--into', merged, db, '--json').stdout).studies).toEqual([{ name: 'U', planned: 5, counted: 5, stoppedAt: null, unfinished: 2, untilWidth: null, partial: true }]);
   });
 
-  it('says whether a study is whole per solver version: an older solver\'s results do not make a newer one\'s rows whole (found by helper-46)', () => {
+  it('says whether a study is whole per solver version: an older solver\'s results do not make a newer one\'s rows whole', () => {
     const db = join(dir, 'versions.sqlite');
     const store = ResultStore.openForWriting(db);
     const study = store.ensureStudy('V', { game: 'spiderette', suits: '1', dealsSpec: 'seeds:1-4', maxPositions: 250, planned: 4 });
@@ -385,7 +385,7 @@ describe('budget ladders', () => {
     expect(rep.status).toBe(0);
     expect(rep.stdout.trimEnd().split('\n').at(-1)).toBe('study V (solver 2.0.0): 2 of 4 planned deals counted (partial: missing shards or an unfinished run)');
     expect(rep.stdout).not.toContain('(solver 1.0.0)');
-    // the machine-read forms say it in each row, a column `partial` (found by helper-50: only the text forms did)
+    // the machine-read forms say it in each row, a column `partial` (only the text forms did)
     expect(JSON.parse(cli('report', '--db', db, '--format', 'json').stdout).map((r: { solverVersion: string; deals: number; partial: boolean }) => [r.solverVersion, r.deals, r.partial])).toEqual([['1.0.0', 4, false], ['2.0.0', 2, true]]);
     const csv = cli('report', '--db', db, '--format', 'csv').stdout.split('\r\n');
     expect(csv[0]!.endsWith(',solverVersion,partial')).toBe(true);
@@ -401,7 +401,7 @@ describe('budget ladders', () => {
     // (W's one deal is V's first, which both solvers solved)
     expect(pooled('--study', 'W')).toEqual([['1.0.0', false], ['2.0.0', false]]);
     // a partial study of another suit count makes its own rows partial, not the one-suit rows, and a
-    // row's flag does not change with --suits (found by helper-51)
+    // row's flag does not change with --suits
     const other = ResultStore.openForWriting(db);
     const x = other.ensureStudy('X4', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:1-2', maxPositions: 250, planned: 2 });
     const d4 = planSeeds('spiderette', [4], [{ from: 1, to: 2 }]);
@@ -479,7 +479,7 @@ describe('budget ladders', () => {
 
 describe('a budget ladder with the real solver', () => {
   it('Spiderette 2 suits, seeds 1-10, rungs 300, 3,000, 30,000: the per-rung counts of direct solves, with 1 and 2 workers', async () => {
-    // direct solves with solver 3.6.0: won at 300: 5; at 3,000: 3 5 9; at 30,000: all but 6,
+    // direct solves: won at 300: 5; at 3,000: 3 5 9; at 30,000: all but 6,
     // undecided at 30,000; nothing lost (so 10 + 9 + 7 = 26 solves)
     const v = getVariant('spiderette', 2);
     const budgets = [300, 3000, 30000];
@@ -538,7 +538,7 @@ describe('--until-width', () => {
     const info = readStore(db, (st) => st.studies()[0]!);
     expect(info).toMatchObject({ stoppedAt: 20, counted: 20, planned: 20 });
     expect(info.runs[0]!.note).toBe(s.stopReason);
-    // the run of an open-ended plan planned the deals it went through, not 0 (found by helper-44)
+    // the run of an open-ended plan planned the deals it went through, not 0
     expect(info.runs[0]!.planned).toBe(20);
     // running it again stops at the same deal, solving nothing new that counts
     const again = await withEnv(FAKE, () => runBatch(opts));
@@ -549,7 +549,7 @@ describe('--until-width', () => {
 });
 
 describe('bandText', () => {
-  it('prints 4 decimals, or as many more as it takes to compare with the width as the band does (found by helper-48)', () => {
+  it('prints 4 decimals, or as many more as it takes to compare with the width as the band does', () => {
     expect(bandText(0.58884, 0.6)).toBe('0.5888');
     expect(bandText(0.04999, 0.05)).toBe('0.04999');
     expect(bandText(0.049999999, 0.05)).toBe('0.049999999');

@@ -82,7 +82,7 @@ describe('#12.1 --out that names the results database is refused before anything
     expect(new Database(db, { readonly: true }).prepare('SELECT count(*) FROM results').pluck().get()).toBe(3);
   });
 
-  it('report, export and view refuse an --out that is another SQLite database or one of its files, whoever made it; the files untouched (found by helper-36: export --out data/results.sqlite replaced the default database with CSV)', async () => {
+  it('report, export and view refuse an --out that is another SQLite database or one of its files, whoever made it; the files untouched (export --out data/results.sqlite replaced the default database with CSV)', async () => {
     const sub = join(dir, 'out-other');
     mkdirSync(sub);
     const db = join(sub, 'a.sqlite');
@@ -118,7 +118,7 @@ describe('#12.1 --out that names the results database is refused before anything
     expect(new Database(other, { readonly: true }).prepare('SELECT count(*) FROM results').pluck().get()).toBe(3);
   });
 
-  it('an --out or a database path that is another database\'s -wal, -shm or -journal file, by name or through a link (also a dangling one), is refused; the files untouched (found by helper-37: report --out through a link to a -wal file destroyed that database\'s last commits)', async () => {
+  it('an --out or a database path that is another database\'s -wal, -shm or -journal file, by name or through a link (also a dangling one), is refused; the files untouched (report --out through a link to a -wal file destroyed that database\'s last commits)', async () => {
     const sub = join(dir, 'out-sidecar');
     mkdirSync(sub);
     const db = join(sub, 'a.sqlite');
@@ -147,7 +147,7 @@ describe('#12.1 --out that names the results database is refused before anything
     expect(readdirSync(sub).sort()).toEqual(['a.sqlite', 'b.sqlite', 'b.sqlite-wal', 'dangling.md', 'notes.md']);
   });
 
-  it('--out through a linked folder and .. is the file the kernel names (link/.. is above the link\'s target): another database there is refused, and a report goes there (found by helper-38)', async () => {
+  it('--out through a linked folder and .. is the file the kernel names (link/.. is above the link\'s target): another database there is refused, and a report goes there', async () => {
     const sub = join(dir, 'out-dotdot');
     const far = join(dir, 'out-dotdot-far');
     mkdirSync(join(far, 'y'), { recursive: true });
@@ -170,7 +170,7 @@ describe('#12.1 --out that names the results database is refused before anything
     expectUnchanged(join(far, 'other.sqlite'), other);
   });
 
-  it('a temporary file of a long --out name fits the 255 bytes a name may have; a failed write names the file, not the temporary one (found by helper-37)', async () => {
+  it('a temporary file of a long --out name fits the 255 bytes a name may have; a failed write names the file, not the temporary one', async () => {
     const sub = join(dir, 'out-long');
     mkdirSync(sub);
     const long = join(sub, `${'r'.repeat(250)}.md`);
@@ -296,7 +296,7 @@ describe('#12.2 a database deleted or replaced while a batch runs', () => {
     expect((err as Error).message).toContain(`the ${done} results of this run`);
     expect(countIn(rescued, 'SELECT status FROM runs')).toBe('failed');
     // and its study counts them as a stopped run does, every one up to the first place of the plan not
-    // done (those written before the stop only, it was; found by helper-42): place i is seed i + 1
+    // done (those written before the stop only, it was): place i is seed i + 1
     const d = new Database(rescued, { readonly: true, fileMustExist: true });
     const stored = new Set(d.prepare('SELECT code FROM results').pluck().all() as string[]);
     const places = d.prepare('SELECT ord FROM study_deals ORDER BY ord').pluck().all() as number[];
@@ -341,14 +341,14 @@ describe('#12.5 a full disk or an I/O error while a batch writes', () => {
     try {
       expect(() => ResultStore.openForWriting(db)).toThrow(FileFault);
       expect(() => ResultStore.openForWriting(db)).toThrow(`database ${db}: the disk is full while opening it (database or disk is full); nothing was run and every result it held is kept; free some space, then run the same command again`);
-      // the new file it could not set up is not left behind, empty (a merge left a 0-byte target; found by helper-39)
+      // the new file it could not set up is not left behind, empty (a merge left a 0-byte target)
       expect(existsSync(db)).toBe(false);
     } finally {
       exec.mockRestore();
     }
   });
 
-  it('a lock held too long or a full disk under report or merge: one line naming the database (main.ts), not "internal error" (found by helper-39)', () => {
+  it('a lock held too long or a full disk under report or merge: one line naming the database (main.ts), not "internal error"', () => {
     const busy = new Database.SqliteError('database is locked', 'SQLITE_BUSY');
     expect(isBusyDatabase(busy)).toBe(true);
     expect(isBusyDatabase(new Database.SqliteError('database table is locked', 'SQLITE_LOCKED_SHAREDCACHE'))).toBe(true);
@@ -526,9 +526,9 @@ describe('#12.9 errors state the fault and quote a short, printable excerpt', ()
     // a whole explicit code is short enough to be quoted whole
     expect(quoteInput(`SP4X-${'1'.repeat(120)}`, 130)).toBe(`"SP4X-${'1'.repeat(120)}"`);
     expect(quoteInput('tab\there\u0000')).toBe('"tab?here?"');
-    // invisible format characters: U+202E would reorder the rest of the terminal line (found by helper-39)
+    // invisible format characters: U+202E would reorder the rest of the terminal line
     expect(quoteInput('SP2-1\u202e\u200b\u2066x')).toBe('"SP2-1???x"');
-    // and the blank fillers that show as nothing (found by helper-40)
+    // and the blank fillers that show as nothing
     expect(quoteInput('SP2-1\u3164\u115f\u034f0')).toBe('"SP2-1???0"');
     expect(pathForMessage('a\u202eb.txt')).toBe('"a?b.txt"');
     // a JSON number out of range reads as Infinity, which JSON writes as null

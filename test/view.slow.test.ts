@@ -209,7 +209,7 @@ describe('the viewer in chromium', () => {
     }
   }, 300_000);
 
-  it('wraps a long heading (an explicit deal code) instead of widening the page past the screen and its controls (found by helper-59)', async () => {
+  it('wraps a long heading (an explicit deal code) instead of widening the page past the screen and its controls', async () => {
     const code = 'SP4X-47PDZ5QJM6M5N6T9Y6FXXP0T8VU3H8VYYYS5M291JC1FLZQ9R9COVD3ZLRLAGPEZFP58U9NQMIO67HR5LEYN4AUBPYH99AN7Q3G8VNVHJDHXZOQIB1CGM2DC';
     const file = join(dir, 'explicit.html');
     cli('view', code, '--out', file);

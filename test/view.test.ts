@@ -228,7 +228,7 @@ describe('spidersolve view', () => {
     expect([db.status, db.stderr]).toEqual([2, 'spidersolve: option --db: only with --solve\n']);
     const stored = cli('view', 'SE1-1', '--no-stored');
     expect([stored.status, stored.stderr]).toEqual([2, 'spidersolve: option --no-stored: only with --solve\n']);
-    // --out naming the position file the page shows (it overwrote it; found by helper-43), by its own
+    // --out naming the position file the page shows, by its own
     // name or a hard link: refused, the file as it was
     const pos = join(dir, 'p.txt');
     writeFileSync(pos, makePositionText(start('SE4-7').position));

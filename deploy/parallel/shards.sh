@@ -38,7 +38,7 @@ fi
 n=$1 dir=$2
 shift 2
 # N: the shard count, as batch's --shard K/N takes it (it was passed on to parallel, which printed its
-# whole usage; found by helper-43)
+# whole usage)
 if ! [[ $n =~ ^[1-9][0-9]{0,5}$ ]] || (( n > 100000 )); then
   echo "$0: N \"$n\": the number of shards must be a whole number from 1 to 100000; nothing was run" >&2
   exit 2
@@ -49,13 +49,13 @@ if ! [[ $retries =~ ^[0-9]{1,3}$ ]]; then
   echo "$0: RETRIES \"$retries\": the number of tries again of a failed shard must be a whole number from 0 to 999; nothing was run" >&2
   exit 2
 fi
-# JOBS: shards at once (parallel printed its whole usage, then "run the same command again"; found by helper-51)
+# JOBS: shards at once (parallel printed its whole usage, then "run the same command again")
 if [[ -n ${JOBS:-} ]] && ! [[ $JOBS =~ ^[0-9]{1,5}$ ]]; then
   echo "$0: JOBS \"$JOBS\": the number of shards at once must be a whole number (0: all at once); nothing was run" >&2
   exit 2
 fi
 # the options the script gives each shard itself (spidersolve would refuse them as given twice, every
-# shard exiting 2, in words that do not say the script gave the other; found by helper-58)
+# shard exiting 2, in words that do not say the script gave the other)
 for a in "$@"; do
   case $a in
     --workers | --workers=*) echo "$0: option --workers: the script gives each shard --workers itself; set WORKERS instead (default 1); nothing was run" >&2; exit 2 ;;
@@ -70,7 +70,7 @@ if [[ -z ${PARALLEL_HOSTS:-} ]] && ! command -v "${spidersolve[0]:-}" >/dev/null
   exit 2
 fi
 # DIR: a folder (a file of that name made mkdir print "File exists" and the script exit 1, its "run
-# again"; found by helper-58)
+# again")
 if [[ -e $dir && ! -d $dir ]]; then
   echo "$0: DIR \"$dir\" is not a folder; give a folder for the shards' databases (made if absent); nothing was run" >&2
   exit 2
@@ -80,7 +80,7 @@ if ! mkdir -p "$dir" 2>/dev/null; then
   exit 2
 fi
 # the shard count DIR was first run with: its databases hold shards of that count, and another count
-# would solve other deals into them (found by helper-58: 3 shards on a 4-shard folder re-solved 111 of
+# would solve other deals into them (3 shards on a 4-shard folder re-solved 111 of
 # 150 deals)
 count_file="$dir/.shard-count"
 made_count=''
@@ -124,7 +124,7 @@ if [[ -n ${PARALLEL_HOSTS:-} ]]; then
   wrap=(sh -c 'db=$1; shift; "$@"; rc=$?; [ -e "$db-wal" ] || : >"$db-wal"; exit $rc' sh "$dir/shard-{}.sqlite")
 fi
 # DIR's count, given by this run, is taken back when the run wrote no shard database (a SPIDERSOLVE
-# that cannot start, say): the folder holds no shards of it (found by helper-60)
+# that cannot start, say): the folder holds no shards of it
 unpin() {
   [[ -n $made_count ]] || return 0
   local f
@@ -134,7 +134,7 @@ unpin() {
 joblog="$dir/.shards-joblog"
 rm -f "$joblog"
 # Ctrl-C (SIGINT) or SIGTERM: each shard writes what it has and stops (exit 130); say so and exit 130,
-# not 1 with "some shards failed" (found by helper-58)
+# not 1 with "some shards failed"
 stopped=''
 trap 'stopped=INT' INT
 trap 'stopped=TERM' TERM
@@ -157,7 +157,7 @@ if ! parallel -q --jobs "${JOBS:-$n}" --retries "$((retries + 1))" --joblog "$jo
   exit 1
 fi
 # a SIGTERM sent to this script alone (not to its process group) waits, as bash does, for parallel to
-# end: the shards ran on; nothing is merged then either (found by helper-60: it merged, exit 0)
+# end: the shards ran on; nothing is merged then either
 if [[ -n $stopped ]]; then
   echo "$0: stopped by SIG$stopped, after the shards ended (a signal to this script alone does not reach them: send it to the process group, kill -$stopped -- -PGID); nothing merged — run the same command again to merge" >&2
   exit 130

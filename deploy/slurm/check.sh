@@ -4,7 +4,7 @@
 # job array of shards (shard.sbatch) with a merge job after it (merge.sbatch, --dependency=afterok,
 # --kill-on-invalid-dep=yes), waits, compares the merged database with the single run
 # (deploy/compare.mjs: the same results row for row, the same report), and stops the cluster if it
-# started it (one already running is left running; found by helper-58). Exit 0 when they are equal.
+# started it (one already running is left running). Exit 0 when they are equal.
 #
 #   deploy/slurm/check.sh                 # 4 shards: --array=0-3
 #   SHARDS=8 deploy/slurm/check.sh
@@ -25,7 +25,7 @@ export SHARD_DIR=$work/shards
 
 eval "$("$root/deploy/slurm/cluster.sh" env)"
 # the cluster first: sbatch reads the slurm.conf that `start` writes (asked before it, a first run
-# waited 60 s for the file and printed Slurm's errors; found by helper-43)
+# waited 60 s for the file and printed Slurm's errors)
 if "$root/deploy/slurm/cluster.sh" running; then
   echo "slurm: the cluster in ${SPIDERSOLVE_SLURM_DIR:-/tmp/spidersolve-slurm} is running already: using it, and leaving it running"
 else

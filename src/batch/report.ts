@@ -104,7 +104,7 @@ export function statusAt<T extends BudgetResult>(results: readonly T[], b: numbe
  * or null if it has none (a deal with nothing known at b that is not part of an unfinished ladder).
  * Counting it undecided keeps the rung's floor a lower bound and its ceiling an upper bound, and the
  * rung's row counts every deal of the study (before, it counted only the deals the ladder had reached,
- * a floor biased upwards; found by helper-44).
+ * a floor biased upwards).
  */
 export function highestBelow<T extends BudgetResult>(results: readonly T[], b: number): T | null {
   let best: T | null = null;

@@ -224,12 +224,12 @@ function shellQuote(s: string): string {
  * The command line that resumes this run: `npx spidersolve` and the same arguments — runnable from the
  * project's folder however the batch was started (npx, `npm run study`, `node bin/spidersolve.js`),
  * and wherever spidersolve is on the PATH. Run from outside the project's folder (`cwd`), where npx
- * would look for spidersolve in npm's registry, it is `node /path/to/bin/spidersolve.js` instead
- * (found by helper-54), to be run from that same folder, as the arguments' relative paths are.
+ * would look for spidersolve in npm's registry, it is `node /path/to/bin/spidersolve.js` instead,
+ * to be run from that same folder, as the arguments' relative paths are.
  * Started by `npm run` from another folder (`shellCwd`, npm's INIT_CWD), it begins `cd <cwd> && `.
  * `envShard` (`K/N`): the shard the scheduler's environment gave (a Slurm array task, a Kubernetes
  * Indexed Job), added as `--shard K/N`, so that the command run by hand, outside the scheduler,
- * resumes that shard and not the whole study (found by helper-43).
+ * resumes that shard and not the whole study.
  */
 export function resumeCommand(argv: readonly string[] = process.argv.slice(2), envShard: string | null = null, cwd = process.cwd(), shellCwd = process.env.INIT_CWD): string {
   const root = packageInfo()?.root ?? null;
@@ -238,7 +238,7 @@ export function resumeCommand(argv: readonly string[] = process.argv.slice(2), e
   const program = inside ? 'npx spidersolve' : `node ${shellQuote(join(root, 'bin', 'spidersolve.js'))}`;
   // run by `npm run …` from another folder (npm runs a script in the project's folder and leaves the
   // user's in INIT_CWD): the arguments' relative paths are the project folder's, so the command goes
-  // there first (found by helper-55: `npm run study` from a subfolder printed a --deals it could not find)
+  // there first (else `npm run study` from a subfolder would print a --deals it cannot find)
   const cd = shellCwd !== undefined && shellCwd !== '' && resolve(shellCwd) !== resolve(cwd) ? `cd ${shellQuote(cwd)} && ` : '';
   return cd + [program, ...argv.map(shellQuote), ...(envShard === null ? [] : ['--shard', envShard])].join(' ');
 }
@@ -280,8 +280,8 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
   const ladder = s.budgets.length > 1 ? `budget ladder ${s.budgets.map((b) => b.toLocaleString('en-US')).join(', ')} positions` : `budget ${s.maxPositions.toLocaleString('en-US')} position${s.maxPositions === 1 ? '' : 's'}`;
   const many = s.budgets.length > 1;
   // the deals left; a ladder's solves are not deals, so it says its deals done and left, which make
-  // the plan (found by helper-55); the deals solved now but not counted are among those left, said so
-  // that the line adds up (found by helper-54: 92 run now and 96 left of 180 read as deals lost)
+  // the plan; the deals solved now but not counted are among those left, said so
+  // that the line adds up (else 92 run now and 96 left of 180 would read as deals lost)
   let left = '';
   if (s.remaining !== null) {
     left = many && s.planned !== null ? `; ${s.planned - s.remaining} of its deals done (won or lost at a rung, or undecided at the last), ${s.remaining} left` : `, ${s.remaining} left`;
@@ -292,7 +292,7 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
     ...(shard ? [`  shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals`] : []),
     `  deals ${s.planned ?? 'open-ended'}: ${s.skipped} already ${many ? 'stored at the first rung (won, lost or undecided there)' : 'settled'}, ` +
       `${s.ran} ${many ? `solve${s.ran === 1 ? '' : 's'} over the ${s.budgets.length} rungs run now` : 'run now'} in ${seconds(s.elapsedMs)} ` +
-      // (no rate when nothing ran: "0.0 deals/s" read as a stalled pool, helper-66)
+      // (no rate when nothing ran: "0.0 deals/s" would read as a stalled pool)
       `(${s.ran > 0 ? `${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ` : ''}${s.workers} worker${s.workers > 1 ? 's' : ''})${left}` +
       (leftOut > 0 ? `; ${leftOut} line${leftOut === 1 ? '' : 's'} of other games or suit counts in the file left out` : '') +
       (duplicates > 0
@@ -453,7 +453,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     shard = shardInfo(req);
     // on stderr at once, so that a scheduler's log of the task says which part it ran
     if (shard) process.stderr.write(`spidersolve: shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals, into ${req.dbPath}\n`);
-    // more workers than CPUs add memory (one table a worker), not speed (found by helper-39)
+    // more workers than CPUs add memory (one table a worker), not speed
     const cpus = defaultWorkerCount();
     if (req.workers > cpus) process.stderr.write(`spidersolve: note: --workers ${req.workers} is more than this machine's ${cpus} CPU${cpus === 1 ? '' : 's'}: the extra workers add memory (up to a table of the budget each), not speed\n`);
     summary = await runBatch({
@@ -487,7 +487,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   if (summary.seedsRanOut) process.stderr.write(`spidersolve: note: ${summary.seedsRanOut}\n`);
   if (summary.interrupted) {
     const left = summary.remaining === null ? 'interrupted' : `interrupted with ${summary.remaining} of ${summary.planned} deals left`;
-    // deals read from standard input must come there again (found by helper-57: typed as printed at a
+    // deals read from standard input must come there again (typed as printed at a
     // terminal, the command waited for the keyboard)
     const again = stdin ? 'the same command, with the same deals on its standard input' : 'the same command';
     process.stderr.write(`spidersolve: ${left}; resume with ${again}:\n  ${resumeCommand(undefined, shard && typeof o.shard !== 'string' ? shard.shard : null)}\n`);
@@ -498,7 +498,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
 /**
  * The batch summary's report rows as `batch --json` prints them: the same objects as `report --study
  * NAME --json` on the batch's database, `partial` included (read from the database after the run, for
- * each row's solver version; found by helper-54: a stopped run's rows said nothing of it).
+ * each row's solver version, so that a stopped run's rows say so).
  */
 function summaryRecords(s: BatchSummary): ReturnType<typeof rowsAsRecords> {
   const store = ResultStore.openForReading(s.db);
@@ -535,8 +535,8 @@ function parseFilter(o: { game?: string; suits?: string; study?: string[]; pool?
 /**
  * Whether a report row's study is short of its plan for the row's solver version (report.ts
  * partialOfRows); a pooled row (--pool) is when any study it pools that has deals of the row's game
- * and suit count is (one of another game or suits adds nothing to the row, whatever the filter;
- * found by helper-51: the flag of one row changed with --suits).
+ * and suit count is (one of another game or suits adds nothing to the row, whatever the filter, so
+ * the flag of one row does not change with --suits).
  */
 function rowsPartial(store: ResultStore, filter: ResultFilter): (row: ReportRow) => boolean {
   const of = partialOfRows((study, version) => store.studies([study], version)[0]);
@@ -573,7 +573,7 @@ function reportedPartials(store: ResultStore, studies: readonly StudyInfo[], row
   const out: string[] = [];
   for (const s of studies) {
     // a study's rows of one solver version are whole or not by that version's results (an older
-    // solver's results do not make a newer one's rows whole; found by helper-46): one set of lines a
+    // solver's results do not make a newer one's rows whole): one set of lines a
     // version its rows show, the version named when there are several
     const versions = [...new Set(rows.filter((r) => r.study === s.name).map((r) => r.solverVersion))];
     if (versions.length === 0) out.push(...partialStudyNotes([s], printableName));
@@ -743,7 +743,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
         await writeFileAtomically(o.out, (dest) => pipeline(source, csv, dest));
       } catch (e) {
         // the rows could not be read (a damaged database, one another program holds locked): an
-        // error of SQLite is the database's, which main.ts names, not --out's (found by helper-40)
+        // error of SQLite is the database's, which main.ts names, not --out's
         if (isDamagedDatabase(e) || String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_')) throw e;
         throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
       }

@@ -21,7 +21,7 @@ const EXIT_HELP = '\nExit codes: 0 won, 3 lost (proven), 4 undecided (budget spe
 /**
  * Solves a loaded deal with the `--max-positions` budget (of `command`, for its messages). The deal is
  * loaded once, by the caller: a position file read from a pipe (`/dev/stdin`, `<(…)`) can be read only
- * once (found by helper-48: it was loaded again here, and the second read found the pipe empty).
+ * once (a second read would find the pipe empty).
  */
 function solveArg(command: string, deal: LoadedDeal, maxText: string | undefined): { deal: LoadedDeal; max: number; r: SolveResult } {
   const max = maxText === undefined ? DEFAULT_MAX_POSITIONS : parseBudgetOption(command, maxText);

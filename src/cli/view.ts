@@ -115,7 +115,7 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const deal = loadDealOrThrow(ref);
   // the page over the position file it shows would destroy it (a study reads its position files again
-  // when it resumes; found by helper-43)
+  // when it resumes)
   if (o.out !== undefined && deal.source.kind === 'file' && sameFileAs(o.out, [deal.source.path]) !== null) {
     throw new InputError('bad-option', `option --out ${quoteInput(o.out, 120)}: is the position file ${quoteInput(deal.source.path, 120)} this page shows; writing there would destroy it, so nothing was written: give another file name`);
   }

@@ -50,7 +50,7 @@ export function unwrap<T>(r: Result<T>): T {
 /**
  * The characters that show as nothing on a terminal, or reorder its line, as a regular-expression
  * class body (flag u): format characters (Cf: U+202E, zero-width spaces, isolates) and the blank
- * fillers U+3164, U+115F, U+1160, U+FFA0, U+17B4, U+17B5 and U+034F (found by helper-39 and -40).
+ * fillers U+3164, U+115F, U+1160, U+FFA0, U+17B4, U+17B5 and U+034F.
  * Messages show them as `?` (quoteInput, main.ts); study names may not hold them (cli/batch.ts).
  */
 export const INVISIBLE_CLASS = '\\p{Cf}\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u3164\\uffa0';

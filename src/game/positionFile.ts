@@ -246,7 +246,7 @@ export function parsePositionText(text: string, name: string, meta?: PositionFil
       }
     } else if (key === 'source') {
       // free text, not part of the position; handed back to a caller that asks, to write it again
-      // (once: a second one was kept over the first without a word, found by helper-67)
+      // (once: a second one was kept over the first without a word)
       if (sourceLine) return fail('bad-file', lineNo, `source is given twice (first on line ${sourceLine})`);
       sourceLine = lineNo;
       if (meta) meta.source = value;

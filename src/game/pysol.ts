@@ -239,7 +239,7 @@ export function parsePysolNumber(text: string, name: string): Result<number> {
   if (!/^\d+$/.test(text.trim())) return err('bad-reference', `${name}: game number "${text}" is not a whole number`);
   const n = Number(text.trim());
   // (a long number shown cut, as quoteInput cuts any long input, so that the message stays one short
-  // line; found by helper-56: 300 digits were repeated whole)
+  // line: 300 digits were repeated whole)
   const shown = text.trim().length > 24 ? quoteInput(text.trim()) : text.trim();
   if (!Number.isSafeInteger(n) || n < 1) return err('bad-reference', `${name}: game number ${shown} is out of range 1..${PYSOL_MAX_NUMBER}`);
   return ok(n);

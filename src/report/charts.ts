@@ -139,7 +139,7 @@ function proofRateChart(d: ChartData): Chart {
       },
     ],
   };
-  // no won deal, no curve: a note, as the spread charts give (found by helper-59: an empty frame and a
+  // no won deal, no curve: a note, as the spread charts give (an empty frame and a
   // legend line for a curve that was not there)
   return { id: 'proof-rate', title, caption, spec: spec as TopLevelSpec, ...(d.proof.length === 0 ? { empty: true as const } : {}) };
 }
@@ -182,7 +182,7 @@ function spreadChart(id: Chart['id'], title: string, axisTitle: string, raw: rea
 /**
  * The colour scale of the proof-rate chart's curves: Vega's default of 10 colours (tableau10) up to 10
  * curves, its 20 (tableau20) past them, so that no two of 20 curves share a colour (with 12 curves the
- * default drew three pairs alike; found by helper-59). Past 20 colours repeat.
+ * default drew three pairs alike). Past 20 colours repeat.
  */
 function seriesColors(n: number): { scheme: string } | Record<string, never> {
   return n > 10 ? { scheme: 'tableau20' } : {};

@@ -110,7 +110,7 @@ export const MAX_CHART_STUDY = 34;
 
 /**
  * The names of studies as the charts write them, at most `max` characters each: a longer name keeps
- * the part where the names differ (found by helper-54: two names that differed only in their seed
+ * the part where the names differ (two names that differed only in their seed
  * range, cut in their middle, read the same), with the start of what they share before it and as
  * much as fits of what they share after it, cut with `…`. Where the part that differs is longer than
  * fits, it alone is cut in its middle. Labels that still read the same end with ` #1`, ` #2`, … (in
@@ -140,11 +140,11 @@ export function chartStudyNames(names: readonly string[], max = MAX_CHART_STUDY)
     const lead = middleCut(head, Math.min(head.length, room));
     const rest = room - lead.length;
     // (the room kept for that `…` holds a tail of one more character whole: `-alpha`, not `-alph…`,
-    // where the names differ in `alph` and `bet` and both end in `a`; found by helper-59)
+    // where the names differ in `alph` and `bet` and both end in `a`)
     return lead + mid + (tail.length > rest + 1 ? tail.slice(0, rest) + '…' : tail);
   };
   const out = new Map(list.map((n) => [n, short(n)]));
-  // labels that still read the same (names that differ in several places, found by helper-55) end
+  // labels that still read the same (names that differ in several places) end
   // with their number among them, ` #2`, so that every study keeps a label of its own
   const byLabel = new Map<string, string[]>();
   for (const [n, l] of out) byLabel.set(l, [...(byLabel.get(l) ?? []), n]);

@@ -107,10 +107,10 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
   const deals = [...top.values()].reduce((s, n) => s + n, 0);
   const versions = [...new Set(rows.map((r) => r.solverVersion))].join(', ');
   // what the rows count, not the database's distinct deals: a deal two studies share counts in each,
-  // and a deal stored but not (yet) counted by a study is not in its rows (found by helper-48: the
-  // line said "stored deals", 20 where the database held 10)
-  // (pooled rows are one study each, named `a + b`: the studies they pool are counted; found by
-  // helper-59, whose three pooled studies read "1 study")
+  // and a deal stored but not (yet) counted by a study is not in its rows ("stored deals" would
+  // say 20 where the database holds 10)
+  // (pooled rows are one study each, named `a + b`: the studies they pool are counted, so that
+  // three pooled studies do not read "1 study")
   const pooled = meta.pooled !== undefined && rows.length > 0;
   const studies = pooled ? meta.pooled! : new Set(rows.map((r) => r.study)).size;
   const shared = pooled ? (studies > 1 ? '; pooled: a deal two studies share counts once' : '') : studies > 1 ? '; a deal two studies share counts in each' : '';

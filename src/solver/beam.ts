@@ -91,9 +91,9 @@ export interface BeamOptions {
 }
 
 /**
- * Evaluation of the beam search: the solver's default weights (solver 3.2.0). Against 3.1.0's
+ * Evaluation of the beam search: the solver's default weights. Against the earlier weights
  * (down 6, rankBreak 3, suitBreak 2, stockCard 2, removed 20, empty 0, buried 5), on deals outside the
- * benchmark sets, at 1,000,000 positions: PySolFC Spiderette 1101–1300 181 won (3.1.0: 180) in 0.85 of
+ * benchmark sets, at 1,000,000 positions: PySolFC Spiderette 1101–1300 181 won (earlier weights: 180) in 0.85 of
  * the positions, 1301–1500 169 (168) in 0.85; PySolFC Spider 4 suits 1101–1200 99 (98) in 0.77,
  * 1201–1300 100 (100) in 0.67; four-suit Spiderette seeds 3001–3100 90 (89); the same won and lost on
  * seeds 3001–3100 of SP1, SE1, SE2 and of SP2 at 167,000. Alternating two sets of weights between
@@ -113,7 +113,7 @@ export const BEAM_GROWTH = 2;
  */
 export const BEAM_DEAL_SHARE = 0.125;
 /**
- * Share of the width reserved for each number of face-down cards left (solver 3.3.0), after the
+ * Share of the width reserved for each number of face-down cards left, after the
  * share for each number of deals left: the best positions of each count are kept even when positions
  * that turned up fewer cards but hold them in better order outscore them. Chosen on deals outside the
  * benchmark sets, at 1,000,000 positions, against none: PySolFC Spiderette 1101–1300 186 won (184),
@@ -128,20 +128,20 @@ export const BEAM_DOWN_SHARE = 0.02;
  * Most consecutive moves without progress on a line while pruning (see BeamOptions.idle). Without a
  * limit, a wide iteration could spend the rest of the budget shuffling runs back and forth for
  * thousands of levels (PySolFC Spider game 1115: one iteration, some 3,600 levels, 920,000
- * positions). 30 won the most of the 21 four-suit PySolFC games in 1101–1400 that solver 3.0.0 left
- * undecided (12: 15, 20: 17, 30 and 45: 18 of 21, without a per-parent cap), outside the benchmark sets;
+ * positions). 30 won the most of the 21 four-suit PySolFC games in 1101–1400 that a search without
+ * the limit left undecided (12: 15, 20: 17, 30 and 45: 18 of 21, without a per-parent cap), outside the benchmark sets;
  * a limit growing by 2 or 4 an iteration did no better than a fixed one. At most 60,000 (the count is
  * kept in 16 bits).
  */
 export const BEAM_IDLE = 30;
 /**
- * Share of the width kept for each hidden set (solver 3.5.0): after the reserves for deals left and
+ * Share of the width kept for each hidden set: after the reserves for deals left and
  * face-down counts, the best positions of each set of cards still face down (with the same stock deals
  * left and suits removed, see hiddenSet) are kept, up to this share of the width each (at least one
  * place a set), before the per-parent cap and the best of the rest. Positions of one hidden set differ
  * only in how their face-up cards lie: without a cap the beam fills with arrangements of the few sets
  * that score best, and it takes a wider beam to carry a set that scores worse now but turns more cards
- * later. Chosen on deals outside the benchmark sets, at 1,000,000 positions, against none (3.4.0):
+ * later. Chosen on deals outside the benchmark sets, at 1,000,000 positions, against none:
  * PySolFC Spiderette 1101–1300 186 won (186), 1301–1500 177 (178), 1501–1700 187 (184), 1701–1900
  * 184 (183), the same lost; four-suit Spiderette seeds 3001–3100 93 (92); PySolFC Spider 4 suits
  * 1101–1200 100 (99), four-suit Spider seeds 3001–3060 60 (59); and in one process solving each deal
@@ -156,12 +156,12 @@ export const BEAM_HIDDEN_SHARE = 0.01;
 /**
  * Children of one parent kept before the beam is filled with the best of the rest. With the idle
  * limit of 30, a cap of 4 won 20 of those 21 games (2, 3 and 6: 19; none: 18) in half the time, and
- * no fewer than 3.0.0 on PySolFC games 1001–1060 (Spider) and 1101–1160 (Spiderette) and seeds
- * 2001–2040 of four-suit Spider and Spiderette, in less time.
+ * no fewer than the search without the idle limit and the cap on PySolFC games 1001–1060 (Spider)
+ * and 1101–1160 (Spiderette) and seeds 2001–2040 of four-suit Spider and Spiderette, in less time.
  */
 export const BEAM_PER_PARENT = 4;
 /**
- * When the budget left is short of a next iteration (solver 3.7.0): with BeamOptions.handOff, a failed
+ * When the budget left is short of a next iteration: with BeamOptions.handOff, a failed
  * iteration that kept more positions, all levels together, than this many times the budget left ends
  * the beam search, and the complete search spends what is left. The next iteration, twice as wide,
  * would store about as many new positions as this one kept, so it could not finish; and it costs
@@ -173,17 +173,15 @@ export const BEAM_PER_PARENT = 4;
  * the beam could not.
  *
  * The price: the next iteration, cut short by the budget, may still reach a win before it runs out,
- * and that win is given up. Found by a trial (helper-62) that solved deals at many budgets: on about 5
- * of 85 Spiderette deals won by the beam search there is a range of budgets, from the win's count up
- * to 2–34% above it, where 3.7.0 answers undecided and 3.6.2 won (two-suit seed 5137: won in 17,182
- * positions by 3.6.2 at any budget from 17,182, by 3.7.0 from 17,512; 3.8.0's quick stage wins it, and
- * its test shows the price on two-suit seed 5069: won in 31,542 positions without the hand-over at any
- * budget from 31,542, by 3.8.0 from 32,880). At a given budget few deals
- * fall in such a range: against 3.6.2, one process solving each deal with both, on deals outside
+ * and that win is given up. Solving deals at many budgets: on about 5 of 85 Spiderette deals won by
+ * the beam search there is a range of budgets, from the win's count up to 2–34% above it, where the
+ * hand-over answers undecided and the search without it wins (two-suit seed 5069, in its test: won in
+ * 31,542 positions without the hand-over at any budget from 31,542, with it from 32,880). At a given
+ * budget few deals fall in such a range: against the search without it, one process solving each deal with both, on deals outside
  * the benchmark sets, at 1,000,000 positions every deal gave the same answer and count in two-suit
  * Spiderette seeds 3001–3700, four-suit 3001–3100, PySolFC Spiderette 1101–1400 and one-suit
  * Spiderette 3001–3300 (and every deal of the nine benchmark sets); at 100,000, one of 800 deals
- * changed (four-suit seed 3060, won at 98,064 by 3.6.2; the others of four-suit 3001–3200,
+ * changed (four-suit seed 3060, won at 98,064 without it; the others of four-suit 3001–3200,
  * two-suit 3001–3400 and PySolFC Spiderette 1101–1300 the same). The total time, where a deal was
  * left undecided in the beam: 0.84× (four-suit 3001–3100), 0.88–0.89× (PySolFC 1101–1400), 0.91×
  * (two-suit 3101–3700) at 1,000,000; 0.91× and 0.92× at 100,000. In Spider, four-suit seeds
@@ -317,7 +315,7 @@ function newScratch(): Scratch {
  * move's child from its parent's column counts and those of the two columns the move changed,
  * KeyCodec.scoreCounts; a deal's child by KeyCodec.evaluate) costs less than keying them all; a
  * level that keeps most of its candidates keys them as it finds them, which saves playing the kept ones' moves again. Measured against keying
- * every candidate (solver 3.3.0 before it), the same answers and counts, both load orders of one
+ * every candidate, the same answers and counts, both load orders of one
  * process averaged, on deals outside the benchmark sets: four-suit PySolFC Spider 1101–1120 at
  * 1,000,000 positions 0.87 of the time, two-suit Spider seeds 3001–3200 at 167,000 0.91, PySolFC
  * Spiderette 1101–1130 0.96, two-suit Spiderette seeds 3061–3180 1.00 (ratio 2: 0.89 on those Spider

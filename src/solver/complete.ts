@@ -39,8 +39,7 @@ export interface CompleteOutcome {
  * stored earlier in the solve; keys name columns by `store`'s ids. `skipBack` (default true; false
  * for measurement only): a queued position reached by a card move that turned up no card and removed
  * no suit keeps the move back to its parent (1 byte in the queue), and does not try it, since it meets
- * a position this search visited (no answer, count or line changes, only `tried` and the time: the
- * solver's version stays 3.7.0).
+ * a position this search visited (no answer, count or line changes, only `tried` and the time).
  */
 export function completeSearch(start: Position, maxPositions: number, table: PositionTable, store: ColumnStore, skipBack = true): CompleteOutcome {
   const state = new SolverState(start);

@@ -59,9 +59,9 @@ export const PRUNED = 1 << 20;
 export const PRUNE_NONE = 0;
 /**
  * moveOrder's pruning in the beam search while it is heuristic: the run splits of PRUNED, and lateral
- * moves in games of two decks only. Solver 3.3.0 keeps lateral moves in Spiderette (one deck), where
- * they are often the only way to reorder seven columns: on deals outside the benchmark sets at
- * 1,000,000 positions, PySolFC Spiderette 1101–1300 won 184 (3.2.0: 181), 1301–1500 176 (169),
+ * moves in games of two decks only. Lateral moves are kept in Spiderette (one deck), where they are
+ * often the only way to reorder seven columns: on deals outside the benchmark sets at 1,000,000
+ * positions, PySolFC Spiderette 1101–1300 won 184 (pruning them too: 181), 1301–1500 176 (169),
  * four-suit Spiderette seeds 3001–3100 91 (90). In Spider the same change won no more (PySolFC
  * 1101–1200 98 against 99, 1201–1300 100 and 100; seeds 3001–3100 of two and four suits the same)
  * and took 1.36× and 1.45× the time on those seeds.
@@ -69,14 +69,14 @@ export const PRUNE_NONE = 0;
 export const PRUNE_BEAM = 1;
 /**
  * moveOrder's pruning in the quick stage's depth-first searches: the run splits of PRUNED and
- * lateral moves, in every game. Solver 3.6.0; from 3.3.0 to 3.5.0 the quick stage kept lateral moves
- * in Spiderette as the beam does, and a depth-first line that tries them wanders. Measured against
- * 3.5.0 on deals outside the benchmark sets, at 1,000,000 positions: two-suit Spiderette seeds
- * 3001–3100 and 3101–3200 the same won, lost and undecided (96/3/1, 100/0/0) with a median of 2,557
- * and 1,276 positions a deal (3.5.0: 2,791 and 1,626), and on 3101–3200, each deal's best of three
+ * lateral moves, in every game: unlike the beam, it leaves them out in Spiderette too, since a
+ * depth-first line that tries them wanders. Measured against keeping them in Spiderette, on deals
+ * outside the benchmark sets, at 1,000,000 positions: two-suit Spiderette seeds 3001–3100 and
+ * 3101–3200 the same won, lost and undecided (96/3/1, 100/0/0) with a median of 2,557 and 1,276
+ * positions a deal (keeping them: 2,791 and 1,626), and on 3101–3200, each deal's best of three
  * solves in one process, 0.65× the median time and 0.92× the total (the same solver against itself:
  * 1.03× and 0.99×); four-suit Spiderette seeds 3001–3100 93/3/4 and PySolFC Spiderette 1101–1300
- * 186/3/11 and 1301–1500 177/7/16, as 3.5.0, in 0.98–1.08× the time (one run each). One suit has no
+ * 186/3/11 and 1301–1500 177/7/16, as when keeping them, in 0.98–1.08× the time (one run each). One suit has no
  * lateral move (the same positions), nor does Spider change (it pruned them already).
  */
 export const PRUNE_QUICK = 2;
@@ -188,7 +188,7 @@ export function newStack(): SearchStack {
  * new one). `skipBack` (default true; false for measurement only) leaves out, at each position
  * entered by a card move that turned up no card and removed no suit, the move back to the parent (a
  * position on this search's path, visited): it changes no answer, count or line, only `tried` and the
- * time, so the solver's version stays 3.7.0. On seeds 3001–3040 of each of the six games (one search of
+ * time. On seeds 3001–3040 of each of the six games (one search of
  * 20,000 positions with noise 3), 12–29% of the tries that met a visited position were such moves back,
  * and the searches tried 8–16% fewer moves. Throws RangeError for another `noise`.
  */
@@ -410,7 +410,7 @@ export function search(
 /**
  * Restart schedule of the heuristic pass: first budget, growth factor, ordering noise (0..NOISE added).
  *
- * The first restart's limit is 150 positions entered (solver 3.4.0; 500 before): an easy deal that
+ * The first restart's limit is 150 positions entered: an easy deal that
  * the first restart does not win is then tried again, with other noise, sooner. Measured against 500
  * on seeds outside the benchmark sets, one process solving each deal with both (the order
  * alternating), at 1,000,000 positions: median time per deal 0.71× and total 0.66× on one-suit Spider
@@ -425,14 +425,14 @@ export const RESTART_FIRST = 150;
 export const RESTART_GROWTH = 1.3;
 export const RESTART_NOISE = 3;
 /**
- * A restart also ends once it has left behind (entered and backed out of) this share of its limit
- * (solver 3.8.0): 45 positions for the first restart's 150. A restart that wins goes almost straight
+ * A restart also ends once it has left behind (entered and backed out of) this share of its limit:
+ * 45 positions for the first restart's 150. A restart that wins goes almost straight
  * to the win: on two-suit Spiderette seeds 3001–3030 most winning restarts entered 80–330 positions (a
  * few 800–1,100) for lines of 70–130 moves, where the restarts that failed spent their limits backing
  * out of the subtree below an early choice. Ending those sooner gives the next restart, with other
  * noise, its turn. The limit of positions entered stays, for a search that wanders deeper without
  * backing out (in one-suit Spider a restart with no other limit went 10,000 positions deep). Measured
- * against 3.7.0 on seeds outside the benchmark sets, one process solving each deal with both (each
+ * against restarts without this limit on seeds outside the benchmark sets, one process solving each deal with both (each
  * deal's best of three solves), at 1,000,000 positions: two-suit Spiderette seeds 3001–3200 0.69× the
  * median time a deal and 0.96× the total (median positions 1,196 against 1,809), 3201–3400 0.81× and
  * 0.91×, 3401–3600 (one solve each) 0.78× and 0.99×; two-suit Spider at 167,000, 3001–3200 0.84× and

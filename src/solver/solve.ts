@@ -9,22 +9,22 @@
  *    drops positions, until a win, the budget, or an iteration that dropped none: if it pruned none
  *    either, that iteration was complete and the deal is **lost** (docs/rules.md R19); else the pruned
  *    search has seen every position it can reach, and stage 3 takes over. Stage 3 takes over too
- *    (solver 3.7.0) after a failed iteration that kept more positions than the budget has left: the
+ *    after a failed iteration that kept more positions than the budget has left: the
  *    next, twice as wide, could not finish (BEAM_SHORT_HAND_OFF in beam.ts).
  * 3. Complete search (complete.ts: breadth-first, no pruning), the rest of the budget: it expands
  *    every position reachable from the start once — entering those stored already at no cost — and
- *    answers lost when none of them is won. Solver 3.3.0 went on with beam iterations that pruned
- *    nothing instead, each as wide as it needed to drop nothing, expanding the same positions again
- *    in each; no deal outside the benchmark sets was won in them (PySolFC Spiderette 1101–1300 and
+ *    answers lost when none of them is won. Beam iterations that prune nothing, each as wide as it
+ *    needs to drop nothing (`complete: 'beam'`), would expand the same positions again in each; no
+ *    deal outside the benchmark sets was won in them (PySolFC Spiderette 1101–1300 and
  *    Spider 1101–1200, seeds 3001–3100 of one-, two- and four-suit Spiderette and of four-suit
  *    Spider, 3001–3200 of two-suit Spider at 167,000), so they served only to prove losses, which
  *    the complete stage does in the same count and less time.
  *
  * Every position the solve stores is stored once, in the one table, and counted once, when first
  * stored, whichever stage or iteration meets it: `positions` is the table's size at the end, and the
- * budget bounds it. A stage stops when it needs one position more than the budget (solver 3.6.2;
- * before, when it stored the last one the budget allowed, so a budget exactly equal to a deal's
- * reachable positions answered undecided where one more answered lost). The answer never depends on
+ * budget bounds it. A stage stops when it needs one position more than the budget, not when it has
+ * stored the last one the budget allows, so that a budget exactly equal to a deal's reachable
+ * positions proves it lost. The answer never depends on
  * time or on worker count.
  */
 import type { Position } from '../game/position.js';
@@ -53,7 +53,7 @@ export interface SolveTuning extends BeamOptions {
   readonly quickMin?: number;
   /**
    * The complete search after the pruned beam search ran dry: 'breadth-first' (default, complete.ts)
-   * or 'beam' (solver 3.3.0's beam iterations that prune nothing).
+   * or 'beam' (beam iterations that prune nothing, each as wide as it needs; for measurement).
    */
   readonly complete?: 'breadth-first' | 'beam';
 }

@@ -62,10 +62,10 @@ export class SolverState {
   readonly ver: Float64Array;
   /**
    * Undo records of the deals, one row a deal (deal d = totalDeals − stockLeft before it, at d × ncols):
-   * per column, bit0 completed, bit1 flipped, bits 2-3 suit. One row for all deals (before solver 3.6.1)
-   * was overwritten by a later deal on the same line, so a depth-first search that took back a deal
-   * after a later one restored the wrong columns when either deal completed a suit (found by helper-44:
-   * SE1-77274's quick stage "won" a position no line reaches, and the line did not replay).
+   * per column, bit0 completed, bit1 flipped, bits 2-3 suit. One row a deal, not one for all: a
+   * depth-first search takes back a deal after taking back a later one, and a shared row, overwritten
+   * by the later deal, would restore the wrong columns when either deal completed a suit (SE1-77274's
+   * quick stage would reach a position no line reaches, and its line would not replay).
    */
   private readonly dealUndo: Uint8Array;
   /** Scratch of generate: each column's top rank, and per rank the columns with a top card of it. */

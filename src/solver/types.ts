@@ -43,7 +43,7 @@ export interface SolveResult {
  * and that stored it); or why the next stage took over: `share spent` (the quick stage stored its
  * share of the budget, or entered four times as many positions), `ran dry` (a pruned search, the
  * quick stage's or the beam's, saw all it can reach: that proves nothing), `budget short` (the budget
- * left could not hold the beam's next iteration, solver 3.7.0). A stage may store no position (0): it
+ * left could not hold the beam's next iteration, BEAM_SHORT_HAND_OFF). A stage may store no position (0): it
  * ran over positions stored before, entering them again free.
  */
 export interface StageReport {

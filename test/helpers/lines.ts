@@ -1,6 +1,6 @@
 /**
- * Known winning lines, fixed here so that tests do not depend on the solver (both are solver 2.2.0's
- * lines at the default budget; any winning line would do).
+ * Known winning lines, fixed here so that tests do not depend on the solver (both are lines an
+ * earlier solver found at the default budget; any winning line would do).
  */
 
 /** A winning line of SE1-1: 63 moves, classic score 837, reveal score 505. */

@@ -1,6 +1,6 @@
 """Runs a command in a pseudo-terminal, as in a terminal window, and types Ctrl-C once its output
 contains MARKER (at most once); with PTY_HANGUP=1 in the environment it closes the terminal instead
-(a window or ssh session closing: the command gets SIGHUP, and its terminal is gone). Prints everything
+(a window or ssh connection closing: the command gets SIGHUP, and its terminal is gone). Prints everything
 the command wrote to the terminal as one JSON string, then its exit status on a line of its own.
 Usage: python3 ptyrun.py MARKER CMD ARGS..."""
 import json, os, pty, select, sys
