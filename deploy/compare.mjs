@@ -20,8 +20,8 @@ if (!a || !b) {
   console.error('usage: node deploy/compare.mjs A.sqlite B.sqlite');
   process.exit(2);
 }
-// each must be a spidersolve results database: one line naming the one that is not (it printed a
-// stack trace for a missing file)
+// each must be a spidersolve results database: one line naming the one that is not (a missing
+// file too, not a stack trace)
 for (const path of [a, b]) {
   let why = null;
   try {

@@ -37,8 +37,8 @@ if ! parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
 fi
 n=$1 dir=$2
 shift 2
-# N: the shard count, as batch's --shard K/N takes it (it was passed on to parallel, which printed its
-# whole usage)
+# N: the shard count, as batch's --shard K/N takes it (checked here: passed on to parallel, a bad one
+# would print parallel's whole usage)
 if ! [[ $n =~ ^[1-9][0-9]{0,5}$ ]] || (( n > 100000 )); then
   echo "$0: N \"$n\": the number of shards must be a whole number from 1 to 100000; nothing was run" >&2
   exit 2
