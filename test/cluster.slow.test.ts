@@ -4,7 +4,7 @@
  * `parallel` must be installed; .ci/run installs it), and through the Kubernetes manifests' own
  * commands (deploy/k8s/*.yaml, run here with JOB_COMPLETION_INDEX set as the Job controller sets it,
  * since there is no cluster here). These run the compiled build, as the recipes do; beforeAll
- * compiles it. The Slurm recipe is checked by deploy/slurm/check.sh, by hand (see the README).
+ * compiles it. The Slurm recipe is checked by deploy/slurm/check.sh, by hand (see docs/cluster.md).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -97,7 +97,7 @@ describe('a PySolFC deal\'s winning line, printed in PySolFC\'s numbering', () =
 describe('explained lines', () => {
   it('names the cards moved, the card turned up, the stock left and the running scores, move by move', () => {
     const d = unwrap(loadDeal('SE4-7'));
-    // SE4-7: column 5 shows 5♦, column 2 shows 6♣ (README)
+    // SE4-7: column 5 shows 5♦, column 2 shows 6♣ (docs/commands.md)
     const ex = unwrap(explainLine(d.position, ['5-2', 'd']));
     expect(ex[0]).toMatchObject({
       number: 1, move: '5-2', kind: 'move', cards: ['5♦'], from: 5, to: 2, onto: '6♣', removed: [],

@@ -126,7 +126,7 @@ describe('text form', () => {
       message: 'position file board.txt line 4: too many copies of 9H: 2 (also at line 3); a spiderette 4-suit game has 1 of each card',
     });
     expect(badText(withLine(MID, 4, '2: AD 6C | 8H 9♥')).message).toBe('position file board.txt line 4: too many copies of 9♥ (9H): 2 (also at line 3); a spiderette 4-suit game has 1 of each card');
-    // a rank of 1 is an Ace (README): the copy it makes names the line that wrote it
+    // a rank of 1 is an Ace (docs/commands.md): the copy it makes names the line that wrote it
     const se47 = makePositionText(dealPosition(getVariant('spiderette', 4), 7)).replace(/^1: \| 8S$/m, '1: | 1S');
     expect(badText(se47).message).toBe('position file board.txt line 7: too many copies of AS: 2 (also at line 3); a spiderette 4-suit game has 1 of each card');
     // a spade on the table while the spade suit is removed

@@ -148,7 +148,7 @@ describe('summarize', () => {
   it('an empty input gives no rows', () => {
     expect(summarize([])).toEqual([]);
     expect(formatTable([])).toBe('no results\n');
-    // md says so too; csv keeps its header row, json is an empty array (README: spidersolve report)
+    // md says so too; csv keeps its header row, json is an empty array (docs/commands.md: spidersolve report)
     expect(formatMarkdown([])).toBe('no results\n');
     expect(formatCsv([])).toBe(`${REPORT_COLUMNS.join(',')}\r\n`);
     expect(formatJson([])).toBe('[]\n');

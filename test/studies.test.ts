@@ -123,7 +123,7 @@ describe('two studies in one database', () => {
 });
 
 describe('export of a study whose deals another study settled at a smaller budget', () => {
-  it('shows the smaller budget the result was stored at (the ladder rule), and the README says so where export is described', async () => {
+  it('shows the smaller budget the result was stored at (the ladder rule), and docs/commands.md says so where export is described', async () => {
     const db = join(dir, 'export-budgets.sqlite');
     // SPIDERSOLVE_TEST_LADDER: seed s needs 100·s positions; s % 4 = 2 never decided, s % 4 = 1 lost, the others won.
     // Small at 400: lost 1, undecided 2, won 3 4. Big at 2000: 1, 3, 4 count as settled at 400; only 2 is solved.
@@ -139,8 +139,8 @@ describe('export of a study whose deals another study settled at a smaller budge
       ['SE1-3', '400', 'won'],
       ['SE1-4', '400', 'won'],
     ]);
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### `spidersolve export`'), readme.indexOf('### `spidersolve merge`'));
+    const commands = readFileSync(join(ROOT, 'docs/commands.md'), 'utf8');
+    const section = commands.slice(commands.indexOf('### `spidersolve export`'), commands.indexOf('### `spidersolve merge`'));
     expect(section.replace(/\s+/g, ' ')).toContain(
       "A row's `max_positions` is the budget its result was stored at, which may be smaller than the study's: by the ladder rule (above), " +
         'a deal won or proven lost at a smaller budget, by any study, is not solved again and counts at larger budgets',

@@ -11,7 +11,7 @@
 #   deploy/slurm/check.sh --game spiderette --suits 1,2,4 --seeds 1-100 --max-positions 50000
 #
 # Needs the build (npm ci, or npx tsc -p tsconfig.json). Leaves its files in $WORK (printed). Not run
-# by CI: it needs root, two daemons and about a minute (see the README).
+# by CI: it needs root, two daemons and about a minute (see docs/cluster.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 shards=${SHARDS:-4}

@@ -21,7 +21,7 @@ export const APPLICATION_ID = 0x5370536f;
 export interface Migration {
   /** Schema version after this step: 1, 2, … without gaps. */
   readonly version: number;
-  /** One line for the README and for people reading the code. */
+  /** One line for docs/commands.md and for people reading the code. */
   readonly description: string;
   /** SQL run inside the migration transaction. */
   readonly sql: string;

@@ -170,7 +170,7 @@ export function checkStudyName(name: string, what: string, hint = ''): void {
   if (name === '') throw new InputError('bad-option', `${what}: the name is empty${hint}`);
   const bad = [...new Set(name.match(BAD_NAME_CHARS) ?? [])];
   if (bad.length) {
-    // named as README names them: control characters (Cc), invisible ones (format characters, line and paragraph separators)
+    // named as docs/commands.md names them: control characters (Cc), invisible ones (format characters, line and paragraph separators)
     const control = bad.filter((c) => /\p{Cc}/u.test(c)).length;
     const kind = control === bad.length ? 'control characters are' : control === 0 ? 'invisible characters are' : 'control and invisible characters are';
     throw new InputError('bad-option', `${what}: ${kind} not allowed in a study name (${bad.map(printableName).join(', ')}); use printable characters only${hint}`);
@@ -317,7 +317,7 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
   return lines.join('\n') + '\n';
 }
 
-/** Two lines under the batch's table that say what its columns mean (README: `spidersolve report`). */
+/** Two lines under the batch's table that say what its columns mean (docs/commands.md: `spidersolve report`). */
 export const TABLE_LEGEND: readonly string[] = [
   'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals (ceil low/high: its interval);',
   'pos and ms: median and 95th percentile (p95) of positions searched and milliseconds, over won deals.',

@@ -1,7 +1,7 @@
 /**
  * The solver commands: `solve` and `hint`. They parse, call the solver (src/solver/solve.ts) and print.
  *
- * Exit codes (also in the README): 0 won, 3 lost (proven: every reachable position examined),
+ * Exit codes (also in docs/commands.md): 0 won, 3 lost (proven: every reachable position examined),
  * 4 undecided (the position budget ran out), 2 bad input, 1 internal error.
  */
 import type { Command } from 'commander';

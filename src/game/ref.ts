@@ -19,7 +19,7 @@ import { parsePositionJson, parsePositionText, type PositionFileMeta } from './p
 import { isPysolKind, parsePysolNumber, pysolDeal } from './pysol.js';
 
 /**
- * Most bytes a position file may hold. One holds a few kilobytes (104 cards and a few keys, README:
+ * Most bytes a position file may hold. One holds a few kilobytes (104 cards and a few keys, docs/commands.md:
  * Position files); a larger file, or a device that never ends (/dev/zero), is refused after reading
  * this much, not read whole into memory.
  */

@@ -60,7 +60,7 @@ export const DEFAULT_MAX_POSITIONS = 1_000_000;
 
 /**
  * The largest budget the commands accept: 200,000,000 positions, some 10 GB of table at 40–64 bytes
- * a position (README, Figures), beyond any machine this tool runs on.
+ * a position (docs/figures.md), beyond any machine this tool runs on.
  */
 export const MAX_MAX_POSITIONS = 200_000_000;
 

@@ -5,7 +5,7 @@
  * that a page loads nothing from the network.
  *
  * Screenshots go to test-output/screenshots/ (kept after the run, ignored by git); with
- * SPIDERSOLVE_DOCS_SHOTS=1 the README's pictures among them are also copied to docs/.
+ * SPIDERSOLVE_DOCS_SHOTS=1 the documentation's pictures among them are also copied to docs/.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,7 +54,7 @@ export async function openPage(context: BrowserContext, url: string, viewport: {
 }
 
 /**
- * Saves a screenshot as test-output/screenshots/NAME, and when `docs` (a README picture) and
+ * Saves a screenshot as test-output/screenshots/NAME, and when `docs` (a documentation picture) and
  * SPIDERSOLVE_DOCS_SHOTS=1 also as docs/NAME; returns its path.
  */
 export async function screenshot(page: Page, name: string, o: { fullPage?: boolean; docs?: boolean } = {}): Promise<string> {
