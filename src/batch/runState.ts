@@ -139,7 +139,7 @@ export class BatchRun {
     this.study = store.matchStudyName(opts.study);
     this.progress = opts.progress ?? NO_PROGRESS;
     this.rungTotal = plan.runPlanned ?? 0;
-    this.rule = opts.untilWidth === undefined ? null : new WidthRule({ width: opts.untilWidth, noteAfter: opts.widthNoteAfter, onNote: opts.onNote });
+    this.rule = opts.untilWidth === undefined ? null : new WidthRule({ width: opts.untilWidth, noteAfter: opts.widthNoteAfter, estimateAfter: opts.widthEstimateAfter, onNote: opts.onNote });
     opts.signal?.addEventListener('abort', this.#onAbort, { once: true });
     if (opts.signal?.aborted) this.interrupted = true;
   }

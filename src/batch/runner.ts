@@ -89,12 +89,17 @@ export interface BatchOptions {
   /** Heap limit of each worker, MiB (pool.ts); default Node's. */
   readonly maxOldGenerationSizeMb?: number;
   /**
-   * Told once, with one line of text, when an `untilWidth` study has counted `widthNoteAfter` deals
-   * and its band is still wider than twice `untilWidth` (it may never stop: see `widthNote`).
+   * Told notes for the user, one line of text each: with `untilWidth`, after `widthEstimateAfter`
+   * deals counted and now and then after (widthEstimate.ts isEstimatePoint), how many more deals the
+   * rule likely needs at the current rates (widthEstimate.ts estimateNote); once, after
+   * `widthNoteAfter` deals, that the band is still wider than twice `untilWidth` (it may never stop:
+   * see `widthNote`); and that results wait for a database another program holds locked.
    */
   readonly onNote?: (text: string) => void;
-  /** Deals counted before that note is considered; default WIDTH_NOTE_AFTER (tests use fewer). */
+  /** Deals counted before the note of a band wider than twice the width is considered; default WIDTH_NOTE_AFTER (tests use fewer). */
   readonly widthNoteAfter?: number;
+  /** Deals counted before the first estimate of the deals the rule still needs; default ESTIMATE_FIRST (tests use fewer). */
+  readonly widthEstimateAfter?: number;
 }
 
 /** What a batch did. Counts are deals; times milliseconds. */

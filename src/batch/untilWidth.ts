@@ -2,9 +2,11 @@
  * The --until-width stopping rule of a batch: the band of each game × suit count over the plan's
  * prefix counted so far, from the floor's 95% lower bound (won / n) to the ceiling's 95% upper bound
  * ((won + undecided + errors) / n), both Wilson intervals (report.ts wilsonInterval). The batch stops
- * dispatching once every band is narrower than the width asked.
+ * dispatching once every band is narrower than the width asked. Meanwhile it says now and then how
+ * many more deals the rule likely needs at the rates seen so far (widthEstimate.ts).
  */
 import { wilsonInterval, type ResultStatus } from './report.js';
+import { ESTIMATE_FIRST, estimateNote, isEstimatePoint, moreDealsForWidth } from './widthEstimate.js';
 
 /** Deals an --until-width study counts before it says that its band is far from narrow enough. */
 export const WIDTH_NOTE_AFTER = 1000;
@@ -74,7 +76,12 @@ export interface WidthRuleOptions {
   readonly width: number;
   /** Deals counted before the note of a band still wider than twice the width; default WIDTH_NOTE_AFTER. */
   readonly noteAfter?: number;
-  /** Told the note (one line of text), once. */
+  /**
+   * Deals counted before the first estimate of the deals the rule still needs, then again now and
+   * then (widthEstimate.ts isEstimatePoint); default ESTIMATE_FIRST.
+   */
+  readonly estimateAfter?: number;
+  /** Told the notes, one line of text each: the estimates, and once the note of a band still wider than twice the width. */
   readonly onNote?: (text: string) => void;
 }
 
@@ -87,6 +94,7 @@ export interface WidthRuleOptions {
 export class WidthRule {
   readonly width: number;
   readonly #noteAfter: number;
+  readonly #estimateAfter: number;
   readonly #onNote: ((text: string) => void) | undefined;
   readonly #prefix = new Map<string, PrefixCounts>();
   /** Statuses of places past the counted prefix, waiting for the places before them. */
@@ -101,6 +109,7 @@ export class WidthRule {
   constructor(o: WidthRuleOptions) {
     this.width = o.width;
     this.#noteAfter = o.noteAfter ?? WIDTH_NOTE_AFTER;
+    this.#estimateAfter = o.estimateAfter ?? ESTIMATE_FIRST;
     this.#onNote = o.onNote;
   }
 
@@ -134,6 +143,10 @@ export class WidthRule {
         this.stopReason = `--until-width ${this.width}: ${bandAfter(this.counted, widths, this.width)} < ${this.width}`;
         this.stopAt = this.counted;
         return true;
+      }
+      if (this.#onNote && isEstimatePoint(this.counted, this.#estimateAfter)) {
+        const e = moreDealsForWidth(this.#prefix, this.counted, this.width);
+        if (e) this.#onNote(estimateNote(this.width, this.counted, e));
       }
     }
     return false;
