@@ -118,6 +118,8 @@ export class BatchRun {
   readonly solvedOrds: number[] = [];
   /** At the first rung: the first place in the plan of each deal this run solved (not an error). */
   readonly solvedHere = new Set<number>();
+  /** Whether a deal was handed to the pool yet. */
+  dispatched = false;
   /** Whether a progress bar was started (stopped when the rungs are done). */
   barStarted = false;
   /** Deals the current rung looks at (the plan, then those undecided at the previous rung): the bar's total. */
@@ -187,6 +189,7 @@ export class BatchRun {
     // flush): a write that waited out the whole busy timeout would keep this thread from the
     // workers' results, which sit idle meanwhile
     store.setBusyTimeout(BUSY_RETRY_MS);
+    opts.onStage?.('opened');
     // everything up to here (and the caller's planning) is synchronous, so a signal that came in
     // meanwhile is still queued in the event loop: let it be handled before anything is dispatched
     if (!this.interrupted) await nextTurn();
@@ -207,6 +210,7 @@ export class BatchRun {
       this.stopDispatch?.();
     });
     this.pool = pool;
+    this.opts.onStage?.('pool');
     return pool;
   }
 

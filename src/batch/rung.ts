@@ -175,6 +175,10 @@ class Rung {
       .then((o) => this.#onOutcome(deal, ident, o), (e: unknown) => this.#onFailure(deal, ident, e))
       .finally(() => this.inflight.delete(p));
     this.inflight.add(p);
+    if (!run.dispatched) {
+      run.dispatched = true;
+      run.opts.onStage?.('dispatched');
+    }
     return true;
   }
 

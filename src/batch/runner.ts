@@ -100,6 +100,12 @@ export interface BatchOptions {
   readonly widthNoteAfter?: number;
   /** Deals counted before the first estimate of the deals the rule still needs; default ESTIMATE_FIRST (tests use fewer). */
   readonly widthEstimateAfter?: number;
+  /**
+   * Told when the run reaches each of its stages, for tests: `opened` (the study and the run opened
+   * in the database), `pool` (the solve pool started), `dispatched` (the first deal handed to the
+   * pool). The CLI passes its signal test hook (cli/signals.ts signalAtStage).
+   */
+  readonly onStage?: (stage: 'opened' | 'pool' | 'dispatched') => void;
 }
 
 /** What a batch did. Counts are deals; times milliseconds. */
