@@ -26,7 +26,7 @@ import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { packageInfo, parseGameOption, parseIntOption, REPEATABLE } from './common.js';
-import { takeEarlySignal } from './signals.js';
+import { signalAtStage, takeOverEarlySignals } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130;
@@ -421,13 +421,16 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   // like any other — no deal dispatched, the summary, the resume command, exit 130 — instead of
   // killing the process or going unnoticed. runBatch looks at the signal once more before dispatch.
   // The bar is stopped before anything else is written to the terminal (progress.ts).
+  signalAtStage('command');
   const progress = createProgress(process.stderr);
   const sig = abortOnSignals((name) => {
     progress.stop();
     process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}spidersolve: stopping; finished results are kept (${name === 'SIGINT' ? 'press Ctrl-C again' : 'a second signal'} to quit at once)\n`);
   });
-  // a signal that came while the program was still loading (signals.ts) counts as one now
-  const early = takeEarlySignal();
+  signalAtStage('handlers');
+  // the early handler goes only now that these are in place, so that no signal falls between them
+  // (signals.ts); one that came while the program was still loading counts as one now
+  const early = takeOverEarlySignals();
   if (early !== null) process.emit(early, early);
   let summary: BatchSummary;
   let leftOut = 0;
@@ -456,6 +459,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     // more workers than CPUs add memory (one table a worker), not speed
     const cpus = defaultWorkerCount();
     if (req.workers > cpus) process.stderr.write(`spidersolve: note: --workers ${req.workers} is more than this machine's ${cpus} CPU${cpus === 1 ? '' : 's'}: the extra workers add memory (up to a table of the budget each), not speed\n`);
+    signalAtStage('planned');
     summary = await runBatch({
       ...req,
       shard: req.shard ?? undefined,
@@ -466,6 +470,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
       onNote: (text) => process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}spidersolve: ${text}\n`),
       // test and benchmark hook: another worker module (e.g. a slowed-down one); not for users
       workerFile: process.env.SPIDERSOLVE_BATCH_WORKER || undefined,
+      onStage: signalAtStage,
     });
   } finally {
     sig.dispose();

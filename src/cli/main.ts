@@ -22,7 +22,7 @@ import { registerBatchCommands } from './batch.js';
 import { packageInfo, REPEATABLE } from './common.js';
 import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
-import { endEarlySignals, takeEarlySignal } from './signals.js';
+import { releaseEarlySignals } from './signals.js';
 import { registerSolveCommands } from './solve.js';
 import { registerViewCommand } from './view.js';
 
@@ -139,13 +139,15 @@ export function quietOnClosedPipe(): void {
  */
 export async function main(args: readonly string[] = process.argv.slice(2)): Promise<number> {
   quietOnClosedPipe();
-  // A signal that came while the program loaded (signals.ts): `batch` takes it and stops as on any
-  // signal; any other command ends now, by that signal, as it would have without the early handling.
-  const early = endEarlySignals();
-  if (early !== null && args[0] !== 'batch') {
-    takeEarlySignal();
-    process.kill(process.pid, early);
-    await new Promise(() => {}); // the signal ends the process
+  // A signal that came while the program loaded (signals.ts): `batch` takes it over once its own
+  // handlers are in place and stops as on any signal; any other command gets the usual handling
+  // back and ends now, by that signal, as it would have without the early handling.
+  if (args[0] !== 'batch') {
+    const early = await releaseEarlySignals();
+    if (early !== null) {
+      process.kill(process.pid, early);
+      await new Promise(() => {}); // the signal ends the process
+    }
   }
   return runProgram(buildProgram(), args);
 }

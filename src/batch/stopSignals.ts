@@ -1,0 +1,51 @@
+/**
+ * The signals that stop a batch (Ctrl-C, a kill, a hang-up) as one AbortSignal: the first stops the
+ * batch in order (runner.ts: results kept, run marked interrupted), a second quits at once.
+ */
+
+/**
+ * Signals that stop a batch as Ctrl-C does; SIGHUP is the terminal or ssh session closing (Node
+ * resets every signal to its default at start, so `nohup` does not keep SIGHUP away from it: without
+ * a handler a hang-up ended a batch at once, its unwritten results lost).
+ */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * An AbortSignal fired by the first SIGINT, SIGTERM or SIGHUP (calling `onFirst` with the signal's
+ * name); a second one exits the process at once with status 130 (the database stays consistent:
+ * every write is a transaction). Writes to stderr that fail are ignored, and after a SIGHUP (the
+ * terminal may be gone) those to stdout too, so that the batch still stores its finished results and marks its run
+ * interrupted (where it wrote to a terminal, the caller then ends the process by SIGHUP: see batch.ts). Call
+ * `dispose` to remove the handlers.
+ */
+export function abortOnSignals(onFirst?: (name: NodeJS.Signals) => void): { signal: AbortSignal; dispose(): void; readonly hungUp: boolean } {
+  const ctl = new AbortController();
+  const ignore = () => {};
+  let hungUp = false;
+  // stderr carries only the progress bar and notes: a write that fails (a terminal that hung up, its
+  // SIGHUP not handled yet) is dropped, not an uncaught error that ends the process before it stores
+  process.stderr.on('error', ignore);
+  const handler = (name: NodeJS.Signals) => {
+    if (name === 'SIGHUP') {
+      // (a terminal's hang-up may come twice, to the session and to its foreground group: never quits at once)
+      if (hungUp) return;
+      hungUp = true;
+      process.stdout.on('error', ignore);
+      if (ctl.signal.aborted) return;
+    } else if (ctl.signal.aborted) process.exit(130);
+    onFirst?.(name);
+    ctl.abort();
+  };
+  for (const s of STOP_SIGNALS) process.on(s, handler);
+  return {
+    signal: ctl.signal,
+    /** Has a SIGHUP come (first or after another signal)? */
+    get hungUp() {
+      return hungUp;
+    },
+    dispose() {
+      for (const s of STOP_SIGNALS) process.off(s, handler);
+      process.stderr.off('error', ignore);
+    },
+  };
+}
