@@ -11,11 +11,14 @@
  *   again from the new view.
  * - plan=move: the vote is on the first move of each winning line alone; the player plans again after
  *   every move (k solves a move: slower).
- * Ties (equal votes) go to the plan whose voters stored fewer positions in all (the easier), then to
+ * Two plans that reach the same view and then play the same
+ * move are one candidate. Ties (equal votes) go to the plan whose voters stored fewer positions in all (the easier), then to
  * the one first met (lowest sample index). The vote stops early once the leader cannot be caught by
  * the samples left (the same plan as a full vote, fewer solves). Completions come from the player's own
  * generator (pure-rand xoroshiro128plus of the seed), so a game is a function of the deal, the spec and
- * the seed. When no completion is won within the budget, the player plays as `greedy` for that move.
+ * the seed. When no completion is won within the budget, the vote is run again on fresh completions
+ * with 4 times the budget, up to `escalate` times; when still none is won, the player plays as
+ * `greedy` for that move.
  *
  * Known weakness (hindsight optimisation): each completion is solved as if every card were known, so
  * the player values lines that need luck it cannot see coming, and never plays to gain information.
@@ -26,7 +29,7 @@ import type { Move } from '../../game/move.js';
 import { parseMove } from '../../game/move.js';
 import { applyMove, resolveMove } from '../../game/rules.js';
 import { solve } from '../../solver/solve.js';
-import { completion, unseenList, type Observation } from '../observation.js';
+import { completion, observationKey, observe, unseenList, type Observation } from '../observation.js';
 import { createGreedy } from './greedy.js';
 import type { BlindPlayer } from './types.js';
 
@@ -38,6 +41,11 @@ export interface SampleSettings {
   readonly budget: number;
   /** What the vote is on: the line up to its first card turned up (`prefix`) or its first move (`move`). */
   readonly plan: 'prefix' | 'move';
+  /**
+   * When no completion is won, vote again with 4 times the budget, up to this many times (0..4), before
+   * falling back to greedy.
+   */
+  readonly escalate: number;
 }
 
 /** One candidate plan in a vote. */
@@ -48,10 +56,15 @@ interface Candidate {
   readonly first: number;
 }
 
-/** The moves of a winning line (notation) played in its completion, cut as `plan` says. */
-function cutLine(world: ReturnType<typeof completion>, line: readonly string[], plan: SampleSettings['plan']): Move[] {
+/**
+ * The moves of a winning line (notation) played in its completion, cut as `plan` says, and the plan's
+ * vote key: the visible state just before its last move and that move (so two plans that reach the
+ * same view by moves in another order, then turn up the same card, are one candidate).
+ */
+function cutLine(world: ReturnType<typeof completion>, line: readonly string[], plan: SampleSettings['plan']): { moves: Move[]; key: string } {
   const out: Move[] = [];
   let pos = world;
+  let key = '';
   for (const text of line) {
     const spec = parseMove(text, pos.columns.length);
     if (!spec.ok) throw new Error(`solver line: ${spec.error.message}`);
@@ -59,10 +72,11 @@ function cutLine(world: ReturnType<typeof completion>, line: readonly string[], 
     if (!r.ok) throw new Error(`solver line: ${r.error.message}`);
     const { position, effects } = applyMove(pos, r.value);
     out.push(r.value);
+    key = `${observationKey(observe(pos))} ${moveKey(r.value)}`;
     if (plan === 'move' || r.value.kind === 'deal' || effects.flips > 0) break;
     pos = position;
   }
-  return out;
+  return { moves: out, key };
 }
 
 function moveKey(m: Move): string {
@@ -91,16 +105,23 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
 
   const replan = (obs: Observation): Move[] | null => {
     work.plans++;
+    for (let round = 0; round <= settings.escalate; round++) {
+      const p = vote(obs, settings.budget * 4 ** round);
+      if (p) return p;
+    }
+    return null;
+  };
+
+  const vote = (obs: Observation, budget: number): Move[] | null => {
     const unseen = unseenList(obs);
     const votes = new Map<string, Candidate>();
     for (let i = 0; i < settings.k; i++) {
       const world = completion(obs, draw(unseen));
-      const r = solve(world, { maxPositions: settings.budget });
+      const r = solve(world, { maxPositions: budget });
       work.solves++;
       work.positions += r.positions;
       if (r.status === 'won' && r.line.length > 0) {
-        const moves = cutLine(world, r.line, settings.plan);
-        const key = moves.map(moveKey).join(' ');
+        const { moves, key } = cutLine(world, r.line, settings.plan);
         const c = votes.get(key);
         if (c) {
           c.votes++;
