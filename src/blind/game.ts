@@ -26,6 +26,8 @@ export interface BlindStep {
   readonly turnedUp: readonly { readonly column: number; readonly card: string }[];
   /** Suits (letters S H D C) completed and removed by the move (R14). */
   readonly completed: readonly string[];
+  /** Was the move chosen by the sample player's greedy fallback (no completion won)? Always false for greedy itself. */
+  readonly fallback: boolean;
 }
 
 /** Options of a blind game. */
@@ -81,6 +83,7 @@ export function playBlind(start: Position, spec: PlayerSpec, seed: number, optio
       stuckReason = 'move limit';
       break;
     }
+    const fallbacksBefore = player.work.fallbacks;
     const answer: Move | null = player.next(observe(pos, steps.length));
     if (answer === null) {
       stuckReason = 'no move';
@@ -100,7 +103,7 @@ export function playBlind(start: Position, spec: PlayerSpec, seed: number, optio
       if (move.kind === 'deal' && j < pos.stock[0]!.length) turnedUp.push({ column: j + 1, card: makeCard(pos.stock[0]![j]!) });
       if (c.down.length < before.down.length) turnedUp.push({ column: j + 1, card: makeCard(c.up[0]!) });
     });
-    steps.push({ move: text, words, turnedUp, completed: effects.removed.map((s: Suit) => 'SHDC'[s]!) });
+    steps.push({ move: text, words, turnedUp, completed: effects.removed.map((s: Suit) => 'SHDC'[s]!), fallback: player.work.fallbacks > fallbacksBefore });
     pos = after;
   }
   const cardText = (cs: readonly Card[]) => cs.map((c) => makeCard(c));

@@ -14,7 +14,9 @@
  * already passed through since the last card turned up (no back-and-forth).
  * It plays the best move with a positive score (ties: the first in legalMoves order: source column,
  * target column, count); else it deals (R12); else, when an empty column blocks the deal, it fills it
- * with the group whose removal uncovers the most (a card not sitting naturally first); else it stops.
+ * with the group whose removal uncovers the most (a card not sitting naturally first, a group that would
+ * break an in-suit run last); else it stops. After IDLE_LIMIT moves without a card turned up it deals
+ * if it may, else stops.
  */
 import { rankOf, suitOf } from '../../game/cards.js';
 import type { Move } from '../../game/move.js';
@@ -58,10 +60,14 @@ export function greedyScore(obs: Observation, m: Move & { kind: 'move' }): numbe
   return score;
 }
 
+/** Moves the greedy player makes without turning up a card before it deals or stops (a guard against long cycles). */
+export const IDLE_LIMIT = 200;
+
 /** Creates a greedy player (see the module comment). It keeps the views passed since the last card turned up. */
 export function createGreedy(): BlindPlayer {
   let seen = new Set<string>();
   let hidden = -1;
+  let idle = 0;
   const work = { solves: 0, positions: 0, plans: 0, fallbacks: 0 };
   return {
     work,
@@ -70,6 +76,11 @@ export function createGreedy(): BlindPlayer {
       if (h !== hidden) {
         seen = new Set();
         hidden = h;
+        idle = 0;
+      }
+      if (++idle > IDLE_LIMIT) {
+        // no card turned up for too long: deal if it may, else stop
+        return observedMoves(obs).find((m) => m.kind === 'deal') ?? null;
       }
       seen.add(observationKey(obs));
       const moves = observedMoves(obs);
@@ -99,7 +110,8 @@ export function createGreedy(): BlindPlayer {
         const below = n - m.count - 1 >= 0 ? src.up[n - m.count - 1]! : null;
         const head = src.up[n - m.count]!;
         const natural = below !== null && rankOf(below) === rankOf(head) + 1;
-        const s = (src.down > 0 && m.count === n ? 100 : 0) + (natural ? 0 : 10) + m.count;
+        const inSuit = natural && suitOf(below!) === suitOf(head);
+        const s = (src.down > 0 && m.count === n ? 100 : 0) + (natural ? 0 : 10) + (inSuit ? -50 : 0) + m.count;
         if (s > fillScore) {
           fill = m;
           fillScore = s;
