@@ -2,6 +2,9 @@
  * Blind play (src/blind): what a player sees, the no-peeking property, replay of a blind game through
  * the rules engine, determinism, a deal won blind, player specs, and the `blind` command in process.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { playBlind, type BlindGame } from '../src/blind/game.js';
@@ -210,6 +213,18 @@ describe('the blind command, in process', () => {
     expect(lines[1]).toContain(`1. ${g.steps[0].move}`);
     if (g.steps[0].turnedUp.length) expect(lines[1]).toContain(`: ${g.steps[0].turnedUp.map((t: { card: string }) => t.card).join(' ')}`);
     expect(text.out).toContain(g.result === 'won' ? 'won in' : `${g.completed} of 4 suits completed`);
+  });
+  it('--out writes the viewer page: the player\'s view, the move where the deal was lost marked', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'spidersolve-blind-')), 'game.html');
+    const r = await blind('SE2-5', '--player', 'greedy', '--loss-budget', '100000', '--out', out);
+    expect(r.code).toBe(3);
+    expect(r.out).toContain('the deal was lost at move 31: a perfect-information win existed before it and none after it (proven');
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain('Played blind by greedy (seed 1)');
+    expect(html).toContain('data-verdict="line"');
+    expect(html).toContain('(the deal was lost here)');
+    // face-down cards start hidden; the page's toggle shows them
+    expect(html).toContain('<input id="reveal" type="checkbox">');
   });
   it('bad player spec and seed: exit 2, one line', async () => {
     expect(await blind('SE4-5', '--player', 'sample:k=0')).toMatchObject({ code: 2, out: '', err: 'spidersolve: player "sample:k=0": k "0": must be 1..1000\n' });
