@@ -41,7 +41,7 @@ function firstDifference(a: BlindGame, b: BlindGame): number {
   return n;
 }
 
-const SMALL_SAMPLE: PlayerSpec = { name: 'sample', k: 2, budget: 300, plan: 'prefix', escalate: 0 };
+const SMALL_SAMPLE: PlayerSpec = { name: 'sample', k: 2, budget: 300, plan: 'prefix', escalate: 0, hop: 0 };
 
 describe('observation (what a blind player sees, R18)', () => {
   it('holds the face-up cards and counts only; the unseen cards are the deck less the face-up ones', () => {
@@ -162,16 +162,16 @@ describe('player specs', () => {
     expect(parsePlayerSpec('greedy')).toEqual({ name: 'greedy' });
     expect(parsePlayerSpec('sample')).toEqual({ name: 'sample', ...SAMPLE_DEFAULTS });
     expect(parsePlayerSpec(' Sample:budget=5000 , k=3')).toEqual({ name: 'sample', ...SAMPLE_DEFAULTS, k: 3, budget: 5000 });
-    expect(specText(parsePlayerSpec('sample:plan=move,escalate=0,k=4,budget=1000'))).toBe('sample:k=4,budget=1000,plan=move,escalate=0');
-    expect(specText(parsePlayerSpec('sample'))).toBe(`sample:k=${SAMPLE_DEFAULTS.k},budget=${SAMPLE_DEFAULTS.budget},plan=prefix,escalate=${SAMPLE_DEFAULTS.escalate}`);
+    expect(specText(parsePlayerSpec('sample:plan=move,escalate=0,k=4,budget=1000'))).toBe('sample:k=4,budget=1000,plan=move,escalate=0,hop=0');
+    expect(specText(parsePlayerSpec('sample'))).toBe(`sample:k=${SAMPLE_DEFAULTS.k},budget=${SAMPLE_DEFAULTS.budget},plan=prefix,escalate=${SAMPLE_DEFAULTS.escalate},hop=${SAMPLE_DEFAULTS.hop}`);
   });
   it.each([
-    ['nope', 'player "nope": unknown player "nope"; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N]'],
+    ['nope', 'player "nope": unknown player "nope"; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N]'],
     ['sample:k=0', 'player "sample:k=0": k "0": must be 1..1000'],
     ['sample:k=abc', 'player "sample:k=abc": k "abc": not a whole number in digits (1..1000)'],
     ['sample:budget=99', 'player "sample:budget=99": budget "99": must be 100..10000000'],
     ['sample:k=2,k=3', 'player "sample:k=2,k=3": parameter "k" given twice'],
-    ['sample:depth=3', 'player "sample:depth=3": sample takes k, budget, plan and escalate, not "depth"'],
+    ['sample:depth=3', 'player "sample:depth=3": sample takes k, budget, plan, escalate and hop, not "depth"'],
     ['sample:k', 'player "sample:k": parameter "k" is not key=value'],
     ['sample:', 'player "sample:": nothing after the colon; give key=value parameters or drop the colon'],
     ['sample:plan=all', 'player "sample:plan=all": plan "all": use prefix or move'],

@@ -16,18 +16,18 @@ export type { SampleSettings } from './sample.js';
 export type PlayerSpec = { readonly name: 'greedy' } | ({ readonly name: 'sample' } & SampleSettings);
 
 /** The sample player's defaults (chosen by measurement: /docs, blind play). */
-export const SAMPLE_DEFAULTS: SampleSettings = Object.freeze({ k: 8, budget: 20_000, plan: 'prefix' as const, escalate: 2 });
+export const SAMPLE_DEFAULTS: SampleSettings = Object.freeze({ k: 8, budget: 20_000, plan: 'prefix' as const, escalate: 2, hop: 0 });
 
 /** Names of the players, for help texts. */
 export const PLAYER_NAMES = ['greedy', 'sample'] as const;
 
 /** Bounds of the sample player's whole-number parameters. */
-const SAMPLE_BOUNDS = { k: [1, 1000], budget: [100, 10_000_000], escalate: [0, 4] } as const;
+const SAMPLE_BOUNDS = { k: [1, 1000], budget: [100, 10_000_000], escalate: [0, 4], hop: [0, 100] } as const;
 
 /** Help text of a `--player` option. */
 export const PLAYER_HELP =
-  `blind player: greedy, or sample[:k=N,budget=N,plan=prefix|move,escalate=N] (defaults k=${SAMPLE_DEFAULTS.k}, budget=${SAMPLE_DEFAULTS.budget}, plan=${SAMPLE_DEFAULTS.plan}, escalate=${SAMPLE_DEFAULTS.escalate}; ` +
-  `k: completions of the unseen cards solved per plan, ${SAMPLE_BOUNDS.k[0]}..${SAMPLE_BOUNDS.k[1]}; budget: positions per solve, ${SAMPLE_BOUNDS.budget[0]}..${SAMPLE_BOUNDS.budget[1]}; escalate: votes again with 4x the budget when no completion is won, 0..4 times)`;
+  `blind player: greedy, or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N] (defaults k=${SAMPLE_DEFAULTS.k}, budget=${SAMPLE_DEFAULTS.budget}, plan=${SAMPLE_DEFAULTS.plan}, escalate=${SAMPLE_DEFAULTS.escalate}, hop=${SAMPLE_DEFAULTS.hop}; ` +
+  `k: completions of the unseen cards solved per plan, ${SAMPLE_BOUNDS.k[0]}..${SAMPLE_BOUNDS.k[1]}; budget: positions per solve, ${SAMPLE_BOUNDS.budget[0]}..${SAMPLE_BOUNDS.budget[1]}; escalate: votes again with 4x the budget when no completion is won, 0..4 times; hop: leading plans each played and solved in every completion, the one won most played, 0 (off)..100)`;
 
 /**
  * Parses a player spec (case-insensitive). Throws InputError `bad-option`, one line naming the spec and
@@ -40,7 +40,7 @@ export function parsePlayerSpec(text: string): PlayerSpec {
   const name = colon < 0 ? t : t.slice(0, colon);
   const rest = colon < 0 ? null : t.slice(colon + 1);
   const bad = (why: string) => new InputError('bad-option', `player ${quoteInput(String(text))}: ${why}`);
-  if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N]`);
+  if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N]`);
   const params = new Map<string, string>();
   if (rest !== null) {
     if (rest.trim() === '') throw bad('nothing after the colon; give key=value parameters or drop the colon');
@@ -58,9 +58,9 @@ export function parsePlayerSpec(text: string): PlayerSpec {
     if (first !== undefined) throw bad(`greedy takes no parameters (got ${quoteInput(first)})`);
     return { name: 'greedy' };
   }
-  const out: { k: number; budget: number; plan: SampleSettings['plan']; escalate: number } = { ...SAMPLE_DEFAULTS };
+  const out: { k: number; budget: number; plan: SampleSettings['plan']; escalate: number; hop: number } = { ...SAMPLE_DEFAULTS };
   for (const [key, value] of params) {
-    if (key === 'k' || key === 'budget' || key === 'escalate') {
+    if (key === 'k' || key === 'budget' || key === 'escalate' || key === 'hop') {
       const [lo, hi] = SAMPLE_BOUNDS[key];
       if (!/^\d+$/.test(value)) throw bad(`${key} ${quoteInput(value)}: not a whole number in digits (${lo}..${hi})`);
       const n = Number(value);
@@ -69,14 +69,14 @@ export function parsePlayerSpec(text: string): PlayerSpec {
     } else if (key === 'plan') {
       if (value !== 'prefix' && value !== 'move') throw bad(`plan ${quoteInput(value)}: use prefix or move`);
       out.plan = value;
-    } else throw bad(`sample takes k, budget, plan and escalate, not ${quoteInput(key)}`);
+    } else throw bad(`sample takes k, budget, plan, escalate and hop, not ${quoteInput(key)}`);
   }
   return { name: 'sample', ...out };
 }
 
 /** The canonical text of a spec, stored with results: `greedy`, `sample:k=8,budget=20000,plan=prefix`. */
 export function specText(spec: PlayerSpec): string {
-  return spec.name === 'greedy' ? 'greedy' : `sample:k=${spec.k},budget=${spec.budget},plan=${spec.plan},escalate=${spec.escalate}`;
+  return spec.name === 'greedy' ? 'greedy' : `sample:k=${spec.k},budget=${spec.budget},plan=${spec.plan},escalate=${spec.escalate},hop=${spec.hop}`;
 }
 
 /**

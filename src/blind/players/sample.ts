@@ -20,11 +20,18 @@
  * with 4 times the budget, up to `escalate` times; when still none is won, the player plays as
  * `greedy` for that move.
  *
+ * - hop=N (N > 0): the vote then only nominates: the N leading plans (in the vote's order) are each
+ *   played in every sample and solved from the position they lead to; the plan won in most samples
+ *   is played (ties: fewer positions stored by those solves, then the vote's order). Every sample is
+ *   drawn (no early stop). This is hindsight optimisation proper: a plan is judged by how often the
+ *   game stays winnable after it, not by how often it is some sample's first choice.
+ *
  * Known weakness (hindsight optimisation): each completion is solved as if every card were known, so
  * the player values lines that need luck it cannot see coming, and never plays to gain information.
  */
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import type { Card } from '../../game/cards.js';
+import type { Position } from '../../game/position.js';
 import type { Move } from '../../game/move.js';
 import { parseMove } from '../../game/move.js';
 import { applyMove, resolveMove } from '../../game/rules.js';
@@ -46,6 +53,11 @@ export interface SampleSettings {
    * falling back to greedy.
    */
   readonly escalate: number;
+  /**
+   * Hindsight-optimisation check of the vote (0 = none): the `hop` leading plans are each played in
+   * every sample and solved from there (same budget); the plan won in most samples is played.
+   */
+  readonly hop: number;
 }
 
 /** One candidate plan in a vote. */
@@ -54,6 +66,13 @@ interface Candidate {
   votes: number;
   positions: number;
   readonly first: number;
+  /** Indices of the samples whose winning line gave this plan. */
+  readonly voters: number[];
+}
+
+/** The vote's order: more votes, then fewer positions stored by the voters' solves, then the first met. */
+function byVote(a: Candidate, b: Candidate): number {
+  return b.votes - a.votes || a.positions - b.positions || a.first - b.first;
 }
 
 /**
@@ -115,8 +134,10 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
   const vote = (obs: Observation, budget: number): Move[] | null => {
     const unseen = unseenList(obs);
     const votes = new Map<string, Candidate>();
+    const worlds: Position[] = [];
     for (let i = 0; i < settings.k; i++) {
       const world = completion(obs, draw(unseen));
+      worlds.push(world);
       const r = solve(world, { maxPositions: budget });
       work.solves++;
       work.positions += r.positions;
@@ -126,16 +147,35 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
         if (c) {
           c.votes++;
           c.positions += r.positions;
-        } else votes.set(key, { moves, votes: 1, positions: r.positions, first: i });
+          c.voters.push(i);
+        } else votes.set(key, { moves, votes: 1, positions: r.positions, first: i, voters: [i] });
       }
-      // stop once the leader cannot be caught by the samples left
+      // stop once the leader cannot be caught by the samples left (a HOP check needs every sample)
       const ranked = [...votes.values()].sort((a, b) => b.votes - a.votes);
       const left = settings.k - 1 - i;
-      if (ranked.length > 0 && ranked[0]!.votes > (ranked[1]?.votes ?? 0) + left) break;
+      if (settings.hop === 0 && ranked.length > 0 && ranked[0]!.votes > (ranked[1]?.votes ?? 0) + left) break;
     }
     if (votes.size === 0) return null;
-    const best = [...votes.values()].sort((a, b) => b.votes - a.votes || a.positions - b.positions || a.first - b.first)[0]!;
-    return best.moves;
+    const ranked = [...votes.values()].sort(byVote);
+    if (settings.hop === 0 || ranked.length === 1) return ranked[0]!.moves;
+    // HOP: each of the leading plans played in every sample, and solved from where it leads
+    let best: { c: Candidate; wins: number; positions: number } | null = null;
+    for (const c of ranked.slice(0, settings.hop)) {
+      let wins = c.votes;
+      let positions = c.positions;
+      worlds.forEach((world, j) => {
+        if (c.voters.includes(j)) return;
+        let w = world;
+        for (const m of c.moves) w = applyMove(w, m).position;
+        const r = solve(w, { maxPositions: budget });
+        work.solves++;
+        work.positions += r.positions;
+        positions += r.positions;
+        if (r.status === 'won') wins++;
+      });
+      if (!best || wins > best.wins || (wins === best.wins && positions < best.positions)) best = { c, wins, positions };
+    }
+    return best!.c.moves;
   };
 
   return {
