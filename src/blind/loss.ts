@@ -1,0 +1,85 @@
+/**
+ * Where a blind game was lost: the last position along the game from which a perfect-information win
+ * (R18) still existed, found by solving the true positions at a budget.
+ *
+ * A win from position i is a win from every earlier position (play the game's moves up to i, then
+ * the win), so the winnable positions are a prefix of the game; a binary search over the positions
+ * finds its end in O(log n) solves. A solve that is undecided (budget spent) is taken as "not known
+ * won", so the answer is the last position the solver proved winnable; it is exact when the position
+ * after it was proven lost (every reachable position examined, R19), else the loss may come later.
+ */
+import type { Position } from '../game/position.js';
+import { isWon } from '../game/position.js';
+import { lineMove } from '../game/score.js';
+import { applyMove } from '../game/rules.js';
+import { solve } from '../solver/solve.js';
+
+/** The answer of `findLoss`. */
+export interface LossPoint {
+  /**
+   * Moves played before the last position proven winnable (0 = the start), or null when not even the
+   * start was proven winnable within the budget (or the game was won: nothing was lost).
+   */
+  readonly lastWinnable: number | null;
+  /**
+   * True when the position after `lastWinnable` was proven lost, so move `lastWinnable + 1` (counting
+   * from 1) lost the deal; false when that position was undecided (the loss is there or later).
+   */
+  readonly exact: boolean;
+  /** Position budget of each solve. */
+  readonly budget: number;
+  /** Solves run and positions they stored, all together. */
+  readonly solves: number;
+  readonly positions: number;
+}
+
+/**
+ * Finds where a game played from `start` along `line` (notation) was lost (see the module comment).
+ * A line that ends in a win answers `lastWinnable: null, exact: true` with no solve. Throws Error if the
+ * line does not replay (a defect of the caller: blind games always replay).
+ */
+export function findLoss(start: Position, line: readonly string[], budget: number): LossPoint {
+  const positions = replayPositions(start, line);
+  if (isWon(positions[positions.length - 1]!)) return { lastWinnable: null, exact: true, budget, solves: 0, positions: 0 };
+  let solves = 0;
+  let stored = 0;
+  const memo = new Map<number, 'won' | 'lost' | 'undecided'>();
+  const status = (i: number) => {
+    let s = memo.get(i);
+    if (s === undefined) {
+      const r = solve(positions[i]!, { maxPositions: budget });
+      solves++;
+      stored += r.positions;
+      s = r.status;
+      memo.set(i, s);
+    }
+    return s;
+  };
+  // winnable positions form a prefix: find its last member
+  if (status(0) !== 'won') return { lastWinnable: null, exact: false, budget, solves, positions: stored };
+  let lo = 0;
+  let hi = positions.length - 1; // the end is stuck: not won
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (status(mid) === 'won') lo = mid;
+    else hi = mid;
+  }
+  const after = status(hi);
+  return { lastWinnable: lo, exact: after === 'lost', budget, solves, positions: stored };
+}
+
+/**
+ * The positions along a line (notation) played from `start` through the rules engine: `line.length + 1`
+ * of them, the start first. Throws Error naming the move if the line does not replay.
+ */
+export function replayPositions(start: Position, line: readonly string[]): Position[] {
+  const out = [start];
+  let pos = start;
+  line.forEach((text, i) => {
+    const m = lineMove(pos, text, i);
+    if (!m.ok) throw new Error(`the game does not replay: ${m.error.message}`);
+    pos = applyMove(pos, m.value).position;
+    out.push(pos);
+  });
+  return out;
+}

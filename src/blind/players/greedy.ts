@@ -1,0 +1,123 @@
+/**
+ * The `greedy` blind player: a fast heuristic baseline that looks one move ahead in the visible
+ * position and never uses its random generator (its games depend on the deal alone).
+ *
+ * Each legal card move gets a score from what it visibly does (observation.ts gives the legal moves):
+ * - turns up a face-down card (R11): +100, less the face-down cards left in that column (the column
+ *   nearest to empty first);
+ * - empties a column (R10 makes an empty column the most useful thing on the tableau): +60;
+ * - lands on a card of its own suit (an in-suit build, R7): +30;
+ * - uncovers a card its group did not sit on naturally (rank below, R6): +5; plus 1 per card moved.
+ * Moves it never plays: one that breaks an in-suit run (the group sits on the next rank of its suit); one that moves a group
+ * off a card one rank higher onto another card of another suit (no gain); one into an empty column
+ * (unless that is the only way left to fill it for a deal, below); one that leads back to a view
+ * already passed through since the last card turned up (no back-and-forth).
+ * It plays the best move with a positive score (ties: the first in legalMoves order: source column,
+ * target column, count); else it deals (R12); else, when an empty column blocks the deal, it fills it
+ * with the group whose removal uncovers the most (a card not sitting naturally first, a group that would
+ * break an in-suit run last); else it stops. After IDLE_LIMIT moves without a card turned up it deals
+ * if it may, else stops.
+ */
+import { rankOf, suitOf } from '../../game/cards.js';
+import type { Move } from '../../game/move.js';
+import { observationKey, observedMoves, type Observation } from '../observation.js';
+import type { BlindPlayer } from './types.js';
+
+/** The visible state after a card move, as an observation key (no hidden card is needed: it stays hidden). */
+function keyAfter(obs: Observation, m: Move & { kind: 'move' }): string {
+  const cols = obs.columns.map((c) => ({ down: c.down, up: c.up.slice() }));
+  const src = cols[m.from]!;
+  const group = src.up.splice(src.up.length - m.count, m.count);
+  cols[m.to]!.up.push(...group);
+  // a column left with face-down cards and no face-up one will show a new card: mark it unknown
+  return observationKey({ ...obs, columns: cols.map((c) => (c.up.length === 0 && c.down > 0 ? { down: c.down - 1, up: [-1] } : c)) });
+}
+
+/** Score of a card move in the greedy order (see the module comment); -Infinity for moves never played. */
+export function greedyScore(obs: Observation, m: Move & { kind: 'move' }): number {
+  const src = obs.columns[m.from]!;
+  const dst = obs.columns[m.to]!;
+  const n = src.up.length;
+  const head = src.up[n - m.count]!;
+  const below = n - m.count - 1 >= 0 ? src.up[n - m.count - 1]! : null;
+  const whole = m.count === n;
+  const reveals = whole && src.down > 0;
+  const empties = whole && src.down === 0;
+  const toEmpty = dst.up.length === 0;
+  if (toEmpty) return -Infinity;
+  const onto = dst.up[dst.up.length - 1]!;
+  const inSuit = suitOf(onto) === suitOf(head);
+  const natural = below !== null && rankOf(below) === rankOf(head) + 1;
+  const breaksRun = natural && suitOf(below!) === suitOf(head);
+  // a group already sitting in suit gains nothing by moving, unless it uncovers or empties
+  if (breaksRun && !whole) return -Infinity;
+  let score = m.count;
+  if (reveals) score += 100 - src.down;
+  if (empties) score += 60;
+  if (inSuit) score += 30;
+  if (below !== null && !natural) score += 5;
+  if (!reveals && !empties && natural && !inSuit) return -Infinity;
+  return score;
+}
+
+/** Moves the greedy player makes without turning up a card before it deals or stops (a guard against long cycles). */
+export const IDLE_LIMIT = 200;
+
+/** Creates a greedy player (see the module comment). It keeps the views passed since the last card turned up. */
+export function createGreedy(): BlindPlayer {
+  let seen = new Set<string>();
+  let hidden = -1;
+  let idle = 0;
+  const work = { solves: 0, positions: 0, plans: 0, fallbacks: 0 };
+  return {
+    work,
+    next(obs: Observation): Move | null {
+      const h = obs.columns.reduce((s, c) => s + c.down, 0) + obs.stockDeals.length;
+      if (h !== hidden) {
+        seen = new Set();
+        hidden = h;
+        idle = 0;
+      }
+      if (++idle > IDLE_LIMIT) {
+        // no card turned up for too long: deal if it may, else stop
+        return observedMoves(obs).find((m) => m.kind === 'deal') ?? null;
+      }
+      seen.add(observationKey(obs));
+      const moves = observedMoves(obs);
+      let best: Move | null = null;
+      let bestScore = 0;
+      for (const m of moves) {
+        if (m.kind !== 'move') continue;
+        const s = greedyScore(obs, m);
+        if (s > bestScore && !seen.has(keyAfter(obs, m))) {
+          best = m;
+          bestScore = s;
+        }
+      }
+      if (best) return best;
+      const deal = moves.find((m) => m.kind === 'deal');
+      if (deal) return deal;
+      if (obs.stockDeals.length === 0) return null;
+      // an empty column blocks the deal: fill it, uncovering what can be uncovered
+      let fill: Move | null = null;
+      let fillScore = -Infinity;
+      for (const m of moves) {
+        if (m.kind !== 'move' || obs.columns[m.to]!.up.length !== 0) continue;
+        const src = obs.columns[m.from]!;
+        if (src.down === 0 && src.up.length === m.count) continue; // moves a whole column: nothing gained
+        if (seen.has(keyAfter(obs, m))) continue;
+        const n = src.up.length;
+        const below = n - m.count - 1 >= 0 ? src.up[n - m.count - 1]! : null;
+        const head = src.up[n - m.count]!;
+        const natural = below !== null && rankOf(below) === rankOf(head) + 1;
+        const inSuit = natural && suitOf(below!) === suitOf(head);
+        const s = (src.down > 0 && m.count === n ? 100 : 0) + (natural ? 0 : 10) + (inSuit ? -50 : 0) + m.count;
+        if (s > fillScore) {
+          fill = m;
+          fillScore = s;
+        }
+      }
+      return fill;
+    },
+  };
+}

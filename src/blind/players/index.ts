@@ -1,0 +1,88 @@
+/**
+ * Player specs: `greedy`, `sample`, `sample:k=16,budget=50000,plan=prefix` — a name, then optional
+ * `key=value` parameters after a colon, comma-separated. Parsed into a typed spec with every default
+ * filled in; `specText` writes the canonical form (every parameter, fixed order) that is stored with a
+ * result, so two specs that mean the same player have the same text.
+ */
+import { InputError, quoteInput } from '../../game/errors.js';
+import { createGreedy } from './greedy.js';
+import { createSample, type SampleSettings } from './sample.js';
+import type { BlindPlayer } from './types.js';
+
+export type { BlindPlayer } from './types.js';
+export type { SampleSettings } from './sample.js';
+
+/** A parsed player spec. */
+export type PlayerSpec = { readonly name: 'greedy' } | ({ readonly name: 'sample' } & SampleSettings);
+
+/** The sample player's defaults (chosen by measurement: /docs, blind play). */
+export const SAMPLE_DEFAULTS: SampleSettings = Object.freeze({ k: 8, budget: 20_000, plan: 'prefix' as const, escalate: 2, hop: 0 });
+
+/** Names of the players, for help texts. */
+export const PLAYER_NAMES = ['greedy', 'sample'] as const;
+
+/** Bounds of the sample player's whole-number parameters. */
+const SAMPLE_BOUNDS = { k: [1, 1000], budget: [100, 10_000_000], escalate: [0, 4], hop: [0, 100] } as const;
+
+/** Help text of a `--player` option. */
+export const PLAYER_HELP =
+  `blind player: greedy, or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N] (defaults k=${SAMPLE_DEFAULTS.k}, budget=${SAMPLE_DEFAULTS.budget}, plan=${SAMPLE_DEFAULTS.plan}, escalate=${SAMPLE_DEFAULTS.escalate}, hop=${SAMPLE_DEFAULTS.hop}; ` +
+  `k: completions of the unseen cards solved per plan, ${SAMPLE_BOUNDS.k[0]}..${SAMPLE_BOUNDS.k[1]}; budget: positions per solve, ${SAMPLE_BOUNDS.budget[0]}..${SAMPLE_BOUNDS.budget[1]}; escalate: votes again with 4x the budget when no completion is won, 0..4 times; hop: leading plans each played and solved in every completion, the one won most played, 0 (off)..100)`;
+
+/**
+ * Parses a player spec (case-insensitive). Throws InputError `bad-option`, one line naming the spec and
+ * the fault: an unknown player, a parameter the player does not take, a parameter given twice, a value
+ * that is not a whole number in range, or a malformed `key=value`.
+ */
+export function parsePlayerSpec(text: string): PlayerSpec {
+  const t = String(text).trim().toLowerCase();
+  const colon = t.indexOf(':');
+  const name = colon < 0 ? t : t.slice(0, colon);
+  const rest = colon < 0 ? null : t.slice(colon + 1);
+  const bad = (why: string) => new InputError('bad-option', `player ${quoteInput(String(text))}: ${why}`);
+  if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N]`);
+  const params = new Map<string, string>();
+  if (rest !== null) {
+    if (rest.trim() === '') throw bad('nothing after the colon; give key=value parameters or drop the colon');
+    for (const part of rest.split(',')) {
+      const eq = part.indexOf('=');
+      if (eq < 0) throw bad(`parameter ${quoteInput(part.trim())} is not key=value`);
+      const key = part.slice(0, eq).trim();
+      const value = part.slice(eq + 1).trim();
+      if (params.has(key)) throw bad(`parameter ${quoteInput(key)} given twice`);
+      params.set(key, value);
+    }
+  }
+  if (name === 'greedy') {
+    const first = [...params.keys()][0];
+    if (first !== undefined) throw bad(`greedy takes no parameters (got ${quoteInput(first)})`);
+    return { name: 'greedy' };
+  }
+  const out: { k: number; budget: number; plan: SampleSettings['plan']; escalate: number; hop: number } = { ...SAMPLE_DEFAULTS };
+  for (const [key, value] of params) {
+    if (key === 'k' || key === 'budget' || key === 'escalate' || key === 'hop') {
+      const [lo, hi] = SAMPLE_BOUNDS[key];
+      if (!/^\d+$/.test(value)) throw bad(`${key} ${quoteInput(value)}: not a whole number in digits (${lo}..${hi})`);
+      const n = Number(value);
+      if (!Number.isSafeInteger(n) || n < lo || n > hi) throw bad(`${key} ${quoteInput(value)}: must be ${lo}..${hi}`);
+      out[key] = n;
+    } else if (key === 'plan') {
+      if (value !== 'prefix' && value !== 'move') throw bad(`plan ${quoteInput(value)}: use prefix or move`);
+      out.plan = value;
+    } else throw bad(`sample takes k, budget, plan, escalate and hop, not ${quoteInput(key)}`);
+  }
+  return { name: 'sample', ...out };
+}
+
+/** The canonical text of a spec, stored with results: `greedy`, `sample:k=8,budget=20000,plan=prefix`. */
+export function specText(spec: PlayerSpec): string {
+  return spec.name === 'greedy' ? 'greedy' : `sample:k=${spec.k},budget=${spec.budget},plan=${spec.plan},escalate=${spec.escalate},hop=${spec.hop}`;
+}
+
+/**
+ * A fresh player for one game, from its spec and its own seed (an integer 0..2^32-1; the player's
+ * random generator is pure-rand's xoroshiro128plus of it). The player sees only Observations.
+ */
+export function createPlayer(spec: PlayerSpec, seed: number): BlindPlayer {
+  return spec.name === 'greedy' ? createGreedy() : createSample(spec, seed);
+}

@@ -1,0 +1,199 @@
+/**
+ * The `sample` blind player: determinisation (hindsight optimisation). To choose what to do it draws
+ * `k` completions of the unseen cards consistent with what it sees (observation.ts completion: the
+ * unseen multiset shuffled into the face-down places and the stock), solves each with the
+ * perfect-information solver (../../solver/solve.ts) at a budget of `budget` positions, and votes.
+ *
+ * - plan=prefix (default): each winning line is cut after its first move that turns up a card (a deal,
+ *   or a move that uncovers a face-down card, R11, R12, R15). Up to that move the line's moves and the
+ *   views they pass through are the same in every completion, so the cut line is a plan playable in
+ *   the true game. The plan most lines share wins the vote; the player plays it to its end and plans
+ *   again from the new view.
+ * - plan=move: the vote is on the first move of each winning line alone; the player plans again after
+ *   every move (k solves a move: slower).
+ * Two plans that reach the same view and then play the same
+ * move are one candidate. Ties (equal votes) go to the plan whose voters stored fewer positions in all (the easier), then to
+ * the one first met (lowest sample index). The vote stops early once the leader cannot be caught by
+ * the samples left (the same plan as a full vote, fewer solves). Completions come from the player's own
+ * generator (pure-rand xoroshiro128plus of the seed), so a game is a function of the deal, the spec and
+ * the seed. When no completion is won within the budget, the vote is run again on fresh completions
+ * with 4 times the budget, up to `escalate` times; when still none is won, the player plays as
+ * `greedy` for that move.
+ *
+ * - hop=N (N > 0): the vote then only nominates: the N leading plans (in the vote's order) are each
+ *   played in every sample and solved from the position they lead to; the plan won in most samples
+ *   is played (ties: fewer positions stored by those solves, then the vote's order). Every sample is
+ *   drawn (no early stop). This is hindsight optimisation proper: a plan is judged by how often the
+ *   game stays winnable after it, not by how often it is some sample's first choice.
+ *
+ * Known weakness (hindsight optimisation): each completion is solved as if every card were known, so
+ * the player values lines that need luck it cannot see coming, and never plays to gain information.
+ */
+import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
+import type { Card } from '../../game/cards.js';
+import type { Position } from '../../game/position.js';
+import type { Move } from '../../game/move.js';
+import { parseMove } from '../../game/move.js';
+import { applyMove, resolveMove } from '../../game/rules.js';
+import { solve } from '../../solver/solve.js';
+import { completion, observationKey, observe, unseenList, type Observation } from '../observation.js';
+import { createGreedy } from './greedy.js';
+import type { BlindPlayer } from './types.js';
+
+/** Settings of a sample player (players/index.ts parses them from `sample:k=…,budget=…,plan=…`). */
+export interface SampleSettings {
+  /** Completions drawn per plan, 1..1000. */
+  readonly k: number;
+  /** Position budget of each completion's solve, 100..10,000,000. */
+  readonly budget: number;
+  /** What the vote is on: the line up to its first card turned up (`prefix`) or its first move (`move`). */
+  readonly plan: 'prefix' | 'move';
+  /**
+   * When no completion is won, vote again with 4 times the budget, up to this many times (0..4), before
+   * falling back to greedy.
+   */
+  readonly escalate: number;
+  /**
+   * Hindsight-optimisation check of the vote (0 = none): the `hop` leading plans are each played in
+   * every sample and solved from there (same budget); the plan won in most samples is played.
+   */
+  readonly hop: number;
+}
+
+/** One candidate plan in a vote. */
+interface Candidate {
+  readonly moves: Move[];
+  votes: number;
+  positions: number;
+  readonly first: number;
+  /** Indices of the samples whose winning line gave this plan. */
+  readonly voters: number[];
+}
+
+/** The vote's order: more votes, then fewer positions stored by the voters' solves, then the first met. */
+function byVote(a: Candidate, b: Candidate): number {
+  return b.votes - a.votes || a.positions - b.positions || a.first - b.first;
+}
+
+/**
+ * The moves of a winning line (notation) played in its completion, cut as `plan` says, and the plan's
+ * vote key: the visible state just before its last move and that move (so two plans that reach the
+ * same view by moves in another order, then turn up the same card, are one candidate).
+ */
+function cutLine(world: ReturnType<typeof completion>, line: readonly string[], plan: SampleSettings['plan']): { moves: Move[]; key: string } {
+  const out: Move[] = [];
+  let pos = world;
+  let key = '';
+  for (const text of line) {
+    const spec = parseMove(text, pos.columns.length);
+    if (!spec.ok) throw new Error(`solver line: ${spec.error.message}`);
+    const r = resolveMove(pos, spec.value);
+    if (!r.ok) throw new Error(`solver line: ${r.error.message}`);
+    const { position, effects } = applyMove(pos, r.value);
+    out.push(r.value);
+    key = `${observationKey(observe(pos))} ${moveKey(r.value)}`;
+    if (plan === 'move' || r.value.kind === 'deal' || effects.flips > 0) break;
+    pos = position;
+  }
+  return { moves: out, key };
+}
+
+function moveKey(m: Move): string {
+  return m.kind === 'deal' ? 'd' : `${m.from}-${m.to}x${m.count}`;
+}
+
+/** Creates a sample player with its own generator seeded by `seed` (an integer; its 32 low bits are used). */
+export function createSample(settings: SampleSettings, seed: number): BlindPlayer {
+  const rng = xoroshiro128plus(seed | 0);
+  const greedy = createGreedy();
+  const work = { solves: 0, positions: 0, plans: 0, fallbacks: 0 };
+  // the plan being played: its moves and the move number at which each is due
+  let plan: Move[] = [];
+  let due = -1;
+
+  const draw = (cards: Card[]): Card[] => {
+    const a = cards.slice();
+    for (let i = a.length - 1; i >= 1; i--) {
+      const j = unsafeUniformIntDistribution(0, i, rng);
+      const t = a[i]!;
+      a[i] = a[j]!;
+      a[j] = t;
+    }
+    return a;
+  };
+
+  const replan = (obs: Observation): Move[] | null => {
+    work.plans++;
+    for (let round = 0; round <= settings.escalate; round++) {
+      const p = vote(obs, settings.budget * 4 ** round);
+      if (p) return p;
+    }
+    return null;
+  };
+
+  const vote = (obs: Observation, budget: number): Move[] | null => {
+    const unseen = unseenList(obs);
+    const votes = new Map<string, Candidate>();
+    const worlds: Position[] = [];
+    for (let i = 0; i < settings.k; i++) {
+      const world = completion(obs, draw(unseen));
+      worlds.push(world);
+      const r = solve(world, { maxPositions: budget });
+      work.solves++;
+      work.positions += r.positions;
+      if (r.status === 'won' && r.line.length > 0) {
+        const { moves, key } = cutLine(world, r.line, settings.plan);
+        const c = votes.get(key);
+        if (c) {
+          c.votes++;
+          c.positions += r.positions;
+          c.voters.push(i);
+        } else votes.set(key, { moves, votes: 1, positions: r.positions, first: i, voters: [i] });
+      }
+      // stop once the leader cannot be caught by the samples left (a HOP check needs every sample)
+      const ranked = [...votes.values()].sort((a, b) => b.votes - a.votes);
+      const left = settings.k - 1 - i;
+      if (settings.hop === 0 && ranked.length > 0 && ranked[0]!.votes > (ranked[1]?.votes ?? 0) + left) break;
+    }
+    if (votes.size === 0) return null;
+    const ranked = [...votes.values()].sort(byVote);
+    if (settings.hop === 0 || ranked.length === 1) return ranked[0]!.moves;
+    // HOP: each of the leading plans played in every sample, and solved from where it leads
+    let best: { c: Candidate; wins: number; positions: number } | null = null;
+    for (const c of ranked.slice(0, settings.hop)) {
+      let wins = c.votes;
+      let positions = c.positions;
+      worlds.forEach((world, j) => {
+        if (c.voters.includes(j)) return;
+        let w = world;
+        for (const m of c.moves) w = applyMove(w, m).position;
+        const r = solve(w, { maxPositions: budget });
+        work.solves++;
+        work.positions += r.positions;
+        positions += r.positions;
+        if (r.status === 'won') wins++;
+      });
+      if (!best || wins > best.wins || (wins === best.wins && positions < best.positions)) best = { c, wins, positions };
+    }
+    return best!.c.moves;
+  };
+
+  return {
+    work,
+    next(obs: Observation): Move | null {
+      if (plan.length > 0 && due === obs.moves) {
+        due++;
+        return plan.shift()!;
+      }
+      const p = replan(obs);
+      if (!p) {
+        plan = [];
+        work.fallbacks++;
+        return greedy.next(obs);
+      }
+      plan = p.slice(1);
+      due = obs.moves + 1;
+      return p[0]!;
+    },
+  };
+}

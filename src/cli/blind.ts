@@ -1,0 +1,136 @@
+/**
+ * The `blind` command: plays one deal blind (src/blind/game.ts playBlind: the player sees only the
+ * face-up cards, R18) and prints each move in words with the card it turned up, then the end: won, or
+ * stuck with the suits completed and the cards left face down. When the game is stuck it also says
+ * where the deal was lost, if the solver knows (src/blind/loss.ts findLoss). `--out` writes the game for
+ * the viewer (src/view/page.ts), face-down cards hidden until the page's reveal toggle shows them.
+ *
+ * Exit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error.
+ */
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import { canonicalPath, makeDirs, writeTextAtomically } from '../batch/files.js';
+import { oneLine } from '../batch/schema.js';
+import { DEFAULT_DB_PATH } from '../batch/store.js';
+import { playBlind, type BlindGame } from '../blind/game.js';
+import { findLoss, type LossPoint } from '../blind/loss.js';
+import { parsePlayerSpec, PLAYER_HELP } from '../blind/players/index.js';
+import { MAX_SEED } from '../game/deal.js';
+import { InputError, quoteInput } from '../game/errors.js';
+import type { LoadedDeal } from '../game/ref.js';
+import { MAX_MAX_POSITIONS } from '../solver/types.js';
+import { lineFrames } from '../view/frames.js';
+import { moveCount, viewerPage } from '../view/page.js';
+import { checkOutPath, stdoutDash } from './batch.js';
+import { DEAL_HELP, loadDealOrThrow, parseIntOption, printJson, printLines, variantLabel } from './common.js';
+
+/** Exit code of each blind result. */
+export const BLIND_EXIT_CODES = { won: 0, stuck: 3 } as const;
+
+/** Default position budget of each solve that looks for the losing move. */
+export const DEFAULT_LOSS_BUDGET = 200_000;
+
+interface BlindCliOptions {
+  player: string;
+  seed?: string;
+  json?: boolean;
+  out?: string;
+  lossBudget?: string;
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** The sentence on where the deal was lost (findLoss), for the text output and the page. */
+export function lossText(g: BlindGame, loss: LossPoint | null): string {
+  if (g.result === 'won') return 'won: nothing was lost';
+  if (loss === null) return 'where the deal was lost: not looked for (--loss-budget 0)';
+  if (loss.lastWinnable === null) return `where the deal was lost: unknown (no perfect-information win of the deal found within ${fmt(loss.budget)} positions)`;
+  const m = loss.lastWinnable + 1;
+  if (loss.exact) return `the deal was lost at move ${m}: a perfect-information win existed before it and none after it (proven, ${fmt(loss.budget)} positions a solve)`;
+  return `the deal was lost at move ${m} or later: a perfect-information win existed before move ${m}; after it none was found within ${fmt(loss.budget)} positions (unproven)`;
+}
+
+/** The end of the game in words: won, or stuck with suits completed and the cards left face down. */
+export function endText(g: BlindGame): string[] {
+  if (g.result === 'won') return [`won in ${moveCount(g.steps.length)} (${g.completed} of ${g.completeSuits} suits completed)`];
+  const down = g.faceDown.reduce((s, c) => s + c.length, 0);
+  const stock = g.stock.reduce((s, d) => s + d.length, 0);
+  const lines = [
+    `stuck after ${moveCount(g.steps.length)} (${g.stuckReason === 'move limit' ? 'the move limit was reached' : 'no move the player would play'}), ${g.completed} of ${g.completeSuits} suits completed; ${down} card${down === 1 ? '' : 's'} left face down${stock ? `, ${stock} in the stock` : ''}`,
+  ];
+  g.faceDown.forEach((c, i) => {
+    if (c.length) lines.push(`  face down in column ${i + 1}: ${c.join(' ')}`);
+  });
+  g.stock.forEach((d, i) => lines.push(`  stock deal ${i + 1}: ${d.join(' ')}`));
+  return lines;
+}
+
+/** Writes the viewer page of a blind game to `out`. */
+async function writePage(deal: LoadedDeal, g: BlindGame, loss: LossPoint | null, out: string, version: string): Promise<void> {
+  const frames = lineFrames(deal.position, g.line);
+  if (!frames.ok) throw new Error(`the blind game does not replay: ${frames.error.message}`);
+  const lostAt = g.result === 'stuck' && loss?.lastWinnable != null ? loss.lastWinnable + 1 : null;
+  const fs = frames.value.map((f) => (f.step === lostAt ? { ...f, words: `${f.words} (${loss!.exact ? 'the deal was lost here' : 'the deal was lost here or later'})` } : f));
+  const title = deal.source.kind === 'pysol' || deal.source.kind === 'file' || !deal.code ? deal.label : deal.code;
+  const end = g.result === 'won' ? `won in ${moveCount(g.steps.length)}` : `stuck after ${moveCount(g.steps.length)} with ${g.completed} of ${g.completeSuits} suits completed; ${lossText(g, loss)}`;
+  const html = viewerPage({
+    title,
+    variantLabel: variantLabel(deal.position),
+    completeSuits: deal.position.variant.completeSuits,
+    verdict: g.result === 'won' ? 'won' : 'line',
+    note: `Played blind by ${g.player} (seed ${g.seed}): the player saw only the face-up cards; face-down cards stay hidden until turned up (the reveal toggle shows them). ${end}.`,
+    frames: fs,
+    generator: `spidersolve ${version}`,
+    startIsDeal: deal.code !== null,
+  });
+  try {
+    makeDirs(dirname(canonicalPath(out)));
+    await writeTextAtomically(out, html);
+  } catch (e) {
+    throw new InputError('bad-file', `option --out ${quoteInput(out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
+  }
+}
+
+/** Registers `blind` on the program. */
+export function registerBlindCommand(program: Command): void {
+  program
+    .command('blind')
+    .description('play a deal blind: the player sees only the face-up cards (R18); prints each move with the card it turned up, and the end')
+    .argument('<deal>', 'deal code, pysol: reference or position file')
+    .option('--player <spec>', PLAYER_HELP, 'sample')
+    .option('--seed <n>', `the player's own random seed, 0..${MAX_SEED} (default 1); the same deal, player and seed give the same game`)
+    .option('--loss-budget <n>', `when the game is stuck, position budget of each solve that looks for the move where the deal was lost, 0 (do not look) or 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_LOSS_BUDGET})`)
+    .option('--json', 'print one JSON object { code, label, game, suits, player, seed, result (won or stuck), stuckReason, completed, completeSuits, steps: [{ move, words, turnedUp: [{ column, card }], completed }], line, faceDown, stock, work: { solves, positions, plans, fallbacks }, elapsedMs, loss: { lastWinnable, exact, budget, solves, positions } or null }')
+    .option('--out <file>', 'also write the game as a viewer page (HTML; face-down cards hidden until turned up, a toggle reveals them; the move where the deal was lost marked)')
+    .addHelpText('after', `\n${DEAL_HELP}\n\nExamples:\n  spidersolve blind SP1-10001 --player greedy\n  spidersolve blind SP4-10001 --player sample:k=8,budget=20000 --seed 7 --out game.html\n\nExit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error.`)
+    .action(async (ref: string, o: BlindCliOptions) => {
+      stdoutDash(o);
+      const spec = parsePlayerSpec(o.player);
+      const seed = o.seed === undefined ? 1 : parseIntOption('seed', o.seed, 0, MAX_SEED);
+      const lossBudget = o.lossBudget === undefined ? DEFAULT_LOSS_BUDGET : parseIntOption('loss-budget', o.lossBudget, 0, MAX_MAX_POSITIONS);
+      if (o.out !== undefined) checkOutPath(o.out, DEFAULT_DB_PATH);
+      const deal = loadDealOrThrow(ref);
+      const g = playBlind(deal.position, spec, seed);
+      const loss = g.result === 'stuck' && lossBudget > 0 ? findLoss(deal.position, g.line, lossBudget) : null;
+      if (o.out !== undefined) await writePage(deal, g, loss, o.out, program.version() ?? '');
+      const v = deal.position.variant;
+      if (o.json) {
+        printJson({ code: deal.code, label: deal.label, game: v.game, suits: v.suits, ...g, loss });
+      } else {
+        const title = deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code;
+        const lines = [`${title} (${variantLabel(deal.position)}), played blind by ${g.player}, seed ${seed}`];
+        g.steps.forEach((s, i) => {
+          const up = s.turnedUp.length ? `: ${s.turnedUp.map((t) => t.card).join(' ')}` : '';
+          lines.push(`${String(i + 1).padStart(4)}. ${s.move.padEnd(6)} ${s.words}${up}`);
+        });
+        lines.push(...endText(g));
+        if (g.result === 'stuck') lines.push(lossText(g, loss));
+        lines.push(`cost: ${(g.elapsedMs / 1000).toFixed(1)} s; ${fmt(g.work.solves)} solves, ${fmt(g.work.positions)} positions, ${fmt(g.work.plans)} plans, ${fmt(g.work.fallbacks)} greedy fallbacks`);
+        if (o.out !== undefined) lines.push(`wrote ${o.out}`);
+        printLines(lines);
+      }
+      process.exitCode = BLIND_EXIT_CODES[g.result];
+    });
+}
