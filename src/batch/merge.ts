@@ -12,20 +12,27 @@
  *
  * Guarantees:
  * - Every input is checked before anything is written: a file that is not a spidersolve database, has
- *   a newer schema or cannot be read, and any **conflict** — the same deal, budget and solver version
- *   with a different result (status, positions, line, move count or scores) in two files, or one study
- *   name with two sets of parameters — refuses the whole merge (InputError, naming the rows and the
- *   files), and the target is left as it was (not even created).
- * - Then one transaction per input: a crash leaves the target with whole inputs merged, and running
- *   the same merge again completes it.
+ *   a newer schema or cannot be read (a WAL-mode file in a folder SQLite cannot write beside it); a
+ *   **damaged** file (verify.ts: SQLite's integrity check, a dangling reference, or a row whose deal
+ *   code fails its check characters, whose status, positions and budget disagree, or whose won line
+ *   does not replay to a win in its stored moves), named with its first bad row; and any **conflict**
+ *   — the same deal, budget and solver version with a different result (status, positions, line,
+ *   move count or scores) in two files, or one study name with two sets of parameters — refuses the
+ *   whole merge (InputError, naming the rows and the files), and the target is left as it was (not
+ *   even created).
+ * - All or nothing: every input is copied in one transaction, so a failure while writing (a full
+ *   disk, a lock held past MERGE_BUSY_TIMEOUT_MS, a conflict with rows another merge or batch wrote
+ *   since the check) or a crash leaves the target as it was, and running the same merge again does it.
+ * - A merge with nothing to add or update does not open the target for writing: its bytes stay the same.
  * - Idempotent: a row already in the target adds nothing (merging twice adds nothing). An `error`
  *   result is replaced by a settled one from another file (as a resumed batch does); a settled result
  *   is never replaced by an error. A run recorded as `running` is brought up to date by a later copy of
  *   the same run (finished, or with a newer heartbeat).
  * - Inputs are only read. An input with an older schema is copied (VACUUM INTO a temporary file) and
- *   the copy migrated.
+ *   the copy migrated (and checked).
  * - Memory: the check holds, for every row of the target and the inputs, its natural key, a hash of
- *   its compared values and what `settle` reads (a few hundred bytes a result with its links).
+ *   its compared values and what `settle` reads (a few hundred bytes a result with its links), and a
+ *   digest of each won line replayed or found in the target (verify.ts ReplayCache).
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
