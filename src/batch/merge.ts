@@ -527,6 +527,20 @@ function mergeOne(target: Database.Database, input: OpenInput, targetPath: strin
   return counts;
 }
 
+/** Does the results database at `path` hold no row of any merged table (true also when it cannot be read)? */
+function holdsNothing(path: string): boolean {
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    const d = db;
+    return MERGE_TABLES.every((t) => d.prepare(`SELECT 1 FROM ${q(t.table)} LIMIT 1`).get() === undefined);
+  } catch {
+    return true;
+  } finally {
+    db?.close();
+  }
+}
+
 /** Do `a` and `b` name one file: the same path once links are resolved, or one inode (a hard link: found by helper-39)? */
 function sameFile(a: string, b: string): boolean {
   return sameFileAs(a, [b]) !== null;
@@ -676,8 +690,8 @@ export function mergeDatabases(into: string, inputs: readonly string[], opts: Me
     } finally {
       store.close();
       // a target this merge created and could not fill is not left behind (an empty results database
-      // reads as a finished merge of nothing)
-      if (!merged && targetState.kind === 'absent') for (const f of databaseFiles(into)) rmSync(f, { force: true });
+      // reads as a finished merge of nothing); one that another merge filled meanwhile is kept
+      if (!merged && targetState.kind === 'absent' && holdsNothing(into)) for (const f of databaseFiles(into)) rmSync(f, { force: true });
     }
   } finally {
     for (const i of open) closeInput(i);
