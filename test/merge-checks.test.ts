@@ -200,6 +200,26 @@ describe('a damaged input is refused before anything of it is copied (exit 2, on
     }
   });
 
+  it('a line the target holds already is not replayed again, but the row\'s move count, scores, game and name are still checked against it', () => {
+    const into = join(dir, 'known-into.sqlite');
+    mergeDatabases(into, [shardA]);
+    const won = "(SELECT id FROM results WHERE status = 'won' ORDER BY id LIMIT 1 OFFSET 2)";
+    const cases: [string, RegExp][] = [
+      [`UPDATE results SET move_count = move_count + 1, solver_version = '9' WHERE id = ${won}`, /results row \d+ .*: its line has (\d+) moves, but its move count is (\d+)$/],
+      [`UPDATE results SET reveal_score = 7, solver_version = '9' WHERE id = ${won}`, /results row \d+ .*: its line scores \d+ \(classic\) and \d+ \(reveal\), but its scores are \d+ and 7$/],
+      [`UPDATE results SET suits = 2, solver_version = '9' WHERE id = ${won}`, /results row \d+ .*: it is filed as "spiderette" with 2 suits, but its deal is spiderette with 1$/],
+      [`UPDATE results SET code = 'SE1-999', solver_version = '9' WHERE id = ${won}`, /results row \d+ \(deal "SE1-999" .*\): its name "SE1-999" is not a name of its deal$/],
+    ];
+    for (const [sql, want] of cases) {
+      const bad = copy(shardA, 'known.sqlite');
+      tamper(bad, sql);
+      const before = sha(into);
+      const m = refused(() => mergeDatabases(into, [bad]));
+      expect(m.replace(/; nothing was written to .*$/, '')).toMatch(want);
+      expect(sha(into)).toBe(before);
+    }
+  });
+
   it('16 bytes of junk written at 60 places of a shard: each merge either refuses it (exit 2, nothing written) or copies only rows that pass the checks; never another error', async () => {
     const size = readFileSync(shardA).length;
     let refusedCount = 0;
