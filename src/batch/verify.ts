@@ -230,7 +230,7 @@ export class RowChecker {
     // the deal's game and suits: from its code (its first three characters: SP2X-…), or from its position key
     const [game, suits] = d === 'pos' || d === 'known' ? [deal.slice(d === 'pos' ? 4 : 0, d === 'pos' ? 6 : 2) === 'SP' ? 'spider' : 'spiderette', Number(deal[d === 'pos' ? 6 : 2])] : [d.variant.game, d.variant.suits];
     if (row.game !== game || row.suits !== suits) return `it is filed as ${show(row.game)} with ${show(row.suits)} suits, but its deal is ${game} with ${suits}`;
-    if (typeof row.code !== 'string' || (named ?? this.#identityOf(row.code)) !== deal) return `its name ${show(row.code)} is not a name of its deal`;
+    if (typeof row.code !== 'string' || (row.code !== deal && (named ?? this.#identityOf(row.code)) !== deal)) return `its name ${show(row.code)} is not a name of its deal`;
     if (row.source_kind === 'seed') {
       const p = parseDealCode(row.code);
       if (!p.ok || p.value.seed !== row.seed) return `its seed ${show(row.seed)} is not the seed of ${show(row.code)}`;
