@@ -18,6 +18,7 @@ import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.
 import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord, type StudyParams } from '../src/batch/store.js';
 import type { WorkerOutcome } from '../src/batch/protocol.js';
 import { InputError } from '../src/game/errors.js';
+import { wonLine } from './helpers/won.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VERSION = '9.9.9-test';
@@ -34,12 +35,16 @@ afterAll(() => {
 
 const DEALS: PlannedDeal[] = planSeeds('spiderette', [1], [{ from: 1, to: 6 }]);
 
-/** A deterministic fake outcome of deal `d` (won deals with a line and scores, every third undecided). */
+/**
+ * A deterministic outcome of deal `d`: every third undecided, the others won with the deal's real
+ * winning line, move count and scores (merge replays them); positions made up, within the budget.
+ */
 function outcome(d: PlannedDeal, positions = 100 + Number(d.key.split('-')[1]) * 7): WorkerOutcome {
   const won = positions % 3 !== 0;
+  const w = won ? wonLine(d.key) : null;
   return {
-    key: d.key, status: won ? 'won' : 'undecided', positions, elapsedMs: 1.5, line: won ? '1-2 d 3-4' : '',
-    moveCount: won ? 3 : null, classicScore: won ? 497 : null, revealScore: won ? 2 : null, peakBytes: 4096,
+    key: d.key, status: won ? 'won' : 'undecided', positions, elapsedMs: 1.5, line: w?.line ?? '',
+    moveCount: w?.moveCount ?? null, classicScore: w?.classicScore ?? null, revealScore: w?.revealScore ?? null, peakBytes: 4096,
     solverVersion: VERSION, workerMs: 2,
   };
 }
@@ -65,7 +70,7 @@ function shardDb(name: string, records: ResultRecord[], opts: { study?: string; 
 const won = (d: PlannedDeal, positions?: number) => recordFromOutcome(d, BUDGET, outcome(d, positions));
 
 /**
- * Makes the transaction that merges input number `n` (1-based) fail with SQLite's `code` and
+ * Makes the `n`th (1-based) transaction that merges the inputs fail with SQLite's `code` and
  * `message`, as a lock held too long or a full disk makes it; returns the spy to restore.
  */
 function failMergeOfInput(n: number, code: string, message: string) {
@@ -73,8 +78,8 @@ function failMergeOfInput(n: number, code: string, message: string) {
   let merging = 0;
   return vi.spyOn(Database.prototype, 'transaction').mockImplementation(function (this: Database.Database, fn: (...a: unknown[]) => unknown) {
     const t = real.call(this, fn as never);
-    // (merge.ts mergeOne's transaction: the one that walks MERGE_TABLES)
-    if (fn.toString().includes('MERGE_TABLES') && ++merging === n) {
+    // (merge.ts mergeDatabases's transaction: the one that calls mergeOne)
+    if (fn.toString().includes('mergeOne') && ++merging === n) {
       return Object.assign(() => t(), { immediate: () => { throw new Database.SqliteError(message, code); } }) as never;
     }
     return t;
@@ -159,11 +164,11 @@ describe('merge', () => {
     const into = join(dir, 'c-into.sqlite');
     mergeDatabases(into, [a]);
     const before = readFileSync(into);
-    const b = shardDb('c2.sqlite', [won(DEALS[2]!), won(DEALS[1]!, 9999)]);
+    const b = shardDb('c2.sqlite', [won(DEALS[2]!), won(DEALS[1]!, 498)]);
     const c = shardDb('c3.sqlite', [won(DEALS[3]!)]);
     const m = refused(() => mergeDatabases(into, [c, b]));
     expect(m).toContain(`merge refused, nothing written to ${into}: 1 conflict`);
-    expect(m).toContain(`deal SE1-2 at ${BUDGET} positions, solver ${VERSION}: positions 114 in ${into} but 9999 in ${b}`);
+    expect(m).toContain(`deal SE1-2 at ${BUDGET} positions, solver ${VERSION}: positions 114 in ${into} but 498 in ${b}`);
     expect(readFileSync(into).equals(before)).toBe(true);
     // c came first and is fine, but nothing of it was written either
     expect(table(into, "SELECT count(*) AS n FROM results WHERE code = 'SE1-4'")).toEqual([{ n: 0 }]);
@@ -173,10 +178,11 @@ describe('merge', () => {
     const a = shardDb('d1.sqlite', [won(DEALS[0]!, 200)]);
     const b = shardDb('d2.sqlite', [won(DEALS[0]!, 201)]);
     const into = join(dir, 'never.sqlite');
+    const w = wonLine('SE1-1');
     expect(refused(() => mergeDatabases(into, [a, b]))).toBe(
       `merge refused, nothing written to ${into}: 1 conflict (the same key with different values): deal SE1-1 at ${BUDGET} positions, solver ${VERSION}: ` +
-        `status "won" in ${a} but "undecided" in ${b}, positions 200 in ${a} but 201 in ${b}, move_count 3 in ${a} but null in ${b}, ` +
-        `line "1-2 d 3-4" in ${a} but null in ${b}, classic_score 497 in ${a} but null in ${b}, reveal_score 2 in ${a} but null in ${b}`,
+        `status "won" in ${a} but "undecided" in ${b}, positions 200 in ${a} but 201 in ${b}, move_count ${w.moveCount} in ${a} but null in ${b}, ` +
+        `line "${w.line.slice(0, 57)}..." in ${a} but null in ${b}, classic_score ${w.classicScore} in ${a} but null in ${b}, reveal_score ${w.revealScore} in ${a} but null in ${b}`,
     );
     expect(existsSync(into)).toBe(false);
   });
@@ -184,7 +190,7 @@ describe('merge', () => {
   it('refuses one study name with two sets of parameters', () => {
     const a = shardDb('e1.sqlite', [won(DEALS[0]!)]);
     const b = shardDb('e2.sqlite', [won(DEALS[1]!)], { params: { ...PARAMS, dealsSpec: 'seeds:1-7' } });
-    // named field by field, as batch names them (the JSON text was cut to its first 57 characters)
+    // named field by field, as batch names them (the JSON text was cut to its first 57 characters; found by helper-50)
     expect(refused(() => mergeDatabases(join(dir, 'e.sqlite'), [a, b]))).toContain(`study "the-study": deals "seeds:1-6" in ${a} but "seeds:1-7" in ${b}`);
     const c = shardDb('e3.sqlite', [won(DEALS[1]!)], { params: { ...PARAMS, maxPositions: BUDGET + 1 } });
     const m = refused(() => mergeDatabases(join(dir, 'e-late.sqlite'), [a, c]));
@@ -286,7 +292,7 @@ describe('merge', () => {
     const s = mergeDatabases(into, [into, a, join(dir, '.', 'h1.sqlite')]);
     expect(s.inputs.map((i) => i.skipped)).toEqual(['it is the target', null, `given twice (as ${a})`]);
     expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 1 }]);
-    // another name of the target, or of an input, by a hard link is skipped, not merged as an input
+    // another name of the target, or of an input, by a hard link (it was merged as an input; found by helper-39)
     const hard = join(dir, 'h-hard.sqlite');
     linkSync(into, hard);
     const ah = join(dir, 'h1-hard.sqlite');
@@ -301,33 +307,36 @@ describe('merge', () => {
     expect(readFileSync(into).equals(bytes)).toBe(true);
   });
 
-  it('the target locked by another program, or a full disk, while an input is merged: one line naming the target and which inputs were merged; merging again completes', () => {
+  it('the target locked by another program, or a full disk, while the inputs are merged: one line naming the target, nothing merged (one transaction), the target as it was; merging again completes', () => {
     const a = shardDb('l1.sqlite', [won(DEALS[0]!)]);
     const b = shardDb('l2.sqlite', [won(DEALS[1]!)]);
+    const c = shardDb('l3.sqlite', [won(DEALS[2]!)]);
     const into = join(dir, 'l.sqlite');
-    for (const [code, message, what] of [['SQLITE_BUSY', 'database is locked', 'another program held it locked for too long'], ['SQLITE_FULL', 'database or disk is full', 'the disk is full']] as const) {
-      // the second input's transaction fails, as when the write lock or the disk gives out
-      const tx = failMergeOfInput(2, code, message);
+    mergeDatabases(into, [a]);
+    const before = readFileSync(into);
+    for (const [code, message, what] of [['SQLITE_BUSY', 'database is locked', 'another program (a merge or a batch) held it locked for too long'], ['SQLITE_FULL', 'database or disk is full', 'the disk is full']] as const) {
+      // the merge's transaction fails, as when the write lock or the disk gives out
+      const tx = failMergeOfInput(1, code, message);
       let err: unknown = null;
       try {
-        mergeDatabases(into, [a, b]);
+        mergeDatabases(into, [b, c]);
       } catch (e) {
         err = e;
       } finally {
         tx.mockRestore();
       }
       expect(err).toBeInstanceOf(FileFault);
-      expect((err as Error).message).toBe(`merge: target ${into} (--into): ${what} (SQLite: ${message}); ${b} was not merged (rolled back) (the input before it was); ${code === 'SQLITE_BUSY' ? 'run the same merge again when the other program is done' : 'free some space, then run the same merge again'} (the inputs merged already add nothing then)`);
+      expect((err as Error).message).toBe(`merge: target ${into} (--into): ${what} (SQLite: ${message}); nothing was merged (the merge is one transaction, rolled back); ${code === 'SQLITE_BUSY' ? 'run the same merge again when the other program is done' : 'free some space, then run the same merge again'}`);
       expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 1 }]);
-      rmSync(into);
+      expect(readFileSync(into).subarray(100).equals(before.subarray(100))).toBe(true);
     }
-    mergeDatabases(into, [a, b]);
-    expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 2 }]);
-    // a new target whose first input fails is not left behind, empty
+    mergeDatabases(into, [b, c]);
+    expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 3 }]);
+    // a new target whose merge fails is not left behind, empty
     const first = join(dir, 'l-first.sqlite');
     const tx = failMergeOfInput(1, 'SQLITE_FULL', 'database or disk is full');
     try {
-      expect(() => mergeDatabases(first, [a, b])).toThrow(`merge: target ${first} (--into): the disk is full (SQLite: database or disk is full); ${a} was not merged (rolled back); free some space, then run the same merge again (the inputs merged already add nothing then)`);
+      expect(() => mergeDatabases(first, [a, b])).toThrow(`merge: target ${first} (--into): the disk is full (SQLite: database or disk is full); nothing was merged (the merge is one transaction, rolled back); free some space, then run the same merge again`);
     } finally {
       tx.mockRestore();
     }

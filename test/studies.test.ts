@@ -23,6 +23,7 @@ import { formatBatchSummary, formatStudies } from '../src/cli/batch.js';
 import { isPartial, type ReportRow } from '../src/batch/report.js';
 import { solve } from '../src/solver/solve.js';
 import { withEnv } from './helpers/env.js';
+import { wonLine } from './helpers/won.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -331,10 +332,12 @@ describe('budget ladders', () => {
     const store = ResultStore.openForWriting(db);
     const study = store.ensureStudy('U', { game: 'spiderette', suits: '1', dealsSpec: 'seeds:1-5', maxPositions: 250, budgets: [250, 500, 1000], planned: 5 });
     const deals = planSeeds('spiderette', [1], [{ from: 1, to: 5 }]);
+    // (a won result with its deal's real line: merge replays it)
     const rec = (i: number, budget: number, status: 'won' | 'lost' | 'undecided', positions: number) =>
       recordFromOutcome(deals[i]!, budget, {
-        key: deals[i]!.key, status, positions, elapsedMs: 1, line: status === 'won' ? 'd' : '', moveCount: status === 'won' ? 1 : null,
+        key: deals[i]!.key, status, positions, elapsedMs: 1, line: '', moveCount: null,
         classicScore: null, revealScore: null, peakBytes: 0, solverVersion: '9.9.9', workerMs: 1,
+        ...(status === 'won' ? wonLine(deals[i]!.key) : {}),
       });
     // seed 1 won at 250; 2 undecided at 250, not yet run at 500, won at 1000 (as another study may
     // leave it: the middle rung is still to run); 3 undecided at 250, lost at 500;

@@ -12,20 +12,27 @@
  *
  * Guarantees:
  * - Every input is checked before anything is written: a file that is not a spidersolve database, has
- *   a newer schema or cannot be read, and any **conflict** — the same deal, budget and solver version
- *   with a different result (status, positions, line, move count or scores) in two files, or one study
- *   name with two sets of parameters — refuses the whole merge (InputError, naming the rows and the
- *   files), and the target is left as it was (not even created).
- * - Then one transaction per input: a crash leaves the target with whole inputs merged, and running
- *   the same merge again completes it.
+ *   a newer schema or cannot be read (a WAL-mode file in a folder SQLite cannot write beside it); a
+ *   **damaged** file (verify.ts: SQLite's integrity check, a dangling reference, or a row whose deal
+ *   code fails its check characters, whose status, positions and budget disagree, or whose won line
+ *   does not replay to a win in its stored moves), named with its first bad row; and any **conflict**
+ *   — the same deal, budget and solver version with a different result (status, positions, line,
+ *   move count or scores) in two files, or one study name with two sets of parameters — refuses the
+ *   whole merge (InputError, naming the rows and the files), and the target is left as it was (not
+ *   even created).
+ * - All or nothing: every input is copied in one transaction, so a failure while writing (a full
+ *   disk, a lock held past MERGE_BUSY_TIMEOUT_MS, a conflict with rows another merge or batch wrote
+ *   since the check) or a crash leaves the target as it was, and running the same merge again does it.
+ * - A merge with nothing to add or update does not open the target for writing: its bytes stay the same.
  * - Idempotent: a row already in the target adds nothing (merging twice adds nothing). An `error`
  *   result is replaced by a settled one from another file (as a resumed batch does); a settled result
  *   is never replaced by an error. A run recorded as `running` is brought up to date by a later copy of
  *   the same run (finished, or with a newer heartbeat).
  * - Inputs are only read. An input with an older schema is copied (VACUUM INTO a temporary file) and
- *   the copy migrated.
+ *   the copy migrated (and checked).
  * - Memory: the check holds, for every row of the target and the inputs, its natural key, a hash of
- *   its compared values and what `settle` reads (a few hundred bytes a result with its links).
+ *   its compared values and what `settle` reads (a few hundred bytes a result with its links), and a
+ *   digest of each won line replayed or found in the target (verify.ts ReplayCache).
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,6 +45,7 @@ import { FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from '
 import { checkSchema, inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
 import { BUSY_TIMEOUT_MS, ResultStore } from './store.js';
 import { databaseFiles, sameFileAs } from './files.js';
+import { ReplayCache, verifyDatabase, type VerifyFault } from './verify.js';
 
 /** A row as better-sqlite3 returns it. */
 type Row = Record<string, unknown>;
@@ -305,6 +313,38 @@ function checkSchemaFor(role: 'input' | 'target', db: Database.Database, path: s
   }
 }
 
+/**
+ * Reads the first page of the input `path` through `db` (read-only): a file left in WAL mode (its
+ * batch killed) without its -shm beside it, in a folder that cannot be written, fails here, as
+ * SQLite must make the -shm to read it. Refused as report, studies and export refuse it
+ * (InputError, one line, exit 2), the connection closed; any other error is left to the reading.
+ */
+function probeRead(db: Database.Database, path: string, walMode: boolean): void {
+  try {
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+  } catch (e) {
+    if (!String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_READONLY')) return;
+    db.close();
+    throw new InputError(
+      'bad-file',
+      walMode
+        ? `merge: input ${pathForMessage(path)}: cannot read it here: it is in WAL mode (the batch that wrote it did not close it) and SQLite must make ${pathForMessage(`${path}-shm`)} beside it, in a folder it cannot write; ` +
+            `copy its -wal and -shm files with it, or merge it from a folder you can write (SQLite: ${oneLine(e)}); nothing was merged`
+        : `merge: input ${pathForMessage(path)}: cannot read it here: SQLite must write beside it, in a folder it cannot write; merge it from a folder you can write (SQLite: ${oneLine(e)}); nothing was merged`,
+    );
+  }
+}
+
+/** probeRead for the target, opened read-only for the checks: its refusal names it as the target. */
+function probeTarget(db: Database.Database, path: string, walMode: boolean): void {
+  try {
+    probeRead(db, path, walMode);
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    throw new InputError('bad-file', e.message.replace(`merge: input ${pathForMessage(path)}:`, `merge: target ${pathForMessage(path)} (--into):`));
+  }
+}
+
 function openInput(path: string): OpenInput {
   const state = inspectFor('input', path);
   if (state.kind === 'absent') throw new InputError('bad-file', `merge: input ${pathForMessage(path)}: no such file`);
@@ -316,6 +356,7 @@ function openInput(path: string): OpenInput {
   } catch (e) {
     throw new InputError('bad-file', `merge: input ${pathForMessage(path)}: cannot open it (${oneLine(e)})`);
   }
+  probeRead(db, path, state.walMode);
   if (state.version === SCHEMA_VERSION) {
     checkSchemaFor('input', db, path);
     return { path, db, tmpDir: null };
@@ -412,65 +453,92 @@ function checkConflicts(target: Database.Database | null, targetPath: string, in
   }
 }
 
-/** Merges one input into the target in one transaction; returns its counts per table. */
-function mergeOne(target: Database.Database, input: OpenInput, targetPath: string): Record<string, MergeCounts> {
+/**
+ * Raised inside the merge's transaction when a row of the target conflicts with an input's row that
+ * the check passed: another program wrote to the target after the check (the transaction is rolled
+ * back, so nothing is merged).
+ */
+class ChangedMeanwhile extends Error {}
+
+/**
+ * Merges one input into the target (inside the caller's transaction) and returns its counts per
+ * table. With `dryRun` nothing is written (`target` may be read-only): it returns null at the first
+ * row that would be added or updated, and the counts when every row is there already (a merge that
+ * would change nothing, so the target need not be opened for writing).
+ */
+function mergeOne(target: Database.Database, input: OpenInput, targetPath: string, dryRun = false): Record<string, MergeCounts> | null {
   const counts: Record<string, MergeCounts> = {};
-  target.transaction(() => {
-    const idMaps = new Map<string, Map<unknown, unknown>>();
-    for (const spec of MERGE_TABLES) {
-      const c: MergeCounts = (counts[spec.table] = { added: 0, present: 0, updated: 0 });
-      const { cols, hasId } = columnsOf(target, spec.table);
-      // the target's row of a key (its unique index), with the columns the merge compares
-      const wanted = [...new Set([...(hasId ? ['id'] : []), ...spec.key, ...(spec.agree ?? []), ...(spec.refresh ?? []), ...(spec.refreshOn ?? [])])];
-      const find = target.prepare(`SELECT ${wanted.map(q).join(', ')} FROM ${q(spec.table)} WHERE ${spec.key.map((k) => `${q(k)} IS ?`).join(' AND ')}`);
-      const idMap = new Map<unknown, unknown>();
-      idMaps.set(spec.table, idMap);
-      const insert = target.prepare(`INSERT INTO ${q(spec.table)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
-      const keyWhere = hasId ? 'id = ?' : spec.key.map((k) => `${q(k)} IS ?`).join(' AND ');
-      const replace = target.prepare(`UPDATE ${q(spec.table)} SET ${cols.map((k) => `${q(k)} = ?`).join(', ')} WHERE ${keyWhere}`);
-      const refreshStmt = spec.refresh ? target.prepare(`UPDATE ${q(spec.table)} SET ${spec.refresh.map((k) => `${q(k)} = ?`).join(', ')} WHERE ${keyWhere}`) : null;
-      for (const row of input.db.prepare(`SELECT * FROM ${q(spec.table)}`).iterate() as IterableIterator<Row>) {
-        const mapped: Row = row; // a fresh object per row: its ids are rewritten in place
-        const srcId = row.id;
-        for (const [col, table] of Object.entries(spec.refs ?? {})) {
-          const v = row[col];
-          mapped[col] = v === null || v === undefined ? null : (idMaps.get(table)?.get(v) ?? null);
+  const idMaps = new Map<string, Map<unknown, unknown>>();
+  for (const spec of MERGE_TABLES) {
+    const c: MergeCounts = (counts[spec.table] = { added: 0, present: 0, updated: 0 });
+    const { cols, hasId } = columnsOf(target, spec.table);
+    // the target's row of a key (its unique index), with the columns the merge compares
+    const wanted = [...new Set([...(hasId ? ['id'] : []), ...spec.key, ...(spec.agree ?? []), ...(spec.refresh ?? []), ...(spec.refreshOn ?? [])])];
+    const find = target.prepare(`SELECT ${wanted.map(q).join(', ')} FROM ${q(spec.table)} WHERE ${spec.key.map((k) => `${q(k)} IS ?`).join(' AND ')}`);
+    const idMap = new Map<unknown, unknown>();
+    idMaps.set(spec.table, idMap);
+    const keyWhere = hasId ? 'id = ?' : spec.key.map((k) => `${q(k)} IS ?`).join(' AND ');
+    const insert = dryRun ? null : target.prepare(`INSERT INTO ${q(spec.table)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+    const replace = dryRun ? null : target.prepare(`UPDATE ${q(spec.table)} SET ${cols.map((k) => `${q(k)} = ?`).join(', ')} WHERE ${keyWhere}`);
+    const refreshStmt = spec.refresh && !dryRun ? target.prepare(`UPDATE ${q(spec.table)} SET ${spec.refresh.map((k) => `${q(k)} = ?`).join(', ')} WHERE ${keyWhere}`) : null;
+    for (const row of input.db.prepare(`SELECT * FROM ${q(spec.table)}`).iterate() as IterableIterator<Row>) {
+      const mapped: Row = row; // a fresh object per row: its ids are rewritten in place
+      const srcId = row.id;
+      for (const [col, table] of Object.entries(spec.refs ?? {})) {
+        const v = row[col];
+        mapped[col] = v === null || v === undefined ? null : (idMaps.get(table)?.get(v) ?? null);
+      }
+      const existing = find.get(...spec.key.map((k) => mapped[k] ?? null)) as Row | undefined;
+      const where = (e: Row) => (hasId ? [e.id] : spec.key.map((k) => e[k] ?? null));
+      if (!existing) {
+        if (!insert) return null;
+        const info = insert.run(...cols.map((k) => mapped[k] ?? null));
+        if (hasId) idMap.set(srcId, Number(info.lastInsertRowid));
+        c.added++;
+        continue;
+      }
+      if (hasId) idMap.set(srcId, existing.id);
+      const diff = differs(spec, existing, mapped);
+      if (diff.length > 0) {
+        const how = spec.settle ? spec.settle(existing, mapped) : 'conflict';
+        if (how === 'conflict') {
+          // checkConflicts ran first: only a write to the target since then gets here
+          throw new ChangedMeanwhile(`merge into ${pathForMessage(targetPath)} refused, nothing was merged: another program (a merge or a batch) wrote to it while this merge checked its inputs, and now ${spec.describe(row)} conflicts with ${pathForMessage(input.path)}: ${diff.map((k) => {
+            const [was, is] = fmtPair(existing[k], mapped[k]);
+            return `${k} ${was} there but ${is} here`;
+          }).join(', ')}`);
         }
-        const existing = find.get(...spec.key.map((k) => mapped[k] ?? null)) as Row | undefined;
-        const where = (e: Row) => (hasId ? [e.id] : spec.key.map((k) => e[k] ?? null));
-        if (!existing) {
-          const info = insert.run(...cols.map((k) => mapped[k] ?? null));
-          if (hasId) idMap.set(srcId, Number(info.lastInsertRowid));
-          c.added++;
-          continue;
-        }
-        if (hasId) idMap.set(srcId, existing.id);
-        const diff = differs(spec, existing, mapped);
-        if (diff.length > 0) {
-          const how = spec.settle ? spec.settle(existing, mapped) : 'conflict';
-          if (how === 'conflict') {
-            // checkConflicts ran first: only a write to the target meanwhile gets here
-            throw new InputError('bad-file', `merge of ${input.path} into ${targetPath} refused (that input rolled back): ${spec.describe(row)}: ${diff.map((k) => {
-              const [was, is] = fmtPair(existing[k], mapped[k]);
-              return `${k} ${was} there but ${is} here`;
-            }).join(', ')}`);
-          }
-          if (how === 'replace') {
-            replace.run(...cols.map((k) => mapped[k] ?? null), ...where(existing));
-            c.updated++;
-            continue;
-          }
-        }
-        if (refreshStmt && spec.refreshWhen?.(existing, mapped) && spec.refresh!.some((k) => (existing[k] ?? null) !== (mapped[k] ?? null))) {
-          refreshStmt.run(...spec.refresh!.map((k) => mapped[k] ?? null), ...where(existing));
+        if (how === 'replace') {
+          if (!replace) return null;
+          replace.run(...cols.map((k) => mapped[k] ?? null), ...where(existing));
           c.updated++;
           continue;
         }
-        c.present++;
       }
+      if (spec.refreshWhen?.(existing, mapped) && spec.refresh!.some((k) => (existing[k] ?? null) !== (mapped[k] ?? null))) {
+        if (!refreshStmt) return null;
+        refreshStmt.run(...spec.refresh!.map((k) => mapped[k] ?? null), ...where(existing));
+        c.updated++;
+        continue;
+      }
+      c.present++;
     }
-  }).immediate();
+  }
   return counts;
+}
+
+/** Does the results database at `path` hold no row of any merged table (true also when it cannot be read)? */
+function holdsNothing(path: string): boolean {
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    const d = db;
+    return MERGE_TABLES.every((t) => d.prepare(`SELECT 1 FROM ${q(t.table)} LIMIT 1`).get() === undefined);
+  } catch {
+    return true;
+  } finally {
+    db?.close();
+  }
 }
 
 /** Do `a` and `b` name one file: the same path once links are resolved, or one inode (a hard link: found by helper-39)? */
@@ -478,21 +546,60 @@ function sameFile(a: string, b: string): boolean {
   return sameFileAs(a, [b]) !== null;
 }
 
+/** Options of mergeDatabases. */
+export interface MergeOptions {
+  /**
+   * Replay every won line of the inputs through the rules engine (default true; verify.ts). False
+   * only for tests whose results a fake worker made up (their lines win nothing); every other check
+   * is made.
+   */
+  readonly replayLines?: boolean;
+}
+
+/** How long the merge waits for another program's lock on the target (a merge or a batch writing it), milliseconds. */
+export const MERGE_BUSY_TIMEOUT_MS = 60_000;
+
+/**
+ * Seeds `replays` with the won lines the target holds (verify.ts ReplayCache.trust): a row of an
+ * input that the target holds already is not replayed again.
+ */
+function trustTarget(target: Database.Database, replays: ReplayCache): void {
+  const rows = target.prepare("SELECT deal, line, move_count AS moves, classic_score AS classic, reveal_score AS reveal FROM results WHERE status = 'won'").iterate() as IterableIterator<{ deal: string; line: string; moves: number; classic: number | null; reveal: number | null }>;
+  for (const r of rows) replays.trust(r.deal, r.line, r.moves, r.classic, r.reveal);
+}
+
+/**
+ * Checks the input `i` with verify.ts (SQLite's integrity check, then every row) and throws
+ * InputError `bad-file` naming the file and its first bad row; a lock held too long is a FileFault.
+ */
+function verifyInput(i: OpenInput, targetPath: string, replays: ReplayCache, opts: MergeOptions): void {
+  let fault: VerifyFault | null;
+  try {
+    fault = verifyDatabase(i.db, { replays, replayLines: opts.replayLines ?? true });
+  } catch (e) {
+    if (isBusyDatabase(e)) throw new FileFault(i.path, `merge: input ${pathForMessage(i.path)}: another program held it locked for too long (SQLite: ${oneLine(e)}); nothing was written to ${pathForMessage(targetPath)}; run the same merge again when the other program is done`);
+    if (!isDamagedDatabase(e)) throw e;
+    throw new InputError('bad-file', `merge: input ${pathForMessage(i.path)}: the file is damaged (SQLite: ${oneLine(e)}); nothing was written to ${pathForMessage(targetPath)}; restore it from a copy`);
+  }
+  if (fault) throw new InputError('bad-file', `merge: input ${pathForMessage(i.path)}: damaged, refused: ${fault.message}; nothing was written to ${pathForMessage(targetPath)}; restore it from a copy, or leave it out`);
+}
+
 /**
  * Merges `inputs` into the database `into` (created if absent); see the module comment. An input
  * that is the target itself (a glob like `shards/*.sqlite` that also matches the target) is skipped
- * and said so, as is an input given twice. Throws InputError `bad-file` (nothing written) for a bad
- * input or a conflict.
+ * and said so, as is an input given twice. All or nothing: every input is checked (verify.ts, and
+ * for conflicts) before anything is written, then all are copied in one transaction. Throws
+ * InputError `bad-file` (nothing written) for a bad or damaged input or a conflict, and FileFault
+ * (nothing written) for a full disk, an I/O error or a lock held past MERGE_BUSY_TIMEOUT_MS. A merge
+ * that would add or update nothing does not open the target for writing: not a byte of it changes.
  */
-export function mergeDatabases(into: string, inputs: readonly string[]): MergeSummary {
+export function mergeDatabases(into: string, inputs: readonly string[], opts: MergeOptions = {}): MergeSummary {
   const t0 = performance.now();
   if (inputs.length === 0) throw new InputError('bad-option', 'merge: give the databases to merge');
   const targetState = inspectFor('target', into);
   const summaries: MergeInputSummary[] = [];
   const open: OpenInput[] = [];
   const openFor = new Map<MergeInputSummary, OpenInput>();
-  // set when the merge failed before it merged anything into a target it created
-  let dropCreated = false;
   try {
     for (const path of inputs) {
       const s: MergeInputSummary = { path, skipped: null, tables: {} };
@@ -520,49 +627,71 @@ export function mergeDatabases(into: string, inputs: readonly string[]): MergeSu
       } catch (e) {
         throw new InputError('bad-file', `merge: target ${pathForMessage(into)} (--into): cannot open it (${oneLine(e)})`);
       }
+      probeTarget(targetRead, into, targetState.walMode);
       if (targetState.version === SCHEMA_VERSION) checkSchemaFor('target', targetRead, into);
     }
+    let unchanged: Map<MergeInputSummary, Record<string, MergeCounts>> | null = null;
     try {
+      const replays = new ReplayCache();
+      if (targetRead && targetState.kind === 'ours' && targetState.version === SCHEMA_VERSION) trustTarget(targetRead, replays);
+      for (const i of open) verifyInput(i, into, replays, opts);
       checkConflicts(targetRead, into, open);
-    } finally {
-      targetRead?.close();
-    }
-
-    // nothing left to merge (every input was the target itself): the target is not opened for
-    // writing, so not a byte of it changes (merge --into X X changed two bytes of its header)
-    if (open.length === 0) return summaryOf(into, targetState, summaries, t0);
-    let store: ResultStore;
-    try {
-      store = ResultStore.openForWriting(into);
-    } catch (e) {
-      throw asMergeError(e, 'target', into);
-    }
-    try {
-      const db = store.writer();
-      for (const s of summaries) {
-        const i = openFor.get(s);
-        try {
-          if (i) s.tables = mergeOne(db, i, into);
-        } catch (e) {
-          // each input is merged in one transaction: this one's is rolled back, the earlier ones stay
-          const merged = summaries.slice(0, summaries.indexOf(s)).filter((o) => Object.keys(o.tables).length > 0).length;
-          const before = merged > 0 ? ` (the input${merged > 1 ? 's' : ''} before it ${merged > 1 ? 'were' : 'was'})` : '';
-          // a target this merge created, holding nothing merged yet, is not left behind
-          if (merged === 0 && targetState.kind === 'absent') dropCreated = true;
-          const kind = isBusyDatabase(e) ? 'busy' : storageFaultKind(e);
-          if (kind !== null) {
-            const what = kind === 'busy' ? 'another program held it locked for too long' : kind === 'full' ? 'the disk is full' : 'the disk reported an I/O error (a disk that is full may report one)';
-            const next = kind === 'busy' ? 'run the same merge again when the other program is done' : kind === 'full' ? 'free some space, then run the same merge again' : 'check the disk, then run the same merge again';
-            throw new FileFault(into, `merge: target ${pathForMessage(into)} (--into): ${what} (SQLite: ${oneLine(e)}); ${pathForMessage(s.path)} was not merged (rolled back)${before}; ${next} (the inputs merged already add nothing then)`);
+      // nothing to add or update (every input merged already, or each the target itself): the target
+      // is not opened for writing, so not a byte of it changes (its header's change counter included)
+      if (targetRead && targetState.kind === 'ours' && targetState.version === SCHEMA_VERSION) {
+        unchanged = new Map();
+        for (const s of summaries) {
+          const i = openFor.get(s);
+          const counts = i ? mergeOne(targetRead, i, into, true) : {};
+          if (counts === null) {
+            unchanged = null;
+            break;
           }
-          if (!isDamagedDatabase(e)) throw e;
-          throw new InputError('bad-file', `merge: input ${pathForMessage(s.path)} or the target ${pathForMessage(into)}: a file is damaged (SQLite: ${oneLine(e)}); ${pathForMessage(s.path)} was not merged${before}; restore it from a copy`);
+          unchanged.set(s, counts);
         }
       }
     } finally {
+      targetRead?.close();
+    }
+    if (open.length === 0) return summaryOf(into, targetState, summaries, t0);
+    if (unchanged) {
+      for (const [s, counts] of unchanged) s.tables = counts;
+      return summaryOf(into, targetState, summaries, t0);
+    }
+    let store: ResultStore;
+    try {
+      store = ResultStore.openForWriting(into, MERGE_BUSY_TIMEOUT_MS);
+    } catch (e) {
+      throw asMergeError(e, 'target', into);
+    }
+    let merged = false;
+    try {
+      const db = store.writer();
+      // one transaction for every input: a failure (or a crash) leaves the target as it was
+      db.transaction(() => {
+        for (const s of summaries) {
+          const i = openFor.get(s);
+          if (i) s.tables = mergeOne(db, i, into)!;
+        }
+      }).immediate();
+      merged = true;
+    } catch (e) {
+      for (const s of summaries) s.tables = {};
+      if (e instanceof ChangedMeanwhile) throw new InputError('bad-file', e.message);
+      const kind = isBusyDatabase(e) ? 'busy' : storageFaultKind(e);
+      if (kind !== null) {
+        const what = kind === 'busy' ? 'another program (a merge or a batch) held it locked for too long' : kind === 'full' ? 'the disk is full' : 'the disk reported an I/O error (a disk that is full may report one)';
+        const next = kind === 'busy' ? 'run the same merge again when the other program is done' : kind === 'full' ? 'free some space, then run the same merge again' : 'check the disk, then run the same merge again';
+        throw new FileFault(into, `merge: target ${pathForMessage(into)} (--into): ${what} (SQLite: ${oneLine(e)}); nothing was merged (the merge is one transaction, rolled back); ${next}`);
+      }
+      if (!isDamagedDatabase(e)) throw e;
+      // the inputs passed SQLite's integrity check: the damage SQLite met now is the target's
+      throw new InputError('bad-file', `merge: target ${pathForMessage(into)} (--into): the file is damaged (SQLite: ${oneLine(e)}); nothing was merged; restore it from a copy`);
+    } finally {
       store.close();
-      // (an empty results database left behind reads as a finished merge of nothing: found by helper-40)
-      if (dropCreated) for (const f of databaseFiles(into)) rmSync(f, { force: true });
+      // a target this merge created and could not fill is not left behind (an empty results database
+      // reads as a finished merge of nothing); one that another merge filled meanwhile is kept
+      if (!merged && targetState.kind === 'absent' && holdsNothing(into)) for (const f of databaseFiles(into)) rmSync(f, { force: true });
     }
   } finally {
     for (const i of open) closeInput(i);

@@ -1,7 +1,7 @@
 /**
  * The `merge` command: option parsing and printing only; the work is in src/batch/merge.ts.
- * Bad input (a file that is not ours, a newer schema, a conflict) throws InputError: main.ts prints
- * `spidersolve: <message>` and exits 2, and the target is left as it was.
+ * Bad input (a file that is not ours, a newer schema, a damaged input, a conflict) throws InputError:
+ * main.ts prints `spidersolve: <message>` and exits 2, and the target is left as it was.
  */
 import type { Command } from 'commander';
 import { mergeDatabases, type MergeCounts, type MergeSummary } from '../batch/merge.js';
@@ -50,13 +50,19 @@ export function registerMergeCommand(program: Command): void {
         'the target how many of its planned deals it counts (partial: missing shards or an unfinished run). ' +
         'Rows are matched by their natural keys, never by ids (a study by name, a run by uid, a result by deal, budget and ' +
         'solver version, a deal name by deal and name, a study link by study and deal), so merging twice adds nothing, and ' +
-        'an input that is the target is skipped. An error result is replaced by a settled one, never the reverse. Each ' +
-        'input is merged in one transaction; inputs are only read (an older schema is upgraded in a temporary copy). A ' +
-        'conflict (the same deal, budget and solver version with different results, or one study name with other ' +
-        'parameters), a missing file, a file that is not a spidersolve database or one with a newer schema refuses the ' +
-        'whole merge before anything is written.\nExit status: 0 merged, 2 refused (one line on stderr; the target is ' +
-        'left as it was), 1 internal error. A database held locked by another program too long, or a full disk, also ' +
-        'exits 1, with one line naming it and which input was not merged.',
+        'an input that is the target is skipped. An error result is replaced by a settled one, never the reverse. ' +
+        'Inputs are only read (an older schema is upgraded in a temporary copy).\nChecks, before anything is written: ' +
+        "each input is read whole by SQLite's integrity check, and every row is checked: each deal code with its check " +
+        'characters, status, positions and budget consistent, and each won line replayed through the rules engine to a ' +
+        'win in its stored number of moves, with its scores (a line the target holds already is not replayed again). A ' +
+        'damaged input, a conflict (the same deal, budget and solver version with different results, or one study name ' +
+        'with other parameters), a missing file, a file that is not a spidersolve database or one with a newer schema ' +
+        'refuses the whole merge before anything is written: one line naming the file and its first bad row. Then every ' +
+        'input is merged in one transaction: all of them or, on any failure, none. A merge that adds nothing leaves the ' +
+        'target byte for byte as it was.\nExit status: 0 merged, 2 refused (one line on stderr; the target is left as it ' +
+        'was, nothing of any input merged), 1 internal error. A target that another program keeps locked for over 60 s ' +
+        '(a second merge into the same target waits that long for the first to finish), or a full disk, also exits 1, ' +
+        'with one line naming it; nothing is merged then either.',
     )
     .action((files: string[], o: { into: string; json?: boolean }) => {
       const s = mergeDatabases(o.into, files);
