@@ -103,8 +103,8 @@ export function statusAt<T extends BudgetResult>(results: readonly T[], b: numbe
  * counts as at b in a report: its result at the largest budget below b that is undecided or an error,
  * or null if it has none (a deal with nothing known at b that is not part of an unfinished ladder).
  * Counting it undecided keeps the rung's floor a lower bound and its ceiling an upper bound, and the
- * rung's row counts every deal of the study (before, it counted only the deals the ladder had reached,
- * a floor biased upwards; found by helper-44).
+ * rung's row counts every deal of the study (counting only the deals the ladder has reached would bias
+ * the floor upwards).
  */
 export function highestBelow<T extends BudgetResult>(results: readonly T[], b: number): T | null {
   let best: T | null = null;

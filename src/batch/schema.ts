@@ -339,8 +339,8 @@ function tablesOf(db: Database.Database): Map<string, string[]> {
 /**
  * What the open database `db` at SCHEMA_VERSION lacks of its schema: `table deal_names is missing`,
  * `column positions of table results is missing`, or null when it has every table and column (more
- * are allowed). Found by helper-48: a file whose table was dropped by hand passed the header checks
- * and failed later as an internal error, after a batch had written a study and a run to it.
+ * are allowed). A file whose table was dropped by hand passes the header checks; without this check
+ * it would fail later as an internal error, after a batch had written a study and a run to it.
  */
 export function missingSchema(db: Database.Database): string | null {
   if (expectedTables === null) {

@@ -59,7 +59,7 @@ function wholeNumber(text: string | undefined): number | null {
  * to pass an index that counts from 1).
  */
 export function parseShard(text: string): Shard {
-  // (any number of digits: a count past MAX_SHARDS gets the count's message, not "use K/N"; found by helper-43)
+  // (any number of digits: a count past MAX_SHARDS gets the count's message, not "use K/N")
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   if (!m) throw new InputError('bad-option', `option --shard ${quoteInput(text)}: use K/N, shard K of N with K counting from 0 (e.g. 0/4 … 3/4)`);
   const index = Number(m[1]);

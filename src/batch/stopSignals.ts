@@ -4,7 +4,7 @@
  */
 
 /**
- * Signals that stop a batch as Ctrl-C does; SIGHUP is the terminal or ssh session closing (Node
+ * Signals that stop a batch as Ctrl-C does; SIGHUP is the terminal or an ssh connection closing (Node
  * resets every signal to its default at start, so `nohup` does not keep SIGHUP away from it: without
  * a handler a hang-up would end a batch at once, its unwritten results lost).
  */
@@ -29,7 +29,8 @@ export function abortOnSignals(onFirst?: (name: NodeJS.Signals) => void): { sign
   process.stderr.on('error', ignore);
   const handler = (name: NodeJS.Signals) => {
     if (name === 'SIGHUP') {
-      // (a terminal's hang-up may come twice, to the session and to its foreground group: never quits at once)
+      // (a terminal's hang-up may come twice, to its controlling process and to its foreground group:
+      // never quits at once)
       if (hungUp) return;
       hungUp = true;
       process.stdout.on('error', ignore);

@@ -68,12 +68,12 @@ export function buildProgram(): Command {
  *
  * - An option given twice with two values (`--game spiderette … --game spider`): commander keeps the
  *   last one, and a script that adds options to a default command line would run what it did not
- *   mean to, without a word (found by helper-54). The same value twice, a flag twice, and options
+ *   mean to, without a word. The same value twice, a flag twice, and options
  *   whose help says REPEATABLE (`report --study`) are let through.
  * - An option that takes a value followed by another option instead (`batch … --db --json`):
- *   commander takes the next word as the value whatever it is, so the batch ran into a new database
- *   named `--json`, and `--study --json` added a study of that name to the database, exit 0 (found
- *   by helper-68); and `--max-positions --db x.sqlite` left x.sqlite over, refused as "too many
+ *   commander takes the next word as the value whatever it is, so the batch would run into a new
+ *   database named `--json`, and `--study --json` would add a study of that name to the database,
+ *   exit 0; and `--max-positions --db x.sqlite` would leave x.sqlite over, refused as "too many
  *   arguments" without naming the option. A value that starts with `--` is taken for a missing
  *   value; one written with `=` (`--study=--json`) is the user's.
  */
