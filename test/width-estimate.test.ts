@@ -101,7 +101,7 @@ describe('the note', () => {
       'note: --until-width 0.3: after 300 deals, at the current rates (spiderette 4 suits: won 35%, lost 45%, undecided or error 20% of 300) the rule likely needs about 4,100 more deals',
     );
     expect(estimateNote(0.3, 1200, { more: null, group: 'spiderette 4 suits', counts: { n: 1200, won: 240, open: 600 } })).toBe(
-      'note: --until-width 0.3: after 1,200 deals, at the current rates (spiderette 4 suits: won 20%, lost 30%, undecided or error 50% of 1,200) the band cannot get below 0.3: ' +
+      'note: --until-width 0.3: after 1200 deals, at the current rates (spiderette 4 suits: won 20%, lost 30%, undecided or error 50% of 1200) the band cannot get below 0.3: ' +
         'it narrows towards the share undecided or error, 50%; a larger --max-positions settles more deals; Ctrl-C stops it (resumable)',
     );
     expect([roughly(0), roughly(45), roughly(99), roughly(995), roughly(4137), roughly(12_449), roughly(1_234_567)]).toEqual(['0', '45', '99', '1,000', '4,100', '12,000', '1,200,000']);
@@ -129,6 +129,21 @@ describe('WidthRule and a batch say it as the deals come', () => {
     expect(notes).toEqual([
       'note: --until-width 0.5: after 4 deals, at the current rates (spider 1 suit: won 50%, lost 25%, undecided or error 25% of 4) the rule likely needs about 39 more deals',
     ]);
+  });
+
+  it('an estimate replaces the note of a band wider than twice the width at the same count; the note stays where none is due', () => {
+    const run = (estimateAfter: number) => {
+      const notes: string[] = [];
+      const rule = new WidthRule({ width: 0.01, noteAfter: 4, estimateAfter, onNote: (t) => notes.push(t) });
+      (['lost', 'undecided', 'won', 'won'] as const).forEach((st, i) => rule.add(i, 'spider 1 suit', st));
+      return notes;
+    };
+    expect(run(4)).toEqual([
+      'note: --until-width 0.01: after 4 deals, at the current rates (spider 1 suit: won 50%, lost 25%, undecided or error 25% of 4) the band cannot get below 0.01: ' +
+        'it narrows towards the share undecided or error, 25%; a larger --max-positions settles more deals; Ctrl-C stops it (resumable)',
+    ]);
+    expect(run(200)).toHaveLength(1);
+    expect(run(200)[0]).toMatch(/^note: --until-width 0\.01: after 4 deals the band is still 0\.8044 \(spider 1 suit\), more than twice 0\.01;/);
   });
 
   it('a batch of seeds 1–60 at --until-width 0.5 says 39, 62, 23 and 3 more deals after 4, 10, 20 and 40, then stops by its rule', async () => {

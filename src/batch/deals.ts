@@ -226,7 +226,7 @@ export interface DealsFilePlan {
  * A deals-file line without its comment tail: from the first `#` that follows a white-space character
  * on (the text before it keeps its spaces; the caller trims). A scan, not a regular expression: a
  * pattern such as `\s+#.*$` backtracks over every run of spaces, and a line padded with 160,000
- * spaces took 38 s to read.
+ * spaces would take 38 s to read.
  */
 export function withoutComment(line: string): string {
   for (let i = line.indexOf('#', 1); i >= 0; i = line.indexOf('#', i + 1)) {

@@ -93,7 +93,8 @@ export interface BatchOptions {
    * deals counted and now and then after (widthEstimate.ts isEstimatePoint), how many more deals the
    * rule likely needs at the current rates (widthEstimate.ts estimateNote); once, after
    * `widthNoteAfter` deals, that the band is still wider than twice `untilWidth` (it may never stop:
-   * see `widthNote`); and that results wait for a database another program holds locked.
+   * see `widthNote`), unless an estimate is given at that count; and that results wait for a
+   * database another program holds locked.
    */
   readonly onNote?: (text: string) => void;
   /** Deals counted before the note of a band wider than twice the width is considered; default WIDTH_NOTE_AFTER (tests use fewer). */

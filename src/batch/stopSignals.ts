@@ -4,9 +4,9 @@
  */
 
 /**
- * Signals that stop a batch as Ctrl-C does; SIGHUP is the terminal or ssh session closing (Node
+ * Signals that stop a batch as Ctrl-C does; SIGHUP is the terminal or an ssh connection closing (Node
  * resets every signal to its default at start, so `nohup` does not keep SIGHUP away from it: without
- * a handler a hang-up ended a batch at once, its unwritten results lost).
+ * a handler a hang-up would end a batch at once, its unwritten results lost).
  */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -14,9 +14,11 @@ const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * An AbortSignal fired by the first SIGINT, SIGTERM or SIGHUP (calling `onFirst` with the signal's
  * name); a second one exits the process at once with status 130 (the database stays consistent:
  * every write is a transaction). Writes to stderr that fail are ignored, and after a SIGHUP (the
- * terminal may be gone) those to stdout too, so that the batch still stores its finished results and marks its run
- * interrupted (where it wrote to a terminal, the caller then ends the process by SIGHUP: see batch.ts). Call
- * `dispose` to remove the handlers.
+ * terminal may be gone) those to stdout too, so that the batch still stores its finished results and
+ * marks its run interrupted (where it wrote to a terminal, the caller then ends the process by SIGHUP:
+ * see cli/batch.ts). Call `dispose` to remove the handlers. A caller that held signals before
+ * (cli/signals.ts) removes its handler only after this one is in place, or a signal that has arrived
+ * but is not yet delivered is dropped.
  */
 export function abortOnSignals(onFirst?: (name: NodeJS.Signals) => void): { signal: AbortSignal; dispose(): void; readonly hungUp: boolean } {
   const ctl = new AbortController();
@@ -27,7 +29,8 @@ export function abortOnSignals(onFirst?: (name: NodeJS.Signals) => void): { sign
   process.stderr.on('error', ignore);
   const handler = (name: NodeJS.Signals) => {
     if (name === 'SIGHUP') {
-      // (a terminal's hang-up may come twice, to the session and to its foreground group: never quits at once)
+      // (a terminal's hang-up may come twice, to its controlling process and to its foreground group:
+      // never quits at once)
       if (hungUp) return;
       hungUp = true;
       process.stdout.on('error', ignore);

@@ -81,7 +81,10 @@ export interface WidthRuleOptions {
    * then (widthEstimate.ts isEstimatePoint); default ESTIMATE_FIRST.
    */
   readonly estimateAfter?: number;
-  /** Told the notes, one line of text each: the estimates, and once the note of a band still wider than twice the width. */
+  /**
+   * Told the notes, one line of text each: the estimates, and once the note of a band still wider
+   * than twice the width (unless an estimate is given at the same count).
+   */
   readonly onNote?: (text: string) => void;
 }
 
@@ -135,20 +138,30 @@ export class WidthRule {
       if (k.status === 'won') c.won++;
       else if (k.status !== 'lost') c.open++;
       const widths = this.widths();
-      if (this.counted === this.#noteAfter && this.#onNote) {
-        const text = widthNote(this.width, this.counted, widths);
-        if (text) this.#onNote(text);
-      }
       if (widths.every(([, w]) => w < this.width)) {
         this.stopReason = `--until-width ${this.width}: ${bandAfter(this.counted, widths, this.width)} < ${this.width}`;
         this.stopAt = this.counted;
         return true;
       }
-      if (this.#onNote && isEstimatePoint(this.counted, this.#estimateAfter)) {
-        const e = moreDealsForWidth(this.#prefix, this.counted, this.width);
-        if (e) this.#onNote(estimateNote(this.width, this.counted, e));
-      }
+      this.#tell(widths);
     }
     return false;
+  }
+
+  /**
+   * The notes after a deal counted, the rule not met: at an estimate point, how many more deals it
+   * likely needs; else, at `noteAfter`, the note of a band still wider than twice the width (which
+   * an estimate at the same count replaces: it says more).
+   */
+  #tell(widths: readonly (readonly [string, number])[]): void {
+    if (!this.#onNote) return;
+    if (isEstimatePoint(this.counted, this.#estimateAfter)) {
+      const e = moreDealsForWidth(this.#prefix, this.counted, this.width);
+      if (e) return this.#onNote(estimateNote(this.width, this.counted, e));
+    }
+    if (this.counted === this.#noteAfter) {
+      const text = widthNote(this.width, this.counted, widths);
+      if (text) this.#onNote(text);
+    }
   }
 }

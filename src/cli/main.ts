@@ -19,7 +19,6 @@ import { damagedDatabaseMessage, databaseFaultMessage, FileFault, isBusyDatabase
 import { INVISIBLE_CHARS, InputError, quoteInput } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
-import { registerBlindCommand } from './blind.js';
 import { packageInfo, REPEATABLE } from './common.js';
 import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
@@ -58,7 +57,6 @@ export function buildProgram(): Command {
   registerBatchCommands(program);
   registerMergeCommand(program);
   registerViewCommand(program);
-  registerBlindCommand(program);
   quietErrors(program);
   return program;
 }
@@ -74,9 +72,9 @@ export function buildProgram(): Command {
  *   whose help says REPEATABLE (`report --study`) are let through.
  * - An option that takes a value followed by another option instead (`batch … --db --json`):
  *   commander takes the next word as the value whatever it is, so the batch would run into a new
- *   database named `--json`, and `--study --json` would add a study of that name, exit 0; and
- *   `--max-positions --db x.sqlite` would leave x.sqlite over, refused as "too many arguments"
- *   without naming the option. A value that starts with `--` is taken for a missing
+ *   database named `--json`, and `--study --json` would add a study of that name to the database,
+ *   exit 0; and `--max-positions --db x.sqlite` would leave x.sqlite over, refused as "too many
+ *   arguments" without naming the option. A value that starts with `--` is taken for a missing
  *   value; one written with `=` (`--study=--json`) is the user's.
  */
 export function refuseOptionMistakes(cmd: Command, args: readonly string[]): void {
