@@ -147,7 +147,7 @@ describe('the shards', () => {
 });
 
 describe('a damaged input is refused before anything of it is copied (exit 2, one line naming the file and its first bad row)', () => {
-  it("the issue's reproduction: 8 bytes written 10 bytes after the first SE1X- in the file", async () => {
+  it('8 bytes written 10 bytes after the first SE1X- in the file (inside a deal code or an index of them): refused, nothing created', async () => {
     const bad = copy(shardA, 'repro.sqlite');
     const b = readFileSync(bad);
     const at = b.indexOf('SE1X-');
