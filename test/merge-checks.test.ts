@@ -147,7 +147,7 @@ describe('the shards', () => {
 });
 
 describe('a damaged input is refused before anything of it is copied (exit 2, one line naming the file and its first bad row)', () => {
-  it("the issue's reproduction: 8 bytes written 10 bytes after the first SE1X- in the file", async () => {
+  it('8 bytes written 10 bytes after the first SE1X- in the file (inside a deal code or an index of them): refused, nothing created', async () => {
     const bad = copy(shardA, 'repro.sqlite');
     const b = readFileSync(bad);
     const at = b.indexOf('SE1X-');
@@ -272,6 +272,10 @@ describe('a damaged input is refused before anything of it is copied (exit 2, on
       expect(r.err).not.toContain('internal error');
       expect(existsSync(into)).toBe(false);
     }
+    // SQLite's own words, on one line (its list starts "*** in database main ***" and a line break)
+    expect(refused(() => mergeDatabases(join(dir, 'null-into.sqlite'), [nul]))).toBe(
+      `merge: input ${nul}: damaged, refused: SQLite's integrity check finds it damaged: NULL value in results.deal; nothing was written to ${join(dir, 'null-into.sqlite')}; restore it from a copy, or leave it out`,
+    );
   });
 });
 

@@ -304,7 +304,9 @@ export function verifyDatabase(db: Database.Database, opts: VerifyOptions = {}):
   // (the first few faults: SQLite lists up to 100, one a row)
   const faults = db.prepare(`PRAGMA ${pragma}(5)`).pluck().all() as string[];
   if (!(faults.length === 1 && faults[0] === 'ok')) {
-    return { table: null, rowid: null, message: `SQLite's ${pragma.replace('_', ' ')} finds it damaged: ${faults.slice(0, 3).join('; ')}` };
+    // (one line: SQLite heads its list with "*** in database main ***" and a line break)
+    const said = faults.slice(0, 3).map((f) => String(f).replace(/\*\*\* in database \w+ \*\*\*/g, '').replace(/\s*\n\s*/g, ' ').trim()).filter(Boolean);
+    return { table: null, rowid: null, message: `SQLite's ${pragma.replace('_', ' ')} finds it damaged: ${said.join('; ')}` };
   }
   const fk = db.prepare('PRAGMA foreign_key_check').get() as { table: string; rowid: number; parent: string } | undefined;
   if (fk) return { table: fk.table, rowid: fk.rowid, message: `${fk.table} row ${fk.rowid}: refers to a row of ${fk.parent} that is not there` };
