@@ -19,6 +19,7 @@ import { damagedDatabaseMessage, databaseFaultMessage, FileFault, isBusyDatabase
 import { INVISIBLE_CHARS, InputError, quoteInput } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
+import { registerBlindCommand } from './blind.js';
 import { packageInfo, REPEATABLE } from './common.js';
 import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
@@ -57,6 +58,7 @@ export function buildProgram(): Command {
   registerBatchCommands(program);
   registerMergeCommand(program);
   registerViewCommand(program);
+  registerBlindCommand(program);
   quietErrors(program);
   return program;
 }
