@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Option, type Command } from 'commander';
+import { DEFAULT_DB_PATH } from '../batch/store.js';
 import { makeCard, suitOf, SUIT_SYMBOLS, type Card, type Suit } from '../game/cards.js';
 import { ownNumbering, pysolNumbering, type Numbering } from '../game/numbering.js';
 import { isPysolKind, pysolDeal } from '../game/pysol.js';
@@ -53,6 +55,42 @@ export function packageInfo(): PackageInfo | null {
  * (its values collected): main.ts's check of options given twice lets those through.
  */
 export const REPEATABLE = '(repeatable)';
+
+/** The environment variable that names the default results database (`--db` wins over it). */
+export const DB_ENV = 'SPIDERSOLVE_DB';
+
+/**
+ * The `--db <file>` option of every command that reads or writes a results database: default
+ * DEFAULT_DB_PATH, or the file SPIDERSOLVE_DB names when it is set (and not empty: an empty value is
+ * taken as unset, see useDefaultDbForEmptyEnv); `--db` on the command line wins over both. The help
+ * says so (`env: SPIDERSOLVE_DB`).
+ */
+export function dbOption(description = 'results database'): Option {
+  return new Option('--db <file>', `${description}; ${DB_ENV} in the environment names another default, and --db wins over it`).env(DB_ENV).default(DEFAULT_DB_PATH);
+}
+
+/**
+ * A `preAction` hook for the program: a SPIDERSOLVE_DB that is set but empty (or only spaces), as
+ * `SPIDERSOLVE_DB= spidersolve report` sets it, is taken as unset (the default database), not as a
+ * database named "" that every command would refuse.
+ */
+export function useDefaultDbForEmptyEnv(_program: Command, cmd: Command): void {
+  if (cmd.getOptionValueSource('db') === 'env' && String(cmd.getOptionValue('db') ?? '').trim() === '') {
+    cmd.setOptionValueWithSource('db', DEFAULT_DB_PATH, 'default');
+  }
+}
+
+/** Help of `--quiet`, the same for every command that has it. */
+export const QUIET_HELP = 'print nothing on stderr but errors: no progress, notes or "wrote" line (the resume line of an interrupted batch is kept)';
+
+/**
+ * The line a command prints on stderr after writing its `--out` file (unless `--quiet`), the same
+ * wording for every command: `spidersolve: wrote <file>: <what>`, `what` saying what is in it
+ * (`SE4-7, won in 63 moves`, `HTML report, 9 rows of 3 studies`).
+ */
+export function wroteLine(out: string, what: string, quiet?: boolean): void {
+  if (!quiet) process.stderr.write(`spidersolve: wrote ${out}: ${what}\n`);
+}
 
 /** Writes one JSON object to stdout (2-space indented, newline-terminated). */
 export function printJson(value: unknown): void {

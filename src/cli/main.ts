@@ -19,7 +19,7 @@ import { damagedDatabaseMessage, databaseFaultMessage, FileFault, isBusyDatabase
 import { INVISIBLE_CHARS, InputError, quoteInput } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
-import { packageInfo, REPEATABLE } from './common.js';
+import { packageInfo, REPEATABLE, useDefaultDbForEmptyEnv } from './common.js';
 import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
 import { endEarlySignals, takeEarlySignal } from './signals.js';
@@ -52,6 +52,7 @@ export function buildProgram(): Command {
     )
     .showHelpAfterError(false);
   quietErrors(program);
+  program.hook('preAction', useDefaultDbForEmptyEnv);
   registerGameCommands(program);
   registerSolveCommands(program);
   registerBatchCommands(program);
