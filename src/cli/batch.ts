@@ -79,6 +79,44 @@ export interface BatchRequest {
   shard: Shard | null;
   /** Deals of the whole study's plan; null when it is open-ended. */
   studyDeals: number | null;
+  /**
+   * With no --study: the name the same options gave a study before the default names said `at`
+   * before the budgets (`spider-2-seeds-1-5-positions`); defaultStudyName resumes such a study.
+   */
+  legacyStudy?: string;
+}
+
+/**
+ * The study a batch with no --study runs: `req.study` (the default name), unless the database at
+ * `req.dbPath` has no study of that name but has one under the name the same options gave before
+ * (`req.legacyStudy`: `spider-2-seeds-1-5-positions`, now `spider-2-seeds-1-at-5-positions`) with the
+ * same parameters: then that one, so that a study begun before is resumed, not begun again under the
+ * new name. An old name that another design's study holds (the old names of seeds 1 with a ladder
+ * 5,10 and of seeds 1-5 at 10 were the same) is not taken. A database that is absent, empty or cannot
+ * be read here gives the default name (the batch then says what is wrong with it). Reads only.
+ */
+export function defaultStudyName(req: Pick<BatchRequest, 'study' | 'legacyStudy' | 'dbPath' | 'studyParams'>): string {
+  const legacy = req.legacyStudy;
+  if (legacy === undefined || legacy === req.study || !(statOrNull(req.dbPath)?.size ?? 0)) return req.study;
+  let store: ResultStore;
+  try {
+    store = ResultStore.openForReading(req.dbPath);
+  } catch {
+    return req.study;
+  }
+  try {
+    if (store.studyId(req.study) !== undefined || store.studyId(legacy) === undefined) return req.study;
+    try {
+      store.checkStudyParams(legacy, req.studyParams);
+    } catch {
+      return req.study; // another design under the old name
+    }
+    return legacy;
+  } catch {
+    return req.study;
+  } finally {
+    store.close();
+  }
 }
 
 /**
@@ -114,7 +152,13 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   let spec: StudyPlanSpec;
   let dealsSpec: string;
   let defaultName: string;
-  const words = `${budgets.map(budgetWords).join('-')}-positions${untilWidth !== undefined ? `-until-${untilWidth}` : ''}`;
+  let legacyName: string;
+  // the budgets after "at", so that the seeds before them read as the seeds (`seeds-1-at-5-positions`,
+  // not `seeds-1-5-positions`, which read as seeds 1-5); a ladder's as --max-positions takes them
+  const until = untilWidth !== undefined ? `-until-${untilWidth}` : '';
+  const words = `at-${budgets.map(budgetWords).join(',')}-positions${until}`;
+  // the name the same options gave before: a study made then is still found under it (defaultStudyName)
+  const legacyWords = `${budgets.map(budgetWords).join('-')}-positions${until}`;
   if (o.seeds !== undefined) {
     if (!game) throw new InputError('bad-option', 'batch --seeds: --game spider|spiderette is required');
     if (!suits) throw new InputError('bad-option', 'batch --seeds: --suits is required (a comma list of 1, 2, 4)');
@@ -123,6 +167,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     const text = ranges.map((r) => (r.open ? `${r.from}-` : r.from === r.to ? `${r.from}` : `${r.from}-${r.to}`)).join(',');
     dealsSpec = `seeds:${text}`;
     defaultName = `${game}-${suits.join(',')}-seeds-${text}-${words}`;
+    legacyName = `${game}-${suits.join(',')}-seeds-${text}-${legacyWords}`;
   } else {
     const path = o.deals!;
     spec = { kind: 'file', path, filter: { game, suits }, ...(dealsText !== undefined ? { text: dealsText } : {}) };
@@ -130,7 +175,9 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     const file = path === '-' ? '/dev/stdin' : path;
     dealsSpec = `file:${resolve(file)}`;
     const base = basename(file, extname(file)) || 'deals';
-    defaultName = `${base}${game ? `-${game}` : ''}${suits ? `-${suits.join(',')}` : ''}-${words}`;
+    const filter = `${game ? `-${game}` : ''}${suits ? `-${suits.join(',')}` : ''}`;
+    defaultName = `${base}${filter}-${words}`;
+    legacyName = `${base}${filter}-${legacyWords}`;
   }
   const plan = planStudy(spec, loadDeal);
   if (shard && plan.planned === null) throw new InputError('bad-option', `shard ${makeShard(shard)}: an open-ended plan cannot be split into shards; give a closed seed range`);
@@ -140,6 +187,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     shard, studyDeals: plan.planned,
     deals: plan.deals, leftOut: plan.leftOut, duplicates: plan.duplicates, maxPositions, budgets, ...(untilWidth !== undefined ? { untilWidth } : {}),
     workers, dbPath: o.db, study,
+    ...(o.study === undefined ? { legacyStudy: legacyName } : {}),
     studyParams: { game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions, budgets, untilWidth: untilWidth ?? null, planned: plan.planned },
   };
 }
@@ -454,6 +502,11 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
       dealsText = text ?? undefined;
     }
     const req = parseBatchOptions(o, process.env, dealsText);
+    const named = defaultStudyName(req);
+    if (named !== req.study) {
+      note(`spidersolve: note: resuming study "${printableName(named)}", named as the same options were named before; a new study of these options is named "${printableName(req.study)}"\n`);
+      req.study = named;
+    }
     leftOut = req.leftOut;
     duplicates = req.duplicates;
     shard = shardInfo(req);
@@ -799,7 +852,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--until-width <w>', 'stop once, for every game and suit count, the band from the floor\'s 95% lower bound to the ceiling\'s 95% upper bound is narrower than w (e.g. 0.01); seeds may then be open-ended (--seeds 1-: if they run out at 4294967295 first, it ends there, exit 0, with a note saying so)')
     .option('--workers <n>', 'worker threads (default: number of cores)')
     .addOption(dbOption())
-    .option('--study <name>', 'study name (default: from the game, suits, deals and budgets, e.g. spider-4-seeds-1-1000-1M-positions, or the deals file\'s name)')
+    .option('--study <name>', 'study name (default: from the game, suits, deals and budgets, e.g. spider-4-seeds-1-1000-at-1M-positions, or the deals file\'s name: deals-at-1M-positions; a study begun under the name these options gave before, spider-4-seeds-1-1000-1M-positions, is resumed under it)')
     .option('--json', 'print one JSON object instead of the text summary')
     .option('--quiet', QUIET_HELP)
     .option('--shard <K/N>', 'run only shard K of N of the study\'s deals, K counting from 0 (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set); give each shard its own --db and merge them after')

@@ -25,6 +25,7 @@ import {
   numberingFor,
   numberingNote,
   formatPosition,
+  lineWords,
   loadDealOrThrow,
   parseGameOption,
   parseIntOption,
@@ -152,7 +153,7 @@ export function registerGameCommands(program: Command): void {
       }
       if (!['text', 'json', 'position', 'position-json'].includes(format)) throw new InputError('bad-option', `option --format ${quoteInput(opts.format)}: use text, json, position or position-json`);
       if (opts.out !== undefined) checkOutPath(opts.out, DEFAULT_DB_PATH);
-      const d = loadDealOrThrow(ref);
+      const d = loadDealOrThrow(ref, opts.quiet);
       // the output over the position file it shows would destroy it (as view refuses it)
       if (opts.out !== undefined && d.source.kind === 'file' && sameFileAs(opts.out, [d.source.path]) !== null) {
         throw new InputError('bad-option', `option --out ${quoteInput(opts.out, 120)}: is the position file ${quoteInput(d.source.path, 120)} shown; writing there would destroy it, so nothing was written: give another file name`);
@@ -210,7 +211,7 @@ export function registerGameCommands(program: Command): void {
       const d = loadDealOrThrow(ref);
       const numbering = numberingFor(d, opts.columns);
       const note = numberingNote(d, numbering);
-      const words = moveArgs.flatMap((a) => a.split(/[\s,]+/)).filter(Boolean);
+      const words = lineWords(moveArgs);
       if (words.length === 0) throw new InputError('bad-move', 'play: no moves given (the line is empty); give moves such as 5-2 d (spidersolve moves <deal> lists the legal ones)');
       const line = words.map((m, i) => {
         const t = fromNumbering(m, numbering);

@@ -19,7 +19,8 @@ import { damagedDatabaseMessage, databaseFaultMessage, FileFault, isBusyDatabase
 import { INVISIBLE_CHARS, InputError, quoteInput } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
-import { packageInfo, REPEATABLE, useDefaultDbForEmptyEnv } from './common.js';
+import { registerCompletionCommand } from './completion.js';
+import { DB_ENV, packageInfo, REPEATABLE, useDefaultDbForEmptyEnv } from './common.js';
 import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
 import { endEarlySignals, takeEarlySignal } from './signals.js';
@@ -50,7 +51,12 @@ export function buildProgram(): Command {
         'A <deal> is a deal code (SP2-1007, SE4-7, SP4X-…), pysol:spider:N / pysol:spider2:N / ' +
         'pysol:spider1:N / pysol:spiderette:N, or a position file (.json, or the text form).',
     )
-    .showHelpAfterError(false);
+    .showHelpAfterError(false)
+    .addHelpText(
+      'after',
+      `\nEnvironment: ${DB_ENV} names the default results database of every command with --db (--db wins over it); SPIDERSOLVE_DEBUG=1 prints the stack of an internal error.\n` +
+        'Shell completion: source <(spidersolve completion bash) (or zsh; fish: spidersolve completion fish | source).',
+    );
   quietErrors(program);
   program.hook('preAction', useDefaultDbForEmptyEnv);
   registerGameCommands(program);
@@ -58,6 +64,7 @@ export function buildProgram(): Command {
   registerBatchCommands(program);
   registerMergeCommand(program);
   registerViewCommand(program);
+  registerCompletionCommand(program);
   quietErrors(program);
   return program;
 }

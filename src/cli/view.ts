@@ -21,7 +21,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, SOLVER_VERSION } from '../sol
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage, type Verdict } from '../view/page.js';
 import { checkOutPath, stdoutDash } from './batch.js';
-import { cardWords, COLUMNS_HELP, DEAL_HELP, dbOption, loadDealOrThrow, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, wroteLine } from './common.js';
+import { cardWords, COLUMNS_HELP, DEAL_HELP, dbOption, lineWords, loadDealOrThrow, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, wroteLine } from './common.js';
 
 interface ViewOptions {
   line?: string;
@@ -56,7 +56,7 @@ function lookUp(deal: LoadedDeal, db: string): StoredOutcome | null {
 function planView(deal: LoadedDeal, o: ViewOptions, numbering: Numbering): { line: string[]; verdict: Verdict; note: string } {
   if (o.line !== undefined) {
     // read in the deal's numbering, as play reads it (PySolFC's columns for a pysol: deal)
-    const line = o.line.split(/[\s,]+/).filter(Boolean).map((m, i) => {
+    const line = lineWords([o.line], o.quiet).map((m, i) => {
       const t = fromNumbering(m, numbering);
       if (!t.ok) throw new InputError(t.error.code, `${t.error.message} (move ${i + 1} of the line)`);
       return t.value;
@@ -114,7 +114,7 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
     if (given('stored')) throw new InputError('bad-option', 'option --no-stored: only with --solve');
   }
   if (o.out !== undefined) checkOutPath(o.out, o.db);
-  const deal = loadDealOrThrow(ref);
+  const deal = loadDealOrThrow(ref, o.quiet);
   // the page over the position file it shows would destroy it (a study reads its position files again
   // when it resumes; found by helper-43)
   if (o.out !== undefined && deal.source.kind === 'file' && sameFileAs(o.out, [deal.source.path]) !== null) {
