@@ -704,7 +704,12 @@ describe('spidersolve report and export', () => {
       cli(['export', '--csv', '--summary', '--db', db, '--out', sum]),
       cli(['export', '--csv', '--db', db, '--out', deals]),
     ]);
-    for (const r of made) expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    // each says on stderr what it wrote
+    expect(made.map((r) => [r.status, r.stdout, r.stderr])).toEqual([
+      [0, '', `spidersolve: wrote ${md}: Markdown report, 1 row of 1 study\n`],
+      [0, '', `spidersolve: wrote ${sum}: CSV of the report rows, 1 row\n`],
+      [0, '', `spidersolve: wrote ${deals}: CSV, 3 rows (one a study and deal)\n`],
+    ]);
     expect(readFileSync(md, 'utf8').split('\n')[2]).toBe('| st | spider | 1 | 100 | 3 | 0 | 3 | 0 | 0 | 0.0% | 0.0% | 56.1% | 0.0% | 0.0% | 56.1% | - | - | - | - | 1.0.0 |');
     // 0/3: Wilson high 0.5614970…, six decimals in CSV
     expect(readFileSync(sum, 'utf8')).toBe(`${['study,game,suits,budget,deals,won,lost,undecided,errors,floor,ciLow,ciHigh,ceiling,ceilingLow,ceilingHigh,medianPositions,p95Positions,medianMs,p95Ms,solverVersion,partial', 'st,spider,1,100,3,0,3,0,0,0,0,0.561497,0,0,0.561497,,,,,1.0.0,false'].join('\r\n')}\r\n`);

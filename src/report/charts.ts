@@ -99,6 +99,9 @@ const CONFIG = {
   font: 'system-ui, -apple-system, Segoe UI, Roboto, Noto Sans, DejaVu Sans, sans-serif',
   title: { fontSize: 15, anchor: 'start', offset: 12 },
   axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600, gridColor: '#e6e6e6' },
+  // the value axes (all horizontal): a label that would touch its neighbour is left out (a log
+  // axis's 100, 200, 300 ran together on a phone's chart)
+  axisX: { labelOverlap: 'greedy', labelSeparation: 4 },
   legend: { labelFontSize: 11, titleFontSize: 12 },
   view: { stroke: null },
 } as const;
@@ -176,7 +179,7 @@ function proofRateChart(d: ChartData, layout: ChartLayout): Chart {
   const caption =
     'Read up from a budget B (positions, log scale) to the share of each group\'s deals that were won using at most B positions; dashed lines (labelled at the top) mark the budgets searched and diamonds the share won at each (every rung of a budget ladder), where the curve reaches the floor (a deal solved with a smaller budget may take another path, so the curve is the effort this study spent, not a re-run).';
   const marks = [...new Set(d.budgets.map((b) => b.budget))].map((budget) => ({ budget }));
-  const x = { field: 'positions', type: 'quantitative', scale: { type: 'log' }, axis: { title: axisTitle('budget B (positions searched, log scale)', layout), format: '~s', labelOverlap: 'greedy' } };
+  const x = { field: 'positions', type: 'quantitative', scale: { type: 'log' }, axis: { title: axisTitle('budget B (positions searched, log scale)', layout), format: '~s', labelOverlap: 'greedy', labelSeparation: 4 } };
   const spec = {
     ...base(title, caption),
     width: dims.proof,
@@ -185,14 +188,14 @@ function proofRateChart(d: ChartData, layout: ChartLayout): Chart {
       {
         data: { values: marks },
         mark: { type: 'rule', strokeDash: [5, 4], color: '#555' },
-        encoding: { x: { field: 'budget', type: 'quantitative', scale: { type: 'log' } } },
+        encoding: { x: { field: 'budget', type: 'quantitative', scale: { type: 'log' }, axis: x.axis } },
       },
       {
         data: { values: marks },
         // above the plot, where no curve runs (inside it, a label at 100% sat on a curve there)
         mark: { type: 'text', align: 'center', baseline: 'bottom', dy: -3, color: '#333', fontSize: 11 },
         encoding: {
-          x: { field: 'budget', type: 'quantitative' },
+          x: { field: 'budget', type: 'quantitative', axis: x.axis },
           y: { value: 0 },
           text: { field: 'label' },
         },
@@ -211,7 +214,7 @@ function proofRateChart(d: ChartData, layout: ChartLayout): Chart {
         data: { values: d.budgets },
         mark: { type: 'point', shape: 'diamond', filled: true, size: 80 },
         encoding: {
-          x: { field: 'budget', type: 'quantitative' },
+          x: { field: 'budget', type: 'quantitative', axis: x.axis },
           y: { field: 'floor', type: 'quantitative' },
           color: { field: 'group', type: 'nominal', sort: d.series, scale: seriesColors(d.series.length) },
           tooltip: [{ field: 'group' }, { field: 'budget', format: ',' }, { field: 'floor', format: '.1%', title: 'won at the budget' }],
@@ -252,7 +255,7 @@ function spreadChart(layout: ChartLayout, id: Chart['id'], title: string, xTitle
       ],
     },
     layer: [
-      { mark: { type: 'rule', color: '#777' }, encoding: { x: { ...x('min'), scale, axis: { title: axisTitle(xTitle, layout), format, labelOverlap: 'greedy' } }, x2: { field: 'max' } } },
+      { mark: { type: 'rule', color: '#777' }, encoding: { x: { ...x('min'), scale, axis: { title: axisTitle(xTitle, layout), format, labelOverlap: 'greedy', labelSeparation: 4 } }, x2: { field: 'max' } } },
       { mark: { type: 'bar', size: 14, color: '#4c78a8' }, encoding: { x: x('q1'), x2: { field: 'q3' } } },
       { mark: { type: 'tick', color: 'white', thickness: 2.5, size: 14 }, encoding: { x: x('median') } },
       { mark: { type: 'point', shape: 'diamond', filled: true, size: 60, color: CEILING, opacity: 1 }, encoding: { x: x('p95') } },
