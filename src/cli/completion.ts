@@ -10,6 +10,7 @@ import { InputError, quoteInput } from '../game/errors.js';
 
 /** The shells a script is made for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+/** One of SHELLS. */
 export type Shell = (typeof SHELLS)[number];
 
 /** One option of a command, as the scripts need it. */
