@@ -736,7 +736,7 @@ describe('spidersolve report and export', () => {
     const [report, exp] = await Promise.all([cli(['report', '--help']), cli(['export', '--help'])]);
     for (const h of [report, exp]) {
       expect(h.status).toBe(0);
-      expect(h.stdout.replace(/\s+/g, ' ')).toContain('--out <file> write to this file instead of stdout (- is stdout); missing parent directories are created (like mkdir -p)');
+      expect(h.stdout.replace(/\s+/g, ' ')).toContain('--out <file> write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p)');
     }
   });
 
