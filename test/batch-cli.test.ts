@@ -254,7 +254,7 @@ describe('spidersolve batch: bad input', () => {
     // sbatch --array=2 sets an array of one task
     const again = await cli(args, { ...array, SLURM_ARRAY_TASK_MIN: '2', SLURM_ARRAY_TASK_MAX: '2', SLURM_ARRAY_TASK_COUNT: '1' });
     expect(again.status).toBe(2);
-    expect(again.stderr.split('\n').filter(Boolean).at(-1)).toMatch(/^spidersolve: database .*shard-2\.sqlite holds 20 deals of study "spiderette-1-seeds-1-80-2k-positions", all of one shard of 4 \(shard 2\/4\), but this run is shard 0\/1, 4 times as many deals: .* e\.g\. --shard 2\/4\), or use another --db; nothing was run$/);
+    expect(again.stderr.split('\n').filter(Boolean).at(-1)).toMatch(/^spidersolve: database .*shard-2\.sqlite holds 20 deals of study "spiderette-1-seeds-1-80-at-2k-positions", all of one shard of 4 \(shard 2\/4\), but this run is shard 0\/1, 4 times as many deals: .* e\.g\. --shard 2\/4\), or use another --db; nothing was run$/);
     expectUnchanged(db, before);
     const resumed = await cli([...args, '--shard', '2/4'], { ...array, SLURM_ARRAY_TASK_MIN: '2', SLURM_ARRAY_TASK_MAX: '2', SLURM_ARRAY_TASK_COUNT: '1' });
     expect(resumed.status).toBe(0);
@@ -271,7 +271,7 @@ describe('spidersolve batch: bad input', () => {
     const stepped = await cli(args, { ...array, SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_MAX: '3', SLURM_ARRAY_TASK_COUNT: '2', SLURM_ARRAY_TASK_STEP: '2' });
     expect(stepped.status).toBe(2);
     expect(stepped.stderr.split('\n').filter(Boolean).at(-1)).toMatch(
-      /^spidersolve: database .*shard-1\.sqlite holds 20 deals of study "spiderette-1-seeds-1-80-2k-positions", all of one shard of 4 \(shard 1\/4\), of which 20 are not in this run's shard 0\/2: .*give --shard K\/N \(the shard this database was written with, e\.g\. --shard 1\/4\), or use another --db; nothing was run$/,
+      /^spidersolve: database .*shard-1\.sqlite holds 20 deals of study "spiderette-1-seeds-1-80-at-2k-positions", all of one shard of 4 \(shard 1\/4\), of which 20 are not in this run's shard 0\/2: .*give --shard K\/N \(the shard this database was written with, e\.g\. --shard 1\/4\), or use another --db; nothing was run$/,
     );
     expectUnchanged(db, before);
     // a Kubernetes Indexed Job whose --shard-count changed from 4 to 3: pod 1 is shard 1/3
@@ -308,7 +308,7 @@ describe('spidersolve batch: bad input', () => {
     const before = snapshot(db);
     const other = await cli(args, { SLURM_ARRAY_TASK_ID: '1', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '1', SLURM_ARRAY_TASK_COUNT: '2', SLURM_ARRAY_TASK_STEP: '1' });
     expect(other.status).toBe(2);
-    expect(other.stderr.split('\n').filter(Boolean).at(-1)).toMatch(/^spidersolve: database .*shard-0\.sqlite holds 4 deals of study "spiderette-1-seeds-1-8-2k-positions" of which 4 are not in this run's shard 1\/2: .*\(the shard this database was written with, as its run printed it\), or use another --db; nothing was run$/);
+    expect(other.stderr.split('\n').filter(Boolean).at(-1)).toMatch(/^spidersolve: database .*shard-0\.sqlite holds 4 deals of study "spiderette-1-seeds-1-8-at-2k-positions" of which 4 are not in this run's shard 1\/2: .*\(the shard this database was written with, as its run printed it\), or use another --db; nothing was run$/);
     expectUnchanged(db, before);
   });
 
@@ -324,7 +324,7 @@ describe('spidersolve batch: bad input', () => {
     const db = join(dir, 'dash.sqlite');
     const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'batch', '--deals', '-', '--db', db, '--max-positions', '2000', '--json'], { cwd: ROOT, input: 'SE1-1\nSE1-2\n', encoding: 'utf8' });
     const o = JSON.parse(out);
-    expect([o.study, o.planned, o.won]).toEqual(['stdin-2k-positions', 2, 2]);
+    expect([o.study, o.planned, o.won]).toEqual(['stdin-at-2k-positions', 2, 2]);
     // stopped, it says the deals must come on standard input again (typed as
     // printed at a terminal, the command waited for the keyboard)
     const stopped = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'batch', '--deals', '-', '--db', join(dir, 'dash-stopped.sqlite'), '--max-positions', '2000'], {
@@ -345,7 +345,7 @@ describe('spidersolve batch: bad input', () => {
     // stored as before, so a study run from standard input earlier resumes
     expect(run('SE1-1\n').status).toBe(0);
     const studies = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'studies', '--db', db, '--json'], { cwd: ROOT, encoding: 'utf8' }));
-    expect(studies.map((st: { name: string; deals: string }) => [st.name, st.deals])).toEqual([['stdin-2k-positions', 'file:/dev/stdin']]);
+    expect(studies.map((st: { name: string; deals: string }) => [st.name, st.deals])).toEqual([['stdin-at-2k-positions', 'file:/dev/stdin']]);
   });
 
   it('a path ending in / names a folder: --db, merge --into and --out are refused with one line, nothing created', async () => {
@@ -406,7 +406,7 @@ describe('spidersolve batch: bad input', () => {
     const before = snapshot(db);
     // a line changed and one added: refused before anything is written
     writeFileSync(deals, 'SP1-1\nSP1-5\nSP1-3\nSP1-7\n');
-    expectOneLineError(await cli(base), /study "edited-500-positions" in .*: its deals changed since it was planned: deal 2 of the plan was SP1-2, the list now gives SP1-5; .*another --study name \(nothing was written\)\n$/);
+    expectOneLineError(await cli(base), /study "edited-at-500-positions" in .*: its deals changed since it was planned: deal 2 of the plan was SP1-2, the list now gives SP1-5; .*another --study name \(nothing was written\)\n$/);
     expectUnchanged(db, before);
     // lines removed: refused too
     writeFileSync(deals, 'SP1-1\n');
@@ -440,7 +440,7 @@ describe('spidersolve batch: bad input', () => {
     const piped = (input: string, extra: string[] = []) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'batch', '--db', db, '--deals', '-', '--max-positions', '500', ...extra], { cwd: ROOT, input, encoding: 'utf8' });
     expect(piped('SP1-1\n').status).toBe(0);
     const before2 = snapshot(db);
-    expectOneLineError(piped('SP1-4\n'), /study "stdin-500-positions" in .*: its deals changed since it was planned: deal 1 of the plan was SP1-1, the list now gives SP1-4; a study of deals read from standard input keeps the deals it was planned with: give this list its own --study name \(nothing was written\)\n$/);
+    expectOneLineError(piped('SP1-4\n'), /study "stdin-at-500-positions" in .*: its deals changed since it was planned: deal 1 of the plan was SP1-1, the list now gives SP1-4; a study of deals read from standard input keeps the deals it was planned with: give this list its own --study name \(nothing was written\)\n$/);
     expectUnchanged(db, before2);
     expect(piped('SP1-4\n', ['--study', 'second list']).status).toBe(0);
   });
@@ -488,7 +488,7 @@ describe('spidersolve batch: bad input', () => {
     // a batch still takes an empty file as a new database (a file made ready for it, e.g. by mktemp)
     const r = await cli(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1', '--max-positions', '2000', '--db', empty]);
     expect(r.status).toBe(0);
-    expect((await cli(['studies', '--db', empty])).stdout).toMatch(/^spiderette-1-seeds-1-2k-positions\n/);
+    expect((await cli(['studies', '--db', empty])).stdout).toMatch(/^spiderette-1-seeds-1-at-2k-positions\n/);
   });
 
   it('an unwritable database directory is a one-line error', async () => {
@@ -661,8 +661,8 @@ describe('spidersolve report and export', () => {
     const b = await cli(['batch', '--game', 'spiderette', '--suits', '4', '--seeds', '1-8', '--max-positions', '77', '--workers', '1', '--db', db], env);
     expect(b.status).toBe(0);
     expect(b.stdout).toMatch(/won 4, lost 2, undecided 2, errors 0/);
-    expect(b.stdout).toMatch(/^study spiderette-4-seeds-1-8-77-positions$/m);
-    expect(b.stdout).toMatch(/spiderette-4-seeds-1-8-77-positions\s+spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/);
+    expect(b.stdout).toMatch(/^study spiderette-4-seeds-1-8-at-77-positions$/m);
+    expect(b.stdout).toMatch(/spiderette-4-seeds-1-8-at-77-positions\s+spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/);
     const out = join(dir, 'deals.csv');
     const [json, md, csv, exp, sum, table] = await Promise.all([
       cli(['report', '--db', db, '--format', 'json']),
@@ -673,26 +673,26 @@ describe('spidersolve report and export', () => {
       cli(['report', '--db', db]),
     ]);
     // the text table: header, one row, then the legend of its columns
-    expect(table.stdout.trimEnd().split('\n').slice(1)).toEqual([expect.stringMatching(/^spiderette-4-seeds-1-8-77-positions\s+spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/), ...TABLE_LEGEND]);
+    expect(table.stdout.trimEnd().split('\n').slice(1)).toEqual([expect.stringMatching(/^spiderette-4-seeds-1-8-at-77-positions\s+spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/), ...TABLE_LEGEND]);
     const rows = JSON.parse(json.stdout) as Record<string, unknown>[];
-    expect(rows).toEqual([expect.objectContaining({ study: 'spiderette-4-seeds-1-8-77-positions', game: 'spiderette', suits: 4, budget: 77, deals: 8, won: 4, lost: 2, undecided: 2, errors: 0, floor: 0.5, ceiling: 0.75, medianPositions: 554, p95Positions: 789 })]);
-    expect(md.stdout.split('\n')[2]).toMatch(/^\| spiderette-4-seeds-1-8-77-positions \| spiderette \| 4 \| 77 \| 8 \| 4 \|/);
+    expect(rows).toEqual([expect.objectContaining({ study: 'spiderette-4-seeds-1-8-at-77-positions', game: 'spiderette', suits: 4, budget: 77, deals: 8, won: 4, lost: 2, undecided: 2, errors: 0, floor: 0.5, ceiling: 0.75, medianPositions: 554, p95Positions: 789 })]);
+    expect(md.stdout.split('\n')[2]).toMatch(/^\| spiderette-4-seeds-1-8-at-77-positions \| spiderette \| 4 \| 77 \| 8 \| 4 \|/);
     expect(csv.stdout.split('\r\n')).toEqual([expect.stringMatching(/^study,game,suits,budget,/), '']); // header only: no spider rows
     expect(exp.status).toBe(0);
     const lines = readFileSync(out, 'utf8').split('\r\n');
     expect(lines[0]).toBe('study,name,deal,code,game,suits,source_kind,seed,pysol_game,pysol_number,file_path,max_positions,status,positions,elapsed_ms,move_count,line,classic_score,reveal_score,peak_bytes,error,solver_version,run_id,created_at');
     expect(lines).toHaveLength(10);
-    expect(lines[1]).toMatch(/^spiderette-4-seeds-1-8-77-positions,SE4-1,SE4X-[0-9A-Z]{63},SE4-1,spiderette,4,seed,1,,,,77,lost,104,1,,,,,1000,,/);
-    expect(lines[3]).toMatch(/^spiderette-4-seeds-1-8-77-positions,SE4-3,SE4X-[0-9A-Z]{63},SE4-3,spiderette,4,seed,3,,,,77,won,304,3,3,1-2 3-4 d,1297,1020,3000,,/);
-    expect(sum.stdout.split('\r\n')[1]).toMatch(/^spiderette-4-seeds-1-8-77-positions,spiderette,4,77,8,4,2,2,0,0\.5,/);
+    expect(lines[1]).toMatch(/^spiderette-4-seeds-1-8-at-77-positions,SE4-1,SE4X-[0-9A-Z]{63},SE4-1,spiderette,4,seed,1,,,,77,lost,104,1,,,,,1000,,/);
+    expect(lines[3]).toMatch(/^spiderette-4-seeds-1-8-at-77-positions,SE4-3,SE4X-[0-9A-Z]{63},SE4-3,spiderette,4,seed,3,,,,77,won,304,3,3,1-2 3-4 d,1297,1020,3000,,/);
+    expect(sum.stdout.split('\r\n')[1]).toMatch(/^spiderette-4-seeds-1-8-at-77-positions,spiderette,4,77,8,4,2,2,0,0\.5,/);
 
     // RFC 4180 quoting of a field with a comma, quotes and a line break
     const store = ResultStore.openForWriting(db);
     const odd = { key: 'POS:SE4:00ff', ref: '/x/a,b.txt', game: 'spiderette' as const, suits: 4 as const, source: { kind: 'file' as const, path: '/x/a,b.txt' }, deal: 'POS:SE4:00ff' };
-    store.writeResults(null, [recordFromError(odd, 77, 'bad "thing",\nsecond line', '1.0.0')], store.studyId('spiderette-4-seeds-1-8-77-positions')!, [{ deal: 'POS:SE4:00ff', ord: 8, name: 'file:/x/a,b.txt' }]);
+    store.writeResults(null, [recordFromError(odd, 77, 'bad "thing",\nsecond line', '1.0.0')], store.studyId('spiderette-4-seeds-1-8-at-77-positions')!, [{ deal: 'POS:SE4:00ff', ord: 8, name: 'file:/x/a,b.txt' }]);
     store.close();
     const quoted = await cli(['export', '--csv', '--db', db, '--game', 'spiderette']);
-    expect(quoted.stdout).toContain('spiderette-4-seeds-1-8-77-positions,"file:/x/a,b.txt",POS:SE4:00ff,POS:SE4:00ff,spiderette,4,file,,,,"/x/a,b.txt",77,error,,,,,,,,"bad ""thing"",\nsecond line",1.0.0,,');
+    expect(quoted.stdout).toContain('spiderette-4-seeds-1-8-at-77-positions,"file:/x/a,b.txt",POS:SE4:00ff,POS:SE4:00ff,spiderette,4,file,,,,"/x/a,b.txt",77,error,,,,,,,,"bad ""thing"",\nsecond line",1.0.0,,');
   });
 
   it('--out creates missing parent directories; a regular file in the path, or a directory as --out, is a one-line error', async () => {
@@ -706,7 +706,12 @@ describe('spidersolve report and export', () => {
       cli(['export', '--csv', '--summary', '--db', db, '--out', sum]),
       cli(['export', '--csv', '--db', db, '--out', deals]),
     ]);
-    for (const r of made) expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    // each says on stderr what it wrote
+    expect(made.map((r) => [r.status, r.stdout, r.stderr])).toEqual([
+      [0, '', `spidersolve: wrote ${md}: Markdown report, 1 row of 1 study\n`],
+      [0, '', `spidersolve: wrote ${sum}: CSV of the report rows, 1 row\n`],
+      [0, '', `spidersolve: wrote ${deals}: CSV, 3 rows (one a study and deal)\n`],
+    ]);
     expect(readFileSync(md, 'utf8').split('\n')[2]).toBe('| st | spider | 1 | 100 | 3 | 0 | 3 | 0 | 0 | 0.0% | 0.0% | 56.1% | 0.0% | 0.0% | 56.1% | - | - | - | - | 1.0.0 |');
     // 0/3: Wilson high 0.5614970…, six decimals in CSV
     expect(readFileSync(sum, 'utf8')).toBe(`${['study,game,suits,budget,deals,won,lost,undecided,errors,floor,ciLow,ciHigh,ceiling,ceilingLow,ceilingHigh,medianPositions,p95Positions,medianMs,p95Ms,solverVersion,partial', 'st,spider,1,100,3,0,3,0,0,0,0,0.561497,0,0,0.561497,,,,,1.0.0,false'].join('\r\n')}\r\n`);
@@ -733,7 +738,7 @@ describe('spidersolve report and export', () => {
     const [report, exp] = await Promise.all([cli(['report', '--help']), cli(['export', '--help'])]);
     for (const h of [report, exp]) {
       expect(h.status).toBe(0);
-      expect(h.stdout.replace(/\s+/g, ' ')).toContain('--out <file> write to this file instead of stdout (- is stdout); missing parent directories are created (like mkdir -p)');
+      expect(h.stdout.replace(/\s+/g, ' ')).toContain('--out <file> write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p)');
     }
   });
 

@@ -220,7 +220,7 @@ describe('spidersolve report --format html and --format vega', () => {
     const db = studyDb();
     const out = join(dir, 'r', 'study.html');
     const r = cli('report', '--db', db, '--format', 'html', '--out', out);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(`spidersolve: wrote ${out}: HTML report, 2 rows of 1 study\n`);
     expect(r.status).toBe(0);
     const html = readFileSync(out, 'utf8');
     const figures = html.match(/<figure data-chart="[^"]+">[\s\S]*?<\/figure>/g) ?? [];
@@ -235,15 +235,19 @@ describe('spidersolve report --format html and --format vega', () => {
     // the table holds the report's cells
     expect(html).toContain('<td class="l s">hand</td><td class="l">spiderette</td><td>1</td><td>10000</td><td>10</td><td>5</td><td>1</td><td>3</td><td>1</td><td>50.0%</td>');
     // a wide table scrolls in its own box with a scrollbar drawn (not an overlay that hides), headers
-    // and study names wrap; charts scale down through their viewBox (no min-width), but on a phone
-    // keep their size and scroll sideways in their box (scaled down, their text was 3.5-5 px)
+    // and study names wrap; charts scale down through their viewBox (no min-width)
     expect(html).toMatch(/\.tablewrap\{overflow-x:auto[;}]/);
     expect(html).toContain('.tablewrap::-webkit-scrollbar{height:12px}');
     expect(html).toMatch(/scrollbar-color:[^;}]+/);
     expect(html).toMatch(/th\{[^}]*white-space:normal/);
     expect(html).toContain('figure svg{display:block;max-width:100%;height:auto}');
     expect(html).toContain('.chart{overflow-x:auto}');
-    expect(html).toMatch(/@media \(max-width:600px\)\{[^@]*figure svg\{max-width:none\}\}/);
+    // each chart drawn at three sizes, the one that fits the window shown: a phone's (narrow), a
+    // tablet's (medium), a desktop's (wide); a phone's chart opened scrolled with its dots out of sight
+    for (const f of figures) expect([...f.matchAll(/<div class="v-(\w+)" data-layout="\1"><svg/g)].map((m) => m[1])).toEqual(['narrow', 'medium', 'wide']);
+    expect(html).toContain('.v-narrow,.v-wide{display:none}');
+    expect(html).toMatch(/@media \(max-width:640px\)\{[^@]*\.v-narrow\{display:block\}\.v-medium\{display:none\}\}/);
+    expect(html).toMatch(/@media \(min-width:1100px\)\{\.v-wide\{display:block\}\.v-medium\{display:none\}\}/);
     expect(html).not.toMatch(/min-width:\s*(5\d\d|min\()/);
     for (const f of figures) expect(f).toMatch(/<svg[^>]* width="\d+" height="\d+" viewBox="0 0 \d+ \d+"/);
     // nothing is loaded: no script at all, no attribute pointing anywhere, no CSS url() or @import

@@ -713,17 +713,17 @@ describe('batch options of studies', () => {
   const base = { db: 'x.sqlite' };
   it('default study names are short and say the budget in words', async () => {
     const { parseBatchOptions } = await import('../src/cli/batch.js');
-    expect(parseBatchOptions({ ...base, game: 'spider', suits: '4', seeds: '1-1000' }).study).toBe('spider-4-seeds-1-1000-1M-positions');
-    expect(parseBatchOptions({ ...base, game: 'spider', suits: '1,2', seeds: '1-50', maxPositions: '200000' }).study).toBe('spider-1,2-seeds-1-50-200k-positions');
+    expect(parseBatchOptions({ ...base, game: 'spider', suits: '4', seeds: '1-1000' }).study).toBe('spider-4-seeds-1-1000-at-1M-positions');
+    expect(parseBatchOptions({ ...base, game: 'spider', suits: '1,2', seeds: '1-50', maxPositions: '200000' }).study).toBe('spider-1,2-seeds-1-50-at-200k-positions');
     const ladder = parseBatchOptions({ ...base, game: 'spiderette', suits: '4', seeds: '7', maxPositions: '1000000,4000000,16000000' });
-    expect(ladder).toMatchObject({ study: 'spiderette-4-seeds-7-1M-4M-16M-positions', budgets: [1000000, 4000000, 16000000], maxPositions: 1000000 });
+    expect(ladder).toMatchObject({ study: 'spiderette-4-seeds-7-at-1M,4M,16M-positions', budgets: [1000000, 4000000, 16000000], maxPositions: 1000000 });
     const open = parseBatchOptions({ ...base, game: 'spider', suits: '4', seeds: '1-', untilWidth: '0.01' });
-    expect(open).toMatchObject({ study: 'spider-4-seeds-1--1M-positions-until-0.01', untilWidth: 0.01 });
+    expect(open).toMatchObject({ study: 'spider-4-seeds-1--at-1M-positions-until-0.01', untilWidth: 0.01 });
     expect(open.studyParams.planned).toBeNull();
     const file = join(dir, 'my-deals.txt');
     writeFileSync(file, 'SE4-1\n');
-    expect(parseBatchOptions({ ...base, deals: file, maxPositions: '1500000' }).study).toBe('my-deals-1.5M-positions');
-    expect(parseBatchOptions({ ...base, deals: file, game: 'spiderette' }).study).toBe('my-deals-spiderette-1M-positions');
+    expect(parseBatchOptions({ ...base, deals: file, maxPositions: '1500000' }).study).toBe('my-deals-at-1.5M-positions');
+    expect(parseBatchOptions({ ...base, deals: file, game: 'spiderette' }).study).toBe('my-deals-spiderette-at-1M-positions');
   });
 
   it('refuses a ladder that does not increase, an open range without --until-width, and --until-width with a ladder', async () => {

@@ -135,9 +135,8 @@ describe('spidersolve view', () => {
   it('writes the page for a given line and says it is won', () => {
     const out = join(dir, 'nested', 'se1-1.html');
     const r = cli('view', 'SE1-1', '--line', SE1_1_LINE, '--out', out);
-    expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe(`wrote ${out}: SE1-1, won in 63 moves\n`);
+    expect([r.stdout, r.stderr]).toEqual(['', `spidersolve: wrote ${out}: SE1-1, won in 63 moves\n`]);
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('data-verdict="won"');
     expect(embedded(html).frames).toHaveLength(64);
@@ -153,22 +152,20 @@ describe('spidersolve view', () => {
     store.writeResults(null, [won, lost]);
     store.close();
     const a = cli('view', 'SE1-1', '--solve', '--db', db, '--out', join(dir, 'stored-won.html'));
-    expect(a.stderr).toBe('');
-    expect(a.stdout).toMatch(/won in 63 moves/);
+    expect(a.stderr).toMatch(/won in 63 moves/);
     const page = readFileSync(join(dir, 'stored-won.html'), 'utf8');
     expect(page).toContain(`stored in ${db} (solver ${SOLVER_VERSION}, budget 123 positions, found in 77 positions); not solved again.`);
     expect(embedded(page).frames.map((f) => f.move).slice(1).join(' ')).toBe(SE1_1_LINE);
     const b = cli('view', 'SE1-2', '--solve', '--db', db, '--out', join(dir, 'stored-lost.html'));
-    expect(b.stdout).toBe(`wrote ${join(dir, 'stored-lost.html')}: SE1-2, lost (proven)\n`);
+    expect([b.stdout, b.stderr]).toEqual(['', `spidersolve: wrote ${join(dir, 'stored-lost.html')}: SE1-2, lost (proven)\n`]);
     expect(readFileSync(join(dir, 'stored-lost.html'), 'utf8')).toContain('data-verdict="lost"');
   });
 
   it('solves when nothing is stored, and says undecided plainly', () => {
     const out = join(dir, 'undecided.html');
     const r = cli('view', 'SP4-1', '--solve', '--max-positions', '10', '--db', join(dir, 'absent.sqlite'), '--out', out);
-    expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe(`wrote ${out}: SP4-1, undecided\n`);
+    expect([r.stdout, r.stderr]).toEqual(['', `spidersolve: wrote ${out}: SP4-1, undecided\n`]);
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('data-verdict="undecided"');
     expect(html).toContain('Undecided: no win found within the budget of 10 positions');
@@ -185,7 +182,7 @@ describe('spidersolve view', () => {
     const first = JSON.parse(cli('moves', ref, '--json').stdout).moves[0] as string; // PySolFC's numbering
     const out = join(dir, 'pysol.html');
     const r = cli('view', ref, '--line', `${first} d`, '--out', out);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(`spidersolve: wrote ${out}: pysol:spider1:3, a line of 2 moves, not won\n`);
     const played = JSON.parse(cli('play', ref, `${first} d`, '--json').stdout);
     const html = readFileSync(out, 'utf8');
     const data = embedded(html) as unknown as { columnLabels: number[]; spadesAsClubs: boolean; frames: ViewFrame[] };
@@ -249,14 +246,14 @@ describe('spidersolve view', () => {
     writeFileSync(file, makePositionJson(p.value.position));
     const out = join(dir, 'one.html');
     const won = cli('view', file, '--line', line.at(-1)!, '--out', out);
-    expect([won.status, won.stdout]).toEqual([0, `wrote ${out}: ${file}, won in 1 move\n`]);
+    expect([won.status, won.stdout, won.stderr]).toEqual([0, '', `spidersolve: wrote ${out}: ${file}, won in 1 move\n`]);
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('winning line, 1 move<');
     expect(html).toContain('The line given (1 move), replayed');
     expect((embedded(html) as unknown as { start: string }).start).toBe('The position as given.');
     expect(html).toContain("'the only move.'");
     const notWon = cli('view', 'SE1-1', '--line', line[0]!, '--out', join(dir, 'first.html'));
-    expect(notWon.stdout).toBe(`wrote ${join(dir, 'first.html')}: SE1-1, a line of 1 move, not won\n`);
+    expect([notWon.stdout, notWon.stderr]).toEqual(['', `spidersolve: wrote ${join(dir, 'first.html')}: SE1-1, a line of 1 move, not won\n`]);
     // a deal code starts as dealt
     expect((embedded(readFileSync(join(dir, 'first.html'), 'utf8')) as unknown as { start: string }).start).toBe('The deal as dealt.');
   });

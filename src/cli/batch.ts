@@ -18,14 +18,14 @@ import { dealsFileName, parseSeeds, parseSuitsList, planStudy, type PlannedDeal,
 import { canonicalPath, databaseFiles, fileInTheWay, isSqliteFile, makeDirs, sameFileAs, sqliteSidecarOf, statOrNull, writeFileAtomically, writeTextAtomically } from '../batch/files.js';
 import { isDamagedDatabase } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
-import { createProgress } from '../batch/progress.js';
+import { createProgress, NO_PROGRESS } from '../batch/progress.js';
 import { budgetWords, formatCsv, partialOfRows, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat, type ReportRow } from '../batch/report.js';
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
 import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.js';
 import { oneLine } from '../batch/schema.js';
-import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
+import { RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
-import { packageInfo, parseGameOption, parseIntOption, REPEATABLE } from './common.js';
+import { dbOption, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, wroteLine } from './common.js';
 import { signalAtStage, takeOverEarlySignals } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT). */
@@ -51,6 +51,8 @@ interface BatchCliOptions {
   shardCount?: string;
   /** Set by the command's option listeners when both --shard and --no-shard were given. */
   shardAndNoShard?: boolean;
+  /** `--quiet`: no progress bar or notes on stderr. */
+  quiet?: boolean;
 }
 
 /** A fully checked batch request (no file touched yet apart from reading the deals file). */
@@ -77,6 +79,44 @@ export interface BatchRequest {
   shard: Shard | null;
   /** Deals of the whole study's plan; null when it is open-ended. */
   studyDeals: number | null;
+  /**
+   * With no --study: the name the same options gave a study before the default names said `at`
+   * before the budgets (`spider-2-seeds-1-5-positions`); defaultStudyName resumes such a study.
+   */
+  legacyStudy?: string;
+}
+
+/**
+ * The study a batch with no --study runs: `req.study` (the default name), unless the database at
+ * `req.dbPath` has no study of that name but has one under the name the same options gave before
+ * (`req.legacyStudy`: `spider-2-seeds-1-5-positions`, now `spider-2-seeds-1-at-5-positions`) with the
+ * same parameters: then that one, so that a study begun before is resumed, not begun again under the
+ * new name. An old name that another design's study holds (the old names of seeds 1 with a ladder
+ * 5,10 and of seeds 1-5 at 10 were the same) is not taken. A database that is absent, empty or cannot
+ * be read here gives the default name (the batch then says what is wrong with it). Reads only.
+ */
+export function defaultStudyName(req: Pick<BatchRequest, 'study' | 'legacyStudy' | 'dbPath' | 'studyParams'>): string {
+  const legacy = req.legacyStudy;
+  if (legacy === undefined || legacy === req.study || !(statOrNull(req.dbPath)?.size ?? 0)) return req.study;
+  let store: ResultStore;
+  try {
+    store = ResultStore.openForReading(req.dbPath);
+  } catch {
+    return req.study;
+  }
+  try {
+    if (store.studyId(req.study) !== undefined || store.studyId(legacy) === undefined) return req.study;
+    try {
+      store.checkStudyParams(legacy, req.studyParams);
+    } catch {
+      return req.study; // another design under the old name
+    }
+    return legacy;
+  } catch {
+    return req.study;
+  } finally {
+    store.close();
+  }
 }
 
 /**
@@ -112,7 +152,13 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   let spec: StudyPlanSpec;
   let dealsSpec: string;
   let defaultName: string;
-  const words = `${budgets.map(budgetWords).join('-')}-positions${untilWidth !== undefined ? `-until-${untilWidth}` : ''}`;
+  let legacyName: string;
+  // the budgets after "at", so that the seeds before them read as the seeds (`seeds-1-at-5-positions`,
+  // not `seeds-1-5-positions`, which read as seeds 1-5); a ladder's as --max-positions takes them
+  const until = untilWidth !== undefined ? `-until-${untilWidth}` : '';
+  const words = `at-${budgets.map(budgetWords).join(',')}-positions${until}`;
+  // the name the same options gave before: a study made then is still found under it (defaultStudyName)
+  const legacyWords = `${budgets.map(budgetWords).join('-')}-positions${until}`;
   if (o.seeds !== undefined) {
     if (!game) throw new InputError('bad-option', 'batch --seeds: --game spider|spiderette is required');
     if (!suits) throw new InputError('bad-option', 'batch --seeds: --suits is required (a comma list of 1, 2, 4)');
@@ -121,6 +167,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     const text = ranges.map((r) => (r.open ? `${r.from}-` : r.from === r.to ? `${r.from}` : `${r.from}-${r.to}`)).join(',');
     dealsSpec = `seeds:${text}`;
     defaultName = `${game}-${suits.join(',')}-seeds-${text}-${words}`;
+    legacyName = `${game}-${suits.join(',')}-seeds-${text}-${legacyWords}`;
   } else {
     const path = o.deals!;
     spec = { kind: 'file', path, filter: { game, suits }, ...(dealsText !== undefined ? { text: dealsText } : {}) };
@@ -128,7 +175,9 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     const file = path === '-' ? '/dev/stdin' : path;
     dealsSpec = `file:${resolve(file)}`;
     const base = basename(file, extname(file)) || 'deals';
-    defaultName = `${base}${game ? `-${game}` : ''}${suits ? `-${suits.join(',')}` : ''}-${words}`;
+    const filter = `${game ? `-${game}` : ''}${suits ? `-${suits.join(',')}` : ''}`;
+    defaultName = `${base}${filter}-${words}`;
+    legacyName = `${base}${filter}-${legacyWords}`;
   }
   const plan = planStudy(spec, loadDeal);
   if (shard && plan.planned === null) throw new InputError('bad-option', `shard ${makeShard(shard)}: an open-ended plan cannot be split into shards; give a closed seed range`);
@@ -138,6 +187,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     shard, studyDeals: plan.planned,
     deals: plan.deals, leftOut: plan.leftOut, duplicates: plan.duplicates, maxPositions, budgets, ...(untilWidth !== undefined ? { untilWidth } : {}),
     workers, dbPath: o.db, study,
+    ...(o.study === undefined ? { legacyStudy: legacyName } : {}),
     studyParams: { game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions, budgets, untilWidth: untilWidth ?? null, planned: plan.planned },
   };
 }
@@ -422,7 +472,11 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   // killing the process or going unnoticed. runBatch looks at the signal once more before dispatch.
   // The bar is stopped before anything else is written to the terminal (progress.ts).
   signalAtStage('command');
-  const progress = createProgress(process.stderr);
+  const progress = o.quiet ? NO_PROGRESS : createProgress(process.stderr);
+  // notes on stderr (not errors, not the lines of an interruption): none with --quiet
+  const note = (text: string): void => {
+    if (!o.quiet) process.stderr.write(text);
+  };
   const sig = abortOnSignals((name) => {
     progress.stop();
     process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}spidersolve: stopping; finished results are kept (${name === 'SIGINT' ? 'press Ctrl-C again' : 'a second signal'} to quit at once)\n`);
@@ -451,14 +505,19 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
       dealsText = text ?? undefined;
     }
     const req = parseBatchOptions(o, process.env, dealsText);
+    const named = defaultStudyName(req);
+    if (named !== req.study) {
+      note(`spidersolve: note: resuming study "${printableName(named)}", named as the same options were named before; a new study of these options is named "${printableName(req.study)}"\n`);
+      req.study = named;
+    }
     leftOut = req.leftOut;
     duplicates = req.duplicates;
     shard = shardInfo(req);
     // on stderr at once, so that a scheduler's log of the task says which part it ran
-    if (shard) process.stderr.write(`spidersolve: shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals, into ${req.dbPath}\n`);
+    if (shard) note(`spidersolve: shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals, into ${req.dbPath}\n`);
     // more workers than CPUs add memory (one table a worker), not speed
     const cpus = defaultWorkerCount();
-    if (req.workers > cpus) process.stderr.write(`spidersolve: note: --workers ${req.workers} is more than this machine's ${cpus} CPU${cpus === 1 ? '' : 's'}: the extra workers add memory (up to a table of the budget each), not speed\n`);
+    if (req.workers > cpus) note(`spidersolve: note: --workers ${req.workers} is more than this machine's ${cpus} CPU${cpus === 1 ? '' : 's'}: the extra workers add memory (up to a table of the budget each), not speed\n`);
     signalAtStage('planned');
     summary = await runBatch({
       ...req,
@@ -467,7 +526,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
       signal: sig.signal,
       progress,
       // a line of its own, under the progress bar where one is drawn (the bar goes on below it)
-      onNote: (text) => process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}spidersolve: ${text}\n`),
+      onNote: (text) => note(`${process.stderr.isTTY ? '\n' : ''}spidersolve: ${text}\n`),
       // test and benchmark hook: another worker module (e.g. a slowed-down one); not for users
       workerFile: process.env.SPIDERSOLVE_BATCH_WORKER || undefined,
       onStage: signalAtStage,
@@ -489,7 +548,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     process.stdout.write(formatBatchSummary(summary, leftOut, shard, duplicates, o.seeds !== undefined ? 'seeds' : 'lines'));
   }
   // an open seed range that ran out before the band was narrow enough: done (exit 0), and said so
-  if (summary.seedsRanOut) process.stderr.write(`spidersolve: note: ${summary.seedsRanOut}\n`);
+  if (summary.seedsRanOut) note(`spidersolve: note: ${summary.seedsRanOut}\n`);
   if (summary.interrupted) {
     const left = summary.remaining === null ? 'interrupted' : `interrupted with ${summary.remaining} of ${summary.planned} deals left`;
     // deals read from standard input must come there again (typed as printed at a
@@ -655,7 +714,7 @@ function createOutDir(out: string): void {
  * writeFileAtomically), or stdout when there is no `--out`. A failure is a `bad-file` InputError
  * naming the file; the file at the path is then as it was.
  */
-async function writeOut(out: string | undefined, text: string): Promise<void> {
+export async function writeOut(out: string | undefined, text: string): Promise<void> {
   if (out === undefined) {
     process.stdout.write(text);
     return;
@@ -668,7 +727,20 @@ async function writeOut(out: string | undefined, text: string): Promise<void> {
   }
 }
 
-async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format: string; out?: string; json?: boolean }, cmd: Command): Promise<void> {
+/** `N rows`, `1 row`. */
+function rowWords(n: number): string {
+  return `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
+}
+
+/** What a report file holds, for its "wrote" line: `HTML report, 9 rows of 3 studies, 5 charts`. */
+function reportWords(format: ReportFormat | PictureFormat, rows: readonly ReportRow[], charts?: number): string {
+  const studies = new Set(rows.map((r) => r.study)).size;
+  const name = { table: 'report table', md: 'Markdown report', csv: 'CSV report', json: 'JSON report', html: 'HTML report', vega: 'Vega-Lite chart specs' }[format];
+  const of = rows.length ? ` of ${studies} stud${studies === 1 ? 'y' : 'ies'}` : '';
+  return `${name}, ${rowWords(rows.length)}${of}${charts !== undefined ? `, ${charts} chart${charts === 1 ? '' : 's'}` : ''}`;
+}
+
+async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format: string; out?: string; json?: boolean; quiet?: boolean }, cmd: Command): Promise<void> {
   stdoutDash(o);
   if (o.json && cmd.getOptionValueSource('format') === 'cli' && o.format !== 'json') {
     throw new InputError('bad-option', `options --json and --format ${quoteInput(o.format)}: --json is --format json; give one`);
@@ -700,6 +772,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
           ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), pooled: filter.pool ? studies.length : undefined })
           : reportVega(rows, won, generator),
       );
+      if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows), o.quiet);
       return;
     }
     const rows = store.report(filter);
@@ -711,12 +784,13 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     const notes = format === 'table' || format === 'md' ? reportedPartials(store, studiesInFilter(store, filter), rows) : [];
     if (notes.length) text += (format === 'md' ? '\n' + notes.map((n) => `> ${markdownText(n)}`).join('\n>\n') : notes.join('\n')) + '\n';
     await writeOut(o.out, text);
+    if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows), o.quiet);
   } finally {
     store.close();
   }
 }
 
-async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summary?: boolean; out?: string; game?: string; suits?: string; study?: string[]; pool?: boolean }): Promise<void> {
+async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summary?: boolean; out?: string; game?: string; suits?: string; study?: string[]; pool?: boolean; quiet?: boolean }): Promise<void> {
   stdoutDash(o);
   if (o.json) throw new InputError('bad-option', 'export: --json is not an export format (give --csv); for the report rows as JSON use spidersolve report --format json');
   if (!o.csv) throw new InputError('bad-option', 'export: give --csv (the only export format)');
@@ -726,7 +800,9 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
   try {
     const filter = checkStudies(store, parsed);
     if (o.summary) {
-      await writeOut(o.out, formatCsv(store.report(filter), rowsPartial(store, filter)));
+      const rows = store.report(filter);
+      await writeOut(o.out, formatCsv(rows, rowsPartial(store, filter)));
+      if (o.out !== undefined) wroteLine(o.out, `CSV of the report rows, ${rowWords(rows.length)}`, o.quiet);
       return;
     }
     const csv = stringify({
@@ -734,7 +810,16 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
       columns: [{ key: 'study', header: 'study' }, { key: 'name', header: 'name' }, ...RESULT_COLUMNS.map(([col, field]) => ({ key: field, header: col }))],
       record_delimiter: 'windows',
     });
-    const source = Readable.from(store.rows(filter));
+    // (counted as they go by, for the "wrote" line)
+    let count = 0;
+    const source = Readable.from(
+      (function* (rows) {
+        for (const r of rows) {
+          count++;
+          yield r;
+        }
+      })(store.rows(filter)),
+    );
     if (o.out === undefined) {
       try {
         await pipeline(source, csv, process.stdout, { end: false });
@@ -752,6 +837,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
         if (isDamagedDatabase(e) || String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_')) throw e;
         throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
       }
+      wroteLine(o.out, `CSV, ${rowWords(count)} (one a study and deal)`, o.quiet);
     }
   } finally {
     store.close();
@@ -770,9 +856,10 @@ export function registerBatchCommands(program: Command): void {
     .option('--max-positions <n>', `position budget per deal, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS}); an increasing comma list is a ladder: every deal at the first, those left undecided at the next, …`)
     .option('--until-width <w>', 'stop once, for every game and suit count, the band from the floor\'s 95% lower bound to the ceiling\'s 95% upper bound is narrower than w (e.g. 0.01); seeds may then be open-ended (--seeds 1-: if they run out at 4294967295 first, it ends there, exit 0, with a note saying so)')
     .option('--workers <n>', 'worker threads (default: number of cores)')
-    .option('--db <file>', 'results database', DEFAULT_DB_PATH)
-    .option('--study <name>', 'study name (default: from the game, suits, deals and budgets, e.g. spider-4-seeds-1-1000-1M-positions, or the deals file\'s name)')
+    .addOption(dbOption())
+    .option('--study <name>', 'study name (default: from the game, suits, deals and budgets, e.g. spider-4-seeds-1-1000-at-1M-positions, or the deals file\'s name: deals-at-1M-positions; a study begun under the name these options gave before, spider-4-seeds-1-1000-1M-positions, is resumed under it)')
     .option('--json', 'print one JSON object instead of the text summary')
+    .option('--quiet', QUIET_HELP)
     .option('--shard <K/N>', 'run only shard K of N of the study\'s deals, K counting from 0 (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set); give each shard its own --db and merge them after')
     .option('--shard-count <n>', 'the number of shards, for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K)')
     .option('--no-shard', 'run the whole study even inside a Slurm job array or Kubernetes Indexed Job')
@@ -793,14 +880,15 @@ export function registerBatchCommands(program: Command): void {
   program
     .command('report')
     .description('win-rate report per study, game, suits and budget (each rung of a ladder): floor and ceiling with 95% Wilson intervals, effort of won deals')
-    .option('--db <file>', 'results database', DEFAULT_DB_PATH)
+    .addOption(dbOption())
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
     .option('--study <name>', `only this study ${REPEATABLE}; default: every study, one set of rows each`, (v: string, acc: string[] = []) => [...acc, v])
     .option('--pool', 'one set of rows over the studies\' deals together (each deal once), naming the studies pooled')
     .option('--format <format>', 'table, md, csv, json (an array of row objects), html (one self-contained file with the table and charts) or vega (the charts\' Vega-Lite specs with their data)', 'table')
-    .option('--out <file>', 'write to this file instead of stdout (- is stdout); missing parent directories are created (like mkdir -p)')
+    .option('--out <file>', 'write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p)')
     .option('--json', 'the same as --format json')
+    .option('--quiet', QUIET_HELP)
     .addHelpText('after', '\nExamples:\n  spidersolve report\n  spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md\n  spidersolve report --format html --out reports/study.html\n  spidersolve report --game spider --suits 4 --json' + READ_EXIT_HELP)
     .action(reportAction);
 
@@ -809,13 +897,14 @@ export function registerBatchCommands(program: Command): void {
     .description('export the results studies count as RFC 4180 CSV (per study and deal, or the report rows with --summary)')
     .option('--csv', 'CSV output (required)')
     .option('--summary', 'export the report rows instead of one row per deal')
-    .option('--db <file>', 'results database', DEFAULT_DB_PATH)
+    .addOption(dbOption())
     .option('--study <name>', `only this study ${REPEATABLE}; default: every study, one set of rows each`, (v: string, acc: string[] = []) => [...acc, v])
     .option('--pool', 'one set of rows over the studies\' deals together (each deal once), naming the studies pooled')
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
-    .option('--out <file>', 'write to this file instead of stdout (- is stdout); missing parent directories are created (like mkdir -p)')
+    .option('--out <file>', 'write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p)')
     .option('--json', 'not an export format: refused, pointing to report --format json')
+    .option('--quiet', QUIET_HELP)
     .addHelpText('after', '\nExamples:\n  spidersolve export --csv --out reports/results.csv\n  spidersolve export --csv --study pysol-sample\n  spidersolve export --csv --summary' + READ_EXIT_HELP)
     .action(exportAction);
 
@@ -860,7 +949,7 @@ function registerStudiesCommand(program: Command): void {
   program
     .command('studies')
     .description('list the studies in a database: parameters, deals planned / counted / settled, and runs (done, interrupted, failed, abandoned, running)')
-    .option('--db <file>', 'results database', DEFAULT_DB_PATH)
+    .addOption(dbOption())
     .option('--json', 'print a JSON array of study objects')
     .addHelpText('after', '\nExamples:\n  spidersolve studies\n  spidersolve studies --db cluster.sqlite --json' + READ_EXIT_HELP)
     .action(studiesAction);

@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Option, type Command } from 'commander';
+import { DEFAULT_DB_PATH } from '../batch/store.js';
 import { makeCard, suitOf, SUIT_SYMBOLS, type Card, type Suit } from '../game/cards.js';
 import { ownNumbering, pysolNumbering, type Numbering } from '../game/numbering.js';
 import { isPysolKind, pysolDeal } from '../game/pysol.js';
@@ -54,6 +56,42 @@ export function packageInfo(): PackageInfo | null {
  */
 export const REPEATABLE = '(repeatable)';
 
+/** The environment variable that names the default results database (`--db` wins over it). */
+export const DB_ENV = 'SPIDERSOLVE_DB';
+
+/**
+ * The `--db <file>` option of every command that reads or writes a results database: default
+ * DEFAULT_DB_PATH, or the file SPIDERSOLVE_DB names when it is set (and not empty: an empty value is
+ * taken as unset, see useDefaultDbForEmptyEnv); `--db` on the command line wins over both. The help
+ * says so (`env: SPIDERSOLVE_DB`).
+ */
+export function dbOption(description = 'results database'): Option {
+  return new Option('--db <file>', `${description}; ${DB_ENV} in the environment names another default, and --db wins over it`).env(DB_ENV).default(DEFAULT_DB_PATH);
+}
+
+/**
+ * A `preAction` hook for the program: a SPIDERSOLVE_DB that is set but empty (or only spaces), as
+ * `SPIDERSOLVE_DB= spidersolve report` sets it, is taken as unset (the default database), not as a
+ * database named "" that every command would refuse.
+ */
+export function useDefaultDbForEmptyEnv(_program: Command, cmd: Command): void {
+  if (cmd.getOptionValueSource('db') === 'env' && String(cmd.getOptionValue('db') ?? '').trim() === '') {
+    cmd.setOptionValueWithSource('db', DEFAULT_DB_PATH, 'default');
+  }
+}
+
+/** Help of `--quiet`, the same for every command that has it. */
+export const QUIET_HELP = 'print nothing on stderr but errors: no progress, notes or "wrote" line (the resume line of an interrupted batch is kept)';
+
+/**
+ * The line a command prints on stderr after writing its `--out` file (unless `--quiet`), the same
+ * wording for every command: `spidersolve: wrote <file>: <what>`, `what` saying what is in it
+ * (`SE4-7, won in 63 moves`, `HTML report, 9 rows of 3 studies`).
+ */
+export function wroteLine(out: string, what: string, quiet?: boolean): void {
+  if (!quiet) process.stderr.write(`spidersolve: wrote ${out}: ${what}\n`);
+}
+
 /** Writes one JSON object to stdout (2-space indented, newline-terminated). */
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
@@ -64,12 +102,62 @@ export function printLines(lines: readonly string[]): void {
   process.stdout.write(lines.length ? lines.join('\n') + '\n' : '');
 }
 
-/** Resolves a `<deal>` argument through loadDeal (ref.ts), `-` as /dev/stdin; throws its InputError on failure. */
-export function loadDealOrThrow(ref: string): LoadedDeal {
+/**
+ * Dashes that look like the hyphen-minus of a deal code or a move (`SP2–1`, `5−4`): the hyphen and
+ * non-breaking hyphen, figure, en and em dashes, the horizontal bar, the minus sign, and the small and
+ * full-width hyphen-minus (U+2010..U+2015, U+2212, U+FE58, U+FE63, U+FF0D).
+ */
+const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g;
+
+/**
+ * The ASCII form of a text typed with look-alike characters that are not ASCII — full-width letters and
+ * digits (`ＳＰ２-１`, as a Japanese or Chinese input method types them), a full-width or typographic
+ * dash (`SP2–1`): Unicode's compatibility form (NFKC) with DASHES as `-`. Null when the text is
+ * ASCII already, or when that form is not all printable ASCII (a name in another script is not a
+ * look-alike).
+ */
+export function asciiLookalike(text: string): string | null {
+  if (/^[\x20-\x7e]*$/.test(text)) return null;
+  const t = text.normalize('NFKC').replace(DASHES, '-');
+  return /^[\x20-\x7e]*$/.test(t) ? t : null;
+}
+
+/** The characters of `text` that are not ASCII, each once, as `Ｓ (U+FF33)`, for a note. */
+export function nonAsciiChars(text: string): string {
+  const seen = [...new Set([...text].filter((c) => !/[\x20-\x7e]/.test(c)))];
+  const shown = seen.slice(0, 6).map((c) => `${c} (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`);
+  return shown.join(', ') + (seen.length > 6 ? `, … (${seen.length} in all)` : '');
+}
+
+/**
+ * Resolves a `<deal>` argument through loadDeal (ref.ts), `-` as /dev/stdin; throws its InputError on
+ * failure. A deal written in characters that are not ASCII but look like it (`ＳＰ２-１`, `SP2–1`;
+ * asciiLookalike) and that names no file is read in its ASCII form, with a note on stderr saying so
+ * (unless `quiet`); if that form is no deal either, the error says the characters are not ASCII.
+ */
+export function loadDealOrThrow(ref: string, quiet = false): LoadedDeal {
   // `-`: a position file on standard input, as /dev/stdin names it (batch --deals - reads its list so)
   const r = loadDeal(ref === '-' ? '/dev/stdin' : ref);
-  if (!r.ok) throw r.error;
-  return r.value;
+  if (r.ok) return r.value;
+  const ascii = asciiLookalike(ref);
+  if (ascii === null) throw r.error;
+  const again = loadDeal(ascii.trim());
+  if (!again.ok) throw new InputError(again.error.code, `${again.error.message} (read from ${quoteInput(ref)}, whose characters ${nonAsciiChars(ref)} are not ASCII: taken as their ASCII forms)`);
+  if (!quiet) process.stderr.write(`spidersolve: note: read deal ${quoteInput(ref)} as ${ascii.trim()}: its characters ${nonAsciiChars(ref)} are not ASCII (full-width or typographic look-alikes), taken as their ASCII forms\n`);
+  return again.value;
+}
+
+/**
+ * The moves of a line as given on the command line (`play`'s arguments, `view --line`): split at
+ * spaces and commas, with spaces around a move's dash closed up (`5 - 4` is 5-4; a dash never stands
+ * alone in the notation) and look-alike characters that are not ASCII (`５−４`; asciiLookalike) taken
+ * as their ASCII forms, with a note on stderr saying so (unless `quiet`).
+ */
+export function lineWords(args: readonly string[], quiet = false): string[] {
+  const given = args.join(' ');
+  const ascii = asciiLookalike(given);
+  if (ascii !== null && !quiet) process.stderr.write(`spidersolve: note: read the moves ${quoteInput(given)} as ${quoteInput(ascii)}: their characters ${nonAsciiChars(given)} are not ASCII (full-width or typographic look-alikes), taken as their ASCII forms\n`);
+  return (ascii ?? given).replace(/\s*-\s*/g, '-').split(/[\s,]+/).filter(Boolean);
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   numberingFor,
   numberingNote,
   formatPosition,
+  lineWords,
   loadDealOrThrow,
   parseGameOption,
   parseIntOption,
@@ -33,7 +34,12 @@ import {
   printLines,
   variantLabel,
   DEAL_HELP,
+  QUIET_HELP,
+  wroteLine,
 } from './common.js';
+import { checkOutPath, stdoutDash, writeOut } from './batch.js';
+import { sameFileAs } from '../batch/files.js';
+import { DEFAULT_DB_PATH } from '../batch/store.js';
 
 
 /** Header lines naming what was loaded: code or file, variant, and the PySolFC mapping when imported. */
@@ -136,22 +142,37 @@ export function registerGameCommands(program: Command): void {
     .option('--format <format>', 'text, json, or a position file every <deal> argument reads back: position (the text form) or position-json (the JSON form); both write every card, face-down ones included', 'text')
     .option('--json', 'same as --format json: { code, label, source, game, suits, columns: [{ faceDown (count, or cards with --reveal), faceUp }], stock (deal sizes, or cards with --reveal), removed, won, and with --reveal position (the JSON position-file form) }')
     .option('--columns <numbering>', `${COLUMNS_HELP}; the text form lays the columns out in that numbering, as play does (json and the position forms are always in spidersolve's order, so that they read back)`)
-    .addHelpText('after', '\nExamples:\n  spidersolve show SP2-1007\n  spidersolve show pysol:spider:14934 --reveal\n  spidersolve show board.txt --json\n  spidersolve show SE4-7 --format position > se4-7.txt   (then: spidersolve solve se4-7.txt)')
-    .action((ref: string, opts: { reveal?: boolean; format: string; json?: boolean; columns?: string }, cmd: Command) => {
+    .option('--out <file>', 'write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p)')
+    .option('--quiet', QUIET_HELP)
+    .addHelpText('after', '\nExamples:\n  spidersolve show SP2-1007\n  spidersolve show pysol:spider:14934 --reveal\n  spidersolve show board.txt --json\n  spidersolve show SE4-7 --format position --out se4-7.txt   (then: spidersolve solve se4-7.txt)')
+    .action(async (ref: string, opts: { reveal?: boolean; format: string; json?: boolean; columns?: string; out?: string; quiet?: boolean }, cmd: Command) => {
+      stdoutDash(opts);
       const format = opts.json ? 'json' : String(opts.format).toLowerCase();
       if (opts.json && cmd.getOptionValueSource('format') === 'cli' && String(opts.format).toLowerCase() !== 'json') {
         throw new InputError('bad-option', `options --json and --format ${quoteInput(opts.format)} ask for different outputs; give one of them`);
       }
       if (!['text', 'json', 'position', 'position-json'].includes(format)) throw new InputError('bad-option', `option --format ${quoteInput(opts.format)}: use text, json, position or position-json`);
-      const d = loadDealOrThrow(ref);
+      if (opts.out !== undefined) checkOutPath(opts.out, DEFAULT_DB_PATH);
+      const d = loadDealOrThrow(ref, opts.quiet);
+      // the output over the position file it shows would destroy it (as view refuses it)
+      if (opts.out !== undefined && d.source.kind === 'file' && sameFileAs(opts.out, [d.source.path]) !== null) {
+        throw new InputError('bad-option', `option --out ${quoteInput(opts.out, 120)}: is the position file ${quoteInput(d.source.path, 120)} shown; writing there would destroy it, so nothing was written: give another file name`);
+      }
       const numbering = numberingFor(d, opts.columns);
-      if (format === 'json') return printJson(showJson(d, !!opts.reveal));
       // a position file: a file's own source line kept, else the deal's name as its source line
       const source = d.source.kind === 'file' && d.source.text !== undefined ? d.source.text : d.label;
-      if (format === 'position') return void process.stdout.write(makePositionText(d.position, source));
-      if (format === 'position-json') return void process.stdout.write(makePositionJson(d.position, source));
       const note = numberingNote(d, numbering);
-      printLines([...describeLoaded(d), ...(note ? [note] : []), ...formatPosition(d.position, !!opts.reveal, numbering, cardWords(d, numbering).card)]);
+      const text =
+        format === 'json'
+          ? JSON.stringify(showJson(d, !!opts.reveal), null, 2) + '\n'
+          : format === 'position'
+            ? makePositionText(d.position, source)
+            : format === 'position-json'
+              ? makePositionJson(d.position, source)
+              : [...describeLoaded(d), ...(note ? [note] : []), ...formatPosition(d.position, !!opts.reveal, numbering, cardWords(d, numbering).card)].join('\n') + '\n';
+      await writeOut(opts.out, text);
+      const what = { json: 'JSON', position: 'a position file (text form)', 'position-json': 'a position file (JSON form)', text: 'text' }[format as 'json' | 'position' | 'position-json' | 'text'];
+      if (opts.out !== undefined) wroteLine(opts.out, `${d.source.kind === 'pysol' || !d.code ? d.label : d.code}, ${what}`, opts.quiet);
     });
 
   program
@@ -190,7 +211,7 @@ export function registerGameCommands(program: Command): void {
       const d = loadDealOrThrow(ref);
       const numbering = numberingFor(d, opts.columns);
       const note = numberingNote(d, numbering);
-      const words = moveArgs.flatMap((a) => a.split(/[\s,]+/)).filter(Boolean);
+      const words = lineWords(moveArgs);
       if (words.length === 0) throw new InputError('bad-move', 'play: no moves given (the line is empty); give moves such as 5-2 d (spidersolve moves <deal> lists the legal ones)');
       const line = words.map((m, i) => {
         const t = fromNumbering(m, numbering);

@@ -20,7 +20,8 @@ import { INVISIBLE_CHARS, InputError, quoteInput } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
 import { registerBlindCommand } from './blind.js';
-import { packageInfo, REPEATABLE } from './common.js';
+import { registerCompletionCommand } from './completion.js';
+import { DB_ENV, packageInfo, REPEATABLE, useDefaultDbForEmptyEnv } from './common.js';
 import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
 import { releaseEarlySignals } from './signals.js';
@@ -51,14 +52,21 @@ export function buildProgram(): Command {
         'A <deal> is a deal code (SP2-1007, SE4-7, SP4X-…), pysol:spider:N / pysol:spider2:N / ' +
         'pysol:spider1:N / pysol:spiderette:N, or a position file (.json, or the text form).',
     )
-    .showHelpAfterError(false);
+    .showHelpAfterError(false)
+    .addHelpText(
+      'after',
+      `\nEnvironment: ${DB_ENV} names the default results database of every command with --db (--db wins over it); SPIDERSOLVE_DEBUG=1 prints the stack of an internal error.\n` +
+        'Shell completion: source <(spidersolve completion bash) (or zsh; fish: spidersolve completion fish | source).',
+    );
   quietErrors(program);
+  program.hook('preAction', useDefaultDbForEmptyEnv);
   registerGameCommands(program);
   registerSolveCommands(program);
   registerBatchCommands(program);
   registerMergeCommand(program);
   registerViewCommand(program);
   registerBlindCommand(program);
+  registerCompletionCommand(program);
   quietErrors(program);
   return program;
 }

@@ -8,6 +8,7 @@ import { mergeDatabases, type MergeCounts, type MergeSummary } from '../batch/me
 import { isPartial, partialStudyNotes, type StudyCompleteness } from '../batch/report.js';
 import { ResultStore } from '../batch/store.js';
 import { printableName } from './batch.js';
+import { QUIET_HELP } from './common.js';
 
 function counts(table: string, c: MergeCounts | undefined): string {
   if (!c) return `${table} -`;
@@ -43,6 +44,7 @@ export function registerMergeCommand(program: Command): void {
     .description('copy the studies, runs, results, deal names and study links of databases (e.g. a study\'s shards) into one; idempotent, refuses conflicts')
     .argument('<files...>', 'spidersolve results databases to merge (e.g. shards/shard-*.sqlite)')
     .requiredOption('--into <file>', 'the database to merge into (created, with its directory, if absent)')
+    .option('--quiet', QUIET_HELP)
     .option('--json', 'print one JSON object { into, created, inputs: [{ path, skipped, tables: { studies, runs, results, deal_names, study_deals: { added, present, updated } } }], totals, elapsedMs, studies: [{ name, planned, counted, stoppedAt, unfinished, untilWidth, partial }] } instead of the text summary')
     .addHelpText(
       'after',
@@ -64,7 +66,7 @@ export function registerMergeCommand(program: Command): void {
         '(a second merge into the same target waits that long for the first to finish), or a full disk, also exits 1, ' +
         'with one line naming it; nothing is merged then either.',
     )
-    .action((files: string[], o: { into: string; json?: boolean }) => {
+    .action((files: string[], o: { into: string; json?: boolean; quiet?: boolean }) => {
       const s = mergeDatabases(o.into, files);
       // the target's studies after the merge: a study still short of its plan (a shard missing) is said
       const store = ResultStore.openForReading(o.into);

@@ -7,10 +7,10 @@
 import type { Command } from 'commander';
 import type { LoadedDeal } from '../game/ref.js';
 import { solve } from '../solver/solve.js';
-import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, type SolveResult } from '../solver/types.js';
+import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, type SolveProgress, type SolveResult } from '../solver/types.js';
 import { toNumbering } from '../game/numbering.js';
 import { formatExplained } from '../game/explain.js';
-import { COLUMNS_HELP, DEAL_HELP, loadDealOrThrow, numberingFor, numberingNote, parseBudgetOption, printJson, printLines, variantLabel } from './common.js';
+import { COLUMNS_HELP, DEAL_HELP, loadDealOrThrow, numberingFor, numberingNote, parseBudgetOption, printJson, printLines, QUIET_HELP, variantLabel } from './common.js';
 import { explainOrThrow } from './game.js';
 
 /** Exit code of each solver result. */
@@ -23,9 +23,53 @@ const EXIT_HELP = '\nExit codes: 0 won, 3 lost (proven), 4 undecided (budget spe
  * loaded once, by the caller: a position file read from a pipe (`/dev/stdin`, `<(…)`) can be read only
  * once (a second read would find the pipe empty).
  */
-function solveArg(command: string, deal: LoadedDeal, maxText: string | undefined): { deal: LoadedDeal; max: number; r: SolveResult } {
+function solveArg(command: string, deal: LoadedDeal, maxText: string | undefined, showProgress = false): { deal: LoadedDeal; max: number; r: SolveResult } {
   const max = maxText === undefined ? DEFAULT_MAX_POSITIONS : parseBudgetOption(command, maxText);
-  return { deal, max, r: solve(deal.position, { maxPositions: max }) };
+  if (!showProgress) return { deal, max, r: solve(deal.position, { maxPositions: max }) };
+  const progress = solveProgress((text) => process.stderr.write(text), max);
+  try {
+    return { deal, max, r: solve(deal.position, { maxPositions: max, onProgress: progress.onProgress }) };
+  } finally {
+    progress.done();
+  }
+}
+
+/** Milliseconds into a solve before its progress line first shows (a short solve shows none). */
+export const PROGRESS_FIRST_MS = 2000;
+/** Least milliseconds between two progress lines. */
+export const PROGRESS_EVERY_MS = 1000;
+
+/**
+ * The progress line of a long solve: `solving: 1,245,184 of 10,000,000 positions (12%), 415,061
+ * positions/s, 3.0 s`.
+ */
+export function solveProgressText(p: SolveProgress, max: number): string {
+  const pct = Math.floor((p.positions / max) * 100);
+  const rate = p.elapsedMs > 0 ? `, ${Math.round((p.positions / p.elapsedMs) * 1000).toLocaleString('en-US')} positions/s` : '';
+  return `solving: ${p.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')} positions (${pct}%)${rate}, ${(p.elapsedMs / 1000).toFixed(1)} s`;
+}
+
+/**
+ * A progress display for one solve, written with `write` (to a terminal: each line overwrites the last
+ * with a carriage return): `onProgress` for SolveOptions, which shows solveProgressText first when the
+ * solve has run PROGRESS_FIRST_MS, then at most once every PROGRESS_EVERY_MS; `done` clears the line
+ * (if one was shown), so that the result is printed on a clean line.
+ */
+export function solveProgress(write: (text: string) => void, max: number): { onProgress: (p: SolveProgress) => void; done: () => void } {
+  let next = PROGRESS_FIRST_MS;
+  let shown = false;
+  return {
+    onProgress(p) {
+      if (p.elapsedMs < next) return;
+      next = p.elapsedMs + PROGRESS_EVERY_MS;
+      shown = true;
+      write(`\r${solveProgressText(p, max)}\x1b[K`);
+    },
+    done() {
+      if (shown) write('\r\x1b[K');
+      shown = false;
+    },
+  };
 }
 
 function mb(bytes: number): string {
@@ -82,12 +126,13 @@ export function registerSolveCommands(program: Command): void {
     .option('--columns <numbering>', COLUMNS_HELP)
     .option('--explain', 'the winning line one move a line: number, notation, cards moved in words, card turned up, suit completed, stock deals left, running scores')
     .option('--json', 'print one JSON object { code, label, game, suits, maxPositions, status, positions, elapsedMs, line, moveCount, classicScore, revealScore, peakBytes, solverVersion, stages, columns, and with --explain explain: [one object per move] }; stages: [{ stage (quick, beam or complete), positions (new ones it stored), iterations (beam only, else null), end (won, lost, budget spent, share spent, ran dry or budget short) }]')
-    .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
-    .action((ref: string, opts: { maxPositions?: string; json?: boolean; columns?: string; explain?: boolean }) => {
-      const deal0 = loadDealOrThrow(ref);
+    .option('--quiet', `${QUIET_HELP}`)
+    .addHelpText('after', `\n${DEAL_HELP}\n\nA solve that runs more than ${PROGRESS_FIRST_MS / 1000} s shows its progress on stderr (positions so far, rate) when stderr is a terminal, unless --json or --quiet.${EXIT_HELP}`)
+    .action((ref: string, opts: { maxPositions?: string; json?: boolean; columns?: string; explain?: boolean; quiet?: boolean }) => {
+      const deal0 = loadDealOrThrow(ref, opts.quiet);
       const numbering = numberingFor(deal0, opts.columns);
       const note = numberingNote(deal0, numbering);
-      const { deal, max, r } = solveArg('solve', deal0, opts.maxPositions);
+      const { deal, max, r } = solveArg('solve', deal0, opts.maxPositions, !opts.json && !opts.quiet && process.stderr.isTTY === true);
       const line = r.line.map((m) => toNumbering(m, numbering));
       const explained = opts.explain && r.status === 'won' ? explainOrThrow(deal, r.line, numbering) : null;
       if (opts.json) {

@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 import { canonicalPath, makeDirs, sameFileAs, statOrNull, writeTextAtomically } from '../batch/files.js';
 import { dealIdentity } from '../batch/deals.js';
 import { oneLine } from '../batch/schema.js';
-import { DEFAULT_DB_PATH, ResultStore, type StoredOutcome } from '../batch/store.js';
+import { ResultStore, type StoredOutcome } from '../batch/store.js';
 import { InputError, quoteInput } from '../game/errors.js';
 import { fromNumbering, type Numbering } from '../game/numbering.js';
 import type { LoadedDeal } from '../game/ref.js';
@@ -21,7 +21,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, SOLVER_VERSION } from '../sol
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage, type Verdict } from '../view/page.js';
 import { checkOutPath, stdoutDash } from './batch.js';
-import { cardWords, COLUMNS_HELP, DEAL_HELP, loadDealOrThrow, numberingFor, numberingNote, parseBudgetOption, variantLabel } from './common.js';
+import { cardWords, COLUMNS_HELP, DEAL_HELP, dbOption, lineWords, loadDealOrThrow, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, wroteLine } from './common.js';
 
 interface ViewOptions {
   line?: string;
@@ -31,6 +31,7 @@ interface ViewOptions {
   db: string;
   stored: boolean;
   out?: string;
+  quiet?: boolean;
 }
 
 function fmt(n: number): string {
@@ -55,7 +56,7 @@ function lookUp(deal: LoadedDeal, db: string): StoredOutcome | null {
 function planView(deal: LoadedDeal, o: ViewOptions, numbering: Numbering): { line: string[]; verdict: Verdict; note: string } {
   if (o.line !== undefined) {
     // read in the deal's numbering, as play reads it (PySolFC's columns for a pysol: deal)
-    const line = o.line.split(/[\s,]+/).filter(Boolean).map((m, i) => {
+    const line = lineWords([o.line], o.quiet).map((m, i) => {
       const t = fromNumbering(m, numbering);
       if (!t.ok) throw new InputError(t.error.code, `${t.error.message} (move ${i + 1} of the line)`);
       return t.value;
@@ -113,7 +114,7 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
     if (given('stored')) throw new InputError('bad-option', 'option --no-stored: only with --solve');
   }
   if (o.out !== undefined) checkOutPath(o.out, o.db);
-  const deal = loadDealOrThrow(ref);
+  const deal = loadDealOrThrow(ref, o.quiet);
   // the page over the position file it shows would destroy it (a study reads its position files again
   // when it resumes)
   if (o.out !== undefined && deal.source.kind === 'file' && sameFileAs(o.out, [deal.source.path]) !== null) {
@@ -153,7 +154,7 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
     throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
   }
   const what = { won: `won in ${moveCount(plan.line.length)}`, lost: 'lost (proven)', undecided: 'undecided', line: `a line of ${moveCount(plan.line.length)}, not won`, position: 'the position alone' }[verdict];
-  process.stdout.write(`wrote ${o.out}: ${title}, ${what}\n`);
+  wroteLine(o.out, `${title}, ${what}`, o.quiet);
 }
 
 /** Registers `view` on the program. */
@@ -166,9 +167,10 @@ export function registerViewCommand(program: Command): void {
     .option('--columns <numbering>', COLUMNS_HELP)
     .option('--solve', 'show the winning line: a stored won or lost result of the deal in --db is used first, else the deal is solved')
     .option('--max-positions <n>', `position budget when solving, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
-    .option('--db <file>', 'results database looked up by --solve (a missing file is skipped)', DEFAULT_DB_PATH)
+    .addOption(dbOption('results database looked up by --solve (a missing file is skipped)'))
     .option('--no-stored', 'with --solve, always solve (do not look in the database)')
-    .option('--out <file>', 'write the page to this file (missing parent directories are created); default stdout (also -)')
+    .option('--out <file>', 'write the page to this file (missing parent directories are created) and say so on stderr; default stdout (also -)')
+    .option('--quiet', QUIET_HELP)
     .addHelpText(
       'after',
       `\n${DEAL_HELP}\n\nExamples:\n  spidersolve view SE1-1 --solve --out reports/SE1-1.html\n  spidersolve view SE4-7 --line "5-2 d" --out se4-7.html\n\nExit codes: 0 page written (won, lost, undecided or a line), 2 bad input, 1 the --db database held locked by another program too long, or an internal error.`,

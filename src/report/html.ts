@@ -6,7 +6,7 @@
  */
 import { HUMAN_HEADERS, humanCell, REPORT_COLUMNS, type ReportRow } from '../batch/report.js';
 import { escapeHtml } from '../view/html.js';
-import { reportCharts, renderSvg, type Chart } from './charts.js';
+import { CHART_LAYOUTS, reportCharts, renderSvg, type Chart, type ChartLayout } from './charts.js';
 import { chartData, type WonEffort } from './data.js';
 
 /** What the report is about, printed at its head. */
@@ -55,7 +55,9 @@ figure svg{display:block;max-width:100%;height:auto}
 .chart{overflow-x:auto}
 .chart::-webkit-scrollbar{height:12px}
 .chart::-webkit-scrollbar-thumb{background:#a9ada4;border-radius:6px;border:3px solid #fff}
-@media (max-width:600px){figure{padding:10px 6px}figcaption{font-size:13px}figure svg{max-width:none}}
+.v-narrow,.v-wide{display:none}
+@media (max-width:640px){figure{padding:10px 6px}figcaption{font-size:13px}.v-narrow{display:block}.v-medium{display:none}}
+@media (min-width:1100px){.v-wide{display:block}.v-medium{display:none}}
 figcaption{font-size:14px;color:#444;margin-top:6px}
 footer{font-size:12px;color:#777}
 `;
@@ -74,8 +76,14 @@ function table(rows: readonly ReportRow[]): string {
  * are the per-study report's (store.ts `report`): a study's rows of one game, suits and solver version
  * are the rungs of its budget ladder, with cumulative counts, so they are drawn as one curve.
  */
-export function studyCharts(rows: readonly ReportRow[], won: Iterable<WonEffort>): Chart[] {
-  return reportCharts(chartData(rows, won, { rungs: true }));
+export function studyCharts(rows: readonly ReportRow[], won: Iterable<WonEffort>, layout: ChartLayout = 'medium'): Chart[] {
+  return reportCharts(chartData(rows, won, { rungs: true }), layout);
+}
+
+/** studyCharts at every layout (CHART_LAYOUTS), from one reading of `won`: the charts of each, in the same order. */
+function chartsAtEveryLayout(rows: readonly ReportRow[], won: Iterable<WonEffort>): Record<ChartLayout, Chart[]> {
+  const data = chartData(rows, won, { rungs: true });
+  return Object.fromEntries(CHART_LAYOUTS.map((l) => [l, reportCharts(data, l)])) as Record<ChartLayout, Chart[]>;
 }
 
 /**
@@ -84,17 +92,21 @@ export function studyCharts(rows: readonly ReportRow[], won: Iterable<WonEffort>
  * there are no charts. `won` is read once.
  */
 export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEffort>, meta: ReportMeta): Promise<string> {
-  const charts = rows.length ? studyCharts(rows, won) : [];
+  const layouts = rows.length ? chartsAtEveryLayout(rows, won) : null;
+  const charts = layouts?.medium ?? [];
   const figures: string[] = [];
-  for (const c of charts) {
+  for (const [i, c] of charts.entries()) {
     if (c.empty) {
       // nothing to draw (no won deal): a note, not an empty frame with a caption describing boxes
       figures.push(`<figure data-chart="${escapeHtml(c.id)}" data-empty>\n<h2>${escapeHtml(c.title)}</h2>\n<p class="empty">No won deals: nothing to plot.</p>\n</figure>`);
       continue;
     }
-    const svg = await renderSvg(c.spec, false);
+    // the chart at each size; the style sheet shows the one that fits the window (a phone's, a
+    // tablet's, a desktop's), so that no chart opens scrolled sideways with its dots out of sight
+    const svgs: string[] = [];
+    for (const l of CHART_LAYOUTS) svgs.push(`<div class="v-${l}" data-layout="${l}">${await renderSvg(layouts![l][i]!.spec, false)}</div>`);
     figures.push(
-      `<figure data-chart="${escapeHtml(c.id)}">\n<h2>${escapeHtml(c.title)}</h2>\n<div class="chart">${svg}</div>\n<figcaption>${escapeHtml(c.caption)}</figcaption>\n</figure>`,
+      `<figure data-chart="${escapeHtml(c.id)}">\n<h2>${escapeHtml(c.title)}</h2>\n<div class="chart">${svgs.join('')}</div>\n<figcaption>${escapeHtml(c.caption)}</figcaption>\n</figure>`,
     );
   }
   // a deal counts once, in the top rung of its study's ladder (a study's rows of one game, suits and

@@ -71,6 +71,8 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
   const store = new ColumnStore();
   const keyCodec = new KeyCodec(new SolverState(position), undefined, true, store);
   const table = new PositionTable(max, (a, o) => keyCodec.keyLength(a, o));
+  const progress = opts.onProgress;
+  if (progress) table.onGrow = (positions) => progress({ positions, elapsedMs: performance.now() - t0 });
   const quickShare = tuning.quickShare ?? QUICK_SHARE;
   let status: SolveResult['status'] = 'undecided';
   // the winning line, packed (state.ts packMove)
@@ -121,6 +123,7 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
     reveal = played.value.reveal;
   }
   // the table's memory goes to the next solve in this thread (memory already touched)
+  table.onGrow = null;
   table.release();
   return {
     status,

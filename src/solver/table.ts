@@ -16,6 +16,8 @@
  * cache misses of a large table, and costs no memory.
  */
 
+import { PROGRESS_EVERY } from './types.js';
+
 /** PositionTable.visit's answer for a new position that the table has no room for (its budget is spent). */
 export const FULL = -2;
 
@@ -42,6 +44,8 @@ function bitsFor(n: number): number {
 
 /** Largest share of slots in use before the slots grow (linear probing stays short below it). */
 const MAX_LOAD = 0.7;
+/** The table calls `onGrow` each time its size is a multiple of PROGRESS_MASK + 1 (types.ts PROGRESS_EVERY). */
+const PROGRESS_MASK = PROGRESS_EVERY - 1;
 /** Positions the first grown table has room for, and its slots. */
 const EARLY_POSITIONS = 1 << 16;
 const EARLY_SLOTS = Math.ceil(EARLY_POSITIONS / MAX_LOAD) + 1;
@@ -96,6 +100,11 @@ export class PositionTable {
   private lastHash = 0;
   private readonly keyLength: KeyLength;
   private readonly expected: number;
+  /**
+   * Called with the size each time it reaches a multiple of PROGRESS_MASK + 1 (solve.ts passes
+   * SolveOptions.onProgress here); null for none.
+   */
+  onGrow: ((size: number) => void) | null = null;
 
   /**
    * `expected`: how many positions the caller may store (the budget). Room for up to 2^10 of them is
@@ -266,6 +275,7 @@ export class PositionTable {
     this.slots[i] = this.slotValue(this.lastHash, node);
     this.size++;
     if (this.size > this.slots.length * MAX_LOAD) this.rehash();
+    if ((this.size & PROGRESS_MASK) === 0 && this.onGrow !== null) this.onGrow(this.size);
     return node;
   }
 

@@ -105,7 +105,7 @@ h1{font-size:clamp(18px,4.5vw,26px);margin:0;min-width:0;overflow-wrap:anywhere}
 .step .winmsg{color:#f4c542;font-weight:700}
 .stats{display:flex;flex-wrap:wrap;gap:6px 18px;font-size:14px;margin:0 0 10px;color:#e6f2ea}
 .stats b{color:#fff;font-variant-numeric:tabular-nums}
-.controls{position:fixed;left:0;right:0;bottom:0;background:rgba(5,30,19,.96);border-top:1px solid #2d6b4a;padding:8px 10px calc(8px + env(safe-area-inset-bottom))}
+.controls{position:fixed;left:0;right:0;bottom:0;z-index:10;background:#051e13;border-top:1px solid #2d6b4a;box-shadow:0 -4px 12px rgba(0,0,0,.35);padding:8px 10px calc(8px + env(safe-area-inset-bottom))}
 .controls .inner{max-width:1100px;margin:0 auto;display:flex;flex-wrap:wrap;align-items:center;gap:8px}
 .controls button{font:inherit;font-size:16px;min-width:44px;min-height:40px;border-radius:8px;border:1px solid #4a8f6a;background:#1b5e3d;color:#fff;cursor:pointer}
 .controls button:disabled{opacity:.4;cursor:default}
@@ -176,6 +176,9 @@ $('reveal').addEventListener('change',function(e){reveal=e.target.checked;show(k
 document.addEventListener('keydown',function(e){if(e.target&&e.target.type==='range')return;if(e.altKey||e.ctrlKey||e.metaKey)return;
 if(e.key==='ArrowRight'){show(k+1);e.preventDefault()}else if(e.key==='ArrowLeft'){show(k-1);e.preventDefault()}
 else if(e.key==='Home'){show(0);e.preventDefault()}else if(e.key==='End'){show(last);e.preventDefault()}});
+var bar=document.querySelector('.controls'),main=document.querySelector('main');
+function room(){main.style.paddingBottom=(bar.offsetHeight+24)+'px'}
+room();window.addEventListener('resize',room);if(window.ResizeObserver)new ResizeObserver(room).observe(bar);
 show(0);document.body.setAttribute('data-ready','');
 })();
 `;
