@@ -1,7 +1,8 @@
 /**
  * The game commands in a whole process (`node --import tsx src/cli/main.ts …`, spawned from the
- * repository root): output to a full disk, and a position file read from a shell's pipe as
- * /dev/stdin or `-`. The rest of the game commands are tested in-process (test/cli-game.test.ts).
+ * repository root): output to a full disk, a position file read from a shell's pipe as /dev/stdin or
+ * `-`, and a solve of a lost deal at the default budget (some seconds). The rest of the game commands
+ * are tested in-process (test/cli-game.test.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
@@ -38,7 +39,7 @@ describe('spidersolve program', () => {
 });
 
 describe('solve', () => {
-  it('solve and hint read a position file from a pipe (it can be read once; found by helper-48)', () => {
+  it('solve and hint read a position file from a pipe (it can be read once)', () => {
     const file = join(dir, 'piped.txt');
     writeFileSync(file, cli('show', 'SE2-5', '--format', 'position').stdout);
     // through a shell's pipe, as a user types it (Node's own stdin pipes are sockets, which /dev/stdin cannot open)
@@ -54,13 +55,13 @@ describe('solve', () => {
     expect(JSON.parse(hint.stdout)).toMatchObject({ status: 'won', move: json('hint', 'SE2-5', '--json').move });
   });
 
-  it('a position in the JSON form from a pipe is read as JSON: its name says nothing, its first character does (found by helper-49)', () => {
+  it('a position in the JSON form from a pipe is read as JSON: its name says nothing, its first character does', () => {
     const file = join(dir, 'piped-json.txt');
     writeFileSync(file, `  \n${cli('show', 'SE2-5', '--format', 'position-json').stdout}`);
     const r = spawnSync('bash', ['-c', `cat "$0" | "${process.execPath}" --import tsx src/cli/main.ts solve --json /dev/stdin`, file], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'won', positions: 129, line: json('solve', 'SE2-5', '--json').line });
-    // `-` names standard input, as batch --deals - does (found by helper-51)
+    // `-` names standard input, as batch --deals - does
     for (const body of [cli('show', 'SE2-5', '--format', 'position').stdout, cli('show', 'SE2-5', '--format', 'position-json').stdout]) {
       writeFileSync(file, body);
       const dash = spawnSync('bash', ['-c', `cat "$0" | "${process.execPath}" --import tsx src/cli/main.ts solve --json -`, file], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
@@ -70,5 +71,11 @@ describe('solve', () => {
     // a file of the text form still reads as text whatever its name, and a JSON-looking one that is not JSON says so
     writeFileSync(file, '{ "game": \n');
     expect(cli('show', file)).toMatchObject({ status: 2, stderr: expect.stringMatching(/^spidersolve: position file .*piped-json\.txt: not valid JSON \(/) });
+  });
+
+  it('a proven loss at the default budget says nothing of another budget (pysol:spiderette:56: 165,113 positions)', () => {
+    const lost = cli('solve', 'pysol:spiderette:56');
+    expect(lost.status).toBe(3);
+    expect(lost.stdout.split('\n')[1]).toMatch(/^positions: 165,113 of 1,000,000; time: /);
   });
 });

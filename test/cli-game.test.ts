@@ -461,8 +461,9 @@ describe('solve', () => {
     const undecided = await cli('solve', 'SP4-1', '--max-positions', '10');
     expect(undecided.status).toBe(4);
     expect(undecided.stdout.split('\n')[1]).toMatch(/^positions: 10 of 10 \(a larger --max-positions may settle it\); time: /);
-    const lost = await cli('solve', 'pysol:spiderette:56');
+    // a proven loss: no word of another budget, even where it took the whole budget
+    const lost = await cli('solve', 'SE4-1011', '--max-positions', '7462');
     expect(lost.status).toBe(3);
-    expect(lost.stdout.split('\n')[1]).toMatch(/^positions: 165,113 of 1,000,000; time: /);
+    expect(lost.stdout.split('\n')[1]).toMatch(/^positions: 7,462 of 7,462; time: /);
   });
 });
