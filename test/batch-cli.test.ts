@@ -1,10 +1,10 @@
 /**
- * The batch, report and export commands as a user runs them: `node --import tsx src/cli/main.ts …`
- * in a child process. Interrupt/kill tests use the test worker (SPIDERSOLVE_BATCH_WORKER) with fake
- * outcomes and a small delay, so that a batch is reliably caught midway.
+ * The batch, report and export commands as a user runs them, run in-process (test/helpers/cli.ts
+ * runInProcess). Batches of fake outcomes use the test worker (SPIDERSOLVE_BATCH_WORKER). What needs a
+ * whole process (signals, the real entry, another user) is in batch-cli-process.slow.test.ts and
+ * batch-cli.slow.test.ts.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import { planSeeds } from '../src/batch/deals.js';
 import { parseBatchOptions, resumeCommand, TABLE_LEGEND } from '../src/cli/batch.js';
 import { SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore } from '../src/batch/store.js';
-import { cli as runCli, expectUnchanged, ROOT, snapshot, type Run } from './helpers/cli.js';
+import { expectUnchanged, ROOT, runInProcess, snapshot, type Run } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
@@ -27,9 +27,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The CLI in a child process (test/helpers/cli.ts), with this file's argument order. */
-function cli(args: string[], env: Record<string, string> = {}, poll?: (kill: (s: NodeJS.Signals) => void) => boolean): Promise<Run> {
-  return runCli(args, { env, poll });
+/** The CLI run in-process (test/helpers/cli.ts runInProcess), with this file's argument order. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return runInProcess(args, { env });
 }
 
 function expectOneLineError(r: Run, pattern: RegExp): void {
@@ -322,29 +322,24 @@ describe('spidersolve batch: bad input', () => {
 
   it('--deals - reads the deals from standard input, as /dev/stdin does', async () => {
     const db = join(dir, 'dash.sqlite');
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'batch', '--deals', '-', '--db', db, '--max-positions', '2000', '--json'], { cwd: ROOT, input: 'SE1-1\nSE1-2\n', encoding: 'utf8' });
-    const o = JSON.parse(out);
+    const out = await runInProcess(['batch', '--deals', '-', '--db', db, '--max-positions', '2000', '--json'], { stdin: 'SE1-1\nSE1-2\n' });
+    expect(out.status).toBe(0);
+    const o = JSON.parse(out.stdout);
     expect([o.study, o.planned, o.won]).toEqual(['stdin-at-2k-positions', 2, 2]);
-    // stopped, it says the deals must come on standard input again (typed as
-    // printed at a terminal, the command waited for the keyboard)
-    const stopped = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'batch', '--deals', '-', '--db', join(dir, 'dash-stopped.sqlite'), '--max-positions', '2000'], {
-      cwd: ROOT, input: 'SE1-1\nSE1-2\n', encoding: 'utf8', env: { ...process.env, SPIDERSOLVE_TEST_SIGNAL_AT_START: 'SIGINT' },
-    });
-    expect(stopped.status).toBe(130);
-    expect(stopped.stderr).toMatch(/the same command, with the (same )?deals on its standard input:\n  npx spidersolve batch --deals - --db .*dash-stopped\.sqlite --max-positions 2000\n$/);
+    // (stopped by a signal, it says the deals must come on standard input again: batch-cli-process.slow.test.ts)
   });
 
-  it('--deals - is named "- (standard input)" in messages (it was /dev/stdin); its study is planned from file:/dev/stdin as before', () => {
+  it('--deals - is named "- (standard input)" in messages (it was /dev/stdin); its study is planned from file:/dev/stdin as before', async () => {
     const db = join(dir, 'dash-named.sqlite');
-    const run = (input: string) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'batch', '--deals', '-', '--db', db, '--max-positions', '2000'], { cwd: ROOT, input, encoding: 'utf8' });
-    const bad = run('SE1-1\nSP1-zz\n');
+    const run = (input: string) => runInProcess(['batch', '--deals', '-', '--db', db, '--max-positions', '2000'], { stdin: input });
+    const bad = await run('SE1-1\nSP1-zz\n');
     expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'spidersolve: --deals - (standard input): 1 bad line (2), nothing was run: line 2: deal code "SP1-zz": the seed "zz" is not a whole number 0..4294967295 in digits\n']);
-    expect(run('# none\n').stderr).toBe('spidersolve: --deals - (standard input): no deal in the file\n');
-    expect(run('SE1-1\u0000').stderr).toMatch(/^spidersolve: --deals - \(standard input\): not a text file \(a zero byte at line 1\)/);
+    expect((await run('# none\n')).stderr).toBe('spidersolve: --deals - (standard input): no deal in the file\n');
+    expect((await run('SE1-1\u0000')).stderr).toMatch(/^spidersolve: --deals - \(standard input\): not a text file \(a zero byte at line 1\)/);
     expect(() => statSync(db)).toThrow(/ENOENT/);
     // stored as before, so a study run from standard input earlier resumes
-    expect(run('SE1-1\n').status).toBe(0);
-    const studies = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'studies', '--db', db, '--json'], { cwd: ROOT, encoding: 'utf8' }));
+    expect((await run('SE1-1\n')).status).toBe(0);
+    const studies = JSON.parse((await cli(['studies', '--db', db, '--json'])).stdout);
     expect(studies.map((st: { name: string; deals: string }) => [st.name, st.deals])).toEqual([['stdin-at-2k-positions', 'file:/dev/stdin']]);
   });
 
@@ -363,36 +358,6 @@ describe('spidersolve batch: bad input', () => {
     const db = join(dir, 'device.sqlite');
     expectOneLineError(await cli(['batch', '--deals', '/dev/null', '--db', db]), /^spidersolve: --deals \/dev\/null: no deal in the file\n$/);
     expectOneLineError(await cli(['batch', '--deals', '/dev/zero', '--db', db]), /^spidersolve: --deals \/dev\/zero: not a text file \(a zero byte at line 1\)/);
-    expect(() => statSync(db)).toThrow();
-  });
-
-  it('a signal while the deals are read from a pipe whose writer writes nothing stops at once: exit 130, nothing created', async () => {
-    const fifo = join(dir, 'deals.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const db = join(dir, 'fifo.sqlite');
-    let sent = false;
-    let writer = -1;
-    const r = await runCli(['batch', '--deals', fifo, '--db', db], {
-      poll: (kill) => {
-        // the signal goes once the batch reads the pipe (a writer can open it only then, ENXIO before),
-        // so it finds the batch's handlers in place however slowly the process started (a signal at a
-        // fixed 1.5 s could come before, on a loaded machine, and kill it)
-        if (!sent) {
-          try {
-            writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-          } catch {
-            return false;
-          }
-          kill('SIGINT');
-          sent = true;
-        }
-        return sent;
-      },
-    });
-    if (writer >= 0) closeSync(writer);
-    expect(sent).toBe(true);
-    expect(r.status).toBe(130);
-    expect(r.stderr).toMatch(/spidersolve: interrupted while reading the deals of --deals .*deals\.fifo; nothing was run or written; to run it, the same command:\n  npx spidersolve batch .*\n$/);
     expect(() => statSync(db)).toThrow();
   });
 
@@ -437,12 +402,12 @@ describe('spidersolve batch: bad input', () => {
     expectOneLineError(await cli(base), /: its deals changed since it was planned: deal 2 of the plan was file:.*posfile-deal\.txt, the list still names it, but the file now holds another deal; lines may be added at the end, not changed, removed or reordered: restore the list, or give another --study name \(nothing was written\)\n$/);
     expectUnchanged(db, before);
     // two lists piped in, one default study name
-    const piped = (input: string, extra: string[] = []) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'batch', '--db', db, '--deals', '-', '--max-positions', '500', ...extra], { cwd: ROOT, input, encoding: 'utf8' });
-    expect(piped('SP1-1\n').status).toBe(0);
+    const piped = (input: string, extra: string[] = []) => runInProcess(['batch', '--db', db, '--deals', '-', '--max-positions', '500', ...extra], { stdin: input });
+    expect((await piped('SP1-1\n')).status).toBe(0);
     const before2 = snapshot(db);
-    expectOneLineError(piped('SP1-4\n'), /study "stdin-at-500-positions" in .*: its deals changed since it was planned: deal 1 of the plan was SP1-1, the list now gives SP1-4; a study of deals read from standard input keeps the deals it was planned with: give this list its own --study name \(nothing was written\)\n$/);
+    expectOneLineError(await piped('SP1-4\n'), /study "stdin-at-500-positions" in .*: its deals changed since it was planned: deal 1 of the plan was SP1-1, the list now gives SP1-4; a study of deals read from standard input keeps the deals it was planned with: give this list its own --study name \(nothing was written\)\n$/);
     expectUnchanged(db, before2);
-    expect(piped('SP1-4\n', ['--study', 'second list']).status).toBe(0);
+    expect((await piped('SP1-4\n', ['--study', 'second list'])).status).toBe(0);
   });
 
   it('a foreign, unreadable or newer database file exits 2 naming it, untouched', async () => {
@@ -508,38 +473,6 @@ describe('spidersolve batch: bad input', () => {
   });
 });
 
-describe('a database left in WAL mode, read without its -shm from a folder that cannot be written', () => {
-  it('is a one-line error naming the database and what to copy, exit 2, not an internal error', () => {
-    const base = mkdtempSync(join(tmpdir(), 'spidersolve-walro-'));
-    chmodSync(base, 0o755);
-    const made = join(base, 'made.sqlite');
-    makeLostDb(made);
-    // WAL mode stays in the file's header once set; closed, the -wal and -shm files are removed
-    const db = new Database(made);
-    db.pragma('journal_mode = WAL');
-    db.close();
-    const ro = join(base, 'ro');
-    mkdirSync(ro);
-    const file = join(ro, 'copy.sqlite');
-    copyFileSync(made, file);
-    chmodSync(file, 0o444);
-    chmodSync(ro, 0o555);
-    // root writes anywhere: the command runs as nobody then, as a user without rights to the folder
-    const asUser = process.getuid?.() === 0 ? ['runuser', ['-u', 'nobody', '--', process.execPath]] as const : [process.execPath, []] as const;
-    for (const cmd of [['report'], ['studies'], ['export', '--csv'], ['report', '--format', 'html']]) {
-      const r = spawnSync(asUser[0], [...asUser[1], '--import', 'tsx', 'src/cli/main.ts', ...cmd, '--db', file], { cwd: ROOT, encoding: 'utf8' });
-      expect([r.status, r.stdout, r.stderr]).toEqual([
-        2,
-        '',
-        `spidersolve: database ${file}: cannot read it here: it is in WAL mode (the batch that wrote it did not close it) and SQLite must make ${file}-shm beside it, in a folder it cannot write; copy its -wal and -shm files with it, or read it from a folder you can write (SQLite: attempt to write a readonly database); left untouched\n`,
-      ]);
-    }
-    expect(readdirSync(ro)).toEqual(['copy.sqlite']);
-    chmodSync(ro, 0o755);
-    rmSync(base, { recursive: true, force: true });
-  });
-});
-
 describe('the resume command', () => {
   it('repeats the arguments, shell-quoted, after npx spidersolve', () => {
     expect(resumeCommand(['batch', '--deals', 'my deals.txt', '--study', "it's"])).toBe(`npx spidersolve batch --deals 'my deals.txt' --study 'it'\\''s'`);
@@ -553,38 +486,6 @@ describe('the resume command', () => {
     // relative paths the arguments are, so the command goes there first
     expect(resumeCommand(['batch', '--deals', 'data/pysol-sample.txt'], null, ROOT, join(ROOT, 'src'))).toBe(`cd ${ROOT} && npx spidersolve batch --deals data/pysol-sample.txt`);
     expect(resumeCommand(['batch', '--seeds', '1-10'], null, ROOT, ROOT)).toBe('npx spidersolve batch --seeds 1-10');
-  });
-
-  it('run from outside the project, an interrupted batch prints the project\'s bin by its path (npx would look in npm\'s registry)', async () => {
-    // a folder outside the project, where node finds tsx (to run the sources) through a link
-    const away = join(dir, 'away');
-    mkdirSync(away);
-    symlinkSync(join(ROOT, 'node_modules'), join(away, 'node_modules'));
-    const db = join(away, 'outside.sqlite');
-    const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-3', '--max-positions', '77', '--workers', '1', '--db', 'outside.sqlite'];
-    // (INIT_CWD cleared: started by hand, not by npm run, which the test runner's own npm would suggest)
-    const env = { SPIDERSOLVE_TEST_SIGNAL_AT_START: 'SIGINT', SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1', INIT_CWD: '' };
-    const r = await runCli(args, { env, cwd: away, entry: join(ROOT, 'src', 'cli', 'entry.ts') });
-    expect(r.status).toBe(130);
-    expect(r.stderr).toContain(`resume with the same command:\n  node ${join(ROOT, 'bin', 'spidersolve.js')} batch --game spiderette --suits 1 --seeds 1-3 --max-positions 77 --workers 1 --db outside.sqlite\n`);
-    expect(existsSync(db)).toBe(true);
-  });
-
-  it('of a shard the Slurm array gave names it, so that the command run by hand resumes that shard, not the whole study', async () => {
-    const db = join(dir, 'slurm-shard-1.sqlite');
-    const r = await runCli(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-12', '--max-positions', '77', '--workers', '1', '--db', db], {
-      entry: 'src/cli/entry.ts',
-      env: { SPIDERSOLVE_TEST_SIGNAL_AT_START: 'SIGINT', SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1', SLURM_ARRAY_TASK_ID: '1', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_COUNT: '2' },
-    });
-    expect(r.status).toBe(130);
-    expect(r.stderr).toContain(`spidersolve: interrupted with 6 of 6 deals left; resume with the same command:\n  npx spidersolve batch --game spiderette --suits 1 --seeds 1-12 --max-positions 77 --workers 1 --db ${db} --shard 1/2\n`);
-    // given by hand, --shard is in the arguments already and not added again
-    const byHand = await runCli(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-12', '--max-positions', '77', '--workers', '1', '--db', join(dir, 'hand-shard.sqlite'), '--shard', '1/2'], {
-      entry: 'src/cli/entry.ts',
-      env: { SPIDERSOLVE_TEST_SIGNAL_AT_START: 'SIGINT', SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1' },
-    });
-    expect(byHand.status).toBe(130);
-    expect(byHand.stderr).toMatch(/hand-shard\.sqlite --shard 1\/2\n$/);
   });
 });
 

@@ -3,8 +3,6 @@
  * lines explained move by move. The PySolFC replay plays the printed line on the deal as PySolFC lays
  * it out (its own columns and suits, from the fixture form), through the rules engine.
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseCard, type Card } from '../src/game/cards.js';
 import { explainLine, formatExplained } from '../src/game/explain.js';
@@ -15,13 +13,13 @@ import { pysolDeal, PYSOL_SPIDER_COLUMNS, type PysolFixture } from '../src/game/
 import { loadDeal } from '../src/game/ref.js';
 import { playLine } from '../src/game/score.js';
 import { getVariant } from '../src/game/variant.js';
+import { runInProcess } from './helpers/cli.js';
 import { pos, SE4 } from './helpers/game.js';
 import { solve } from '../src/solver/solve.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+async function cli(...args: string[]) {
+  const r = await runInProcess(args);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -77,20 +75,20 @@ describe('a PySolFC deal\'s winning line, printed in PySolFC\'s numbering', () =
     }
   });
 
-  it('hint, solve and play print and read PySolFC\'s numbers by default for a pysol: deal, and say so', () => {
-    const hint = cli('hint', 'pysol:spider2:5');
+  it('hint, solve and play print and read PySolFC\'s numbers by default for a pysol: deal, and say so', async () => {
+    const hint = await cli('hint', 'pysol:spider2:5');
     expect(hint.status).toBe(0);
     expect(hint.stdout.split('\n')[0]).toBe('4-3   (first move of a 116-move win)'); // spidersolve's 2-6
     expect(hint.stdout).toMatch(/^columns: PySolFC's, 1-10 left to right/m);
-    const own = cli('hint', 'pysol:spider2:5', '--columns', 'spidersolve', '--json');
+    const own = await cli('hint', 'pysol:spider2:5', '--columns', 'spidersolve', '--json');
     expect(JSON.parse(own.stdout)).toMatchObject({ move: '2-6', columns: 'spidersolve' });
-    const solved = JSON.parse(cli('solve', 'pysol:spider2:5', '--json').stdout) as { line: string[]; columns: string };
+    const solved = JSON.parse((await cli('solve', 'pysol:spider2:5', '--json')).stdout) as { line: string[]; columns: string };
     expect(solved.columns).toBe('pysol');
     expect(solved.line[0]).toBe('4-3');
-    const play = cli('play', 'pysol:spider2:5', solved.line.join(' '), '--json');
+    const play = await cli('play', 'pysol:spider2:5', solved.line.join(' '), '--json');
     expect(play.status).toBe(0);
     expect(JSON.parse(play.stdout)).toMatchObject({ won: true, columns: 'pysol', movesPlayed: 116 });
-    expect(cli('play', 'SE4-7', '5-2', '--columns', 'pysol')).toMatchObject({ status: 2, stderr: expect.stringMatching(/^spidersolve: option --columns pysol: SE4-7 is not a PySolFC deal/) });
+    expect(await cli('play', 'SE4-7', '5-2', '--columns', 'pysol')).toMatchObject({ status: 2, stderr: expect.stringMatching(/^spidersolve: option --columns pysol: SE4-7 is not a PySolFC deal/) });
   });
 });
 
@@ -111,7 +109,7 @@ describe('explained lines', () => {
     expect(formatExplained(ex)[0]).toMatch(/^1 {2}5-2 {2}5♦ from column 5 onto 6♣ in column 2; turns up .* \[stock 4, classic 499, reveal 5\]$/);
   });
 
-  it('a whole won line: the last move wins, suits completed are named, scores end as the solver\'s', () => {
+  it('a whole won line: the last move wins, suits completed are named, scores end as the solver\'s', async () => {
     const d = unwrap(loadDeal('SE1-1'));
     const r = solve(d.position, { maxPositions: 100_000 });
     expect(r.status).toBe('won');
@@ -120,35 +118,35 @@ describe('explained lines', () => {
     expect(ex.at(-1)).toMatchObject({ won: true, classicScore: r.classicScore, revealScore: r.revealScore });
     expect(ex.flatMap((m) => m.removed)).toHaveLength(4); // Spiderette: four suits of ♠
     expect(ex.filter((m) => m.kind === 'deal')).toHaveLength(4);
-    const cliOut = cli('solve', 'SE1-1', '--explain', '--json');
+    const cliOut = await cli('solve', 'SE1-1', '--explain', '--json');
     const o = JSON.parse(cliOut.stdout) as { explain: unknown[] };
     expect(o.explain).toEqual(ex);
   });
 
-  it('in PySolFC\'s numbering the columns and the suits are PySolFC\'s', () => {
-    const out = cli('play', 'pysol:spider2:5', '9-8', '--explain');
+  it('in PySolFC\'s numbering the columns and the suits are PySolFC\'s', async () => {
+    const out = await cli('play', 'pysol:spider2:5', '9-8', '--explain');
     expect(out.status).toBe(0);
     expect(out.stdout).toContain('1  9-8  6♥ from column 9 onto 7♥ in column 8; turns up A♥ in column 9  [stock 5, classic 499, reveal 5]');
     expect(out.stdout).toMatch(/^ 1: ## ## ## ## ## \| J♥$/m); // PySolFC's column 1 has six cards
     expect(out.stdout).toMatch(/^ 5: ## ## ## ## \| 4♣$/m); // clubs, as PySolFC shows them
   });
 
-  it('an illegal move of a pysol: deal is named as it was written, and its columns by PySolFC\'s numbers', () => {
+  it('an illegal move of a pysol: deal is named as it was written, and its columns by PySolFC\'s numbers', async () => {
     // PySolFC's columns 1, 4, 5 and 6 are spidersolve's 1, 2, 7 and 8 (PYSOL_SPIDER_COLUMNS)
-    expect(cli('play', 'pysol:spider2:5', '1-4')).toMatchObject({
+    expect(await cli('play', 'pysol:spider2:5', '1-4')).toMatchObject({
       status: 2,
       stderr: 'spidersolve: move "1-4": no movable group of column 1 starts one rank below the last card of column 4 (R6, R9) (move 1 of the line)\n',
     });
-    expect(cli('play', 'pysol:spider2:5', '1-10 4-3 5-6').stderr).toBe(
+    expect((await cli('play', 'pysol:spider2:5', '1-10 4-3 5-6')).stderr).toBe(
       'spidersolve: move "5-6": no movable group of column 5 starts one rank below the last card of column 6 (R6, R9) (move 3 of the line)\n',
     );
-    expect(cli('play', 'pysol:spider2:5', '1-4x0').stderr).toBe('spidersolve: move "1-4x0": the card count must be at least 1 (move 1 of the line)\n');
-    expect(cli('view', 'pysol:spider2:5', '--line', '1-10 4-3 5-6')).toMatchObject({
+    expect((await cli('play', 'pysol:spider2:5', '1-4x0')).stderr).toBe('spidersolve: move "1-4x0": the card count must be at least 1 (move 1 of the line)\n');
+    expect(await cli('view', 'pysol:spider2:5', '--line', '1-10 4-3 5-6')).toMatchObject({
       status: 2,
       stderr: 'spidersolve: move "5-6": no movable group of column 5 starts one rank below the last card of column 6 (R6, R9) (move 3 of the line)\n',
     });
     // in spidersolve's numbering the same moves are spidersolve's
-    expect(cli('play', 'pysol:spider2:5', '1-2', '--columns', 'spidersolve').stderr).toContain('move "1-2": no movable group of column 1 starts one rank below the last card of column 2');
+    expect((await cli('play', 'pysol:spider2:5', '1-2', '--columns', 'spidersolve')).stderr).toContain('move "1-2": no movable group of column 1 starts one rank below the last card of column 2');
     // an empty column, named in the numbering the line was written in, and the fix suggested in it
     const p = pos(SE4, [['', 'KS QS'], '', ['', '5H'], ['', '4H'], ['', '3D'], ['', '2D'], ['', 'AC']], ['2S 3S 4S 5S 6S 7S 8S']);
     const reversed = { texts: ['7-6'], column: (c: number) => 7 - c }; // column i+1 shown as 7-i

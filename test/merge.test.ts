@@ -4,11 +4,9 @@
  * replaced by settled results (never the other way), foreign and newer files refused, the target
  * skipped when a glob names it, and the command's exit status and output.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, linkSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
@@ -18,9 +16,9 @@ import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../src/batch/schema.
 import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord, type StudyParams } from '../src/batch/store.js';
 import type { WorkerOutcome } from '../src/batch/protocol.js';
 import { InputError } from '../src/game/errors.js';
+import { runInProcess } from './helpers/cli.js';
 import { wonLine } from './helpers/won.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VERSION = '9.9.9-test';
 const BUDGET = 500;
 const PARAMS: StudyParams = { game: 'spiderette', suits: '1', dealsSpec: 'seeds:1-6', maxPositions: BUDGET };
@@ -190,7 +188,7 @@ describe('merge', () => {
   it('refuses one study name with two sets of parameters', () => {
     const a = shardDb('e1.sqlite', [won(DEALS[0]!)]);
     const b = shardDb('e2.sqlite', [won(DEALS[1]!)], { params: { ...PARAMS, dealsSpec: 'seeds:1-7' } });
-    // named field by field, as batch names them (the JSON text was cut to its first 57 characters; found by helper-50)
+    // named field by field, as batch names them (the JSON text was cut to its first 57 characters)
     expect(refused(() => mergeDatabases(join(dir, 'e.sqlite'), [a, b]))).toContain(`study "the-study": deals "seeds:1-6" in ${a} but "seeds:1-7" in ${b}`);
     const c = shardDb('e3.sqlite', [won(DEALS[1]!)], { params: { ...PARAMS, maxPositions: BUDGET + 1 } });
     const m = refused(() => mergeDatabases(join(dir, 'e-late.sqlite'), [a, c]));
@@ -292,7 +290,7 @@ describe('merge', () => {
     const s = mergeDatabases(into, [into, a, join(dir, '.', 'h1.sqlite')]);
     expect(s.inputs.map((i) => i.skipped)).toEqual(['it is the target', null, `given twice (as ${a})`]);
     expect(table(into, 'SELECT count(*) AS n FROM results')).toEqual([{ n: 1 }]);
-    // another name of the target, or of an input, by a hard link (it was merged as an input; found by helper-39)
+    // another name of the target, or of an input, by a hard link (it was merged as an input)
     const hard = join(dir, 'h-hard.sqlite');
     linkSync(into, hard);
     const ah = join(dir, 'h1-hard.sqlite');
@@ -384,11 +382,11 @@ describe('merge', () => {
     expect(existsSync(into)).toBe(false);
   });
 
-  it('as a command: prints what it added, exits 2 with one line on a refusal', () => {
+  it('as a command: prints what it added, exits 2 with one line on a refusal', async () => {
     const a = shardDb('j1.sqlite', DEALS.slice(0, 2).map((d) => won(d)));
     const into = join(dir, 'j.sqlite');
-    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'merge', ...args], { cwd: ROOT, encoding: 'utf8' });
-    const ok = run(['--into', into, a]);
+    const run = (args: string[]) => runInProcess(['merge', ...args]);
+    const ok = await run(['--into', into, a]);
     expect(ok.status).toBe(0);
     expect(ok.stdout).toBe(
       `merged 1 database into ${into} (new) in ${/in (\d+\.\d) s/.exec(ok.stdout)![1]} s\n` +
@@ -398,7 +396,7 @@ describe('merge', () => {
     );
     // paths with control characters are shown with them escaped, not written to the terminal raw
     const esc = shardDb('k\u001b[31m.sqlite', DEALS.slice(0, 1).map((d) => won(d)));
-    const escOut = run(['--into', join(dir, 'k\u0007.sqlite'), esc]);
+    const escOut = await run(['--into', join(dir, 'k\u0007.sqlite'), esc]);
     expect(escOut.status).toBe(0);
     expect(escOut.stdout).not.toMatch(/[\u0007\u001b]/);
     expect(escOut.stdout).toContain(`into ${join(dir, 'k\\u{7}.sqlite')} (new)`);
@@ -407,20 +405,20 @@ describe('merge', () => {
     const planned = { ...PARAMS, planned: 6 };
     const s0 = shardDb('jp0.sqlite', DEALS.slice(0, 2).map((d) => won(d)), { study: 'sharded', params: planned });
     const s1 = shardDb('jp1.sqlite', DEALS.slice(2, 3).map((d) => won(d)), { study: 'sharded', params: planned });
-    const part = run(['--into', join(dir, 'jp.sqlite'), s0, s1]);
+    const part = await run(['--into', join(dir, 'jp.sqlite'), s0, s1]);
     expect(part.status).toBe(0);
     expect(part.stdout.trimEnd().split('\n').at(-1)).toBe('  study sharded: 3 of 6 planned deals counted (partial: missing shards or an unfinished run)');
-    const json = run(['--into', join(dir, 'jp.sqlite'), s0, s1, '--json']);
+    const json = await run(['--into', join(dir, 'jp.sqlite'), s0, s1, '--json']);
     expect((JSON.parse(json.stdout) as { studies: unknown[] }).studies).toEqual([{ name: 'sharded', planned: 6, counted: 3, stoppedAt: null, unfinished: 0, untilWidth: null, partial: true }]);
     // an open-ended study its --until-width rule has not stopped yet (an interrupted run): partial too
     const open = { ...PARAMS, dealsSpec: 'seeds:1-', untilWidth: 0.02 };
     const o0 = shardDb('jo0.sqlite', DEALS.slice(0, 2).map((d) => won(d)), { study: 'open', params: open });
-    const openOut = run(['--into', join(dir, 'jo.sqlite'), o0]);
+    const openOut = await run(['--into', join(dir, 'jo.sqlite'), o0]);
     expect(openOut.stdout.trimEnd().split('\n').at(-1)).toBe(
       '  study open: 2 deals counted so far, before its --until-width 0.02 rule was met (partial: an open-ended study its rule has not stopped yet; run its batch command again to go on)',
     );
     // --help names every field --json prints (it listed none), and every table merged (it left out deal names)
-    const help = run(['--help']).stdout.replace(/\s+/g, ' ');
+    const help = (await run(['--help'])).stdout.replace(/\s+/g, ' ');
     const out = JSON.parse(json.stdout) as { inputs: { tables: Record<string, object> }[]; studies: object[] };
     const listed = [out, out.inputs[0]!, out.inputs[0]!.tables, out.inputs[0]!.tables.results!, out.studies[0]!].flatMap((o) => Object.keys(o));
     expect(listed).toHaveLength(24);
@@ -430,7 +428,7 @@ describe('merge', () => {
     expect(help).toContain('Exit status: 0 merged, 2 refused (one line on stderr; the target is left as it was, nothing of any input merged), 1 internal error.');
     expect(help).toContain('each won line replayed through the rules engine to a win in its stored number of moves');
     expect(help).toContain('Then every input is merged in one transaction: all of them or, on any failure, none.');
-    const bad = run(['--into', into, a, join(dir, 'missing.sqlite'), '--json']);
+    const bad = await run(['--into', into, a, join(dir, 'missing.sqlite'), '--json']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe(`spidersolve: merge: input ${join(dir, 'missing.sqlite')}: no such file\n`);
     expect(bad.stdout).toBe('');

@@ -5,23 +5,21 @@
  * proof-rate curve, the spreads), and the HTML file must load nothing from the network.
  * (That every chart draws in a real browser is checked in report-html.slow.test.ts.)
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
 import { summarize, wilsonInterval, type ReportRow } from '../src/batch/report.js';
 import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
 import { chartData, chartStudyNames, MAX_CHART_STUDY, MAX_CURVE_POINTS, proofCurve, shortCount } from '../src/report/data.js';
 import { renderSvg, reportCharts } from '../src/report/charts.js';
+import { runInProcess } from './helpers/cli.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-report-html-'));
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+async function cli(...args: string[]) {
+  const r = await runInProcess(args);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -216,10 +214,10 @@ describe('chart data of the hand-counted study', () => {
 });
 
 describe('spidersolve report --format html and --format vega', () => {
-  it('writes one self-contained file: the table, five charts as SVG, nothing from the network', () => {
+  it('writes one self-contained file: the table, five charts as SVG, nothing from the network', async () => {
     const db = studyDb();
     const out = join(dir, 'r', 'study.html');
-    const r = cli('report', '--db', db, '--format', 'html', '--out', out);
+    const r = await cli('report', '--db', db, '--format', 'html', '--out', out);
     expect(r.stderr).toBe(`spidersolve: wrote ${out}: HTML report, 2 rows of 1 study\n`);
     expect(r.status).toBe(0);
     const html = readFileSync(out, 'utf8');
@@ -260,7 +258,7 @@ describe('spidersolve report --format html and --format vega', () => {
 
   it('--format vega: the specs with the hand-counted data, which Vega-Lite compiles', async () => {
     const db = studyDb();
-    const r = cli('report', '--db', db, '--format', 'vega');
+    const r = await cli('report', '--db', db, '--format', 'vega');
     expect(r.stderr).toBe('');
     const doc = JSON.parse(r.stdout) as { generator: string; charts: { id: string; title: string; caption: string; spec: { layer: { data?: { values: { group: string; positions: number; share: number }[] } }[] } }[] };
     expect(doc.generator).toMatch(/^spidersolve \d+\.\d+\.\d+ \(solver \d+\.\d+\.\d+\)$/);
@@ -271,7 +269,7 @@ describe('spidersolve report --format html and --format vega', () => {
     for (const c of doc.charts) expect(() => vl.compile(c.spec as never)).not.toThrow();
   });
 
-  it('draws a budget ladder\'s rungs on the proof-rate chart: one curve, each rung\'s floor at its budget', () => {
+  it('draws a budget ladder\'s rungs on the proof-rate chart: one curve, each rung\'s floor at its budget', async () => {
     // a ladder 100 / 1,000 / 10,000 over 3 deals: SE2-1 won at 100 (40 positions); SE2-2 undecided at
     // 100, won at 1,000 (700 positions); SE2-3 undecided at every rung
     const db = join(dir, 'ladder.sqlite');
@@ -286,7 +284,7 @@ describe('spidersolve report --format html and --format vega', () => {
     const records = [out(a, 100, 'won', 40), out(b, 100, 'undecided', 100), out(b, 1000, 'won', 700), out(c, 100, 'undecided', 100), out(c, 1000, 'undecided', 1000), out(c, 10_000, 'undecided', 10_000)];
     store.writeResults(null, records, study, [a, b, c].map((d, i) => ({ deal: records.find((r) => r.code === d!.key)!.deal, ord: i, name: d!.key })));
     store.close();
-    const r = cli('report', '--db', db, '--format', 'vega');
+    const r = await cli('report', '--db', db, '--format', 'vega');
     expect(r.stderr).toBe('');
     type Layer = { data?: { values: Record<string, unknown>[] }; mark: { type: string } };
     const doc = JSON.parse(r.stdout) as { charts: { id: string; spec: { layer?: Layer[]; data?: { values: Record<string, unknown>[] } } }[] };
@@ -299,7 +297,7 @@ describe('spidersolve report --format html and --format vega', () => {
     expect(rates.map((v) => [v.group, v.count])).toEqual([['spiderette 2 suits @ 100', 1], ['spiderette 2 suits @ 1k', 2], ['spiderette 2 suits @ 10k', 2]]);
   });
 
-  it('says under the table (text, md, HTML) when a study counts fewer deals than it planned', () => {
+  it('says under the table (text, md, HTML) when a study counts fewer deals than it planned', async () => {
     const db = join(dir, `partial-${Math.random().toString(36).slice(2)}.sqlite`);
     const store = ResultStore.openForWriting(db);
     const study = store.ensureStudy('part', { game: null, suits: null, dealsSpec: 'file:/hand-counted', maxPositions: BUDGET, planned: 20 });
@@ -307,27 +305,27 @@ describe('spidersolve report --format html and --format vega', () => {
     store.writeResults(null, records, study, records.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
     store.close();
     const note = 'study part: 14 of 20 planned deals counted (partial: missing shards or an unfinished run)';
-    const table = cli('report', '--db', db);
+    const table = await cli('report', '--db', db);
     expect(table.status).toBe(0);
     expect(table.stdout.trimEnd().split('\n').at(-1)).toBe(note);
-    expect(cli('report', '--db', db, '--format', 'md').stdout).toContain(`\n\n> ${note}\n`);
-    expect(cli('report', '--db', db, '--format', 'html').stdout).toContain(`<div class="warn" role="note" data-partial><p>${note}</p></div>`);
+    expect((await cli('report', '--db', db, '--format', 'md')).stdout).toContain(`\n\n> ${note}\n`);
+    expect((await cli('report', '--db', db, '--format', 'html')).stdout).toContain(`<div class="warn" role="note" data-partial><p>${note}</p></div>`);
     // the whole hand-counted study (no plan recorded) says nothing of the kind
-    expect(cli('report', '--db', studyDb()).stdout).not.toContain('partial');
+    expect((await cli('report', '--db', studyDb())).stdout).not.toContain('partial');
   });
 
-  it('says so under "no results" too, for a study stopped before it counted a deal', () => {
+  it('says so under "no results" too, for a study stopped before it counted a deal', async () => {
     const db = join(dir, `empty-${Math.random().toString(36).slice(2)}.sqlite`);
     const store = ResultStore.openForWriting(db);
     store.ensureStudy('none yet', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:1-60', maxPositions: BUDGET, planned: 60 });
     store.close();
     const note = 'study none yet: 0 of 60 planned deals counted (partial: missing shards or an unfinished run)';
-    expect(cli('report', '--db', db)).toMatchObject({ status: 0, stdout: `no results\n${note}\n` });
-    expect(cli('report', '--db', db, '--format', 'md').stdout).toBe(`no results\n\n> ${note}\n`);
-    expect(cli('report', '--db', db, '--format', 'html').stdout).toContain(`<div class="warn" role="note" data-partial><p>${note}</p></div>`);
+    expect(await cli('report', '--db', db)).toMatchObject({ status: 0, stdout: `no results\n${note}\n` });
+    expect((await cli('report', '--db', db, '--format', 'md')).stdout).toBe(`no results\n\n> ${note}\n`);
+    expect((await cli('report', '--db', db, '--format', 'html')).stdout).toContain(`<div class="warn" role="note" data-partial><p>${note}</p></div>`);
   });
 
-  it('puts a note, not an empty chart, where no deal was won, and titles the positions chart as its axis counts (stored)', () => {
+  it('puts a note, not an empty chart, where no deal was won, and titles the positions chart as its axis counts (stored)', async () => {
     const db = join(dir, `nowin-${Math.random().toString(36).slice(2)}.sqlite`);
     const store = ResultStore.openForWriting(db);
     const study = store.ensureStudy('nowin', { game: 'spider', suits: '4', dealsSpec: 'seeds:1-2', maxPositions: 50 });
@@ -336,7 +334,7 @@ describe('spidersolve report --format html and --format vega', () => {
     }));
     store.writeResults(null, records, study, records.map((r, i) => ({ deal: r.deal, ord: i, name: r.code })));
     store.close();
-    const html = cli('report', '--db', db, '--format', 'html').stdout;
+    const html = (await cli('report', '--db', db, '--format', 'html')).stdout;
     const figures = html.match(/<figure data-chart="[^"]+"[^>]*>[\s\S]*?<\/figure>/g) ?? [];
     expect(figures.map((f) => /data-chart="([^"]+)"/.exec(f)![1])).toEqual(['win-rate', 'proof-rate', 'time', 'positions', 'line-length']);
     // the share won within a budget has no curve either (it was an empty frame with a legend line
@@ -348,21 +346,21 @@ describe('spidersolve report --format html and --format vega', () => {
     expect(figures[0]).toMatch(/<svg/);
     expect(html).toContain('<h2>Positions stored per won deal</h2>');
     // with won deals, the positions chart is drawn, its title and axis both saying "stored"
-    const full = cli('report', '--db', studyDb(), '--format', 'html').stdout;
+    const full = (await cli('report', '--db', studyDb(), '--format', 'html')).stdout;
     expect(full).not.toContain('nothing to plot');
     expect(full).toMatch(/<h2>Positions stored per won deal<\/h2>[\s\S]*?positions stored per won deal \(log scale\)/);
   });
 
-  it('filters like the other formats, says when there is nothing, and refuses an unknown format', () => {
+  it('filters like the other formats, says when there is nothing, and refuses an unknown format', async () => {
     const db = studyDb();
-    const only = cli('report', '--db', db, '--game', 'spider', '--format', 'vega');
+    const only = await cli('report', '--db', db, '--game', 'spider', '--format', 'vega');
     const doc = JSON.parse(only.stdout) as { charts: { id: string; spec: { data?: { values: { group: string }[] } } }[] };
     expect(new Set(doc.charts.find((c) => c.id === 'win-rate')!.spec.data!.values.map((v) => v.group))).toEqual(new Set(['spider 2 suits']));
-    const empty = cli('report', '--db', db, '--game', 'spider', '--suits', '1', '--format', 'html');
+    const empty = await cli('report', '--db', db, '--game', 'spider', '--suits', '1', '--format', 'html');
     expect(empty.status).toBe(0);
     expect(empty.stdout).toContain('<p>No results.</p>');
     expect(empty.stdout).not.toContain('<figure');
-    const bad = cli('report', '--db', db, '--format', 'pdf');
+    const bad = await cli('report', '--db', db, '--format', 'pdf');
     expect([bad.status, bad.stderr]).toEqual([2, 'spidersolve: option --format "pdf": use table, md, csv, json, html or vega\n']);
   });
 });

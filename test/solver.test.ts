@@ -722,7 +722,8 @@ describe('solver: move generation and packed positions', () => {
     expect(checked).toBeGreaterThanOrEqual(10_000);
     expect(reversed).toBeGreaterThan(1000);
     expect(moved).toBeGreaterThan(10_000);
-  });
+    // (some seconds of CPU, the most of any quick test: the longer limit is for a machine shared with other work)
+  }, 300_000);
 
   it('keys are canonical among the columns no deal left reaches: permuting those with no face-down card gives the same key', () => {
     const a = pos(SE4, [['', 'KC QC'], ['', '5H'], ['3D', '9S'], '', ['', '7D'], ['', 'AS'], ['', '2C']], [], [0, 1]);

@@ -1,7 +1,7 @@
 /**
  * Issue #12, "no command may destroy or silently lose results, and every fault says what happened":
- * one test (or more) per item, each failing before its fix. Slow ones (real batches) are in
- * trust.slow.test.ts.
+ * one test (or more) per item, each failing before its fix; the commands run in-process
+ * (test/helpers/cli.ts runInProcess). Slow ones (real batches) are in trust.slow.test.ts.
  */
 import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ import { runBatch, type BatchOptions, type BatchSummary } from '../src/batch/run
 import { ResultStore } from '../src/batch/store.js';
 import { summarize } from '../src/batch/report.js';
 import { checkOutPath, formatBatchSummary, TABLE_LEGEND } from '../src/cli/batch.js';
-import { cli, expectOneLineError, expectUnchanged, ROOT as ROOT_DIR, snapshot } from './helpers/cli.js';
+import { expectOneLineError, expectUnchanged, ROOT as ROOT_DIR, runInProcess as cli, snapshot } from './helpers/cli.js';
 import { countIn, makeLostDb } from './helpers/db.js';
 import { withEnv } from './helpers/env.js';
 
@@ -654,6 +654,6 @@ describe('#12.12 the quick and the slow suite', () => {
     const ci = readFileSync(join(ROOT_DIR, '.ci/run'), 'utf8');
     expect(ci).toMatch(/\nnpm ci\nnpm run typecheck\nnpm test\nnpm run test:slow\n/);
     expect(readFileSync(join(ROOT_DIR, 'README.md'), 'utf8')).toContain('```sh\nnpm ci && npm test && npm run test:slow\n```');
-    expect(readdirSync(join(ROOT_DIR, 'test')).filter((f) => f.endsWith('.slow.test.ts')).sort()).toEqual(['batch-cli.slow.test.ts', 'cluster.slow.test.ts', 'properties.slow.test.ts', 'report-html.slow.test.ts', 'runs.slow.test.ts', 'trust.slow.test.ts', 'view.slow.test.ts']);
+    expect(readdirSync(join(ROOT_DIR, 'test')).filter((f) => f.endsWith('.slow.test.ts')).sort()).toEqual(['batch-cli-process.slow.test.ts', 'batch-cli.slow.test.ts', 'cli-game.slow.test.ts', 'cluster.slow.test.ts', 'properties.slow.test.ts', 'report-html.slow.test.ts', 'runs.slow.test.ts', 'trust.slow.test.ts', 'view.slow.test.ts']);
   });
 });

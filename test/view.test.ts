@@ -4,11 +4,9 @@
  * and the `view` command end to end (a given line, a stored result, undecided, bad input).
  * The browser checks are in view.slow.test.ts.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, linkSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { planSeeds } from '../src/batch/deals.js';
@@ -20,8 +18,8 @@ import { lineFrames, type ViewFrame } from '../src/view/frames.js';
 import { escapeHtml, jsonForScript } from '../src/view/html.js';
 import { viewerPage } from '../src/view/page.js';
 import { SE1_1_LINE } from './helpers/lines.js';
+import { runInProcess } from './helpers/cli.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-view-'));
 
 
@@ -31,8 +29,8 @@ function start(ref: string) {
   return d.value;
 }
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+async function cli(...args: string[]) {
+  const r = await runInProcess(args);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -132,9 +130,9 @@ describe('viewerPage', () => {
 });
 
 describe('spidersolve view', () => {
-  it('writes the page for a given line and says it is won', () => {
+  it('writes the page for a given line and says it is won', async () => {
     const out = join(dir, 'nested', 'se1-1.html');
-    const r = cli('view', 'SE1-1', '--line', SE1_1_LINE, '--out', out);
+    const r = await cli('view', 'SE1-1', '--line', SE1_1_LINE, '--out', out);
     expect(r.status).toBe(0);
     expect([r.stdout, r.stderr]).toEqual(['', `spidersolve: wrote ${out}: SE1-1, won in 63 moves\n`]);
     const html = readFileSync(out, 'utf8');
@@ -142,7 +140,7 @@ describe('spidersolve view', () => {
     expect(embedded(html).frames).toHaveLength(64);
   });
 
-  it('uses a stored won line or a stored loss instead of solving', () => {
+  it('uses a stored won line or a stored loss instead of solving', async () => {
     const db = join(dir, 'stored.sqlite');
     const store = ResultStore.openForWriting(db);
     const [se11, se12] = planSeeds('spiderette', [1], [{ from: 1, to: 2 }]);
@@ -151,19 +149,19 @@ describe('spidersolve view', () => {
     const lost = recordFromOutcome(se12!, 123, { key: se12!.key, status: 'lost', positions: 5, elapsedMs: 1, line: '', moveCount: null, classicScore: null, revealScore: null, peakBytes: 0, solverVersion: SOLVER_VERSION, workerMs: 1 });
     store.writeResults(null, [won, lost]);
     store.close();
-    const a = cli('view', 'SE1-1', '--solve', '--db', db, '--out', join(dir, 'stored-won.html'));
+    const a = await cli('view', 'SE1-1', '--solve', '--db', db, '--out', join(dir, 'stored-won.html'));
     expect(a.stderr).toMatch(/won in 63 moves/);
     const page = readFileSync(join(dir, 'stored-won.html'), 'utf8');
     expect(page).toContain(`stored in ${db} (solver ${SOLVER_VERSION}, budget 123 positions, found in 77 positions); not solved again.`);
     expect(embedded(page).frames.map((f) => f.move).slice(1).join(' ')).toBe(SE1_1_LINE);
-    const b = cli('view', 'SE1-2', '--solve', '--db', db, '--out', join(dir, 'stored-lost.html'));
+    const b = await cli('view', 'SE1-2', '--solve', '--db', db, '--out', join(dir, 'stored-lost.html'));
     expect([b.stdout, b.stderr]).toEqual(['', `spidersolve: wrote ${join(dir, 'stored-lost.html')}: SE1-2, lost (proven)\n`]);
     expect(readFileSync(join(dir, 'stored-lost.html'), 'utf8')).toContain('data-verdict="lost"');
   });
 
-  it('solves when nothing is stored, and says undecided plainly', () => {
+  it('solves when nothing is stored, and says undecided plainly', async () => {
     const out = join(dir, 'undecided.html');
-    const r = cli('view', 'SP4-1', '--solve', '--max-positions', '10', '--db', join(dir, 'absent.sqlite'), '--out', out);
+    const r = await cli('view', 'SP4-1', '--solve', '--max-positions', '10', '--db', join(dir, 'absent.sqlite'), '--out', out);
     expect(r.status).toBe(0);
     expect([r.stdout, r.stderr]).toEqual(['', `spidersolve: wrote ${out}: SP4-1, undecided\n`]);
     const html = readFileSync(out, 'utf8');
@@ -172,18 +170,18 @@ describe('spidersolve view', () => {
     expect(embedded(html).frames).toHaveLength(1);
     // a database named by nothing, or by a folder's name, is refused as the other commands refuse it
     const none = join(dir, 'none.html');
-    expect(cli('view', 'SE1-1', '--solve', '--db', '', '--out', none)).toMatchObject({ status: 2, stderr: 'spidersolve: database "": the file name is empty\n' });
-    expect(cli('view', 'SE1-1', '--solve', '--db', `${dir}/`, '--out', none)).toMatchObject({ status: 2, stderr: expect.stringContaining(': ends in /, so it names a folder; give a file name') });
+    expect(await cli('view', 'SE1-1', '--solve', '--db', '', '--out', none)).toMatchObject({ status: 2, stderr: 'spidersolve: database "": the file name is empty\n' });
+    expect(await cli('view', 'SE1-1', '--solve', '--db', `${dir}/`, '--out', none)).toMatchObject({ status: 2, stderr: expect.stringContaining(': ends in /, so it names a folder; give a file name') });
     expect(existsSync(none)).toBe(false);
   });
 
-  it('reads and shows a PySolFC deal\'s line in PySolFC\'s columns and suits, as play does', () => {
+  it('reads and shows a PySolFC deal\'s line in PySolFC\'s columns and suits, as play does', async () => {
     const ref = 'pysol:spider1:3';
-    const first = JSON.parse(cli('moves', ref, '--json').stdout).moves[0] as string; // PySolFC's numbering
+    const first = JSON.parse((await cli('moves', ref, '--json')).stdout).moves[0] as string; // PySolFC's numbering
     const out = join(dir, 'pysol.html');
-    const r = cli('view', ref, '--line', `${first} d`, '--out', out);
+    const r = await cli('view', ref, '--line', `${first} d`, '--out', out);
     expect(r.stderr).toBe(`spidersolve: wrote ${out}: pysol:spider1:3, a line of 2 moves, not won\n`);
-    const played = JSON.parse(cli('play', ref, `${first} d`, '--json').stdout);
+    const played = JSON.parse((await cli('play', ref, `${first} d`, '--json')).stdout);
     const html = readFileSync(out, 'utf8');
     const data = embedded(html) as unknown as { columnLabels: number[]; spadesAsClubs: boolean; frames: ViewFrame[] };
     expect(data.frames.slice(1).map((f) => f.move)).toEqual(played.moves);
@@ -193,37 +191,37 @@ describe('spidersolve view', () => {
     expect(data.frames[1]!.words).toMatch(/♣/);
     expect(html).toContain('Columns: PySolFC&#39;s, 1-10 left to right as PySolFC lays the deal out');
     // --columns spidersolve reads and shows spidersolve's numbers
-    const own = cli('view', ref, '--columns', 'spidersolve', '--line', played.moves.length ? 'd' : '', '--out', join(dir, 'own.html'));
+    const own = await cli('view', ref, '--columns', 'spidersolve', '--line', played.moves.length ? 'd' : '', '--out', join(dir, 'own.html'));
     expect(own.status).toBe(0);
     expect((embedded(readFileSync(join(dir, 'own.html'), 'utf8')) as unknown as { columnLabels: number[] }).columnLabels).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
-  it('refuses bad input with one line and exit 2', () => {
-    const both = cli('view', 'SE1-1', '--line', '2-7', '--solve');
+  it('refuses bad input with one line and exit 2', async () => {
+    const both = await cli('view', 'SE1-1', '--line', '2-7', '--solve');
     expect([both.status, both.stderr]).toEqual([2, 'spidersolve: option --line: give either --line or --solve, not both\n']);
-    const illegal = cli('view', 'SE1-1', '--line', '2-7 1-2', '--out', join(dir, 'x.html'));
+    const illegal = await cli('view', 'SE1-1', '--line', '2-7 1-2', '--out', join(dir, 'x.html'));
     expect(illegal.status).toBe(2);
     expect(illegal.stderr).toMatch(/^spidersolve: move "1-2": .*\(move 2 of the line\)\n$/);
     // an empty line is refused as play refuses it, and no page is written
     for (const empty of ['', ' , ']) {
-      const none = cli('view', 'SE1-1', '--line', empty, '--out', join(dir, 'empty.html'));
+      const none = await cli('view', 'SE1-1', '--line', empty, '--out', join(dir, 'empty.html'));
       expect([none.status, none.stderr]).toEqual([2, 'spidersolve: option --line: no moves given (the line is empty); give moves such as "5-2 d", or leave --line out to show the position alone\n']);
     }
     expect(existsSync(join(dir, 'empty.html'))).toBe(false);
     // a write that fails (a full disk: /dev/full) is an error, not "wrote"
-    const full = cli('view', 'SE1-1', '--line', '2-7', '--out', '/dev/full');
+    const full = await cli('view', 'SE1-1', '--line', '2-7', '--out', '/dev/full');
     expect([full.status, full.stdout, full.stderr]).toEqual([2, '', 'spidersolve: option --out "/dev/full": cannot write it (ENOSPC: no space left on device, write); nothing was written there\n']);
-    expect(cli('view', 'SE9-1').status).toBe(2);
-    const budget = cli('view', 'SE1-1', '--max-positions', '10');
+    expect((await cli('view', 'SE9-1')).status).toBe(2);
+    const budget = await cli('view', 'SE1-1', '--max-positions', '10');
     expect([budget.status, budget.stderr]).toEqual([2, 'spidersolve: option --max-positions: only with --solve\n']);
     // a ladder of budgets is batch's: view is told it takes one (it was "not a whole number in digits")
-    const ladder = cli('view', 'SE1-1', '--solve', '--max-positions', '100,200', '--out', join(dir, 'ladder.html'));
+    const ladder = await cli('view', 'SE1-1', '--solve', '--max-positions', '100,200', '--out', join(dir, 'ladder.html'));
     expect([ladder.status, ladder.stderr]).toEqual([2, 'spidersolve: option --max-positions "100,200": a ladder of budgets is for batch only; view takes one budget, in digits without separators (1..200000000)\n']);
     expect(existsSync(join(dir, 'ladder.html'))).toBe(false);
     // every option that only --solve reads is refused alike without it, not silently ignored
-    const db = cli('view', 'SE1-1', '--db', join(dir, 'any.sqlite'));
+    const db = await cli('view', 'SE1-1', '--db', join(dir, 'any.sqlite'));
     expect([db.status, db.stderr]).toEqual([2, 'spidersolve: option --db: only with --solve\n']);
-    const stored = cli('view', 'SE1-1', '--no-stored');
+    const stored = await cli('view', 'SE1-1', '--no-stored');
     expect([stored.status, stored.stderr]).toEqual([2, 'spidersolve: option --no-stored: only with --solve\n']);
     // --out naming the position file the page shows, by its own
     // name or a hard link: refused, the file as it was
@@ -232,27 +230,27 @@ describe('spidersolve view', () => {
     const before = readFileSync(pos, 'utf8');
     linkSync(pos, join(dir, 'p-link.txt'));
     for (const out of [pos, join(dir, 'p-link.txt')]) {
-      const self = cli('view', pos, '--line', '5-2', '--out', out);
+      const self = await cli('view', pos, '--line', '5-2', '--out', out);
       expect([self.status, self.stdout, self.stderr]).toEqual([2, '', `spidersolve: option --out "${out}": is the position file "${pos}" this page shows; writing there would destroy it, so nothing was written: give another file name\n`]);
     }
     expect(readFileSync(pos, 'utf8')).toBe(before);
   });
 
-  it('says "1 move" for a line of one, and "The position as given" for a mid-game position file', () => {
+  it('says "1 move" for a line of one, and "The position as given" for a mid-game position file', async () => {
     const line = SE1_1_LINE.split(' ');
     const p = playLine(start('SE1-1').position, line.slice(0, -1));
     if (!p.ok) throw p.error;
     const file = join(dir, 'one-to-go.json');
     writeFileSync(file, makePositionJson(p.value.position));
     const out = join(dir, 'one.html');
-    const won = cli('view', file, '--line', line.at(-1)!, '--out', out);
+    const won = await cli('view', file, '--line', line.at(-1)!, '--out', out);
     expect([won.status, won.stdout, won.stderr]).toEqual([0, '', `spidersolve: wrote ${out}: ${file}, won in 1 move\n`]);
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('winning line, 1 move<');
     expect(html).toContain('The line given (1 move), replayed');
     expect((embedded(html) as unknown as { start: string }).start).toBe('The position as given.');
     expect(html).toContain("'the only move.'");
-    const notWon = cli('view', 'SE1-1', '--line', line[0]!, '--out', join(dir, 'first.html'));
+    const notWon = await cli('view', 'SE1-1', '--line', line[0]!, '--out', join(dir, 'first.html'));
     expect([notWon.stdout, notWon.stderr]).toEqual(['', `spidersolve: wrote ${join(dir, 'first.html')}: SE1-1, a line of 1 move, not won\n`]);
     // a deal code starts as dealt
     expect((embedded(readFileSync(join(dir, 'first.html'), 'utf8')) as unknown as { start: string }).start).toBe('The deal as dealt.');

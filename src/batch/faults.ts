@@ -53,6 +53,16 @@ export function noteDatabase(path: string, writing = true): void {
 }
 
 /**
+ * Forgets the databases noted by `noteDatabase`, so that the messages of the next command run in this
+ * process name only the databases that run opened (main.ts runProgram calls it at the start of each
+ * run; the tests run many commands in one process).
+ */
+export function forgetDatabases(): void {
+  opened.length = 0;
+  openedForWriting = false;
+}
+
+/**
  * Is `e` SQLite saying that a database file is damaged (SQLITE_CORRUPT…, or SQLITE_NOTADB past its
  * first page)? A truncated or overwritten file is bad input, not a defect of the program.
  */

@@ -15,7 +15,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { damagedDatabaseMessage, databaseFaultMessage, FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from '../batch/faults.js';
+import { damagedDatabaseMessage, databaseFaultMessage, FileFault, forgetDatabases, isBusyDatabase, isDamagedDatabase, storageFaultKind } from '../batch/faults.js';
 import { INVISIBLE_CHARS, InputError, quoteInput } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
@@ -164,11 +164,14 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
 
 /**
  * Parses `given` (the user's arguments) with a built program and reports any error in the one place (see the module comment).
- * Exported so tests can run a program with extra commands; `main` is this with `buildProgram()`.
+ * `main` is this with `buildProgram()`; the tests run the CLI in their own process through it
+ * (test/helpers/cli.ts runInProcess), and a program with extra commands. Each call is one command run:
+ * it starts with no databases noted (faults.ts forgetDatabases), whatever earlier calls opened.
  */
 export async function runProgram(program: Command, given: readonly string[]): Promise<number> {
   let code = 0;
   process.exitCode = undefined;
+  forgetDatabases();
   quietErrors(program);
   // the help of `help` (`help --help`, `help -h`, `help help`) is the general help, which lists it
   const args = given.length === 2 && given[0] === 'help' && ['--help', '-h', 'help'].includes(given[1]!) ? ['--help'] : given;
