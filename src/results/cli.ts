@@ -1,0 +1,217 @@
+/**
+ * `npm run results -- …`: runs the rows of the win-rate table (src/results/rows.ts) with the tool's own
+ * commands and writes the committed files.
+ *
+ *   npm run results -- ROW [--workers N] [--limit N]   run row ROW (resumable), then export it
+ *   npm run results -- export ROW                      export ROW from its database without running
+ *   npm run results -- table                           write docs/results.md (and docs/results.html)
+ *   npm run results -- rows                            list the rows
+ *
+ * A row runs as one `spidersolve batch` process: its deals (`pysol:spider:1`, … or `SE2-1`, …) are
+ * given on standard input (`--deals -`), so the study does not depend on the folder the project is
+ * in, with the row's study name, budget ladder and database. The study may grow: `--limit 200` now
+ * and `--limit 1000` later plan the same study's first 200, then first 1,000 deals (a batch study's
+ * list may gain deals at its end). An interrupted run (Ctrl-C, SIGTERM, a crash) keeps every finished
+ * result; the same command resumes. After the batch, the row is exported (src/results/export.ts).
+ *
+ * Exit status: 0 done; 2 bad input (one line `results: …` on stderr); 130 the batch was interrupted
+ * (what it finished is exported); otherwise the batch's own status.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ResultStore } from '../batch/store.js';
+import { SOLVER_VERSION } from '../solver/types.js';
+import { exportRow, readSummary, summaryPath, type RowSummary, type Sitting } from './export.js';
+import { dealList, findRow, RESULTS_DIR, RESULTS_ROWS, type ResultsRow } from './rows.js';
+import { renderTable } from './table.js';
+
+/** The project's root (this file is src/results/cli.ts, or dist/src/results/cli.js when built). */
+export const PROJECT_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), existsSync(fileURLToPath(new URL('../../package.json', import.meta.url))) ? '../..' : '../../..');
+
+/** A bad command line: printed as one line, exit 2. */
+export class UsageError extends Error {}
+
+/** Parsed arguments of the `results` command. */
+export type ResultsCommand =
+  | { readonly kind: 'run'; readonly row: ResultsRow; readonly workers?: number; readonly limit?: number }
+  | { readonly kind: 'export'; readonly row: ResultsRow }
+  | { readonly kind: 'table' }
+  | { readonly kind: 'rows' }
+  | { readonly kind: 'help' };
+
+const USAGE = `usage: npm run results -- ROW [--workers N] [--limit N]   run a row (resumable), then export it
+       npm run results -- export ROW                      export a row from its database
+       npm run results -- table                           write docs/results.md (and docs/results.html)
+       npm run results -- rows                            list the rows
+ROW is one of ${RESULTS_ROWS.map((r) => r.id).join(', ')}.`;
+
+function positiveInt(name: string, v: string | undefined): number {
+  if (v === undefined || !/^[1-9]\d*$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`option ${name} ${JSON.stringify(v ?? '')}: give a positive whole number`);
+  return Number(v);
+}
+
+function rowOf(id: string | undefined): ResultsRow {
+  const row = id === undefined ? undefined : findRow(id);
+  if (!row) throw new UsageError(`${id === undefined ? 'no row given' : `unknown row ${JSON.stringify(id)}`}; give one of ${RESULTS_ROWS.map((r) => r.id).join(', ')}`);
+  return row;
+}
+
+/** Parses the arguments after `npm run results --`. Throws UsageError on anything it does not know. */
+export function parseResultsArgs(args: readonly string[]): ResultsCommand {
+  if (args.length === 0 || args.includes('--help') || args.includes('-h')) return { kind: 'help' };
+  const [first, ...rest] = args;
+  if (first === 'table' || first === 'rows') {
+    if (rest.length) throw new UsageError(`${first} takes no arguments (${rest.join(' ')})`);
+    return { kind: first };
+  }
+  if (first === 'export') {
+    if (rest.length !== 1) throw new UsageError('export takes one row');
+    return { kind: 'export', row: rowOf(rest[0]) };
+  }
+  const row = rowOf(first);
+  let workers: number | undefined;
+  let limit: number | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = () => inline ?? rest[++i];
+    if (name === '--workers' && workers === undefined) workers = positiveInt(name, value());
+    else if (name === '--limit' && limit === undefined) limit = positiveInt(name, value());
+    else throw new UsageError(`unknown or repeated option ${JSON.stringify(a)}`);
+  }
+  return { kind: 'run', row, ...(workers !== undefined ? { workers } : {}), ...(limit !== undefined ? { limit } : {}) };
+}
+
+/** The `spidersolve batch` arguments of a row (its deals come on standard input). */
+export function batchArgs(row: ResultsRow, workers?: number): string[] {
+  return [
+    'batch', '--deals', '-', '--study', row.study, '--max-positions', row.budgets.join(','), '--db', row.db,
+    ...(workers !== undefined ? ['--workers', String(workers)] : []), '--no-shard',
+  ];
+}
+
+/** The command a row's table entry gives: the `results` command, with its limit when partial. */
+export function rowCommand(row: ResultsRow, limit?: number): string {
+  return `npm run results -- ${row.id}${limit !== undefined && limit < row.count ? ` --limit ${limit}` : ''}`;
+}
+
+/** CPU seconds (user + system) of this process's waited-for children, from /proc/self/stat (Linux; clock ticks of 1/100 s); null elsewhere. */
+export function childrenCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields after the command: state is field 3 of stat(5), so cutime (16) and cstime (17) are at 13 and 14 here
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+function counted(row: ResultsRow, root: string): number {
+  const db = join(root, row.db);
+  if (!existsSync(db)) return 0;
+  const store = ResultStore.openForReading(db);
+  try {
+    return store.studies([row.study], SOLVER_VERSION)[0]?.counted ?? 0;
+  } finally {
+    store.close();
+  }
+}
+
+/** Runs `spidersolve batch` on the row's first `limit` deals; resolves with its exit status (a signal that ended it: 128 + its number). */
+function runBatch(row: ResultsRow, root: string, workers?: number, limit?: number): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [join(root, 'bin/spidersolve.js'), ...batchArgs(row, workers)], { cwd: root, stdio: ['pipe', 'inherit', 'inherit'] });
+    // Ctrl-C reaches the batch through the terminal's process group; a SIGTERM or SIGHUP sent to
+    // this process alone is passed on. The batch then stores what it finished and exits 130.
+    const pass = (s: NodeJS.Signals) => () => child.kill(s);
+    const handlers: [NodeJS.Signals, () => void][] = [['SIGINT', () => {}], ['SIGTERM', pass('SIGTERM')], ['SIGHUP', pass('SIGHUP')]];
+    for (const [s, h] of handlers) process.on(s, h);
+    child.stdin.on('error', () => {}); // the batch refused its input before reading it all
+    child.stdin.end(dealList(row, limit));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      for (const [s, h] of handlers) process.off(s, h);
+      resolvePromise(code ?? 128 + (signal === 'SIGKILL' ? 9 : signal === 'SIGTERM' ? 15 : signal === 'SIGINT' ? 2 : 1));
+    });
+  });
+}
+
+function describe(s: RowSummary): string {
+  const t = s.top;
+  const c = t ? `won ${t.won}, lost ${t.lost}, undecided ${t.undecided}${t.errors ? `, errors ${t.errors}` : ''}` : 'no results';
+  return `${s.title}: ${s.counted} of ${s.planned} deals (${c}); ${s.complete ? 'complete' : 'partial'}`;
+}
+
+/** Writes docs/results.md from the rows' summaries (and docs/results.html from their databases, when every one present merges). */
+async function writeTable(root: string): Promise<void> {
+  const summaries = RESULTS_ROWS.map((r) => readSummary(summaryPath(r, root)));
+  const csv = (r: ResultsRow) => (existsSync(join(root, r.csv)) ? readFileSync(join(root, r.csv), 'utf8') : null);
+  const { writeAtomically } = await import('./export.js');
+  writeAtomically(join(root, 'docs/results.md'), renderTable(RESULTS_ROWS, summaries, csv));
+  process.stdout.write('wrote docs/results.md\n');
+  const dbs = RESULTS_ROWS.map((r) => join(root, r.db)).filter(existsSync);
+  if (dbs.length === 0) return;
+  // the HTML report's charts over every row: the rows' databases merged into one, then report --format html
+  const { buildProgram, runProgram } = await import('../cli/main.js');
+  const all = join(root, RESULTS_DIR, 'all.sqlite');
+  rmSync(all, { force: true });
+  const merged = await runProgram(buildProgram(), ['merge', '--into', all, ...dbs]);
+  const html = merged === 0 ? await runProgram(buildProgram(), ['report', '--db', all, '--format', 'html', '--out', join(root, 'docs/results.html'), ...RESULTS_ROWS.filter((r) => existsSync(join(root, r.db))).flatMap((r) => ['--study', r.study])]) : merged;
+  process.exitCode = undefined;
+  if (html !== 0) throw new Error('the HTML report could not be written (see above)');
+  process.stdout.write('wrote docs/results.html\n');
+}
+
+/** Runs the `results` command on `args`; returns its exit status. */
+export async function resultsMain(args: readonly string[], root = PROJECT_ROOT): Promise<number> {
+  let cmd: ResultsCommand;
+  try {
+    cmd = parseResultsArgs(args);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`results: ${e.message}\n`);
+    return 2;
+  }
+  switch (cmd.kind) {
+    case 'help':
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    case 'rows':
+      for (const r of RESULTS_ROWS) process.stdout.write(`${r.id}\t${r.title}\t${r.count} deals (${r.source.kind === 'pysol' ? `pysol:${r.source.pysol}:1-${r.count}` : `seeds 1-${r.count}`})\tladder ${r.budgets.join(',')}\t${r.db}\n`);
+      return 0;
+    case 'export': {
+      process.stdout.write(describe(exportRow(cmd.row, root, SOLVER_VERSION)) + '\n');
+      return 0;
+    }
+    case 'table':
+      await writeTable(root);
+      return 0;
+    case 'run': {
+      const { row, workers, limit } = cmd;
+      const before = counted(row, root);
+      const cpu0 = childrenCpuSeconds();
+      const t0 = Date.now();
+      const code = await runBatch(row, root, workers, limit);
+      const cpu1 = childrenCpuSeconds();
+      if (code !== 0 && code !== 130) return code; // refused or failed: nothing new to export
+      const after = counted(row, root);
+      const sitting: Sitting = {
+        endedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        command: rowCommand(row, limit) + (workers !== undefined ? ` --workers ${workers}` : ''),
+        workers: workers ?? null, exit: code, dealsBefore: before, dealsAfter: after,
+        cpuSeconds: cpu0 !== null && cpu1 !== null ? Math.round((cpu1 - cpu0) * 100) / 100 : -1,
+        wallSeconds: Math.round((Date.now() - t0) / 100) / 10,
+      };
+      const s = exportRow(row, root, SOLVER_VERSION, after > before || code === 130 ? sitting : undefined);
+      process.stdout.write(`results: ${describe(s)}; this sitting ${after - before} deals, ${sitting.cpuSeconds} CPU s; wrote ${row.csv}\n`);
+      return code;
+    }
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await resultsMain(process.argv.slice(2));
+}
