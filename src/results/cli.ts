@@ -17,14 +17,14 @@
  * Exit status: 0 done; 2 bad input (one line `results: …` on stderr); 130 the batch was interrupted
  * (what it finished is exported); otherwise the batch's own status.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ResultStore } from '../batch/store.js';
 import { SOLVER_VERSION } from '../solver/types.js';
-import { exportRow, readSummary, summaryPath, type RowSummary, type Sitting } from './export.js';
-import { dealList, findRow, RESULTS_DIR, RESULTS_ROWS, type ResultsRow } from './rows.js';
+import { exportRow, readSummary, summaryPath, writeAtomically, type RowSummary, type Sitting } from './export.js';
+import { batchArgs, dealList, findRow, RESULTS_DIR, RESULTS_ROWS, type ResultsRow } from './rows.js';
 import { renderTable } from './table.js';
 
 /** The project's root (this file is src/results/cli.ts, or dist/src/results/cli.js when built). */
@@ -84,14 +84,6 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
   return { kind: 'run', row, ...(workers !== undefined ? { workers } : {}), ...(limit !== undefined ? { limit } : {}) };
 }
 
-/** The `spidersolve batch` arguments of a row (its deals come on standard input). */
-export function batchArgs(row: ResultsRow, workers?: number): string[] {
-  return [
-    'batch', '--deals', '-', '--study', row.study, '--max-positions', row.budgets.join(','), '--db', row.db,
-    ...(workers !== undefined ? ['--workers', String(workers)] : []), '--no-shard',
-  ];
-}
-
 /** The command a row's table entry gives: the `results` command, with its limit when partial. */
 export function rowCommand(row: ResultsRow, limit?: number): string {
   return `npm run results -- ${row.id}${limit !== undefined && limit < row.count ? ` --limit ${limit}` : ''}`;
@@ -149,19 +141,20 @@ function describe(s: RowSummary): string {
 async function writeTable(root: string): Promise<void> {
   const summaries = RESULTS_ROWS.map((r) => readSummary(summaryPath(r, root)));
   const csv = (r: ResultsRow) => (existsSync(join(root, r.csv)) ? readFileSync(join(root, r.csv), 'utf8') : null);
-  const { writeAtomically } = await import('./export.js');
   writeAtomically(join(root, 'docs/results.md'), renderTable(RESULTS_ROWS, summaries, csv));
   process.stdout.write('wrote docs/results.md\n');
-  const dbs = RESULTS_ROWS.map((r) => join(root, r.db)).filter(existsSync);
+  // paths as the user sees them from the project's folder (the HTML report names its database)
+  const show = (p: string) => relative(process.cwd(), join(root, p)) || '.';
+  const present = RESULTS_ROWS.filter((r) => existsSync(join(root, r.db)));
+  const dbs = present.map((r) => show(r.db));
   if (dbs.length === 0) return;
-  // the HTML report's charts over every row: the rows' databases merged into one, then report --format html
-  const { buildProgram, runProgram } = await import('../cli/main.js');
-  const all = join(root, RESULTS_DIR, 'all.sqlite');
+  // the HTML report's charts over every row: the rows' databases merged into one (gitignored), then
+  // report --format html, both by the spidersolve command
+  const all = show(`${RESULTS_DIR}/all.sqlite`);
   rmSync(all, { force: true });
-  const merged = await runProgram(buildProgram(), ['merge', '--into', all, ...dbs]);
-  const html = merged === 0 ? await runProgram(buildProgram(), ['report', '--db', all, '--format', 'html', '--out', join(root, 'docs/results.html'), ...RESULTS_ROWS.filter((r) => existsSync(join(root, r.db))).flatMap((r) => ['--study', r.study])]) : merged;
-  process.exitCode = undefined;
-  if (html !== 0) throw new Error('the HTML report could not be written (see above)');
+  const spidersolve = (args: string[]) => spawnSync(process.execPath, [join(root, 'bin/spidersolve.js'), ...args], { cwd: process.cwd(), stdio: ['ignore', 'ignore', 'inherit'] }).status;
+  const code = spidersolve(['merge', '--into', all, ...dbs]) || spidersolve(['report', '--db', all, '--format', 'html', '--out', show('docs/results.html'), ...present.flatMap((r) => ['--study', r.study])]);
+  if (code !== 0) throw new Error(`the HTML report could not be written (spidersolve exit ${code}; see above)`);
   process.stdout.write('wrote docs/results.html\n');
 }
 

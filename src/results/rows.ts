@@ -121,3 +121,11 @@ export function dealNumber(r: ResultsRow, name: string): number | null {
   const t = name.slice(prefix.length);
   return /^[1-9]\d*$/.test(t) ? Number(t) : null;
 }
+
+/** The `spidersolve batch` arguments of a row (its deals come on standard input). */
+export function batchArgs(row: ResultsRow, workers?: number): string[] {
+  return [
+    'batch', '--deals', '-', '--study', row.study, '--max-positions', row.budgets.join(','), '--db', row.db,
+    ...(workers !== undefined ? ['--workers', String(workers)] : []), '--no-shard',
+  ];
+}
