@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planFromLoaded, planSeeds, type PlannedDeal } from '../src/batch/deals.js';
-import { recordFromError, recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
+import { recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
 import { loadDealOrThrow } from '../src/cli/common.js';
 import { parseResultsArgs, UsageError } from '../src/results/cli.js';
 import { dealsCsv, exportRow, gradeOf, gradesOf, readSummary, rowDeals, summaryPath, winnablePath, type DealResult } from '../src/results/export.js';

@@ -20,7 +20,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ResultStore } from '../batch/store.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { exportRow, readSummary, summaryPath, writeAtomically, type RowSummary, type Sitting } from './export.js';
@@ -30,13 +30,24 @@ import { renderTable } from './table.js';
 /** The project's root (this file is src/results/cli.ts, or dist/src/results/cli.js when built). */
 export const PROJECT_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), existsSync(fileURLToPath(new URL('../../package.json', import.meta.url))) ? '../..' : '../../..');
 
+/**
+ * How to run `spidersolve ARGS` from here: the built command (bin/spidersolve.js, which runs dist/)
+ * when this is the build, the source under tsx when this runs from source (tests).
+ */
+export function spidersolveArgv(args: readonly string[]): string[] {
+  return import.meta.url.endsWith('.ts')
+    ? ['--import', pathToFileURL(join(PROJECT_ROOT, 'node_modules/tsx/dist/loader.mjs')).href, join(PROJECT_ROOT, 'src/cli/entry.ts'), ...args]
+    : [join(PROJECT_ROOT, 'bin/spidersolve.js'), ...args];
+}
+
 /** A bad command line: printed as one line, exit 2. */
 export class UsageError extends Error {}
 
 /** Parsed arguments of the `results` command. */
 export type ResultsCommand =
-  | { readonly kind: 'run'; readonly row: ResultsRow; readonly workers?: number; readonly limit?: number }
+  | { readonly kind: 'run'; readonly row: ResultsRow; readonly workers?: number; readonly limit?: number; readonly shard?: { readonly index: number; readonly count: number; readonly db: string } }
   | { readonly kind: 'export'; readonly row: ResultsRow }
+  | { readonly kind: 'merge'; readonly row: ResultsRow; readonly files: readonly string[] }
   | { readonly kind: 'table' }
   | { readonly kind: 'rows' }
   | { readonly kind: 'help' };
@@ -66,6 +77,10 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
     if (rest.length) throw new UsageError(`${first} takes no arguments (${rest.join(' ')})`);
     return { kind: first };
   }
+  if (first === 'merge') {
+    if (rest.length < 2) throw new UsageError('merge takes a row and the shard databases to merge into its database');
+    return { kind: 'merge', row: rowOf(rest[0]), files: rest.slice(1) };
+  }
   if (first === 'export') {
     if (rest.length !== 1) throw new UsageError('export takes one row');
     return { kind: 'export', row: rowOf(rest[0]) };
@@ -73,15 +88,28 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
   const row = rowOf(first);
   let workers: number | undefined;
   let limit: number | undefined;
+  let shard: string | undefined;
+  let db: string | undefined;
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const value = () => inline ?? rest[++i];
     if (name === '--workers' && workers === undefined) workers = positiveInt(name, value());
     else if (name === '--limit' && limit === undefined) limit = positiveInt(name, value());
+    else if (name === '--shard' && shard === undefined) shard = value() ?? '';
+    else if (name === '--db' && db === undefined) db = value() ?? '';
     else throw new UsageError(`unknown or repeated option ${JSON.stringify(a)}`);
   }
-  return { kind: 'run', row, ...(workers !== undefined ? { workers } : {}), ...(limit !== undefined ? { limit } : {}) };
+  if (db !== undefined && shard === undefined) throw new UsageError(`option --db: only with --shard (a row's own database is ${row.db})`);
+  if (db === '') throw new UsageError('option --db: give a file name');
+  let sh: { index: number; count: number; db: string } | undefined;
+  if (shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(shard);
+    const [k, n] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+    if (!m || !(n >= 1) || !(k < n)) throw new UsageError(`option --shard ${JSON.stringify(shard)}: give K/N with 0 <= K < N, e.g. 0/32`);
+    sh = { index: k, count: n, db: db ?? `${RESULTS_DIR}/shards/${row.id}-${k}.sqlite` };
+  }
+  return { kind: 'run', row, ...(workers !== undefined ? { workers } : {}), ...(limit !== undefined ? { limit } : {}), ...(sh ? { shard: sh } : {}) };
 }
 
 /** The command a row's table entry gives: the `results` command, with its limit when partial. */
@@ -113,9 +141,11 @@ function counted(row: ResultsRow, root: string): number {
 }
 
 /** Runs `spidersolve batch` on the row's first `limit` deals; resolves with its exit status (a signal that ended it: 128 + its number). */
-function runBatch(row: ResultsRow, root: string, workers?: number, limit?: number): Promise<number> {
+function runBatch(row: ResultsRow, root: string, workers?: number, limit?: number, shard?: { index: number; count: number; db: string }): Promise<number> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin/spidersolve.js'), ...batchArgs(row, workers)], { cwd: root, stdio: ['pipe', 'inherit', 'inherit'] });
+    const args = batchArgs(row, workers, shard);
+    // a shard's --db is the user's, relative to the folder the command was given in
+    const child = spawn(process.execPath, spidersolveArgv(args), { cwd: shard ? process.cwd() : root, stdio: ['pipe', 'inherit', 'inherit'] });
     // Ctrl-C reaches the batch through the terminal's process group; a SIGTERM or SIGHUP sent to
     // this process alone is passed on. The batch then stores what it finished and exits 130.
     const pass = (s: NodeJS.Signals) => () => child.kill(s);
@@ -152,7 +182,7 @@ async function writeTable(root: string): Promise<void> {
   // report --format html, both by the spidersolve command
   const all = show(`${RESULTS_DIR}/all.sqlite`);
   rmSync(all, { force: true });
-  const spidersolve = (args: string[]) => spawnSync(process.execPath, [join(root, 'bin/spidersolve.js'), ...args], { cwd: process.cwd(), stdio: ['ignore', 'ignore', 'inherit'] }).status;
+  const spidersolve = (args: string[]) => spawnSync(process.execPath, spidersolveArgv(args), { cwd: process.cwd(), stdio: ['ignore', 'ignore', 'inherit'] }).status;
   const code = spidersolve(['merge', '--into', all, ...dbs]) || spidersolve(['report', '--db', all, '--format', 'html', '--out', show('docs/results.html'), ...present.flatMap((r) => ['--study', r.study])]);
   if (code !== 0) throw new Error(`the HTML report could not be written (spidersolve exit ${code}; see above)`);
   process.stdout.write('wrote docs/results.html\n');
@@ -182,8 +212,11 @@ export async function resultsMain(args: readonly string[], root = PROJECT_ROOT):
     case 'table':
       await writeTable(root);
       return 0;
+    case 'merge':
+      return mergeShards(cmd.row, root, cmd.files);
     case 'run': {
-      const { row, workers, limit } = cmd;
+      const { row, workers, limit, shard } = cmd;
+      if (shard) return runShard(row, root, shard, workers, limit);
       const before = counted(row, root);
       const cpu0 = childrenCpuSeconds();
       const t0 = Date.now();
@@ -203,6 +236,49 @@ export async function resultsMain(args: readonly string[], root = PROJECT_ROOT):
       return code;
     }
   }
+}
+
+/** Path of the sittings recorded beside a shard's database (`FILE.sittings.json`): a JSON array of Sitting. */
+export function shardSittingsPath(db: string): string {
+  return `${db}.sittings.json`;
+}
+
+function readSittings(path: string): Sitting[] {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Sitting[]) : [];
+}
+
+/** Runs shard K/N of a row into its own database and records the sitting beside it; no export (the merge exports). */
+async function runShard(row: ResultsRow, root: string, shard: { index: number; count: number; db: string }, workers?: number, limit?: number): Promise<number> {
+  const cpu0 = childrenCpuSeconds();
+  const t0 = Date.now();
+  const before = existsSync(shard.db) ? counted({ ...row, db: resolve(shard.db) }, '/') : 0;
+  const code = await runBatch(row, root, workers, limit, shard);
+  const cpu1 = childrenCpuSeconds();
+  if (code !== 0 && code !== 130) return code;
+  const after = counted({ ...row, db: resolve(shard.db) }, '/');
+  const sitting: Sitting = {
+    endedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    command: `${rowCommand(row, limit)} --shard ${shard.index}/${shard.count}${workers !== undefined ? ` --workers ${workers}` : ''}`,
+    workers: workers ?? null, exit: code, dealsBefore: before, dealsAfter: after,
+    cpuSeconds: cpu0 !== null && cpu1 !== null ? Math.round((cpu1 - cpu0) * 100) / 100 : -1,
+    wallSeconds: Math.round((Date.now() - t0) / 100) / 10,
+  };
+  const path = shardSittingsPath(shard.db);
+  writeAtomically(path, JSON.stringify([...readSittings(path), sitting], null, 2) + '\n');
+  process.stdout.write(`results: ${row.title}, shard ${shard.index}/${shard.count}: ${after} deals counted in ${shard.db}; this sitting ${after - before} deals, ${sitting.cpuSeconds} CPU s\n`);
+  return code;
+}
+
+/** Merges shard databases into the row's database with `spidersolve merge`, then exports the row with the shards' sittings added (each once). */
+async function mergeShards(row: ResultsRow, root: string, files: readonly string[]): Promise<number> {
+  const code = spawnSync(process.execPath, spidersolveArgv(['merge', '--into', join(root, row.db), ...files]), { stdio: 'inherit' }).status ?? 1;
+  if (code !== 0) return code;
+  const known = new Set((readSummary(summaryPath(row, root))?.sittings ?? []).map((x) => JSON.stringify(x)));
+  const added = files.flatMap((f) => readSittings(shardSittingsPath(f))).filter((x) => !known.has(JSON.stringify(x)));
+  let s = exportRow(row, root, SOLVER_VERSION);
+  for (const x of added) s = exportRow(row, root, SOLVER_VERSION, x);
+  process.stdout.write(`results: ${describe(s)}; wrote ${row.csv}\n`);
+  return 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -122,10 +122,13 @@ export function dealNumber(r: ResultsRow, name: string): number | null {
   return /^[1-9]\d*$/.test(t) ? Number(t) : null;
 }
 
-/** The `spidersolve batch` arguments of a row (its deals come on standard input). */
-export function batchArgs(row: ResultsRow, workers?: number): string[] {
+/**
+ * The `spidersolve batch` arguments of a row (its deals come on standard input): the whole row into
+ * its database, or shard K/N of it (`batch --shard`, K counting from 0) into the shard's own database.
+ */
+export function batchArgs(row: ResultsRow, workers?: number, shard?: { readonly index: number; readonly count: number; readonly db: string }): string[] {
   return [
-    'batch', '--deals', '-', '--study', row.study, '--max-positions', row.budgets.join(','), '--db', row.db,
-    ...(workers !== undefined ? ['--workers', String(workers)] : []), '--no-shard',
+    'batch', '--deals', '-', '--study', row.study, '--max-positions', row.budgets.join(','), '--db', shard ? shard.db : row.db,
+    ...(workers !== undefined ? ['--workers', String(workers)] : []), ...(shard ? ['--shard', `${shard.index}/${shard.count}`] : ['--no-shard']),
   ];
 }
