@@ -64,6 +64,7 @@ describe('the rows', () => {
       '--db', 'data/results/spider1.sqlite', '--workers', '2', '--no-shard',
     ]);
     expect(batchArgs(findRow('spider1')!)).not.toContain('--workers');
+    expect(batchArgs(findRow('spider1')!, undefined, { index: 3, count: 8, db: 'shards/spider1-3.sqlite' }).slice(-5)).toEqual(['--max-positions', '1000000,4000000,16000000', '--db', 'shards/spider1-3.sqlite', '--shard', '3/8'].slice(-5));
   });
 
   it('the command line: a row with --workers and --limit, export, table; anything else refused', () => {
@@ -74,7 +75,13 @@ describe('the rows', () => {
     expect(() => parseResultsArgs(['spider3'])).toThrow(/unknown row "spider3"; give one of spider4, spider2/);
     expect(() => parseResultsArgs(['spider4', '--limit', '0'])).toThrow(/option --limit "0": give a positive whole number/);
     expect(() => parseResultsArgs(['spider4', '--limit', '2', '--limit', '3'])).toThrow(UsageError);
-    expect(() => parseResultsArgs(['spider4', '--shard', '0/2'])).toThrow(/unknown or repeated option "--shard"/);
+    expect(() => parseResultsArgs(['spider4', '--shard-count', '2'])).toThrow(/unknown or repeated option "--shard-count"/);
+    expect(parseResultsArgs(['spider4', '--shard', '3/32'])).toEqual({ kind: 'run', row: findRow('spider4'), shard: { index: 3, count: 32, db: 'data/results/shards/spider4-3.sqlite' } });
+    expect(parseResultsArgs(['spider4', '--shard', '0/2', '--db', 's/x.sqlite'])).toMatchObject({ shard: { index: 0, count: 2, db: 's/x.sqlite' } });
+    expect(() => parseResultsArgs(['spider4', '--shard', '2/2'])).toThrow(/option --shard "2\/2": give K\/N with 0 <= K < N/);
+    expect(() => parseResultsArgs(['spider4', '--db', 'x.sqlite'])).toThrow(/option --db: only with --shard/);
+    expect(parseResultsArgs(['merge', 'spider2', 'a.sqlite', 'b.sqlite'])).toEqual({ kind: 'merge', row: findRow('spider2'), files: ['a.sqlite', 'b.sqlite'] });
+    expect(() => parseResultsArgs(['merge', 'spider2'])).toThrow(UsageError);
   });
 });
 
