@@ -189,7 +189,7 @@ async function writeTable(root: string): Promise<void> {
 }
 
 /** Runs the `results` command on `args`; returns its exit status. */
-export async function resultsMain(args: readonly string[], root = PROJECT_ROOT): Promise<number> {
+export async function resultsMain(args: readonly string[], root = process.env.RESULTS_ROOT || PROJECT_ROOT): Promise<number> {
   let cmd: ResultsCommand;
   try {
     cmd = parseResultsArgs(args);
