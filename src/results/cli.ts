@@ -3,6 +3,8 @@
  * commands and writes the committed files.
  *
  *   npm run results -- ROW [--workers N] [--limit N]   run row ROW (resumable), then export it
+ *   npm run results -- ROW --shard K/N [--db FILE]     run shard K of N of row ROW into its own database
+ *   npm run results -- merge ROW FILE…                 merge shard databases into ROW's, then export it
  *   npm run results -- export ROW                      export ROW from its database without running
  *   npm run results -- table                           write docs/results.md (and docs/results.html)
  *   npm run results -- rows                            list the rows
@@ -14,6 +16,9 @@
  * list may gain deals at its end). An interrupted run (Ctrl-C, SIGTERM, a crash) keeps every finished
  * result; the same command resumes. After the batch, the row is exported (src/results/export.ts).
  *
+ * The rows' files are under the project's folder, or under RESULTS_ROOT when that is set (a cluster's
+ * shared volume: deploy/results).
+ *
  * Exit status: 0 done; 2 bad input (one line `results: …` on stderr); 130 the batch was interrupted
  * (what it finished is exported); otherwise the batch's own status.
  */
@@ -22,6 +27,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ResultStore } from '../batch/store.js';
+import { InputError } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { exportRow, readSummary, summaryPath, writeAtomically, type RowSummary, type Sitting } from './export.js';
 import { batchArgs, dealList, findRow, RESULTS_DIR, RESULTS_ROWS, type ResultsRow } from './rows.js';
@@ -282,5 +288,11 @@ async function mergeShards(row: ResultsRow, root: string, files: readonly string
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = await resultsMain(process.argv.slice(2));
+  try {
+    process.exitCode = await resultsMain(process.argv.slice(2));
+  } catch (e) {
+    // a database that is not ours or damaged, a summary file edited into bad JSON: one line, no stack
+    process.stderr.write(`results: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+    process.exitCode = e instanceof InputError || e instanceof SyntaxError ? 2 : 1;
+  }
 }
