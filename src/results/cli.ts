@@ -239,6 +239,7 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
       };
       const s = exportRow(row, root, SOLVER_VERSION, after > before || code === 130 ? sitting : undefined);
       process.stdout.write(`results: ${describe(s)}; this sitting ${after - before} deals, ${sitting.cpuSeconds} CPU s; wrote ${row.csv}\n`);
+      if (code === 130) process.stderr.write(`results: interrupted; what was finished is kept and exported; to resume: ${sitting.command}\n`);
       return code;
     }
   }
