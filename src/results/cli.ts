@@ -187,7 +187,7 @@ async function writeTable(root: string): Promise<void> {
   // the HTML report's charts over every row: the rows' databases merged into one (gitignored), then
   // report --format html, both by the spidersolve command
   const all = show(`${RESULTS_DIR}/all.sqlite`);
-  rmSync(all, { force: true });
+  for (const f of [all, `${all}-wal`, `${all}-shm`]) rmSync(f, { force: true });
   const spidersolve = (args: string[]) => spawnSync(process.execPath, spidersolveArgv(args), { cwd: process.cwd(), stdio: ['ignore', 'ignore', 'inherit'] }).status;
   const code = spidersolve(['merge', '--into', all, ...dbs]) || spidersolve(['report', '--db', all, '--format', 'html', '--out', show('docs/results.html'), ...present.flatMap((r) => ['--study', r.study])]);
   if (code !== 0) throw new Error(`the HTML report could not be written (spidersolve exit ${code}; see above)`);
