@@ -74,8 +74,9 @@ export const METHOD = `## Method
 - **CPU time** is the user + system time of the batch process and its worker threads, as Linux
   reports it to the \`results\` command (cutime + cstime), summed over the sittings that ran the row
   here, over the deals those sittings counted: the ladder's upper rungs, loading the deals and
-  starting the process are included. Search time is the solver's own clock summed over every search
-  of the row (every rung). Peak memory is the largest transposition table one search held.
+  starting the process are included. Search time is the solver's own wall clock summed over every
+  search of the row (every rung): on a machine shared with other work it runs well above the CPU
+  time, and only the CPU time compares across machines. Peak memory is the largest transposition table one search held.
 - **Difficulty grades** (PySolFC rows). A won deal's effort is the total number of positions the
   solver searched for it, every rung included. The grades split the row's won deals into fifths by
   effort: the cuts are the 20th, 40th, 60th and 80th percentiles (linear interpolation, as
