@@ -222,7 +222,7 @@ describe('the table', () => {
       top: { budget: 16_000_000, deals: 2, won: 1, lost: 0, undecided: 1, errors: 0, floor: 0.5, ciLow: 0.1, ciHigh: 0.9, ceiling: 1, ceilingLow: 0.3, ceilingHigh: 1 }, rungs: [], searchSeconds: 1, peakBytes: null, grades: null, sittings: [] };
     const md = renderTable([sp, findRow('spider2')!], [summary, null], (r) => (r.id === 'spider4' ? csv : null));
     expect(md).toContain('| Spider 2 suits | 0 of 10,000 | | | | | | | 1M, 4M, 16M | | | not run |');
-    expect(md).toContain('Of the 2 deals compared so far (numbers 1–2), this table does not win 1, all won by plspider unless named above: 2 (undecided).');
+    expect(md).toContain("Of the 2 deals compared so far (numbers 1–2), this table does not win 1: 2 (undecided); plspider's page names none of them as not won (the deal it does not name may be among them).");
     expect(md).toContain('| Spider 4 suits | 1 won, 0 lost, 1 undecided of 2 (first 2 of 32,000): floor 50.000%, ceiling 100.000% | 31,998 of PySol numbers 1–32,000');
   });
 });

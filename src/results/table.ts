@@ -116,7 +116,11 @@ function plspider(r: ResultsRow, dealsCsv: string | null): string[] {
   const notWon = list.filter((d) => d.status !== 'won');
   const theyLost = list.filter((d) => PLSPIDER_NOT_WON.includes(numberOf(d.deal!)));
   const out = ['', '**Against plspider, deal by deal.** plspider (tranzoa.net, 2005) won 31,998 of PySolFC numbers 1–32,000; its page names 14934 as "appears unwinnable" and does not name the other deal it did not win, so that deal cannot be compared here.'];
-  out.push(`Of the ${num(list.length)} deals compared so far (numbers 1–${num(max)}), ${notWon.length === 0 ? 'this table wins every one, as plspider does' : `this table does not win ${notWon.length}, all won by plspider unless named above: ${notWon.map((d) => `${numberOf(d.deal!)} (${d.status})`).join(', ')}`}.`);
+  const named = PLSPIDER_NOT_WON.filter((n) => n <= max).length;
+  out.push(
+    `Of the ${num(list.length)} deals compared so far (numbers 1–${num(max)}), ${notWon.length === 0 ? 'this table wins every one' : `this table does not win ${notWon.length}: ${notWon.map((d) => `${numberOf(d.deal!)} (${d.status})`).join(', ')}`}; ` +
+      `plspider's page names ${named === 0 ? 'none of them' : `${named} of them`} as not won (the deal it does not name may be among them).`,
+  );
   for (const d of theyLost) out.push(`Deal ${numberOf(d.deal!)}, which plspider did not win: ${d.status} here${d.status === 'won' ? ` (in ${num(Number(d.moves))} moves; \`spidersolve solve pysol:spider:${numberOf(d.deal!)} --max-positions ${d.budget}\` gives the line)` : ''}.`);
   return out;
 }
