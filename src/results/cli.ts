@@ -1,0 +1,299 @@
+/**
+ * `npm run results -- …`: runs the rows of the win-rate table (src/results/rows.ts) with the tool's own
+ * commands and writes the committed files.
+ *
+ *   npm run results -- ROW [--workers N] [--limit N]   run row ROW (resumable), then export it
+ *   npm run results -- ROW --shard K/N [--db FILE]     run shard K of N of row ROW into its own database
+ *   npm run results -- merge ROW FILE…                 merge shard databases into ROW's, then export it
+ *   npm run results -- export ROW                      export ROW from its database without running
+ *   npm run results -- table                           write docs/results.md (and docs/results.html)
+ *   npm run results -- rows                            list the rows
+ *
+ * A row runs as one `spidersolve batch` process: its deals (`pysol:spider:1`, … or `SE2-1`, …) are
+ * given on standard input (`--deals -`), so the study does not depend on the folder the project is
+ * in, with the row's study name, budget ladder and database. The study may grow: `--limit 200` now
+ * and `--limit 1000` later plan the same study's first 200, then first 1,000 deals (a batch study's
+ * list may gain deals at its end). An interrupted run (Ctrl-C, SIGTERM, a crash) keeps every finished
+ * result; the same command resumes. After the batch, the row is exported (src/results/export.ts).
+ *
+ * The rows' files are under the project's folder, or under RESULTS_ROOT when that is set (a cluster's
+ * shared volume: deploy/results).
+ *
+ * Exit status: 0 done; 2 bad input (one line `results: …` on stderr); 130 the batch was interrupted
+ * (what it finished is exported); otherwise the batch's own status.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ResultStore } from '../batch/store.js';
+import { InputError } from '../game/errors.js';
+import { SOLVER_VERSION } from '../solver/types.js';
+import { exportRow, readSummary, summaryPath, writeAtomically, type RowSummary, type Sitting } from './export.js';
+import { batchArgs, dealList, findRow, RESULTS_DIR, RESULTS_ROWS, type ResultsRow } from './rows.js';
+import { renderTable } from './table.js';
+
+/** The project's root (this file is src/results/cli.ts, or dist/src/results/cli.js when built). */
+export const PROJECT_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), existsSync(fileURLToPath(new URL('../../package.json', import.meta.url))) ? '../..' : '../../..');
+
+/**
+ * How to run `spidersolve ARGS` from here: the built command (bin/spidersolve.js, which runs dist/)
+ * when this is the build, the source under tsx when this runs from source (tests).
+ */
+export function spidersolveArgv(args: readonly string[]): string[] {
+  return import.meta.url.endsWith('.ts')
+    ? ['--import', pathToFileURL(join(PROJECT_ROOT, 'node_modules/tsx/dist/loader.mjs')).href, join(PROJECT_ROOT, 'src/cli/entry.ts'), ...args]
+    : [join(PROJECT_ROOT, 'bin/spidersolve.js'), ...args];
+}
+
+/** A bad command line: printed as one line, exit 2. */
+export class UsageError extends Error {}
+
+/** Parsed arguments of the `results` command. */
+export type ResultsCommand =
+  | { readonly kind: 'run'; readonly row: ResultsRow; readonly workers?: number; readonly limit?: number; readonly shard?: { readonly index: number; readonly count: number; readonly db: string } }
+  | { readonly kind: 'export'; readonly row: ResultsRow }
+  | { readonly kind: 'merge'; readonly row: ResultsRow; readonly files: readonly string[] }
+  | { readonly kind: 'table' }
+  | { readonly kind: 'rows' }
+  | { readonly kind: 'help' };
+
+const USAGE = `usage: npm run results -- ROW [--workers N] [--limit N]   run a row (resumable), then export it
+       npm run results -- export ROW                      export a row from its database
+       npm run results -- table                           write docs/results.md (and docs/results.html)
+       npm run results -- rows                            list the rows
+ROW is one of ${RESULTS_ROWS.map((r) => r.id).join(', ')}.`;
+
+function positiveInt(name: string, v: string | undefined): number {
+  if (v === undefined || !/^[1-9]\d*$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`option ${name} ${JSON.stringify(v ?? '')}: give a positive whole number`);
+  return Number(v);
+}
+
+function rowOf(id: string | undefined): ResultsRow {
+  const row = id === undefined ? undefined : findRow(id);
+  if (!row) throw new UsageError(`${id === undefined ? 'no row given' : `unknown row ${JSON.stringify(id)}`}; give one of ${RESULTS_ROWS.map((r) => r.id).join(', ')}`);
+  return row;
+}
+
+/** Parses the arguments after `npm run results --`. Throws UsageError on anything it does not know. */
+export function parseResultsArgs(args: readonly string[]): ResultsCommand {
+  if (args.length === 0 || args.includes('--help') || args.includes('-h')) return { kind: 'help' };
+  const [first, ...rest] = args;
+  if (first === 'table' || first === 'rows') {
+    if (rest.length) throw new UsageError(`${first} takes no arguments (${rest.join(' ')})`);
+    return { kind: first };
+  }
+  if (first === 'merge') {
+    if (rest.length < 2) throw new UsageError('merge takes a row and the shard databases to merge into its database');
+    return { kind: 'merge', row: rowOf(rest[0]), files: rest.slice(1) };
+  }
+  if (first === 'export') {
+    if (rest.length !== 1) throw new UsageError('export takes one row');
+    return { kind: 'export', row: rowOf(rest[0]) };
+  }
+  const row = rowOf(first);
+  let workers: number | undefined;
+  let limit: number | undefined;
+  let shard: string | undefined;
+  let db: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = () => inline ?? rest[++i];
+    if (name === '--workers' && workers === undefined) workers = positiveInt(name, value());
+    else if (name === '--limit' && limit === undefined) limit = positiveInt(name, value());
+    else if (name === '--shard' && shard === undefined) shard = value() ?? '';
+    else if (name === '--db' && db === undefined) db = value() ?? '';
+    else throw new UsageError(`unknown or repeated option ${JSON.stringify(a)}`);
+  }
+  if (db !== undefined && shard === undefined) throw new UsageError(`option --db: only with --shard (a row's own database is ${row.db})`);
+  if (db === '') throw new UsageError('option --db: give a file name');
+  let sh: { index: number; count: number; db: string } | undefined;
+  if (shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(shard);
+    const [k, n] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+    if (!m || !(n >= 1) || !(k < n)) throw new UsageError(`option --shard ${JSON.stringify(shard)}: give K/N with 0 <= K < N, e.g. 0/32`);
+    sh = { index: k, count: n, db: db ?? `${RESULTS_DIR}/shards/${row.id}-${k}.sqlite` };
+  }
+  return { kind: 'run', row, ...(workers !== undefined ? { workers } : {}), ...(limit !== undefined ? { limit } : {}), ...(sh ? { shard: sh } : {}) };
+}
+
+/** The command a row's table entry gives: the `results` command, with its limit when partial. */
+export function rowCommand(row: ResultsRow, limit?: number): string {
+  return `npm run results -- ${row.id}${limit !== undefined && limit < row.count ? ` --limit ${limit}` : ''}`;
+}
+
+/** CPU seconds (user + system) of this process's waited-for children, from /proc/self/stat (Linux; clock ticks of 1/100 s); null elsewhere. */
+export function childrenCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields after the command: state is field 3 of stat(5), so cutime (16) and cstime (17) are at 13 and 14 here
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+function counted(row: ResultsRow, root: string): number {
+  const db = join(root, row.db);
+  if (!existsSync(db)) return 0;
+  const store = ResultStore.openForReading(db);
+  try {
+    return store.studies([row.study], SOLVER_VERSION)[0]?.counted ?? 0;
+  } finally {
+    store.close();
+  }
+}
+
+/** Runs `spidersolve batch` on the row's first `limit` deals; resolves with its exit status (a signal that ended it: 128 + its number). */
+function runBatch(row: ResultsRow, root: string, workers?: number, limit?: number, shard?: { index: number; count: number; db: string }): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const args = batchArgs(row, workers, shard);
+    // a shard's --db is the user's, relative to the folder the command was given in
+    const child = spawn(process.execPath, spidersolveArgv(args), { cwd: shard ? process.cwd() : root, stdio: ['pipe', 'inherit', 'inherit'] });
+    // Ctrl-C reaches the batch through the terminal's process group; a SIGTERM or SIGHUP sent to
+    // this process alone is passed on. The batch then stores what it finished and exits 130.
+    const pass = (s: NodeJS.Signals) => () => child.kill(s);
+    const handlers: [NodeJS.Signals, () => void][] = [['SIGINT', () => {}], ['SIGTERM', pass('SIGTERM')], ['SIGHUP', pass('SIGHUP')]];
+    for (const [s, h] of handlers) process.on(s, h);
+    child.stdin.on('error', () => {}); // the batch refused its input before reading it all
+    child.stdin.end(dealList(row, limit));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      for (const [s, h] of handlers) process.off(s, h);
+      resolvePromise(code ?? 128 + (signal === 'SIGKILL' ? 9 : signal === 'SIGTERM' ? 15 : signal === 'SIGINT' ? 2 : 1));
+    });
+  });
+}
+
+function describe(s: RowSummary): string {
+  const t = s.top;
+  const c = t ? `won ${t.won}, lost ${t.lost}, undecided ${t.undecided}${t.errors ? `, errors ${t.errors}` : ''}` : 'no results';
+  return `${s.title}: ${s.counted} of ${s.planned} deals (${c}); ${s.complete ? 'complete' : 'partial'}`;
+}
+
+/** Writes docs/results.md from the rows' summaries (and docs/results.html from their databases, when every one present merges). */
+async function writeTable(root: string): Promise<void> {
+  const summaries = RESULTS_ROWS.map((r) => readSummary(summaryPath(r, root)));
+  const csv = (r: ResultsRow) => (existsSync(join(root, r.csv)) ? readFileSync(join(root, r.csv), 'utf8') : null);
+  writeAtomically(join(root, 'docs/results.md'), renderTable(RESULTS_ROWS, summaries, csv));
+  process.stdout.write('wrote docs/results.md\n');
+  // paths as the user sees them from the project's folder (the HTML report names its database)
+  const show = (p: string) => relative(process.cwd(), join(root, p)) || '.';
+  const present = RESULTS_ROWS.filter((r) => existsSync(join(root, r.db)));
+  const dbs = present.map((r) => show(r.db));
+  if (dbs.length === 0) return;
+  // the HTML report's charts over every row: the rows' databases merged into one (gitignored), then
+  // report --format html, both by the spidersolve command
+  const all = show(`${RESULTS_DIR}/all.sqlite`);
+  for (const f of [all, `${all}-wal`, `${all}-shm`]) rmSync(f, { force: true });
+  const spidersolve = (args: string[]) => spawnSync(process.execPath, spidersolveArgv(args), { cwd: process.cwd(), stdio: ['ignore', 'ignore', 'inherit'] }).status;
+  const code = spidersolve(['merge', '--into', all, ...dbs]) || spidersolve(['report', '--db', all, '--format', 'html', '--out', show('docs/results.html'), ...present.flatMap((r) => ['--study', r.study])]);
+  if (code !== 0) throw new Error(`the HTML report could not be written (spidersolve exit ${code}; see above)`);
+  process.stdout.write('wrote docs/results.html\n');
+}
+
+/** Runs the `results` command on `args`; returns its exit status. */
+export async function resultsMain(args: readonly string[], root = process.env.RESULTS_ROOT || PROJECT_ROOT): Promise<number> {
+  let cmd: ResultsCommand;
+  try {
+    cmd = parseResultsArgs(args);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`results: ${e.message}\n`);
+    return 2;
+  }
+  switch (cmd.kind) {
+    case 'help':
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    case 'rows':
+      for (const r of RESULTS_ROWS) process.stdout.write(`${r.id}\t${r.title}\t${r.count} deals (${r.source.kind === 'pysol' ? `pysol:${r.source.pysol}:1-${r.count}` : `seeds 1-${r.count}`})\tladder ${r.budgets.join(',')}\t${r.db}\n`);
+      return 0;
+    case 'export': {
+      process.stdout.write(describe(exportRow(cmd.row, root, SOLVER_VERSION)) + '\n');
+      return 0;
+    }
+    case 'table':
+      await writeTable(root);
+      return 0;
+    case 'merge':
+      return mergeShards(cmd.row, root, cmd.files);
+    case 'run': {
+      const { row, workers, limit, shard } = cmd;
+      if (shard) return runShard(row, root, shard, workers, limit);
+      const before = counted(row, root);
+      const cpu0 = childrenCpuSeconds();
+      const t0 = Date.now();
+      const code = await runBatch(row, root, workers, limit);
+      const cpu1 = childrenCpuSeconds();
+      if (code !== 0 && code !== 130) return code; // refused or failed: nothing new to export
+      const after = counted(row, root);
+      const sitting: Sitting = {
+        endedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        command: rowCommand(row, limit) + (workers !== undefined ? ` --workers ${workers}` : ''),
+        workers: workers ?? null, exit: code, dealsBefore: before, dealsAfter: after,
+        cpuSeconds: cpu0 !== null && cpu1 !== null ? Math.round((cpu1 - cpu0) * 100) / 100 : -1,
+        wallSeconds: Math.round((Date.now() - t0) / 100) / 10,
+      };
+      const s = exportRow(row, root, SOLVER_VERSION, after > before || code === 130 ? sitting : undefined);
+      process.stdout.write(`results: ${describe(s)}; this sitting ${after - before} deals, ${sitting.cpuSeconds} CPU s; wrote ${row.csv}\n`);
+      if (code === 130) process.stderr.write(`results: interrupted; what was finished is kept and exported; to resume: ${sitting.command}\n`);
+      return code;
+    }
+  }
+}
+
+/** Path of the sittings recorded beside a shard's database (`FILE.sittings.json`): a JSON array of Sitting. */
+export function shardSittingsPath(db: string): string {
+  return `${db}.sittings.json`;
+}
+
+function readSittings(path: string): Sitting[] {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Sitting[]) : [];
+}
+
+/** Runs shard K/N of a row into its own database and records the sitting beside it; no export (the merge exports). */
+async function runShard(row: ResultsRow, root: string, shard: { index: number; count: number; db: string }, workers?: number, limit?: number): Promise<number> {
+  const cpu0 = childrenCpuSeconds();
+  const t0 = Date.now();
+  const before = existsSync(shard.db) ? counted({ ...row, db: resolve(shard.db) }, '/') : 0;
+  const code = await runBatch(row, root, workers, limit, shard);
+  const cpu1 = childrenCpuSeconds();
+  if (code !== 0 && code !== 130) return code;
+  const after = counted({ ...row, db: resolve(shard.db) }, '/');
+  const sitting: Sitting = {
+    endedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    command: `${rowCommand(row, limit)} --shard ${shard.index}/${shard.count}${workers !== undefined ? ` --workers ${workers}` : ''}`,
+    workers: workers ?? null, exit: code, dealsBefore: before, dealsAfter: after,
+    cpuSeconds: cpu0 !== null && cpu1 !== null ? Math.round((cpu1 - cpu0) * 100) / 100 : -1,
+    wallSeconds: Math.round((Date.now() - t0) / 100) / 10,
+  };
+  const path = shardSittingsPath(shard.db);
+  writeAtomically(path, JSON.stringify([...readSittings(path), sitting], null, 2) + '\n');
+  process.stdout.write(`results: ${row.title}, shard ${shard.index}/${shard.count}: ${after} deals counted in ${shard.db}; this sitting ${after - before} deals, ${sitting.cpuSeconds} CPU s\n`);
+  return code;
+}
+
+/** Merges shard databases into the row's database with `spidersolve merge`, then exports the row with the shards' sittings added (each once). */
+async function mergeShards(row: ResultsRow, root: string, files: readonly string[]): Promise<number> {
+  const code = spawnSync(process.execPath, spidersolveArgv(['merge', '--into', join(root, row.db), ...files]), { stdio: 'inherit' }).status ?? 1;
+  if (code !== 0) return code;
+  const known = new Set((readSummary(summaryPath(row, root))?.sittings ?? []).map((x) => JSON.stringify(x)));
+  const added = files.flatMap((f) => readSittings(shardSittingsPath(f))).filter((x) => !known.has(JSON.stringify(x)));
+  let s = exportRow(row, root, SOLVER_VERSION);
+  for (const x of added) s = exportRow(row, root, SOLVER_VERSION, x);
+  process.stdout.write(`results: ${describe(s)}; wrote ${row.csv}\n`);
+  return 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    process.exitCode = await resultsMain(process.argv.slice(2));
+  } catch (e) {
+    // a database that is not ours or damaged, a summary file edited into bad JSON: one line, no stack
+    process.stderr.write(`results: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+    process.exitCode = e instanceof InputError || e instanceof SyntaxError ? 2 : 1;
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * A results row's database turned into the files committed with the table: the per-deal CSV
+ * (`data/results/ROW.csv`), the row's summary (`data/results/ROW.json`) and, for a row of PySolFC
+ * numbers, the list of winnable deals with a difficulty grade (`data/results/ROW-winnable.csv`).
+ * Reads the database through the store that `spidersolve export` and `report` read (its `rows` and
+ * `report`), and counts each deal at the top rung of the ladder by the batch's own rule (report.ts
+ * `statusAt`, `highestBelow`), so the CSV agrees with `spidersolve report` deal for deal.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { highestBelow, percentile, statusAt, type ReportRow, type ResultStatus } from '../batch/report.js';
+import { ResultStore, type StoredRow } from '../batch/store.js';
+import { dealNumber, type ResultsRow } from './rows.js';
+
+/** One deal of a row as the CSV gives it, counted at the ladder's top rung. */
+export interface DealResult {
+  /** The deal's name in the row: `pysol:spider:7` or `SE2-7`. */
+  readonly deal: string;
+  /** Its number in the row (PySolFC game number or seed). */
+  readonly number: number;
+  /** won or lost (proofs), undecided (no proof within the ladder), or error (the worker failed; run again on resume). */
+  readonly status: ResultStatus;
+  /** The budget of the search that decided it (for an undecided deal, the largest budget it was searched at). */
+  readonly budget: number;
+  /** Positions that search counted (R19; for an undecided deal, its budget). */
+  readonly positions: number | null;
+  /** Positions of every search of the deal up to and including that one (the ladder's rungs below it too): the effort the solver needed. */
+  readonly totalPositions: number | null;
+  /** Moves of the winning line (won only); `spidersolve solve DEAL --max-positions BUDGET` gives the line again. */
+  readonly moves: number | null;
+}
+
+/** The counts of one rung of the ladder (the rung's `spidersolve report` row). */
+export type RungCounts = Pick<ReportRow, 'budget' | 'deals' | 'won' | 'lost' | 'undecided' | 'errors' | 'floor' | 'ciLow' | 'ciHigh' | 'ceiling' | 'ceilingLow' | 'ceilingHigh'>;
+
+/** One sitting of `npm run results -- ROW` on a machine: what it ran and the CPU time the batch process took. */
+export interface Sitting {
+  /** When it ended, ISO 8601 UTC. */
+  readonly endedAt: string;
+  /** The command as typed. */
+  readonly command: string;
+  /** --workers as given; null: the batch's default (the machine's cores). */
+  readonly workers: number | null;
+  /** The batch's exit status (0 done, 130 interrupted). */
+  readonly exit: number;
+  /** Deals the study counted before and after the sitting. */
+  readonly dealsBefore: number;
+  readonly dealsAfter: number;
+  /** User + system CPU seconds of the batch process and its worker threads (Linux: the parent's cutime + cstime). */
+  readonly cpuSeconds: number;
+  readonly wallSeconds: number;
+}
+
+/** Difficulty grades of a row's won deals: grade g (1 easiest … 5 hardest) by the total positions the solver needed. */
+export interface Grades {
+  /** The 20th, 40th, 60th and 80th percentiles (report.ts `percentile`, type 7) of total positions over the row's won deals. */
+  readonly cuts: readonly number[];
+  /** Won deals in each grade 1..5. */
+  readonly counts: readonly number[];
+}
+
+/** The committed summary of a row (`data/results/ROW.json`), the input of the table. */
+export interface RowSummary {
+  readonly row: string;
+  readonly title: string;
+  readonly game: string;
+  readonly suits: number;
+  readonly study: string;
+  readonly solverVersion: string;
+  readonly budgets: readonly number[];
+  /** Deals in the row's full design. */
+  readonly planned: number;
+  /** Deals the study counts so far with this solver version (a prefix of the design; a merged cluster run: all of its shards'). */
+  readonly counted: number;
+  /** Deals not yet taken to every rung of the ladder (an interrupted run): they count as undecided. */
+  readonly unfinished: number;
+  /** Every deal of the design counted and none left mid-ladder. */
+  readonly complete: boolean;
+  /** The top rung's counts, the row of the table. */
+  readonly top: RungCounts | null;
+  /** Every rung's counts, lowest first. */
+  readonly rungs: readonly RungCounts[];
+  /** Sum of the solver's search times over every search of the row's deals (every rung), seconds. */
+  readonly searchSeconds: number;
+  /** The largest peak table memory of one search, bytes (null without results). */
+  readonly peakBytes: number | null;
+  /** Difficulty grades of the won deals (PySolFC rows; null otherwise, or with no won deal). */
+  readonly grades: Grades | null;
+  /** The sittings that ran the row on this project's machine (not the ones merged from elsewhere). */
+  readonly sittings: readonly Sitting[];
+}
+
+/**
+ * The row's deals from the database at `db`, counted at the top rung for `solverVersion`, in the
+ * row's order (deal number). A deal with no result of that version yet is left out. Throws what the
+ * store throws (a missing or damaged database: InputError).
+ */
+export function rowDeals(row: ResultsRow, db: string, solverVersion: string): DealResult[] {
+  const store = ResultStore.openForReading(db);
+  try {
+    if (!store.studies().some((s) => s.name === row.study)) return [];
+    const byName = new Map<string, (StoredRow & { budget: number })[]>();
+    for (const r of store.rows({ studies: [row.study] })) {
+      if (r.solverVersion !== solverVersion) continue;
+      let list = byName.get(r.name);
+      if (!list) byName.set(r.name, (list = []));
+      list.push({ ...r, budget: r.maxPositions });
+    }
+    const top = row.budgets[row.budgets.length - 1]!;
+    const out: DealResult[] = [];
+    for (const [name, results] of byName) {
+      const number = dealNumber(row, name);
+      if (number === null) continue;
+      const at = statusAt(results, top) ?? highestBelow(results, top);
+      if (!at) continue;
+      const used = results.filter((r) => r.maxPositions <= at.maxPositions && r.status !== 'error');
+      const total = at.status === 'error' ? null : used.reduce((s, r) => s + (r.positions ?? 0), 0);
+      out.push({
+        deal: name, number, status: at.status, budget: at.maxPositions, positions: at.positions,
+        totalPositions: total, moves: at.status === 'won' ? at.moveCount : null,
+      });
+    }
+    return out.sort((a, b) => a.number - b.number);
+  } finally {
+    store.close();
+  }
+}
+
+/** CSV header of a row's deals (ROW.csv). */
+export const DEAL_CSV_HEADER = ['deal', 'status', 'budget', 'positions', 'total_positions', 'moves'] as const;
+
+/** A row's deals as CSV text (LF line ends, a header row; empty cells for null): DEAL_CSV_HEADER's columns. */
+export function dealsCsv(deals: readonly DealResult[]): string {
+  const cell = (v: string | number | null) => (v === null ? '' : String(v));
+  const lines = [DEAL_CSV_HEADER.join(',')];
+  for (const d of deals) lines.push([d.deal, d.status, d.budget, d.positions, d.totalPositions, d.moves].map(cell).join(','));
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * Difficulty grades of won deals by the total positions the solver needed: the cuts are the 20th,
+ * 40th, 60th and 80th percentiles of the won deals' total positions, and a deal's grade is 1 plus the
+ * number of cuts below its count (so grade 1 holds the easiest fifth, 5 the hardest; ties go to the
+ * lower grade). Null when no deal is won.
+ */
+export function gradesOf(deals: readonly DealResult[]): Grades | null {
+  const won = deals.filter((d) => d.status === 'won' && d.totalPositions !== null).map((d) => d.totalPositions!).sort((a, b) => a - b);
+  if (won.length === 0) return null;
+  const cuts = [0.2, 0.4, 0.6, 0.8].map((q) => percentile(won, q)!);
+  const counts = [0, 0, 0, 0, 0];
+  for (const p of won) counts[gradeOf(p, cuts) - 1]!++;
+  return { cuts, counts };
+}
+
+/** The grade (1..5) of a deal that needed `positions` in all, against cuts from `gradesOf`. */
+export function gradeOf(positions: number, cuts: readonly number[]): number {
+  return 1 + cuts.filter((c) => positions > c).length;
+}
+
+/** The winnable-deals list of a PySolFC row (ROW-winnable.csv): `pysol_number,grade,total_positions,moves`, one won deal a line, by number. */
+export function winnableCsv(deals: readonly DealResult[], grades: Grades): string {
+  const lines = ['pysol_number,grade,total_positions,moves'];
+  for (const d of deals) if (d.status === 'won') lines.push(`${d.number},${gradeOf(d.totalPositions!, grades.cuts)},${d.totalPositions},${d.moves ?? ''}`);
+  return lines.join('\n') + '\n';
+}
+
+/** Writes `text` to `path` through a temporary file renamed over it (a reader never sees half a file); makes the folder. */
+export function writeAtomically(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = join(dirname(path), `.${Date.now()}-${process.pid}.tmp`);
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** The summary JSON at `path`, or null when it is absent. Throws SyntaxError on a damaged file. */
+export function readSummary(path: string): RowSummary | null {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as RowSummary) : null;
+}
+
+/** Path of a row's summary JSON, beside its CSV. */
+export function summaryPath(row: ResultsRow, root: string): string {
+  return join(root, row.csv.replace(/\.csv$/, '.json'));
+}
+
+/** Path of a PySolFC row's winnable-deals list, beside its CSV. */
+export function winnablePath(row: ResultsRow, root: string): string {
+  return join(root, row.csv.replace(/\.csv$/, '-winnable.csv'));
+}
+
+/**
+ * Exports a row from its database (paths relative to `root`): writes ROW.csv, ROW.json and, for a
+ * PySolFC row with a won deal, ROW-winnable.csv; keeps the sittings already in ROW.json and adds
+ * `sitting` when given. Returns the summary written.
+ */
+export function exportRow(row: ResultsRow, root: string, solverVersion: string, sitting?: Sitting): RowSummary {
+  const dbPath = join(root, row.db);
+  const deals = existsSync(dbPath) ? rowDeals(row, dbPath, solverVersion) : [];
+  let rungs: RungCounts[] = [];
+  let searchMs = 0;
+  let peak: number | null = null;
+  let unfinished = 0;
+  if (existsSync(dbPath)) {
+    const store = ResultStore.openForReading(dbPath);
+    try {
+      if (store.studies().some((s) => s.name === row.study)) {
+        rungs = store.report({ studies: [row.study] })
+          .filter((r: ReportRow) => r.solverVersion === solverVersion && row.budgets.includes(r.budget))
+          .map((r) => ({ budget: r.budget, deals: r.deals, won: r.won, lost: r.lost, undecided: r.undecided, errors: r.errors, floor: r.floor, ciLow: r.ciLow, ciHigh: r.ciHigh, ceiling: r.ceiling, ceilingLow: r.ceilingLow, ceilingHigh: r.ceilingHigh }));
+        for (const r of store.rows({ studies: [row.study] })) {
+          if (r.solverVersion !== solverVersion) continue;
+          searchMs += r.elapsedMs ?? 0;
+          if (r.peakBytes !== null) peak = Math.max(peak ?? 0, r.peakBytes);
+        }
+        unfinished = store.studies([row.study], solverVersion)[0]?.unfinished ?? 0;
+      }
+    } finally {
+      store.close();
+    }
+  }
+  const top = rungs.find((r) => r.budget === row.budgets[row.budgets.length - 1]) ?? null;
+  const grades = row.source.kind === 'pysol' ? gradesOf(deals) : null;
+  const sPath = summaryPath(row, root);
+  const before = readSummary(sPath);
+  const summary: RowSummary = {
+    row: row.id, title: row.title, game: row.game, suits: row.suits, study: row.study, solverVersion,
+    budgets: row.budgets, planned: row.count, counted: deals.length, unfinished,
+    complete: deals.length === row.count && unfinished === 0,
+    top, rungs, searchSeconds: Math.round(searchMs) / 1000, peakBytes: peak, grades,
+    sittings: [...(before?.sittings ?? []), ...(sitting ? [sitting] : [])],
+  };
+  writeAtomically(join(root, row.csv), dealsCsv(deals));
+  if (grades) writeAtomically(winnablePath(row, root), winnableCsv(deals, grades));
+  writeAtomically(sPath, JSON.stringify(summary, null, 2) + '\n');
+  return summary;
+}

@@ -1,0 +1,46 @@
+/**
+ * `npm run results` end to end on a small slice, in a scratch folder: a row run whole, grown with a
+ * larger --limit (resumed: only the new deals solved), and the same slice run as two shards and
+ * merged, which must give the same per-deal CSV byte for byte. Runs real solves (Spider 1 suit,
+ * PySolFC numbers 1-8, a second or two) through `spidersolve batch` in child processes.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resultsMain } from '../src/results/cli.js';
+import { readSummary, summaryPath } from '../src/results/export.js';
+import { findRow } from '../src/results/rows.js';
+
+const row = findRow('spider1')!;
+
+describe('npm run results', () => {
+  it('runs a slice, grows it, and gives the same CSV from two shards merged', async () => {
+    const whole = mkdtempSync(join(tmpdir(), 'spidersolve-results-whole-'));
+    expect(await resultsMain(['spider1', '--limit', '6', '--workers', '1'], whole)).toBe(0);
+    expect(await resultsMain(['spider1', '--limit', '8', '--workers', '1'], whole)).toBe(0);
+    const csv = readFileSync(join(whole, row.csv), 'utf8');
+    expect(csv.split('\n').slice(0, 2)).toEqual(['deal,status,budget,positions,total_positions,moves', expect.stringMatching(/^pysol:spider1:1,won,1000000,\d+,\d+,\d+$/)]);
+    expect(csv.trim().split('\n')).toHaveLength(9);
+    const s = readSummary(summaryPath(row, whole))!;
+    expect(s.sittings.map((x) => [x.command, x.dealsBefore, x.dealsAfter, x.exit])).toEqual([
+      ['npm run results -- spider1 --limit 6 --workers 1', 0, 6, 0],
+      ['npm run results -- spider1 --limit 8 --workers 1', 6, 8, 0],
+    ]);
+    expect(s.sittings.every((x) => x.cpuSeconds > 0)).toBe(true);
+    expect(s).toMatchObject({ counted: 8, planned: 10000, complete: false });
+
+    const sharded = mkdtempSync(join(tmpdir(), 'spidersolve-results-shards-'));
+    const dbs = [0, 1].map((k) => join(sharded, `s-${k}.sqlite`));
+    for (const k of [0, 1]) expect(await resultsMain(['spider1', '--shard', `${k}/2`, '--db', dbs[k]!, '--limit', '8', '--workers', '1'], sharded)).toBe(0);
+    expect(await resultsMain(['merge', 'spider1', ...dbs], sharded)).toBe(0);
+    expect(readFileSync(join(sharded, row.csv), 'utf8')).toBe(csv);
+    const m = readSummary(summaryPath(row, sharded))!;
+    expect(m.top).toEqual(s.top);
+    expect(m.sittings.map((x) => x.command)).toEqual(['npm run results -- spider1 --limit 8 --shard 0/2 --workers 1', 'npm run results -- spider1 --limit 8 --shard 1/2 --workers 1']);
+    expect(m.sittings.reduce((a, x) => a + x.dealsAfter - x.dealsBefore, 0)).toBe(8);
+    // merging again adds nothing, the sittings included
+    expect(await resultsMain(['merge', 'spider1', ...dbs], sharded)).toBe(0);
+    expect(readSummary(summaryPath(row, sharded))!.sittings).toHaveLength(2);
+  }, 240_000);
+});
