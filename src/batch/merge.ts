@@ -541,7 +541,7 @@ function holdsNothing(path: string): boolean {
   }
 }
 
-/** Do `a` and `b` name one file: the same path once links are resolved, or one inode (a hard link: found by helper-39)? */
+/** Do `a` and `b` name one file: the same path once links are resolved, or one inode (a hard link)? */
 function sameFile(a: string, b: string): boolean {
   return sameFileAs(a, [b]) !== null;
 }
