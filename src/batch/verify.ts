@@ -8,7 +8,7 @@
  *    CHECK and UNIQUE constraints), then `PRAGMA foreign_key_check` (a run's study, a result's run, a
  *    study link's study exist).
  * 2. Every row of every table, by `rowFault`: types and ranges of its columns; each deal identity
- *    parses as an explicit deal code with its check characters (code.ts parseDealCode, RULES.md R18)
+ *    parses as an explicit deal code with its check characters (code.ts parseDealCode, docs/rules.md R18)
  *    or is a well-formed `POS:` key; a result's name (`code`), game, suits and source agree with its
  *    deal; status, positions, budget, line, move count, scores and error agree with one another
  *    (`positions` never exceeds the budget: the solver stops at it); and a won result's line replays

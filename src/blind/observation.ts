@@ -1,5 +1,5 @@
 /**
- * What a blind player sees (RULES.md R18: a player's own view hides the face-down cards and the
+ * What a blind player sees (docs/rules.md R18: a player's own view hides the face-down cards and the
  * stock): the face-up cards of each column, how many face-down cards each column has, the sizes of the
  * stock deals still to come, the completed suits, the moves played so far, and the multiset of cards
  * not yet seen (the deck less the face-up cards and the removed suits).

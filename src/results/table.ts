@@ -61,7 +61,7 @@ export const METHOD = `## Method
 - **Budget ladder.** Every deal is searched with the complete solver at 1,000,000 positions; those
   left undecided at 4,000,000, then at 16,000,000 (\`spidersolve batch --max-positions
   1000000,4000000,16000000\`). A deal is **won** when the solver found a winning line (it replays
-  under the rules), **lost** when the complete search proved that no line wins (RULES.md R19), and
+  under the rules), **lost** when the complete search proved that no line wins (rules.md R19), and
   **undecided** when the top rung ran out of positions first.
 - **Floor and ceiling.** floor = won / deals, a lower bound on the row's win rate; ceiling = (won +
   undecided) / deals, an upper bound (every deal not proven lost may be winnable; a deal whose worker
