@@ -13,6 +13,7 @@ import { solve } from '../src/solver/solve.js';
 import { completion, hiddenCount, observe, observedMoves, revealsCard, unseenList } from '../src/blind/observation.js';
 import { parsePlayerSpec, SAMPLE_DEFAULTS, specText, type PlayerSpec } from '../src/blind/players/index.js';
 import { buildProgram, runProgram } from '../src/cli/main.js';
+import { makeCard, parseCard } from '../src/game/cards.js';
 import { dealPosition } from '../src/game/deal.js';
 import { InputError } from '../src/game/errors.js';
 import { legalMoves } from '../src/game/rules.js';
@@ -211,7 +212,7 @@ describe('the blind command, in process', () => {
     const lines = text.out.split('\n');
     expect(lines[0]).toBe('SE4-5 (spiderette, 4 suits), played blind by greedy, seed 1');
     expect(lines[1]).toContain(`1. ${g.steps[0].move}`);
-    if (g.steps[0].turnedUp.length) expect(lines[1]).toContain(`: ${g.steps[0].turnedUp.map((t: { card: string }) => t.card).join(' ')}`);
+    if (g.steps[0].turnedUp.length) expect(lines[1]).toContain(`: ${g.steps[0].turnedUp.map((t: { card: string }) => makeCard(parseCard(t.card)!, true)).join(' ')}`);
     expect(text.out).toContain(g.result === 'won' ? 'won in' : `${g.completed} of 4 suits completed`);
   });
   it('--out writes the viewer page: the player\'s view, the move where the deal was lost marked', async () => {
