@@ -99,6 +99,7 @@ describe('no peeking: deals that look the same get the same moves until a differ
   it('greedy, four-suit Spiderette', () => check(SE4, { name: 'greedy' }, 40, 1000));
   it('greedy, four-suit Spider', () => check(SP4, { name: 'greedy' }, 15, 1000));
   it('sample at a tiny budget, two-suit Spiderette', () => check(SE2, SMALL_SAMPLE, 5, 30));
+  it('sample with the HOP check at a tiny budget, one-suit Spiderette', () => check(SE1, { ...SMALL_SAMPLE, k: 3, hop: 2 } as PlayerSpec, 3, 20));
 });
 
 describe('a blind game', () => {
