@@ -137,11 +137,15 @@ describe('a blind game', () => {
     }
   });
   it('a stuck game ends with the player having no move; the cards left face down are named', () => {
-    // nothing can move and the stock is empty: stuck at once, 1 card face down in column 2
-    const p = pos(SE4, [[[], ['KS']], [['AS'], ['KH']], [[], ['KD']], [[], ['KC']], [[], ['5S']], [[], ['5H']], [[], ['5D']]]);
+    // one-suit Spiderette, three suits removed: no face-up card is one rank below another and the
+    // stock is empty, so nothing can move whatever lies face down: stuck at once
+    const p = pos(SE1, [[[], ['KS']], [['QS'], ['JS']], [['10S'], ['9S']], [['8S'], ['7S']], [['6S'], ['5S']], [['4S'], ['3S']], [['2S'], ['AS']]], [], [0, 0, 0]);
     const g = playBlind(p, { name: 'greedy' }, 1);
-    expect(g).toMatchObject({ result: 'stuck', stuckReason: 'no move', completed: 0, line: [] });
-    expect(g.faceDown).toEqual([[], ['AS'], [], [], [], [], []]);
+    expect(g).toMatchObject({ result: 'stuck', stuckReason: 'no move', completed: 3, line: [] });
+    expect(g.faceDown).toEqual([[], ['QS'], ['10S'], ['8S'], ['6S'], ['4S'], ['2S']]);
+    // sample: every completion is proven lost (R19), so no escalation: k solves, then greedy's answer (none)
+    const s = playBlind(p, { name: 'sample', k: 3, budget: 1000, plan: 'prefix', escalate: 2, hop: 0 }, 1);
+    expect(s).toMatchObject({ result: 'stuck', stuckReason: 'no move', work: { solves: 3, plans: 1, fallbacks: 1 } });
   });
   it('findLoss: the last position from which a perfect-information win existed (R18, R19)', () => {
     const start = dealPosition(SE2, 5);
