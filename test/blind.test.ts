@@ -13,6 +13,7 @@ import { solve } from '../src/solver/solve.js';
 import { completion, hiddenCount, observe, observedMoves, revealsCard, unseenList } from '../src/blind/observation.js';
 import { parsePlayerSpec, SAMPLE_DEFAULTS, specText, type PlayerSpec } from '../src/blind/players/index.js';
 import { buildProgram, runProgram } from '../src/cli/main.js';
+import { makeCard, parseCard } from '../src/game/cards.js';
 import { dealPosition } from '../src/game/deal.js';
 import { InputError } from '../src/game/errors.js';
 import { legalMoves } from '../src/game/rules.js';
@@ -98,6 +99,7 @@ describe('no peeking: deals that look the same get the same moves until a differ
   it('greedy, four-suit Spiderette', () => check(SE4, { name: 'greedy' }, 40, 1000));
   it('greedy, four-suit Spider', () => check(SP4, { name: 'greedy' }, 15, 1000));
   it('sample at a tiny budget, two-suit Spiderette', () => check(SE2, SMALL_SAMPLE, 5, 30));
+  it('sample with the HOP check at a tiny budget, one-suit Spiderette', () => check(SE1, { ...SMALL_SAMPLE, k: 3, hop: 2 } as PlayerSpec, 3, 20));
 });
 
 describe('a blind game', () => {
@@ -135,11 +137,15 @@ describe('a blind game', () => {
     }
   });
   it('a stuck game ends with the player having no move; the cards left face down are named', () => {
-    // nothing can move and the stock is empty: stuck at once, 1 card face down in column 2
-    const p = pos(SE4, [[[], ['KS']], [['AS'], ['KH']], [[], ['KD']], [[], ['KC']], [[], ['5S']], [[], ['5H']], [[], ['5D']]]);
+    // one-suit Spiderette, three suits removed: no face-up card is one rank below another and the
+    // stock is empty, so nothing can move whatever lies face down: stuck at once
+    const p = pos(SE1, [[[], ['KS']], [['QS'], ['JS']], [['10S'], ['9S']], [['8S'], ['7S']], [['6S'], ['5S']], [['4S'], ['3S']], [['2S'], ['AS']]], [], [0, 0, 0]);
     const g = playBlind(p, { name: 'greedy' }, 1);
-    expect(g).toMatchObject({ result: 'stuck', stuckReason: 'no move', completed: 0, line: [] });
-    expect(g.faceDown).toEqual([[], ['AS'], [], [], [], [], []]);
+    expect(g).toMatchObject({ result: 'stuck', stuckReason: 'no move', completed: 3, line: [] });
+    expect(g.faceDown).toEqual([[], ['QS'], ['10S'], ['8S'], ['6S'], ['4S'], ['2S']]);
+    // sample: every completion is proven lost (R19), so no escalation: k solves, then greedy's answer (none)
+    const s = playBlind(p, { name: 'sample', k: 3, budget: 1000, plan: 'prefix', escalate: 2, hop: 0 }, 1);
+    expect(s).toMatchObject({ result: 'stuck', stuckReason: 'no move', work: { solves: 3, plans: 1, fallbacks: 1 } });
   });
   it('findLoss: the last position from which a perfect-information win existed (R18, R19)', () => {
     const start = dealPosition(SE2, 5);
@@ -211,7 +217,7 @@ describe('the blind command, in process', () => {
     const lines = text.out.split('\n');
     expect(lines[0]).toBe('SE4-5 (spiderette, 4 suits), played blind by greedy, seed 1');
     expect(lines[1]).toContain(`1. ${g.steps[0].move}`);
-    if (g.steps[0].turnedUp.length) expect(lines[1]).toContain(`: ${g.steps[0].turnedUp.map((t: { card: string }) => t.card).join(' ')}`);
+    if (g.steps[0].turnedUp.length) expect(lines[1]).toContain(`: ${g.steps[0].turnedUp.map((t: { card: string }) => makeCard(parseCard(t.card)!, true)).join(' ')}`);
     expect(text.out).toContain(g.result === 'won' ? 'won in' : `${g.completed} of 4 suits completed`);
   });
   it('--out writes the viewer page: the player\'s view, the move where the deal was lost marked', async () => {

@@ -15,6 +15,7 @@ import { DEFAULT_DB_PATH } from '../batch/store.js';
 import { playBlind, type BlindGame } from '../blind/game.js';
 import { findLoss, type LossPoint } from '../blind/loss.js';
 import { parsePlayerSpec, PLAYER_HELP } from '../blind/players/index.js';
+import { makeCard, parseCard } from '../game/cards.js';
 import { MAX_SEED } from '../game/deal.js';
 import { InputError, quoteInput } from '../game/errors.js';
 import type { LoadedDeal } from '../game/ref.js';
@@ -122,7 +123,7 @@ export function registerBlindCommand(program: Command): void {
         const title = deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code;
         const lines = [`${title} (${variantLabel(deal.position)}), played blind by ${g.player}, seed ${seed}`];
         g.steps.forEach((s, i) => {
-          const up = s.turnedUp.length ? `: ${s.turnedUp.map((t) => t.card).join(' ')}` : '';
+          const up = s.turnedUp.length ? `: ${s.turnedUp.map((t) => makeCard(parseCard(t.card)!, true)).join(' ')}` : '';
           lines.push(`${String(i + 1).padStart(4)}. ${s.move.padEnd(6)} ${s.words}${up}`);
         });
         lines.push(...endText(g));

@@ -15,7 +15,13 @@ export type { SampleSettings } from './sample.js';
 /** A parsed player spec. */
 export type PlayerSpec = { readonly name: 'greedy' } | ({ readonly name: 'sample' } & SampleSettings);
 
-/** The sample player's defaults (chosen by measurement: /docs, blind play). */
+/**
+ * The sample player's defaults, chosen by measurement on Spider seeds 10001+ (CPU seconds a game, one
+ * core): the cheapest setting measured in four suits (SP4 10001-10003: 16.8-62.5 s, mean 33 s a
+ * game, near the 30 s of issue 42). hop=3 won 10 of 10 one-suit deals (SP1 10001-10010) where hop=0
+ * won 7, but cost 44 s on a four-suit deal, so it is not the default; give `sample:hop=3` for one- and
+ * two-suit studies.
+ */
 export const SAMPLE_DEFAULTS: SampleSettings = Object.freeze({ k: 8, budget: 20_000, plan: 'prefix' as const, escalate: 2, hop: 0 });
 
 /** Names of the players, for help texts. */

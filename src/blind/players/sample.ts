@@ -17,7 +17,8 @@
  * the samples left (the same plan as a full vote, fewer solves). Completions come from the player's own
  * generator (pure-rand xoroshiro128plus of the seed), so a game is a function of the deal, the spec and
  * the seed. When no completion is won within the budget, the vote is run again on fresh completions
- * with 4 times the budget, up to `escalate` times; when still none is won, the player plays as
+ * with 4 times the budget, up to `escalate` times (not when every completion was proven lost, nor
+ * when the plan before also found no won completion: escalation resumes after a plan that won); when still none is won, the player plays as
  * `greedy` for that move.
  *
  * - hop=N (N > 0): the vote then only nominates: the N leading plans (in the vote's order) are each
@@ -110,6 +111,8 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
   // the plan being played: its moves and the move number at which each is due
   let plan: Move[] = [];
   let due = -1;
+  // did the last plan find no won sample (greedy's move was played)?
+  let lastFailed = false;
 
   const draw = (cards: Card[]): Card[] => {
     const a = cards.slice();
@@ -124,14 +127,25 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
 
   const replan = (obs: Observation): Move[] | null => {
     work.plans++;
-    for (let round = 0; round <= settings.escalate; round++) {
+    // after a plan that no sample won, only the first round: a hopeless stretch does not pay for
+    // escalation at every card turned up
+    const rounds = lastFailed ? 0 : settings.escalate;
+    for (let round = 0; round <= rounds; round++) {
       const p = vote(obs, settings.budget * 4 ** round);
-      if (p) return p;
+      if (p === 'all lost') break;
+      if (p) {
+        lastFailed = false;
+        return p;
+      }
     }
+    lastFailed = true;
     return null;
   };
 
-  const vote = (obs: Observation, budget: number): Move[] | null => {
+  // the plan voted for; null when no sample was won; 'all lost' when every sample was proven lost
+  // (R19: a larger budget cannot win them, so the vote is not run again)
+  const vote = (obs: Observation, budget: number): Move[] | null | 'all lost' => {
+    let lost = 0;
     const unseen = unseenList(obs);
     const votes = new Map<string, Candidate>();
     const worlds: Position[] = [];
@@ -141,6 +155,7 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
       const r = solve(world, { maxPositions: budget });
       work.solves++;
       work.positions += r.positions;
+      if (r.status === 'lost') lost++;
       if (r.status === 'won' && r.line.length > 0) {
         const { moves, key } = cutLine(world, r.line, settings.plan);
         const c = votes.get(key);
@@ -155,7 +170,7 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
       const left = settings.k - 1 - i;
       if (settings.hop === 0 && ranked.length > 0 && ranked[0]!.votes > (ranked[1]?.votes ?? 0) + left) break;
     }
-    if (votes.size === 0) return null;
+    if (votes.size === 0) return lost === settings.k ? 'all lost' : null;
     const ranked = [...votes.values()].sort(byVote);
     if (settings.hop === 0 || ranked.length === 1) return ranked[0]!.moves;
     // HOP: each of the leading plans played in every sample, and solved from where it leads
