@@ -12,8 +12,9 @@ export default defineConfig({
     // the CLI and SQLite again for each file: every test restores what it changes (the environment,
     // the working directory, spies) and uses its own temporary folder.
     isolate: false,
-    // Two files at a time, on a machine of two cores too: much of a batch test is spent starting
-    // worker threads and waiting on timers, time in which the other file runs.
-    maxWorkers: 2,
+    // The quick suite two files at a time, on a machine of two cores too: much of a batch test is
+    // spent starting worker threads and waiting on timers, time in which the other file runs. The slow
+    // suite (`vitest run slow.test`) one file at a time: each of its files starts many processes.
+    maxWorkers: process.argv.includes('slow.test') ? 1 : 2,
   },
 });
