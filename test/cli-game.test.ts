@@ -66,7 +66,7 @@ describe('spidersolve program', () => {
   });
   it('every command has a short one-line description in the same style: lowercase first, no final period', () => {
     const descriptions = Object.fromEntries(buildProgram().commands.map((c) => [c.name(), c.description()]));
-    expect(Object.keys(descriptions)).toEqual(['deal', 'show', 'moves', 'play', 'solve', 'hint', 'batch', 'report', 'export', 'studies', 'merge', 'view']);
+    expect(Object.keys(descriptions)).toEqual(['deal', 'show', 'moves', 'play', 'solve', 'hint', 'batch', 'report', 'export', 'studies', 'merge', 'view', 'completion']);
     for (const [name, d] of Object.entries(descriptions)) {
       expect(d, name).toMatch(/^[a-z][^\n]*[^.]$/);
       expect(d.length, name).toBeLessThanOrEqual(140);
