@@ -25,6 +25,8 @@ import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.j
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
+import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
+import { BLIND_LEGEND, blindRecords, formatBlindTable } from '../batch/blind.js';
 import { packageInfo, parseGameOption, parseIntOption, REPEATABLE } from './common.js';
 import { signalAtStage, takeOverEarlySignals } from './signals.js';
 
@@ -49,6 +51,10 @@ interface BatchCliOptions {
   /** `--shard K/N`, or false for `--no-shard`. */
   shard?: string | boolean;
   shardCount?: string;
+  /** `--player SPEC`: a blind study (src/blind players). */
+  player?: string;
+  /** `--player-seed S`: the blind player's seed (default 1). */
+  playerSeed?: string;
   /** Set by the command's option listeners when both --shard and --no-shard were given. */
   shardAndNoShard?: boolean;
 }
@@ -77,6 +83,8 @@ export interface BatchRequest {
   shard: Shard | null;
   /** Deals of the whole study's plan; null when it is open-ended. */
   studyDeals: number | null;
+  /** A blind study's player (canonical spec) and player seed; absent for a solve study. */
+  blind?: { player: string; seed: number };
 }
 
 /**
@@ -94,7 +102,8 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   if (o.study !== undefined) checkStudyName(o.study.trim(), `option --study ${quoteInput(printableName(o.study))}`);
   const game: GameName | undefined = o.game === undefined ? undefined : parseGameOption(o.game);
   const suits: SuitCount[] | undefined = o.suits === undefined ? undefined : parseSuitsList(o.suits);
-  const budgets = o.maxPositions === undefined ? [DEFAULT_MAX_POSITIONS] : parseBudgets(o.maxPositions);
+  const blind = parseBlindOptions(o);
+  const budgets = blind ? [0] : o.maxPositions === undefined ? [DEFAULT_MAX_POSITIONS] : parseBudgets(o.maxPositions);
   const maxPositions = budgets[0]!;
   const untilWidth = o.untilWidth === undefined ? undefined : parseWidth(o.untilWidth);
   if (untilWidth !== undefined && budgets.length > 1) {
@@ -112,7 +121,9 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   let spec: StudyPlanSpec;
   let dealsSpec: string;
   let defaultName: string;
-  const words = `${budgets.map(budgetWords).join('-')}-positions${untilWidth !== undefined ? `-until-${untilWidth}` : ''}`;
+  const words = blind
+    ? `blind-${blind.player}${blind.seed !== DEFAULT_PLAYER_SEED ? `-seed-${blind.seed}` : ''}`
+    : `${budgets.map(budgetWords).join('-')}-positions${untilWidth !== undefined ? `-until-${untilWidth}` : ''}`;
   if (o.seeds !== undefined) {
     if (!game) throw new InputError('bad-option', 'batch --seeds: --game spider|spiderette is required');
     if (!suits) throw new InputError('bad-option', 'batch --seeds: --suits is required (a comma list of 1, 2, 4)');
@@ -138,8 +149,33 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     shard, studyDeals: plan.planned,
     deals: plan.deals, leftOut: plan.leftOut, duplicates: plan.duplicates, maxPositions, budgets, ...(untilWidth !== undefined ? { untilWidth } : {}),
     workers, dbPath: o.db, study,
-    studyParams: { game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions, budgets, untilWidth: untilWidth ?? null, planned: plan.planned },
+    studyParams: {
+      game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions, budgets, untilWidth: untilWidth ?? null, planned: plan.planned,
+      ...(blind ? { player: blind.player, playerSeed: blind.seed } : {}),
+    },
+    ...(blind ? { blind } : {}),
   };
+}
+
+/** The blind player's seed when --player-seed is not given (as `blind --seed`). */
+export const DEFAULT_PLAYER_SEED = 1;
+
+/**
+ * `--player SPEC [--player-seed S]` of a blind study: the canonical spec and the seed, or undefined
+ * for a solve study. Throws InputError `bad-option`: a bad spec (players/index.ts parsePlayerSpec),
+ * a bad seed, --player-seed without --player, or --player with --max-positions or --until-width (a
+ * blind game has no budget of its own: the player's spec holds the sample player's).
+ */
+export function parseBlindOptions(o: Pick<BatchCliOptions, 'player' | 'playerSeed' | 'maxPositions' | 'untilWidth'>): { player: string; seed: number } | undefined {
+  if (o.player === undefined) {
+    if (o.playerSeed !== undefined) throw new InputError('bad-option', 'option --player-seed: give it with --player (a blind study)');
+    return undefined;
+  }
+  const player = specText(parsePlayerSpec(o.player));
+  if (o.maxPositions !== undefined) throw new InputError('bad-option', `options --player and --max-positions: a blind study has no position budget (the sample player's is in its spec: --player sample:budget=N)`);
+  if (o.untilWidth !== undefined) throw new InputError('bad-option', 'options --player and --until-width: a blind study plays a fixed list of deals; give --seeds A-B or --deals');
+  const seed = o.playerSeed === undefined ? DEFAULT_PLAYER_SEED : parseIntOption('player-seed', o.playerSeed, 0, 0xffffffff);
+  return { player, seed };
 }
 
 /**
@@ -300,14 +336,15 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
           ? `; ${duplicates} deal${duplicates === 1 ? '' : 's'} of overlapping seed ranges planned once`
           : `; ${duplicates} duplicate line${duplicates === 1 ? '' : 's'} of the file merged (the same deal twice is planned once)`
         : ''),
-    `  this run${many ? `'s ${s.ran} solve${s.ran === 1 ? '' : 's'}` : ''}: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}` +
+    (s.blind ? `  this run: won ${s.won}, stuck ${s.lost}, errors ${s.errors}` : `  this run${many ? `'s ${s.ran} solve${s.ran === 1 ? '' : 's'}` : ''}: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}`) +
       (s.uncounted > 0 ? `; ${s.uncounted} of its deals stored but not counted yet (they follow a deal still running when it stopped; the next run counts them)` : '') +
       ((s.pastStop ?? 0) > 0 ? `; ${s.pastStop} of its deals solved past the rule's stop, stored but not counted` : ''),
-    `  ${ladder}, solver ${s.solverVersion}, database ${s.db}`,
+    s.blind ? `  played blind by ${s.player}, player seed ${s.playerSeed}, version ${s.solverVersion}, database ${s.db}` : `  ${ladder}, solver ${s.solverVersion}, database ${s.db}`,
     ...(s.stopReason ? [`  stopped: ${s.stopReason}`] : []),
     '',
-    formatTable(s.report).trimEnd(),
-    ...(s.report.length > 0 ? TABLE_LEGEND : []),
+    ...(s.blind
+      ? [formatBlindTable(s.blind).trimEnd(), ...(s.blind.length > 0 ? BLIND_LEGEND : [])]
+      : [formatTable(s.report).trimEnd(), ...(s.report.length > 0 ? TABLE_LEGEND : [])]),
     // an interrupted run's table counts part of the plan, and a shard's its shard of it: the line
     // report prints under it too (a shard's database counts its own deals of the study's plan)
     ...((s.interrupted || shard !== null) && s.counted !== null
@@ -483,8 +520,8 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     }
   }
   if (o.json) {
-    const { report, ...rest } = summary;
-    process.stdout.write(JSON.stringify({ ...rest, leftOut, duplicates, shard, report: summaryRecords(summary) }) + '\n');
+    const { report, blind, ...rest } = summary;
+    process.stdout.write(JSON.stringify({ ...rest, leftOut, duplicates, shard, report: summaryRecords(summary), ...(blind ? { blind: blindRecords(blind) } : {}) }) + '\n');
   } else {
     process.stdout.write(formatBatchSummary(summary, leftOut, shard, duplicates, o.seeds !== undefined ? 'seeds' : 'lines'));
   }
@@ -776,6 +813,8 @@ export function registerBatchCommands(program: Command): void {
     .option('--shard <K/N>', 'run only shard K of N of the study\'s deals, K counting from 0 (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set); give each shard its own --db and merge them after')
     .option('--shard-count <n>', 'the number of shards, for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K)')
     .option('--no-shard', 'run the whole study even inside a Slurm job array or Kubernetes Indexed Job')
+    .option('--player <spec>', `play every deal blind instead of solving it (a blind study, stored in blind_results; no --max-positions): ${PLAYER_HELP}`)
+    .option('--player-seed <n>', `the blind player's own random seed, 0..4294967295 (default ${DEFAULT_PLAYER_SEED}); with --player`)
     .addHelpText('after', '\nExit status: 0 done, 2 bad input (a damaged database too), 130 interrupted (run the same command again to resume), 1 the database deleted or replaced, held locked by another program too long, the disk full or a disk I/O error (the message says what was kept), or an internal error.')
     .action(batchAction);
   // commander keeps only the last of --shard K/N and --no-shard; note that both were given, so that
