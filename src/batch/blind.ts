@@ -325,7 +325,7 @@ function rateText(rate: number | null, lo: number | null, hi: number | null): st
 }
 
 /** The human cells of a blind report row (table and markdown), in BLIND_TABLE_HEADERS order. */
-function blindCells(r: BlindReportRow): string[] {
+export function blindCells(r: BlindReportRow): string[] {
   return [
     r.study, r.game, String(r.suits), r.player, String(r.playerSeed), String(r.deals), String(r.won), String(r.stuck), String(r.errors),
     rateText(r.winRate, r.ciLow, r.ciHigh), r.meanCompleted === null ? '-' : r.meanCompleted.toFixed(2),

@@ -26,7 +26,8 @@ import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH, RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
-import { BLIND_LEGEND, blindRecords, formatBlindTable } from '../batch/blind.js';
+import { BLIND_LEGEND, BLIND_REPORT_COLUMNS, blindRecords, formatBlindTable, type BlindReportRow } from '../batch/blind.js';
+import { stringify as csvStringify } from 'csv-stringify/sync';
 import { packageInfo, parseGameOption, parseIntOption, REPEATABLE } from './common.js';
 import { signalAtStage, takeOverEarlySignals } from './signals.js';
 
@@ -705,6 +706,28 @@ async function writeOut(out: string | undefined, text: string): Promise<void> {
   }
 }
 
+/**
+ * The report's text with the blind studies' rows (blind.ts blindReport) added: `table` and `md`, a
+ * second table headed "blind play" under the first (its legend under a text table); `json`, the blind
+ * row objects (BLIND_REPORT_COLUMNS) after the solve rows, each with `"kind": "blind"`; `csv`, the blind
+ * rows alone (BLIND_REPORT_COLUMNS) when no solve row is reported, else the solve rows as before (give
+ * --study with the blind studies' names for their CSV).
+ */
+function withBlindRows(text: string, solveRows: number, blind: readonly BlindReportRow[], format: ReportFormat): string {
+  switch (format) {
+    case 'table':
+      return (solveRows > 0 ? text.trimEnd() + '\n\n' : '') + 'blind play\n' + formatBlindTable(blind) + BLIND_LEGEND.join('\n') + '\n';
+    case 'md':
+      return (solveRows > 0 ? text.trimEnd() + '\n\n' : '') + '**blind play**\n\n' + formatBlindTable(blind, true);
+    case 'json': {
+      const solve = solveRows > 0 ? (JSON.parse(text) as unknown[]) : [];
+      return JSON.stringify([...solve, ...blindRecords(blind).map((r) => ({ kind: 'blind', ...r }))], null, 2) + '\n';
+    }
+    case 'csv':
+      return solveRows > 0 ? text : csvStringify(blindRecords(blind), { header: true, columns: [...BLIND_REPORT_COLUMNS], record_delimiter: 'windows' });
+  }
+}
+
 async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format: string; out?: string; json?: boolean }, cmd: Command): Promise<void> {
   stdoutDash(o);
   if (o.json && cmd.getOptionValueSource('format') === 'cli' && o.format !== 'json') {
@@ -723,6 +746,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       // loaded here, not at start-up: Vega and Vega-Lite take about half a second to load
       const { reportHtml, reportVega } = await import('../report/html.js');
       const { rows, won } = store.reportWithEffort(filter);
+      const blind = store.blindReport(filter);
       const generator = `spidersolve ${cmd.parent?.version() ?? ''}`.trim();
       const parts = [
         filter.studies?.length ? `${filter.pool ? 'pooled ' : ''}stud${filter.studies.length === 1 ? 'y' : 'ies'} ${filter.studies.join(', ')}` : filter.pool ? 'every study pooled' : 'every study',
@@ -734,15 +758,18 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       await writeOut(
         o.out,
         format === 'html'
-          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), pooled: filter.pool ? studies.length : undefined })
-          : reportVega(rows, won, generator),
+          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), pooled: filter.pool ? studies.length : undefined, ...(blind.length ? { blind } : {}) })
+          : reportVega(rows, won, generator, blind),
       );
       return;
     }
     const rows = store.report(filter);
+    const blind = store.blindReport(filter);
     let text = formatReport(rows, format, rowsPartial(store, filter));
     // the text table says what its columns mean, as batch's summary does
     if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + TABLE_LEGEND.join('\n') + '\n';
+    // blind studies (blind.ts): their own table under the solve table, or their rows alone
+    if (blind.length > 0) text = withBlindRows(text, rows.length, blind, format as ReportFormat);
     // a study short of its plan (a missing shard, an unfinished run) is said under the table, not
     // hidden; under "no results" too, for a study stopped before it counted a deal
     const notes = format === 'table' || format === 'md' ? reportedPartials(store, studiesInFilter(store, filter), rows) : [];
@@ -750,6 +777,28 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     await writeOut(o.out, text);
   } finally {
     store.close();
+  }
+}
+
+/** The columns `export --csv` adds when blind rows are exported (blind.ts BLIND_COLUMNS). */
+const BLIND_EXPORT_EXTRA = ['player', 'player_seed', 'completed', 'solves'] as const;
+
+/**
+ * The export's rows with the blind games after the solves: a blind game fills the solve columns that
+ * mean the same (deal, code, game, suits, source, status `won`/`stuck`/`error`, positions of the
+ * player's solves, elapsed_ms its in-worker time, move_count, line, error, solver_version its blind
+ * version, run_id, created_at; max_positions and the scores empty) and BLIND_EXPORT_EXTRA.
+ */
+function* withBlindExportRows(store: ResultStore, filter: ResultFilter): Generator<Record<string, unknown>> {
+  for (const r of store.rows(filter)) yield r as unknown as Record<string, unknown>;
+  // (collected first: the rows are read, then written out)
+  for (const b of [...store.blindRows(filter)]) {
+    yield {
+      study: b.study, name: b.name, deal: b.deal, code: b.code, game: b.game, suits: b.suits, sourceKind: b.sourceKind, seed: b.seed,
+      pysolGame: b.pysolGame, pysolNumber: b.pysolNumber, filePath: b.filePath, maxPositions: null, status: b.status, positions: b.positions,
+      elapsedMs: b.cpuMs, moveCount: b.moveCount, line: b.line, classicScore: null, revealScore: null, peakBytes: null, error: b.error,
+      solverVersion: b.version, runId: b.runId, createdAt: b.createdAt, player: b.player, player_seed: b.playerSeed, completed: b.completed, solves: b.solves,
+    };
   }
 }
 
@@ -766,12 +815,18 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
       await writeOut(o.out, formatCsv(store.report(filter), rowsPartial(store, filter)));
       return;
     }
+    // blind games (blind.ts) follow the solves, in the same columns where they mean the same, and
+    // four columns of their own at the end; without blind rows the columns are as they always were
+    const blind = store.blindReport(filter).length > 0;
     const csv = stringify({
       header: true,
-      columns: [{ key: 'study', header: 'study' }, { key: 'name', header: 'name' }, ...RESULT_COLUMNS.map(([col, field]) => ({ key: field, header: col }))],
+      columns: [
+        { key: 'study', header: 'study' }, { key: 'name', header: 'name' }, ...RESULT_COLUMNS.map(([col, field]) => ({ key: field, header: col })),
+        ...(blind ? BLIND_EXPORT_EXTRA.map((c) => ({ key: c, header: c })) : []),
+      ],
       record_delimiter: 'windows',
     });
-    const source = Readable.from(store.rows(filter));
+    const source = Readable.from(blind ? withBlindExportRows(store, filter) : store.rows(filter));
     if (o.out === undefined) {
       try {
         await pipeline(source, csv, process.stdout, { end: false });

@@ -10,7 +10,7 @@ import type { ChartData, Spread } from './data.js';
 
 /** One chart: a stable id, its title, a one-sentence caption saying how to read it, and its spec. */
 export interface Chart {
-  readonly id: 'win-rate' | 'proof-rate' | 'time' | 'positions' | 'line-length';
+  readonly id: 'win-rate' | 'proof-rate' | 'time' | 'positions' | 'line-length' | 'blind-rate';
   readonly title: string;
   readonly caption: string;
   readonly spec: TopLevelSpec;
