@@ -714,7 +714,10 @@ export function mergeDatabases(into: string, inputs: readonly string[], opts: Me
   return summaryOf(into, targetState, summaries, t0);
 }
 
-/** The summary of a merge: the inputs' counts added up per table, and the time since `t0` (performance.now()). */
+/**
+ * The summary of a merge: the inputs' counts added up per table (`blind_results` only when some blind
+ * game was added, present or updated), and the time since `t0` (performance.now()).
+ */
 function summaryOf(into: string, targetState: ReturnType<typeof inspectFor>, summaries: MergeInputSummary[], t0: number): MergeSummary {
   const totals: Record<string, MergeCounts> = {};
   for (const spec of MERGE_TABLES) {
@@ -726,6 +729,12 @@ function summaryOf(into: string, targetState: ReturnType<typeof inspectFor>, sum
       t.present += c.present;
       t.updated += c.updated;
     }
+  }
+  // blind games (schema 3) are named only where a merge met some: a merge of solves reads as before
+  const b = totals.blind_results;
+  if (b && b.added + b.present + b.updated === 0) {
+    delete totals.blind_results;
+    for (const s of summaries) delete s.tables.blind_results;
   }
   return {
     into,
