@@ -7,6 +7,9 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { BlindReportRow } from '../batch/blind.js';
 import type { Chart } from './charts.js';
 
+/** A Vega expression writing a group label `study: what` as two lines (the study, then the rest). */
+const TWO_LINES = "lastindexof(datum.label, ': ') < 0 ? datum.label : [substring(datum.label, 0, lastindexof(datum.label, ': ')), substring(datum.label, lastindexof(datum.label, ': ') + 2)]";
+
 /** One point of the chart: a row's group, which rate, the rate and its interval, and the deals it counts. */
 export interface BlindRatePoint {
   /** `study: game N suit(s), player` (a row of the blind report). */
@@ -45,7 +48,8 @@ export function blindRateChart(rows: readonly BlindReportRow[]): Chart {
     height: { step: 18 },
     data: { values },
     encoding: {
-      y: { field: 'group', type: 'nominal', title: null, sort: null },
+      // (the study on one line, the game, suits and player on the next)
+      y: { field: 'group', type: 'nominal', title: null, sort: null, axis: { labelLimit: 300, labelExpr: TWO_LINES } },
       yOffset: { field: 'kind', sort: ['blind', 'perfect information'] },
       color: { field: 'kind', type: 'nominal', title: null, scale: { domain: ['blind', 'perfect information'], range: ['#1f5fbf', '#1b7f3b'] }, legend: { orient: 'bottom' } },
     },
