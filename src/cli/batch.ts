@@ -940,10 +940,11 @@ export function formatStudies(all: readonly StudyInfo[]): string {
     const budgets = s.budgets.map((b) => (budgetWords(b) === String(b) ? b.toLocaleString('en-US') : `${b.toLocaleString('en-US')} (${budgetWords(b)})`)).join(', ');
     lines.push(`${s.name}`);
     lines.push(`  game ${s.game ?? 'any'}, suits ${s.suits ?? 'any'}, deals ${s.deals}`);
-    lines.push(`  budget${s.budgets.length > 1 ? ' ladder' : ''} ${budgets} position${s.budgets.length === 1 && s.budgets[0] === 1 ? '' : 's'}${s.untilWidth !== null ? `; until the band is narrower than ${s.untilWidth}` : ''}`);
+    if (s.player !== undefined) lines.push(`  played blind by ${s.player}, player seed ${s.playerSeed ?? 1}`);
+    else lines.push(`  budget${s.budgets.length > 1 ? ' ladder' : ''} ${budgets} position${s.budgets.length === 1 && s.budgets[0] === 1 ? '' : 's'}${s.untilWidth !== null ? `; until the band is narrower than ${s.untilWidth}` : ''}`);
     lines.push(`  deals planned ${s.planned ?? 'open-ended (not yet stopped by its rule: partial)'}, counted ${s.counted}, settled ${s.settled}${s.unfinished > 0 ? `, not yet at every rung ${s.unfinished}` : ''}${s.stoppedAt !== null ? `; stopped by --until-width after ${s.stoppedAt}` : ''}`);
     for (const r of s.runs) {
-      lines.push(`  run ${r.uid.slice(0, 8)} ${r.status.padEnd(11)} started ${r.startedAt}${r.finishedAt ? `, finished ${r.finishedAt}` : ''}; ${r.workers} worker${r.workers === 1 ? '' : 's'}, solver ${r.solverVersion}; stored ${r.completed} (errors ${r.errors})${r.status === 'running' && r.pid !== null ? `; process ${r.pid} on ${r.host}, last heartbeat ${r.heartbeatAt}` : ''}${r.note ? `; ${r.note}` : ''}`);
+      lines.push(`  run ${r.uid.slice(0, 8)} ${r.status.padEnd(11)} started ${r.startedAt}${r.finishedAt ? `, finished ${r.finishedAt}` : ''}; ${r.workers} worker${r.workers === 1 ? '' : 's'}, ${r.solverVersion.startsWith('blind-') ? 'version' : 'solver'} ${r.solverVersion}; stored ${r.completed} (errors ${r.errors})${r.status === 'running' && r.pid !== null ? `; process ${r.pid} on ${r.host}, last heartbeat ${r.heartbeatAt}` : ''}${r.note ? `; ${r.note}` : ''}`);
     }
   }
   return lines.join('\n') + '\n';
