@@ -89,7 +89,7 @@ describe('schema', () => {
     // a clean close leaves WAL mode: one self-contained file
     expect(db.pragma('journal_mode', { simple: true })).toBe('delete');
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-    expect(tables).toEqual(['deal_names', 'results', 'runs', 'studies', 'study_deals']);
+    expect(tables).toEqual(['blind_results', 'deal_names', 'results', 'runs', 'studies', 'study_deals']);
     db.close();
   });
 

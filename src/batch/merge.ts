@@ -78,7 +78,7 @@ export interface MergeTable {
 }
 
 /**
- * The tables of the schema (version 2), parents before children, with their natural keys (the
+ * The tables of the schema (version 3), parents before children, with their natural keys (the
  * comment of migration 2 in schema.ts lists them).
  */
 export const MERGE_TABLES: readonly MergeTable[] = [
@@ -122,6 +122,21 @@ export const MERGE_TABLES: readonly MergeTable[] = [
     },
     settleOn: ['status'],
     describe: (r) => `deal ${String(r.code ?? r.deal)} at ${String(r.max_positions)} positions, solver ${String(r.solver_version)}`,
+    shown: ['code'],
+  },
+  {
+    // blind games (schema 3): one per deal, player, player seed and version
+    table: 'blind_results',
+    key: ['deal', 'player', 'player_seed', 'version'],
+    refs: { run_id: 'runs' },
+    agree: ['status', 'completed', 'move_count', 'line'],
+    settle: (e, i) => {
+      if (i.status === 'error') return 'keep'; // never replace anything by an error
+      if (e.status === 'error') return 'replace'; // an error is played again; a settled game takes its place
+      return 'conflict';
+    },
+    settleOn: ['status'],
+    describe: (r) => `deal ${String(r.code ?? r.deal)} played blind by ${String(r.player)}, player seed ${String(r.player_seed)}, version ${String(r.version)}`,
     shown: ['code'],
   },
   {
@@ -699,7 +714,10 @@ export function mergeDatabases(into: string, inputs: readonly string[], opts: Me
   return summaryOf(into, targetState, summaries, t0);
 }
 
-/** The summary of a merge: the inputs' counts added up per table, and the time since `t0` (performance.now()). */
+/**
+ * The summary of a merge: the inputs' counts added up per table (`blind_results` only when some blind
+ * game was added, present or updated), and the time since `t0` (performance.now()).
+ */
 function summaryOf(into: string, targetState: ReturnType<typeof inspectFor>, summaries: MergeInputSummary[], t0: number): MergeSummary {
   const totals: Record<string, MergeCounts> = {};
   for (const spec of MERGE_TABLES) {
@@ -711,6 +729,12 @@ function summaryOf(into: string, targetState: ReturnType<typeof inspectFor>, sum
       t.present += c.present;
       t.updated += c.updated;
     }
+  }
+  // blind games (schema 3) are named only where a merge met some: a merge of solves reads as before
+  const b = totals.blind_results;
+  if (b && b.added + b.present + b.updated === 0) {
+    delete totals.blind_results;
+    for (const s of summaries) delete s.tables.blind_results;
   }
   return {
     into,

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import type { WorkerOutcome, WorkerTask } from './protocol.js';
+import type { PoolOutcome, PoolTask } from './protocol.js';
 
 /** True when this module runs from TypeScript source (tsx or vitest), false from the build. */
 export const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -49,10 +49,10 @@ export interface PoolOptions {
 }
 
 /** A pool of exactly `workers` threads running the solve worker. Destroy it when done. */
-export function createSolvePool(opts: PoolOptions): Piscina<WorkerTask, WorkerOutcome> {
+export function createSolvePool(opts: PoolOptions): Piscina<PoolTask, PoolOutcome> {
   if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new RangeError(`createSolvePool: workers must be an integer >= 1, got ${opts.workers}`);
   const filename = opts.workerFile ?? solveWorkerFile();
-  return new Piscina<WorkerTask, WorkerOutcome>({
+  return new Piscina<PoolTask, PoolOutcome>({
     filename: pathToFileURL(filename).href,
     minThreads: opts.workers,
     maxThreads: opts.workers,

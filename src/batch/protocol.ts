@@ -31,3 +31,40 @@ export interface WorkerOutcome {
   /** Wall time of loadDeal + solve inside the worker, milliseconds (for overhead figures only). */
   readonly workerMs: number;
 }
+
+/** One task of a blind study (workers/blind.worker.ts): play a deal blind. */
+export interface BlindTask {
+  readonly kind: 'blind';
+  /** A `<deal>` argument for loadDeal, as WorkerTask.ref. */
+  readonly ref: string;
+  /** The player's canonical spec (src/blind/players/index.ts specText). */
+  readonly player: string;
+  /** The player's own random seed, 0..2^32-1. */
+  readonly seed: number;
+}
+
+/** A blind worker's answer: the game's end and its cost, flattened for storage. */
+export interface BlindOutcome {
+  readonly kind: 'blind';
+  /** Results key of the deal the worker loaded (deals.ts `dealKey`); the main thread checks it. */
+  readonly key: string;
+  /** The canonical spec the worker played (the task's, parsed and written again). */
+  readonly player: string;
+  /** Blind version (batch/blind.ts blindVersion) of the worker's code. */
+  readonly version: string;
+  readonly result: 'won' | 'stuck';
+  /** Suits completed at the end (R14; those removed before the start included). */
+  readonly completed: number;
+  /** The moves played, separated by single spaces ('' for none). */
+  readonly line: string;
+  readonly moveCount: number;
+  /** Perfect-information solves the player ran and positions they stored (0 for greedy). */
+  readonly solves: number;
+  readonly positions: number;
+  /** Wall time of loadDeal + the game inside the worker thread, milliseconds (one thread: its CPU time). */
+  readonly workerMs: number;
+}
+
+/** Any task of the batch pool, and any answer. */
+export type PoolTask = WorkerTask | BlindTask;
+export type PoolOutcome = WorkerOutcome | BlindOutcome;

@@ -90,7 +90,7 @@ export function recordFromError(deal: PlannedDeal, maxPositions: number, message
 }
 
 /** The source of a stored record, as deals.ts dealName reads it. */
-export function sourceOf(r: ResultRecord): PlannedDeal['source'] {
+export function sourceOf(r: Pick<ResultRecord, 'sourceKind' | 'seed' | 'pysolGame' | 'pysolNumber' | 'filePath'>): PlannedDeal['source'] {
   switch (r.sourceKind) {
     case 'seed': return { kind: 'seed', seed: r.seed ?? 0 };
     case 'pysol': return { kind: 'pysol', game: r.pysolGame ?? '', number: r.pysolNumber ?? 0 };

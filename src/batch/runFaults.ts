@@ -6,6 +6,7 @@
  */
 import { FileFault, isBusyDatabase, storageFaultKind } from './faults.js';
 import { oneLine } from './schema.js';
+import type { BlindRecord } from './blind.js';
 import type { DealLink, ResultRecord, ResultStore } from './store.js';
 
 /**
@@ -41,16 +42,16 @@ export function storageFault(e: unknown, path: string, written: number, marked: 
  * `<path>.rescued-<UTC time>.sqlite`, so that nothing is lost; nothing is written to the path.
  * The message says what happened, where the results are and how to go on.
  */
-export function databaseGoneFault(store: ResultStore, where: 'deleted' | 'replaced', runId: number, pending: readonly ResultRecord[], written: number, studyId: number | null = null, links: readonly DealLink[] = []): FileFault {
+export function databaseGoneFault(store: ResultStore, where: 'deleted' | 'replaced', runId: number, pending: readonly ResultRecord[], written: number, studyId: number | null = null, links: readonly DealLink[] = [], blind: readonly BlindRecord[] = []): FileFault {
   const path = store.path;
   let stored = written;
   let rescue: string | null = null;
   let why = '';
   try {
     // with the study's links of those deals, so that the rescued study counts every result it holds
-    if (pending.length > 0 || links.length > 0) {
-      store.writeResults(runId, pending, studyId, links);
-      stored += pending.length;
+    if (pending.length > 0 || links.length > 0 || blind.length > 0) {
+      store.writeResults(runId, pending, studyId, links, blind);
+      stored += pending.length + blind.length;
     }
     store.finishRun(runId, 'failed');
     const target = `${path}.rescued-${new Date().toISOString().replace(/[-:]|\.\d+/g, '')}.sqlite`;

@@ -12,7 +12,8 @@ import { SOLVER_VERSION } from '../solver/types.js';
 import { dealName, type PlannedDeal } from './deals.js';
 import { FileFault } from './faults.js';
 import { createSolvePool } from './pool.js';
-import type { WorkerOutcome, WorkerTask } from './protocol.js';
+import type { PoolOutcome, PoolTask } from './protocol.js';
+import { blindVersion } from './blind.js';
 import { NO_PROGRESS, type ProgressCounts, type ProgressSink } from './progress.js';
 import { databaseGoneFault, storageFault } from './runFaults.js';
 import { oneLine } from './schema.js';
@@ -62,6 +63,7 @@ export function planRun(opts: BatchOptions): RunPlan {
     if (!(budgets[i]! > budgets[i - 1]!)) throw new RangeError(`runBatch: budgets must increase, got ${budgets.join(',')}`);
   }
   if (opts.untilWidth !== undefined && budgets.length > 1) throw new RangeError('runBatch: untilWidth needs a single budget');
+  if (opts.blind && (budgets.length > 1 || opts.untilWidth !== undefined)) throw new RangeError('runBatch: a blind study takes one budget and no untilWidth');
   const planned = Array.isArray(opts.deals) ? (opts.deals as readonly PlannedDeal[]).length : (opts.studyParams.planned ?? null);
   const shard = opts.shard && opts.shard.count > 1 ? opts.shard : null;
   if (shard && (planned === null || opts.untilWidth !== undefined)) throw new RangeError('runBatch: a shard needs a finite plan and no untilWidth');
@@ -99,7 +101,7 @@ export class BatchRun {
   interrupted = false;
   /** The current rung's stop, while it dispatches. */
   stopDispatch: (() => void) | null = null;
-  pool: Piscina<WorkerTask, WorkerOutcome> | undefined;
+  pool: Piscina<PoolTask, PoolOutcome> | undefined;
   /** An error that stops the run (a pool error, a write that failed, the file gone): thrown after the rung. */
   fatal: unknown = null;
   /** The store can take no more results (its file is gone, or a write failed): later ones are discarded. */
@@ -146,6 +148,19 @@ export class BatchRun {
     if (opts.signal?.aborted) this.interrupted = true;
   }
 
+  /** The version the run stores its results under: the solver's, or a blind study's blind version (blind.ts blindVersion). */
+  get version(): string {
+    return this.opts.blind ? blindVersion() : SOLVER_VERSION;
+  }
+
+  /**
+   * The places in the plan of the study's deals settled at `budget` under this run's version: a
+   * solve study's (storeRead.ts settledPlaces), or a blind study's whose game is stored.
+   */
+  settledPlaces(budget: number): number[] {
+    return this.opts.blind ? this.store.settledBlindPlaces(this.studyId, blindVersion()) : this.store.settledPlaces(this.studyId, budget, SOLVER_VERSION);
+  }
+
   /** Why the batch stopped by its stopping rule, or null. */
   get stopReason(): string | null {
     return this.rule?.stopReason ?? null;
@@ -176,7 +191,7 @@ export class BatchRun {
     if (opts.shard && opts.shardFromEnvironment && planned !== null) refuseOtherShard(store, study, planned, opts.shard, opts.dbPath);
     this.studyId = store.ensureStudy(study, { ...opts.studyParams, budgets, planned });
     store.markAbandoned();
-    this.runId = store.startRun(this.studyId, { workers: opts.workers, solverVersion: SOLVER_VERSION, planned: runPlanned ?? 0, skipped: 0 });
+    this.runId = store.startRun(this.studyId, { workers: opts.workers, solverVersion: this.version, planned: runPlanned ?? 0, skipped: 0 });
     this.#beat = setInterval(() => {
       try {
         store.heartbeat(this.runId);
@@ -201,7 +216,7 @@ export class BatchRun {
    * uncaught exception without a listener): the deal was cancelled and is run again on resume, so
    * that one is ignored; any other pool error stops the batch.
    */
-  ensurePool(): Piscina<WorkerTask, WorkerOutcome> {
+  ensurePool(): Piscina<PoolTask, PoolOutcome> {
     if (this.pool) return this.pool;
     const pool = createSolvePool({ workers: this.opts.workers, workerFile: this.opts.workerFile, maxOldGenerationSizeMb: this.opts.maxOldGenerationSizeMb });
     pool.on('error', (e: unknown) => {
@@ -237,7 +252,7 @@ export class BatchRun {
       // counted places it did not solve; uncounted, the deals it solved that the study does not count
       const counted = new Set(store.studyPlaces(this.study));
       uncounted = [...this.solvedHere].filter((o) => mine(o) && !counted.has(o)).length;
-      this.skipped = store.settledPlaces(this.studyId, plan.budgets[0]!, SOLVER_VERSION).filter((o) => mine(o) && !this.solvedHere.has(o)).length;
+      this.skipped = this.settledPlaces(plan.budgets[0]!).filter((o) => mine(o) && !this.solvedHere.has(o)).length;
     }
     store.heartbeat(this.runId, { planned: plan.runPlanned ?? this.openPlanned, skipped: this.skipped });
     store.finishRun(this.runId, this.interrupted ? 'interrupted' : 'done', this.stopReason ?? this.seedsRanOut);
@@ -299,17 +314,18 @@ export function summarise(run: BatchRun, uncounted: number, t0: number): BatchSu
   const report = store.report({ studies: [study] });
   // what this solver has of the study (results of an older solver do not make it whole)
   const info = store.studies([study], SOLVER_VERSION)[0];
+  const blind = opts.blind ? store.blindReport({ studies: [study] }) : undefined;
   // a shard's summary counts its own deals: those of its places of the plan that are settled
   const plannedNow = plan.shard ? plan.runPlanned : (info?.planned ?? plan.planned);
   const settledNow = !info ? null
-    : plan.shard ? store.settledPlaces(run.studyId, plan.budgets[plan.budgets.length - 1]!, SOLVER_VERSION).filter((o) => run.mine(o)).length
+    : plan.shard ? run.settledPlaces(plan.budgets[plan.budgets.length - 1]!).filter((o) => run.mine(o)).length
     : info.settled;
   const ran = run.done;
   const elapsedMs = performance.now() - t0;
   return {
     study, studyId: run.studyId, runId: run.runId, db: opts.dbPath,
     game: opts.studyParams.game, suits: opts.studyParams.suits,
-    maxPositions: plan.budgets[0]!, budgets: [...plan.budgets], workers: opts.workers, solverVersion: SOLVER_VERSION,
+    maxPositions: plan.budgets[0]!, budgets: [...plan.budgets], workers: opts.workers, solverVersion: run.version,
     planned: plannedNow, skipped: run.skipped, ran,
     ...run.counts,
     remaining: plannedNow === null || settledNow === null ? null : plannedNow - settledNow,
@@ -325,5 +341,6 @@ export function summarise(run: BatchRun, uncounted: number, t0: number): BatchSu
     dealsPerSecond: ran > 0 ? Math.round((ran / (elapsedMs / 1000)) * 100) / 100 : 0,
     workerMs: Math.round(run.workerMs * 10) / 10,
     report,
+    ...(blind ? { blind, player: opts.blind!.player, playerSeed: opts.blind!.seed } : {}),
   };
 }

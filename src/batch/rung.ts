@@ -10,7 +10,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { dealName, plannedIdentity, type PlannedDeal } from './deals.js';
 import { isBusyDatabase } from './faults.js';
-import type { WorkerOutcome } from './protocol.js';
+import { blindRecordFromError, blindRecordFromOutcome, blindVersion, type BlindRecord } from './blind.js';
+import type { PoolOutcome, PoolTask } from './protocol.js';
 import { statusAt, type ResultStatus } from './report.js';
 import { databaseGoneFault } from './runFaults.js';
 import { BUSY_GIVE_UP_MS, type BatchRun } from './runState.js';
@@ -52,8 +53,8 @@ class Rung {
   readonly prev: number | null;
   readonly maxInFlight: number;
   readonly flushEvery: number;
-  /** Results received, not yet written. */
-  readonly buffer: ResultRecord[] = [];
+  /** Results received, not yet written (a blind study's games as BlindRecords). */
+  readonly buffer: (ResultRecord | BlindRecord)[] = [];
   /** Links of deals to the study ready to be written: always the next places of the plan, in order. */
   links: DealLink[] = [];
   /**
@@ -133,6 +134,17 @@ class Rung {
       waiting.push(...links);
       return null;
     }
+    const blind = run.opts.blind;
+    if (blind) {
+      // a blind study: the deal is settled when its game for this player, seed and version is stored
+      const st = run.store.blindStatusOf(ident, blind.player, blind.seed, blindVersion());
+      if (st === null || st === 'error') return { ident, links };
+      run.rungReached++;
+      run.skipped++;
+      this.#release(links);
+      if (this.links.length >= this.flushEvery * 4) this.flush();
+      return null;
+    }
     const results = run.store.resultsOf(ident, SOLVER_VERSION);
     if (this.prev !== null && statusAt(results, this.prev)?.status !== 'undecided') return null;
     const now = statusAt(results, this.budget);
@@ -170,8 +182,10 @@ class Rung {
       this.pending.delete(ident);
       return false;
     }
+    const blind = run.opts.blind;
+    const task: PoolTask = blind ? { kind: 'blind', ref: deal.ref, player: blind.player, seed: blind.seed } : { ref: deal.ref, maxPositions: this.budget };
     const p: Promise<void> = pool
-      .run({ ref: deal.ref, maxPositions: this.budget }, { signal: this.cancel.signal })
+      .run(task, { signal: this.cancel.signal })
       .then((o) => this.#onOutcome(deal, ident, o), (e: unknown) => this.#onFailure(deal, ident, e))
       .finally(() => this.inflight.delete(p));
     this.inflight.add(p);
@@ -219,7 +233,8 @@ class Rung {
     const where = run.store.fileAtPath();
     if (where !== 'same') {
       run.storeDead = true;
-      run.fatal = databaseGoneFault(run.store, where, run.runId, this.buffer.splice(0), run.written, run.studyId, this.links.splice(0));
+      const { solved, blind } = splitRecords(this.buffer.splice(0));
+      run.fatal = databaseGoneFault(run.store, where, run.runId, solved, run.written, run.studyId, this.links.splice(0), blind);
       this.stop();
       return;
     }
@@ -229,7 +244,8 @@ class Rung {
     if (this.busySince !== null && !timed) return;
     const recs = this.buffer.splice(0);
     try {
-      run.store.writeResults(run.runId, recs, run.studyId, this.links);
+      const { solved, blind } = splitRecords(recs);
+      run.store.writeResults(run.runId, solved, run.studyId, this.links, blind);
       run.written += recs.length;
       this.links = [];
       this.busySince = null;
@@ -247,7 +263,7 @@ class Rung {
   }
 
   /** Adds a result to the buffer, the counts and the bar; writes when flushEvery have arrived. */
-  #record(r: ResultRecord, ms: number, waiting: DealLink[]): void {
+  #record(r: ResultRecord | BlindRecord, ms: number, waiting: DealLink[]): void {
     const { run } = this;
     this.buffer.push(r);
     if (this.index === 0) this.#release(waiting);
@@ -256,26 +272,31 @@ class Rung {
     if (r.status === 'undecided') run.undecidedNext++;
     run.workerMs += ms;
     if (r.status === 'error') run.counts.errors++;
-    else run.counts[r.status]++;
+    // (a blind game stuck is counted with the losses on the bar; the summary says stuck)
+    else run.counts[r.status === 'stuck' ? 'lost' : r.status]++;
     run.progress.update(run.rungReached, run.counts);
     if (this.buffer.length >= this.flushEvery) this.flush();
   }
 
   /** A worker's answer. One that comes after the store stopped taking results is neither counted nor shown: it could not be kept, so the deal is run again on resume, like a cancelled one. */
-  #onOutcome(deal: PlannedDeal, ident: string, o: WorkerOutcome): void {
+  #onOutcome(deal: PlannedDeal, ident: string, o: PoolOutcome): void {
     const { run } = this;
     if (run.storeDead) return;
     const waiting = this.pending.get(ident) ?? [];
-    const r = o.key !== deal.key
-      ? recordFromError(deal, this.budget, `the worker loaded ${o.key}, not ${deal.key} (did the file change?)`, SOLVER_VERSION, ident)
-      : recordFromOutcome(deal, this.budget, o, ident);
+    const wrongDeal = `the worker loaded ${o.key}, not ${deal.key} (did the file change?)`;
+    const blind = run.opts.blind;
+    const r: ResultRecord | BlindRecord = blind
+      ? (o.key !== deal.key || !('kind' in o) ? blindRecordFromError(deal, blind.player, blind.seed, o.key !== deal.key ? wrongDeal : 'the worker did not play the deal blind', ident) : blindRecordFromOutcome(deal, blind.seed, o, ident))
+      : o.key !== deal.key || 'kind' in o
+        ? recordFromError(deal, this.budget, o.key !== deal.key ? wrongDeal : 'the worker played the deal blind, not solved', SOLVER_VERSION, ident)
+        : recordFromOutcome(deal, this.budget, o, ident);
     this.#record(r, o.workerMs, waiting);
     if (waiting.length > 0) {
       const first = Math.min(...waiting.map((w) => w.ord));
       if (run.rule) run.solvedOrds.push(first);
       if (this.index === 0 && r.status !== 'error') run.solvedHere.add(first);
     }
-    for (const w of waiting) this.#note(w.ord, deal, r.status);
+    for (const w of waiting) this.#note(w.ord, deal, r.status === 'stuck' ? 'lost' : r.status);
   }
 
   /** A worker that threw or died: an `error` row. A task cancelled by the rung's stop, or failing after the store stopped taking results, is discarded (run again on resume). */
@@ -283,7 +304,9 @@ class Rung {
     const { run } = this;
     if (this.stopping || run.storeDead) return;
     const waiting = this.pending.get(ident) ?? [];
-    this.#record(recordFromError(deal, this.budget, oneLine(e) || 'worker failed', SOLVER_VERSION, ident), 0, waiting);
+    const message = oneLine(e) || 'worker failed';
+    const blind = run.opts.blind;
+    this.#record(blind ? blindRecordFromError(deal, blind.player, blind.seed, message, ident) : recordFromError(deal, this.budget, message, SOLVER_VERSION, ident), 0, waiting);
     if (run.rule && waiting.length > 0) run.solvedOrds.push(Math.min(...waiting.map((w) => w.ord)));
     for (const w of waiting) this.#note(w.ord, deal, 'error');
   }
@@ -326,4 +349,15 @@ class Rung {
     }
     if (this.index === 0) run.endOpenPlan(this.lastSeed, this.stopping);
   }
+}
+
+/** A buffer's records split by table: solves (`results`) and blind games (`blind_results`). */
+function splitRecords(recs: readonly (ResultRecord | BlindRecord)[]): { solved: ResultRecord[]; blind: BlindRecord[] } {
+  const solved: ResultRecord[] = [];
+  const blind: BlindRecord[] = [];
+  for (const r of recs) {
+    if ('player' in r) blind.push(r);
+    else solved.push(r);
+  }
+  return { solved, blind };
 }

@@ -15,6 +15,7 @@
 import { performance } from 'node:perf_hooks';
 import type { PlannedDeal } from './deals.js';
 import type { ProgressSink } from './progress.js';
+import type { BlindReportRow } from './blind.js';
 import type { ReportRow } from './report.js';
 import { runRung } from './rung.js';
 import { BatchRun, planRun, summarise } from './runState.js';
@@ -60,6 +61,14 @@ export interface BatchOptions {
    * explicit --shard is taken as given.
    */
   readonly shardFromEnvironment?: boolean;
+  /**
+   * A blind study: every deal is played blind (workers/blind.worker.ts) by this player — its canonical
+   * spec (src/blind/players/index.ts specText) — with this player seed, and stored in
+   * `blind_results` (blind.ts), one game per (deal, player, seed, version). A deal whose game is
+   * stored (won or stuck) is skipped; an error is played again. Needs one budget (unused) and no
+   * `untilWidth`.
+   */
+  readonly blind?: { readonly player: string; readonly seed: number };
   /** Worker threads, ≥ 1. */
   readonly workers: number;
   /** Database file (created if absent). */
@@ -171,8 +180,12 @@ export interface BatchSummary {
   dealsPerSecond: number;
   /** Sum of in-worker time (load + solve) of the deals that ran; with elapsedMs gives the overhead. */
   workerMs: number;
-  /** The study's report (every rung, this solver version among others stored). */
+  /** The study's report (every rung, this solver version among others stored); empty for a blind study. */
   report: ReportRow[];
+  /** A blind study's report (blind.ts blindReport), its player and player seed; absent for a solve study. */
+  blind?: BlindReportRow[];
+  player?: string;
+  playerSeed?: number;
 }
 
 /**

@@ -170,6 +170,44 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
     run: migrateToV2,
   },
+  {
+    version: 3,
+    description: 'blind studies: a study may name a blind player (canonical spec) and its seed; blind games in blind_results, one per (deal, player, player seed, version)',
+    // Natural key of blind_results: (deal, player, player_seed, version). A study with `player` set is
+    // a blind study: it counts its deals' blind_results of that player and seed, never `results`.
+    // Existing rows are untouched (player NULL: a solve study), so an old database reports as before.
+    sql: `
+      ALTER TABLE studies ADD COLUMN player TEXT;          -- canonical player spec (src/blind players/index.ts specText), NULL for a solve study
+      ALTER TABLE studies ADD COLUMN player_seed INTEGER;  -- the player's seed, NULL for a solve study
+      CREATE TABLE blind_results (
+        id             INTEGER PRIMARY KEY,
+        deal           TEXT NOT NULL,       -- the deal's identity (as results.deal)
+        code           TEXT NOT NULL,       -- the name it was first stored under
+        game           TEXT NOT NULL CHECK (game IN ('spider', 'spiderette')),
+        suits          INTEGER NOT NULL CHECK (suits IN (1, 2, 4)),
+        source_kind    TEXT NOT NULL CHECK (source_kind IN ('seed', 'pysol', 'code', 'file')),
+        seed           INTEGER,
+        pysol_game     TEXT,
+        pysol_number   INTEGER,
+        file_path      TEXT,
+        player         TEXT NOT NULL,       -- canonical player spec, e.g. 'greedy', 'sample:k=8,budget=20000,plan=prefix,escalate=2,hop=0'
+        player_seed    INTEGER NOT NULL,    -- the player's own random seed
+        version        TEXT NOT NULL,       -- blind version: 'blind-<players' version>/solver-<solver version>'
+        status         TEXT NOT NULL CHECK (status IN ('won', 'stuck', 'error')),
+        completed      INTEGER,             -- suits completed at the end (8 of 8 when won); NULL for errors
+        move_count     INTEGER,             -- moves played, deals included; NULL for errors
+        line           TEXT,                -- the moves played, space-separated (spidersolve's numbering); '' for none
+        solves         INTEGER,             -- perfect-information solves the player ran
+        positions      INTEGER,             -- positions those solves stored
+        cpu_ms         REAL,                -- in-worker time of the game, milliseconds (one thread: its CPU time)
+        error          TEXT,                -- status 'error' only: the message
+        run_id         INTEGER REFERENCES runs(id),
+        created_at     TEXT NOT NULL,
+        UNIQUE (deal, player, player_seed, version)
+      );
+      CREATE INDEX blind_results_by_group ON blind_results (game, suits, player, player_seed, version, status);
+    `,
+  },
 ];
 
 /** Schema version this program writes and reads: the last migration's. */

@@ -17,6 +17,7 @@ import type { WonEffort } from '../report/data.js';
 import { statOrNull } from './files.js';
 import { BUSY_TIMEOUT_MS, openReadingConnection, openWritingConnection } from './openDatabase.js';
 import type { DealLink, ResultRecord, StoredRow } from './records.js';
+import { blindReport, blindRows, blindStatusOf, hasBlindStudies, settledBlindPlaces, type BlindRecord, type BlindReportRow, type BlindStatus, type BlindWalkRow } from './blind.js';
 import type { ReportRow, ResultStatus, WonPositions } from './report.js';
 import * as read from './storeRead.js';
 import type { ResultFilter, StoredOutcome, StudyInfo } from './storeRead.js';
@@ -261,9 +262,36 @@ export class ResultStore {
    * processes racing on one deal store it once). The study's `links` are written in the same
    * transaction. Returns the number of rows inserted or replaced.
    */
-  writeResults(runId: number | null, records: readonly ResultRecord[], studyId: number | null = null, links: readonly DealLink[] = []): number {
-    if (records.length === 0 && links.length === 0) return 0;
-    return write.writeResults(this.#w(), runId, records, studyId, links);
+  writeResults(runId: number | null, records: readonly ResultRecord[], studyId: number | null = null, links: readonly DealLink[] = [], blind: readonly BlindRecord[] = []): number {
+    if (records.length === 0 && links.length === 0 && blind.length === 0) return 0;
+    return write.writeResults(this.#w(), runId, records, studyId, links, blind);
+  }
+
+  // ---- blind studies (blind.ts)
+
+  /** The stored status of a deal's blind game for a player, seed and version (null: none stored). */
+  blindStatusOf(deal: string, player: string, playerSeed: number, version: string): BlindStatus | null {
+    return blindStatusOf(this.#db, deal, player, playerSeed, version);
+  }
+
+  /** The places in the plan of a blind study's deals whose game is stored (won or stuck) at `version`. */
+  settledBlindPlaces(studyId: number, version: string): number[] {
+    return settledBlindPlaces(this.#db, studyId, version);
+  }
+
+  /** Does the database hold a blind study? */
+  hasBlindStudies(): boolean {
+    return hasBlindStudies(this.#db);
+  }
+
+  /** The blind report (blind.ts blindReport): blind win rate next to the perfect-information rate of the same deals. */
+  blindReport(filter: ResultFilter = {}): BlindReportRow[] {
+    return blindReport(this.#db, filter);
+  }
+
+  /** The blind games the blind studies count, in plan order (blind.ts blindRows). Streamed: do not write while iterating. */
+  blindRows(filter: ResultFilter = {}): IterableIterator<BlindWalkRow> {
+    return blindRows(this.#db, filter);
   }
 
   // ---- reading studies (storeRead.ts)

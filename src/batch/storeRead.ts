@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { WonEffort } from '../report/data.js';
+import { blindVersion } from './blind.js';
 import { runIsDead, type RunInfo } from './liveness.js';
 import { SELECT_COLUMNS, SELECT_R_COLUMNS, SELECT_REPORT_COLUMNS, type StoredRow } from './records.js';
 import { highestBelow, ReportAccumulator, statusAt, type ReportInput, type ReportRow } from './report.js';
@@ -56,6 +57,9 @@ export interface StudyInfo {
   unfinished: number;
   createdAt: string;
   runs: RunInfo[];
+  /** A blind study's player (canonical spec) and player seed; absent for a solve study. */
+  player?: string;
+  playerSeed?: number;
 }
 
 /**
@@ -78,8 +82,15 @@ function versionFilter(solverVersion: string | undefined): string {
  * deal counts if it is linked and has a result of that version); default any version's.
  */
 export function readStudies(db: Database.Database, names?: readonly string[], solverVersion?: string): StudyInfo[] {
-  const all = db.prepare('SELECT id, name, game, suits, deals_spec AS deals, budgets, max_positions AS budget, until_width AS untilWidth, planned, stopped_at AS stoppedAt, created_at AS createdAt FROM studies ORDER BY id').all() as
-    { id: number; name: string; game: string | null; suits: string | null; deals: string; budgets: string | null; budget: number; untilWidth: number | null; planned: number | null; stoppedAt: number | null; createdAt: string }[];
+  const all = db.prepare('SELECT id, name, game, suits, deals_spec AS deals, budgets, max_positions AS budget, until_width AS untilWidth, planned, stopped_at AS stoppedAt, created_at AS createdAt, player, player_seed AS playerSeed FROM studies ORDER BY id').all() as
+    { id: number; name: string; game: string | null; suits: string | null; deals: string; budgets: string | null; budget: number; untilWidth: number | null; planned: number | null; stoppedAt: number | null; createdAt: string; player: string | null; playerSeed: number | null }[];
+  // a blind study counts its deals' blind games of its player and seed (with a solver version: of
+  // this program's blind version), and a game stored (won or stuck) settles its deal
+  const blindVer = solverVersion === undefined ? '' : ' AND b.version = @bv';
+  const bv = solverVersion === undefined ? {} : { bv: blindVersion() };
+  const blindGame = (settledOnly: boolean) => `EXISTS (SELECT 1 FROM blind_results b WHERE b.deal = sd.deal AND b.player = @player AND b.player_seed = @pseed${blindVer}${settledOnly ? " AND b.status <> 'error'" : ''})`;
+  const blindCounted = db.prepare(solverVersion === undefined ? 'SELECT count(*) FROM study_deals sd WHERE sd.study_id = @id' : `SELECT count(*) FROM study_deals sd WHERE sd.study_id = @id AND ${blindGame(false)}`).pluck();
+  const blindSettled = db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = @id AND ${blindGame(true)}`).pluck();
   const runs = db.prepare('SELECT uid, started_at AS startedAt, finished_at AS finishedAt, workers, solver_version AS solverVersion, status, planned, skipped, completed, errors, pid, host, heartbeat_at AS heartbeatAt, note FROM runs WHERE study_id = ? ORDER BY id');
   // with a solver version, only its results count (a study solved again by a newer solver is
   // counted, settled and unfinished as that solver has it)
@@ -101,6 +112,16 @@ export function readStudies(db: Database.Database, names?: readonly string[], so
     if (names && names.length && !names.includes(s.name)) continue;
     const budgets = (s.budgets ?? String(s.budget)).split(',').map(Number);
     const last = budgets[budgets.length - 1]!;
+    const runsOf = (): RunInfo[] => (runs.all(s.id) as RunInfo[]).map((r) => (runIsDead(r, now) ? { ...r, status: 'abandoned' as const } : r));
+    if (s.player !== null) {
+      const b = { id: s.id, player: s.player, pseed: s.playerSeed, ...bv };
+      out.push({
+        name: s.name, game: s.game, suits: s.suits, deals: s.deals, budgets, untilWidth: s.untilWidth, planned: s.planned,
+        counted: blindCounted.get(b) as number, settled: blindSettled.get(b) as number, stoppedAt: s.stoppedAt, unfinished: 0,
+        createdAt: s.createdAt, runs: runsOf(), player: s.player, playerSeed: s.playerSeed ?? 0,
+      });
+      continue;
+    }
     out.push({
       name: s.name, game: s.game, suits: s.suits, deals: s.deals, budgets, untilWidth: s.untilWidth,
       planned: s.planned, counted: counted.get({ id: s.id, ...v }) as number, settled: settled.get({ id: s.id, last, ...v }) as number,
@@ -177,7 +198,8 @@ export function unknownStudies(db: Database.Database, names: readonly string[]):
  * A name given twice counts once.
  */
 function groups(db: Database.Database, f: ResultFilter): { label: string; ids: number[]; rungsOf: Map<number, Set<number>>; budgets: number[] }[] {
-  const rows = db.prepare('SELECT id, name, budgets, max_positions AS budget FROM studies ORDER BY id').all() as
+  // (a blind study's deals are reported by blind.ts blindReport, not here)
+  const rows = db.prepare('SELECT id, name, budgets, max_positions AS budget FROM studies WHERE player IS NULL ORDER BY id').all() as
     { id: number; name: string; budgets: string | null; budget: number }[];
   const names = f.studies && f.studies.length ? [...new Set(f.studies)] : null;
   const chosen = names ? names.map((n) => rows.find((r) => r.name === n)).filter((r) => r !== undefined) : rows;

@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import { dealName } from './deals.js';
 import { DIED_NOTE, runIsDead, type RunStatus } from './liveness.js';
+import { writeBlindRows, type BlindRecord } from './blind.js';
 import { sourceOf, type DealLink, type ResultRecord } from './records.js';
 import { studyWith, type StudyParams } from './studyParams.js';
 
@@ -31,8 +32,8 @@ export function writeStudy(db: Database.Database, path: string, name: string, js
     }
     const budgets = params.budgets ?? [params.maxPositions];
     const info = db
-      .prepare('INSERT INTO studies (name, game, suits, deals_spec, max_positions, params, created_at, budgets, until_width, planned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(name, params.game, params.suits, params.dealsSpec, budgets[0], json, nowIso(), budgets.join(','), params.untilWidth ?? null, params.planned ?? null);
+      .prepare('INSERT INTO studies (name, game, suits, deals_spec, max_positions, params, created_at, budgets, until_width, planned, player, player_seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(name, params.game, params.suits, params.dealsSpec, budgets[0], json, nowIso(), budgets.join(','), params.untilWidth ?? null, params.planned ?? null, params.player ?? null, params.player != null ? (params.playerSeed ?? null) : null);
     return Number(info.lastInsertRowid);
   }).immediate();
 }
@@ -118,10 +119,11 @@ function link(db: Database.Database, studyId: number, links: readonly DealLink[]
 /**
  * Writes results in one transaction and counts them on the run. A new (code, budget, version)
  * row is inserted; an existing `error` row is replaced; an existing settled row is kept (so two
- * processes racing on one deal store it once). Returns the number of rows inserted or replaced.
+ * processes racing on one deal store it once). `blind`: a blind study's games, written alike to
+ * `blind_results` (blind.ts writeBlindRows). Returns the number of rows inserted or replaced.
  */
-export function writeResults(db: Database.Database, runId: number | null, records: readonly ResultRecord[], studyId: number | null = null, links: readonly DealLink[] = []): number {
-  if (records.length === 0 && links.length === 0) return 0;
+export function writeResults(db: Database.Database, runId: number | null, records: readonly ResultRecord[], studyId: number | null = null, links: readonly DealLink[] = [], blind: readonly BlindRecord[] = []): number {
+  if (records.length === 0 && links.length === 0 && blind.length === 0) return 0;
   const upsert = db.prepare(`
     INSERT INTO results (deal, code, game, suits, source_kind, seed, pysol_game, pysol_number, file_path, max_positions,
       status, positions, elapsed_ms, move_count, line, classic_score, reveal_score, peak_bytes, error, solver_version,
@@ -151,6 +153,11 @@ export function writeResults(db: Database.Database, runId: number | null, record
         if (r.status === 'error') errors++;
       }
     }
+    for (const r of blind) name.run(r.deal, dealName({ key: r.code, source: sourceOf(r) }));
+    const blindChanged = writeBlindRows(db, runId, blind, createdAt);
+    changed += blindChanged;
+    // (the blind rows' errors: every error written was new or replaced one, so counted as written)
+    errors += blindChanged > 0 ? blind.filter((r) => r.status === 'error').length : 0;
     if (runId !== null) bump.run(changed, errors, createdAt, runId);
     if (studyId !== null) link(db, studyId, links);
     return changed;

@@ -23,6 +23,13 @@ export interface StudyParams {
   readonly untilWidth?: number | null;
   /** Deals in the plan; absent when not known before (an open-ended seed range). */
   readonly planned?: number | null;
+  /**
+   * A blind study's player: its canonical spec (src/blind/players/index.ts specText); absent or null
+   * for a solve study. A blind study has no budget (`maxPositions` 0).
+   */
+  readonly player?: string | null;
+  /** A blind study's player seed (0..2^32-1); absent or null for a solve study. */
+  readonly playerSeed?: number | null;
 }
 
 /**
@@ -67,7 +74,9 @@ export function paramsDiff(stored: string, given: string): string {
 
 /** The canonical JSON of a study's parameters, compared when a study name is used again. */
 export function studyParamsJson(p: StudyParams): string {
-  return JSON.stringify({ game: p.game, suits: p.suits, deals: p.dealsSpec, budgets: p.budgets ?? [p.maxPositions], untilWidth: p.untilWidth ?? null });
+  const base = { game: p.game, suits: p.suits, deals: p.dealsSpec, budgets: p.budgets ?? [p.maxPositions], untilWidth: p.untilWidth ?? null };
+  // a blind study adds its player; a solve study's JSON is as it always was (stored studies still match)
+  return JSON.stringify(p.player != null ? { ...base, player: p.player, playerSeed: p.playerSeed ?? null } : base);
 }
 
 /**

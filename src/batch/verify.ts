@@ -174,6 +174,7 @@ export class RowChecker {
       case 'studies': return this.#study(row);
       case 'runs': return this.#run(row);
       case 'results': return this.#result(row);
+      case 'blind_results': return this.#blind(row);
       case 'deal_names': return this.#dealOnly(row) ?? (isText(row.name) ? null : `its name is ${show(row.name)}`);
       case 'study_deals':
         return this.#dealOnly(row) ?? (isInt(row.ord) && row.ord >= 0 ? null : `its place in the plan (ord) is ${show(row.ord)}`) ?? (isText(row.name) ? null : `its name is ${show(row.name)}`);
@@ -189,7 +190,13 @@ export class RowChecker {
 
   #study(row: Row): string | null {
     if (!isText(row.name)) return `its name is ${show(row.name)}`;
-    if (!isInt(row.max_positions) || row.max_positions < 1) return `its budget is ${show(row.max_positions)}`;
+    // a blind study (schema 3: a player named) has no budget: 0
+    const blind = row.player !== null && row.player !== undefined;
+    if (blind) {
+      if (!isText(row.player)) return `its player is ${show(row.player)}`;
+      if (!isInt(row.player_seed) || row.player_seed < 0 || row.player_seed > 0xffffffff) return `its player seed is ${show(row.player_seed)}`;
+    }
+    if (!isInt(row.max_positions) || row.max_positions < (blind ? 0 : 1)) return `its budget is ${show(row.max_positions)}`;
     let params: unknown;
     try {
       params = typeof row.params === 'string' ? JSON.parse(row.params) : undefined;
@@ -197,7 +204,7 @@ export class RowChecker {
       params = undefined;
     }
     if (params === null || typeof params !== 'object' || Array.isArray(params)) return `its parameters ${show(row.params)} are not a JSON object`;
-    if (row.budgets !== null && row.budgets !== undefined) {
+    if (row.budgets !== null && row.budgets !== undefined && !blind) {
       const b = typeof row.budgets === 'string' ? row.budgets.split(',').map(Number) : [];
       if (b.length === 0 || b.some((x, i) => !Number.isInteger(x) || x < 1 || (i > 0 && x <= b[i - 1]!))) return `its budget ladder ${show(row.budgets)} is not increasing whole numbers`;
     }
@@ -268,13 +275,64 @@ export class RowChecker {
     if (r.classic !== row.classic_score || r.reveal !== row.reveal_score) return `its line scores ${r.classic} (classic) and ${r.reveal} (reveal), but its scores are ${show(row.classic_score)} and ${show(row.reveal_score)}`;
     return null;
   }
+  /**
+   * A blind game (`blind_results`, schema 3): its deal, name, game, suits and source as a result's;
+   * its player, seed and version set; an error row with nothing else; else its line replays through
+   * the rules engine (score.ts playLine, R6–R15) from the deal to its recorded end — won (R5) when its
+   * status is `won`, not won with exactly `completed` suits removed when `stuck` — in `move_count`
+   * moves. A mid-game position's line (`POS:`, not stored) is checked for its length only.
+   */
+  #blind(row: Row): string | null {
+    const d = this.deal(row.deal);
+    if (typeof d === 'string' && d !== 'pos') return d;
+    const deal = row.deal as string;
+    const [game, suits] = d === 'pos' ? [deal.slice(4, 6) === 'SP' ? 'spider' : 'spiderette', Number(deal[6])] : [d.variant.game, d.variant.suits];
+    if (row.game !== game || row.suits !== suits) return `it is filed as ${show(row.game)} with ${show(row.suits)} suits, but its deal is ${game} with ${suits}`;
+    if (typeof row.code !== 'string' || (row.code !== deal && this.#identityOf(row.code) !== deal)) return `its name ${show(row.code)} is not a name of its deal`;
+    if (row.source_kind === 'seed') {
+      const p = parseDealCode(row.code);
+      if (!p.ok || p.value.seed !== row.seed) return `its seed ${show(row.seed)} is not the seed of ${show(row.code)}`;
+    }
+    if (!isText(row.player)) return `its player is ${show(row.player)}`;
+    if (!isInt(row.player_seed) || row.player_seed < 0 || row.player_seed > 0xffffffff) return `its player seed is ${show(row.player_seed)}`;
+    if (!isText(row.version)) return `its version is ${show(row.version)}`;
+    const status = row.status;
+    if (!BLIND_STATUSES.has(status as string)) return `its status is ${show(status)}`;
+    const none = (cols: readonly string[]) => cols.find((c) => row[c] !== null && row[c] !== undefined);
+    if (status === 'error') {
+      const set = none(['completed', 'move_count', 'line', 'solves', 'positions', 'cpu_ms']);
+      if (set) return `an error result with ${set} ${show(row[set])}`;
+      return isText(row.error) ? null : 'an error result without its message';
+    }
+    if (row.error !== null && row.error !== undefined) return `a ${String(status)} game with an error message`;
+    for (const c of ['completed', 'move_count', 'solves', 'positions'] as const) {
+      if (!isInt(row[c]) || (row[c] as number) < 0) return `its ${c} is ${show(row[c])}`;
+    }
+    if (typeof row.cpu_ms !== 'number' || !(row.cpu_ms >= 0)) return `its cpu_ms is ${show(row.cpu_ms)}`;
+    const line = row.line;
+    if (typeof line !== 'string') return `its line is ${show(line)}`;
+    const moves = line === '' ? [] : line.split(' ');
+    if (moves.length !== row.move_count) return `its line has ${moves.length} moves, but its move count is ${show(row.move_count)}`;
+    if (d === 'pos') return null;
+    const played = playLine(positionFromDeal(d.variant, d.cards), moves);
+    if (!played.ok) return `its line does not replay: ${played.error.message}`;
+    const p = played.value;
+    if (status === 'won' && !p.won) return `a won game whose line ends with ${p.position.removed.length} of ${p.position.variant.completeSuits} suits completed, not won`;
+    if (status === 'stuck' && p.won) return 'a stuck game whose line wins';
+    if (p.position.removed.length !== row.completed) return `its line ends with ${p.position.removed.length} suits completed, but it records ${show(row.completed)}`;
+    return null;
+  }
 }
+
+/** Statuses of a blind game (schema 3). */
+const BLIND_STATUSES = new Set(['won', 'stuck', 'error']);
 
 /** A row as a fault names it: its table, rowid and what identifies it to a person. */
 function rowName(table: string, row: Row): string {
   const id = row.rowid;
   const what =
     table === 'results' ? `deal ${show(row.code)} at ${show(row.max_positions)} positions, solver ${show(row.solver_version)}`
+    : table === 'blind_results' ? `deal ${show(row.code)} played blind by ${show(row.player)}, player seed ${show(row.player_seed)}, version ${show(row.version)}`
     : table === 'studies' ? `study ${show(row.name)}`
     : table === 'runs' ? `run ${show(row.uid)}`
     : `deal ${show(row.deal)}`;
@@ -282,7 +340,7 @@ function rowName(table: string, row: Row): string {
 }
 
 /** The tables checked, in the order merge copies them. */
-export const VERIFIED_TABLES = ['studies', 'runs', 'results', 'deal_names', 'study_deals'] as const;
+export const VERIFIED_TABLES = ['studies', 'runs', 'results', 'blind_results', 'deal_names', 'study_deals'] as const;
 
 /** Options of verifyDatabase. */
 export interface VerifyOptions {

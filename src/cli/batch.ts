@@ -25,6 +25,9 @@ import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.j
 import { oneLine } from '../batch/schema.js';
 import { RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
+import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
+import { BLIND_LEGEND, BLIND_REPORT_COLUMNS, blindRecords, formatBlindTable, type BlindReportRow } from '../batch/blind.js';
+import { stringify as csvStringify } from 'csv-stringify/sync';
 import { dbOption, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, wroteLine } from './common.js';
 import { signalAtStage, takeOverEarlySignals } from './signals.js';
 
@@ -49,6 +52,10 @@ interface BatchCliOptions {
   /** `--shard K/N`, or false for `--no-shard`. */
   shard?: string | boolean;
   shardCount?: string;
+  /** `--player SPEC`: a blind study (src/blind players). */
+  player?: string;
+  /** `--player-seed S`: the blind player's seed (default 1). */
+  playerSeed?: string;
   /** Set by the command's option listeners when both --shard and --no-shard were given. */
   shardAndNoShard?: boolean;
   /** `--quiet`: no progress bar or notes on stderr. */
@@ -84,6 +91,8 @@ export interface BatchRequest {
    * before the budgets (`spider-2-seeds-1-5-positions`); defaultStudyName resumes such a study.
    */
   legacyStudy?: string;
+  /** A blind study's player (canonical spec) and player seed; absent for a solve study. */
+  blind?: { player: string; seed: number };
 }
 
 /**
@@ -134,7 +143,8 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   if (o.study !== undefined) checkStudyName(o.study.trim(), `option --study ${quoteInput(printableName(o.study))}`);
   const game: GameName | undefined = o.game === undefined ? undefined : parseGameOption(o.game);
   const suits: SuitCount[] | undefined = o.suits === undefined ? undefined : parseSuitsList(o.suits);
-  const budgets = o.maxPositions === undefined ? [DEFAULT_MAX_POSITIONS] : parseBudgets(o.maxPositions);
+  const blind = parseBlindOptions(o);
+  const budgets = blind ? [0] : o.maxPositions === undefined ? [DEFAULT_MAX_POSITIONS] : parseBudgets(o.maxPositions);
   const maxPositions = budgets[0]!;
   const untilWidth = o.untilWidth === undefined ? undefined : parseWidth(o.untilWidth);
   if (untilWidth !== undefined && budgets.length > 1) {
@@ -154,11 +164,14 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   let defaultName: string;
   let legacyName: string;
   // the budgets after "at", so that the seeds before them read as the seeds (`seeds-1-at-5-positions`,
-  // not `seeds-1-5-positions`, which read as seeds 1-5); a ladder's as --max-positions takes them
+  // not `seeds-1-5-positions`, which read as seeds 1-5); a ladder's as --max-positions takes them; a
+  // blind study is named by its player (and its seed when not the default)
   const until = untilWidth !== undefined ? `-until-${untilWidth}` : '';
-  const words = `at-${budgets.map(budgetWords).join(',')}-positions${until}`;
+  const words = blind
+    ? `blind-${blind.player}${blind.seed !== DEFAULT_PLAYER_SEED ? `-seed-${blind.seed}` : ''}`
+    : `at-${budgets.map(budgetWords).join(',')}-positions${until}`;
   // the name the same options gave before: a study made then is still found under it (defaultStudyName)
-  const legacyWords = `${budgets.map(budgetWords).join('-')}-positions${until}`;
+  const legacyWords = blind ? words : `${budgets.map(budgetWords).join('-')}-positions${until}`;
   if (o.seeds !== undefined) {
     if (!game) throw new InputError('bad-option', 'batch --seeds: --game spider|spiderette is required');
     if (!suits) throw new InputError('bad-option', 'batch --seeds: --suits is required (a comma list of 1, 2, 4)');
@@ -188,8 +201,33 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     deals: plan.deals, leftOut: plan.leftOut, duplicates: plan.duplicates, maxPositions, budgets, ...(untilWidth !== undefined ? { untilWidth } : {}),
     workers, dbPath: o.db, study,
     ...(o.study === undefined ? { legacyStudy: legacyName } : {}),
-    studyParams: { game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions, budgets, untilWidth: untilWidth ?? null, planned: plan.planned },
+    studyParams: {
+      game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions, budgets, untilWidth: untilWidth ?? null, planned: plan.planned,
+      ...(blind ? { player: blind.player, playerSeed: blind.seed } : {}),
+    },
+    ...(blind ? { blind } : {}),
   };
+}
+
+/** The blind player's seed when --player-seed is not given (as `blind --seed`). */
+export const DEFAULT_PLAYER_SEED = 1;
+
+/**
+ * `--player SPEC [--player-seed S]` of a blind study: the canonical spec and the seed, or undefined
+ * for a solve study. Throws InputError `bad-option`: a bad spec (players/index.ts parsePlayerSpec),
+ * a bad seed, --player-seed without --player, or --player with --max-positions or --until-width (a
+ * blind game has no budget of its own: the player's spec holds the sample player's).
+ */
+export function parseBlindOptions(o: Pick<BatchCliOptions, 'player' | 'playerSeed' | 'maxPositions' | 'untilWidth'>): { player: string; seed: number } | undefined {
+  if (o.player === undefined) {
+    if (o.playerSeed !== undefined) throw new InputError('bad-option', 'option --player-seed: give it with --player (a blind study)');
+    return undefined;
+  }
+  const player = specText(parsePlayerSpec(o.player));
+  if (o.maxPositions !== undefined) throw new InputError('bad-option', `options --player and --max-positions: a blind study has no position budget (the sample player's is in its spec: --player sample:budget=N)`);
+  if (o.untilWidth !== undefined) throw new InputError('bad-option', 'options --player and --until-width: a blind study plays a fixed list of deals; give --seeds A-B or --deals');
+  const seed = o.playerSeed === undefined ? DEFAULT_PLAYER_SEED : parseIntOption('player-seed', o.playerSeed, 0, 0xffffffff);
+  return { player, seed };
 }
 
 /**
@@ -350,14 +388,15 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
           ? `; ${duplicates} deal${duplicates === 1 ? '' : 's'} of overlapping seed ranges planned once`
           : `; ${duplicates} duplicate line${duplicates === 1 ? '' : 's'} of the file merged (the same deal twice is planned once)`
         : ''),
-    `  this run${many ? `'s ${s.ran} solve${s.ran === 1 ? '' : 's'}` : ''}: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}` +
+    (s.blind ? `  this run: won ${s.won}, stuck ${s.lost}, errors ${s.errors}` : `  this run${many ? `'s ${s.ran} solve${s.ran === 1 ? '' : 's'}` : ''}: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}`) +
       (s.uncounted > 0 ? `; ${s.uncounted} of its deals stored but not counted yet (they follow a deal still running when it stopped; the next run counts them)` : '') +
       ((s.pastStop ?? 0) > 0 ? `; ${s.pastStop} of its deals solved past the rule's stop, stored but not counted` : ''),
-    `  ${ladder}, solver ${s.solverVersion}, database ${s.db}`,
+    s.blind ? `  played blind by ${s.player}, player seed ${s.playerSeed}, version ${s.solverVersion}, database ${s.db}` : `  ${ladder}, solver ${s.solverVersion}, database ${s.db}`,
     ...(s.stopReason ? [`  stopped: ${s.stopReason}`] : []),
     '',
-    formatTable(s.report).trimEnd(),
-    ...(s.report.length > 0 ? TABLE_LEGEND : []),
+    ...(s.blind
+      ? [formatBlindTable(s.blind).trimEnd(), ...(s.blind.length > 0 ? BLIND_LEGEND : [])]
+      : [formatTable(s.report).trimEnd(), ...(s.report.length > 0 ? TABLE_LEGEND : [])]),
     // an interrupted run's table counts part of the plan, and a shard's its shard of it: the line
     // report prints under it too (a shard's database counts its own deals of the study's plan)
     ...((s.interrupted || shard !== null) && s.counted !== null
@@ -542,8 +581,8 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     }
   }
   if (o.json) {
-    const { report, ...rest } = summary;
-    process.stdout.write(JSON.stringify({ ...rest, leftOut, duplicates, shard, report: summaryRecords(summary) }) + '\n');
+    const { report, blind, ...rest } = summary;
+    process.stdout.write(JSON.stringify({ ...rest, leftOut, duplicates, shard, report: summaryRecords(summary), ...(blind ? { blind: blindRecords(blind) } : {}) }) + '\n');
   } else {
     process.stdout.write(formatBatchSummary(summary, leftOut, shard, duplicates, o.seeds !== undefined ? 'seeds' : 'lines'));
   }
@@ -740,6 +779,28 @@ function reportWords(format: ReportFormat | PictureFormat, rows: readonly Report
   return `${name}, ${rowWords(rows.length)}${of}${charts !== undefined ? `, ${charts} chart${charts === 1 ? '' : 's'}` : ''}`;
 }
 
+/**
+ * The report's text with the blind studies' rows (blind.ts blindReport) added: `table` and `md`, a
+ * second table headed "blind play" under the first (its legend under a text table); `json`, the blind
+ * row objects (BLIND_REPORT_COLUMNS) after the solve rows, each with `"kind": "blind"`; `csv`, the blind
+ * rows alone (BLIND_REPORT_COLUMNS) when no solve row is reported, else the solve rows as before (give
+ * --study with the blind studies' names for their CSV).
+ */
+function withBlindRows(text: string, solveRows: number, blind: readonly BlindReportRow[], format: ReportFormat): string {
+  switch (format) {
+    case 'table':
+      return (solveRows > 0 ? text.trimEnd() + '\n\n' : '') + 'blind play\n' + formatBlindTable(blind) + BLIND_LEGEND.join('\n') + '\n';
+    case 'md':
+      return (solveRows > 0 ? text.trimEnd() + '\n\n' : '') + '**blind play**\n\n' + formatBlindTable(blind, true);
+    case 'json': {
+      const solve = solveRows > 0 ? (JSON.parse(text) as unknown[]) : [];
+      return JSON.stringify([...solve, ...blindRecords(blind).map((r) => ({ kind: 'blind', ...r }))], null, 2) + '\n';
+    }
+    case 'csv':
+      return solveRows > 0 ? text : csvStringify(blindRecords(blind), { header: true, columns: [...BLIND_REPORT_COLUMNS], record_delimiter: 'windows' });
+  }
+}
+
 async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format: string; out?: string; json?: boolean; quiet?: boolean }, cmd: Command): Promise<void> {
   stdoutDash(o);
   if (o.json && cmd.getOptionValueSource('format') === 'cli' && o.format !== 'json') {
@@ -758,6 +819,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       // loaded here, not at start-up: Vega and Vega-Lite take about half a second to load
       const { reportHtml, reportVega } = await import('../report/html.js');
       const { rows, won } = store.reportWithEffort(filter);
+      const blind = store.blindReport(filter);
       const generator = `spidersolve ${cmd.parent?.version() ?? ''}`.trim();
       const parts = [
         filter.studies?.length ? `${filter.pool ? 'pooled ' : ''}stud${filter.studies.length === 1 ? 'y' : 'ies'} ${filter.studies.join(', ')}` : filter.pool ? 'every study pooled' : 'every study',
@@ -769,16 +831,19 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       await writeOut(
         o.out,
         format === 'html'
-          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), pooled: filter.pool ? studies.length : undefined })
-          : reportVega(rows, won, generator),
+          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), pooled: filter.pool ? studies.length : undefined, ...(blind.length ? { blind } : {}) })
+          : reportVega(rows, won, generator, blind),
       );
       if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows), o.quiet);
       return;
     }
     const rows = store.report(filter);
+    const blind = store.blindReport(filter);
     let text = formatReport(rows, format, rowsPartial(store, filter));
     // the text table says what its columns mean, as batch's summary does
     if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + TABLE_LEGEND.join('\n') + '\n';
+    // blind studies (blind.ts): their own table under the solve table, or their rows alone
+    if (blind.length > 0) text = withBlindRows(text, rows.length, blind, format as ReportFormat);
     // a study short of its plan (a missing shard, an unfinished run) is said under the table, not
     // hidden; under "no results" too, for a study stopped before it counted a deal
     const notes = format === 'table' || format === 'md' ? reportedPartials(store, studiesInFilter(store, filter), rows) : [];
@@ -787,6 +852,28 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows), o.quiet);
   } finally {
     store.close();
+  }
+}
+
+/** The columns `export --csv` adds when blind rows are exported (blind.ts BLIND_COLUMNS). */
+const BLIND_EXPORT_EXTRA = ['player', 'player_seed', 'completed', 'solves'] as const;
+
+/**
+ * The export's rows with the blind games after the solves: a blind game fills the solve columns that
+ * mean the same (deal, code, game, suits, source, status `won`/`stuck`/`error`, positions of the
+ * player's solves, elapsed_ms its in-worker time, move_count, line, error, solver_version its blind
+ * version, run_id, created_at; max_positions and the scores empty) and BLIND_EXPORT_EXTRA.
+ */
+function* withBlindExportRows(store: ResultStore, filter: ResultFilter): Generator<Record<string, unknown>> {
+  for (const r of store.rows(filter)) yield r as unknown as Record<string, unknown>;
+  // (collected first: the rows are read, then written out)
+  for (const b of [...store.blindRows(filter)]) {
+    yield {
+      study: b.study, name: b.name, deal: b.deal, code: b.code, game: b.game, suits: b.suits, sourceKind: b.sourceKind, seed: b.seed,
+      pysolGame: b.pysolGame, pysolNumber: b.pysolNumber, filePath: b.filePath, maxPositions: null, status: b.status, positions: b.positions,
+      elapsedMs: b.cpuMs, moveCount: b.moveCount, line: b.line, classicScore: null, revealScore: null, peakBytes: null, error: b.error,
+      solverVersion: b.version, runId: b.runId, createdAt: b.createdAt, player: b.player, player_seed: b.playerSeed, completed: b.completed, solves: b.solves,
+    };
   }
 }
 
@@ -805,9 +892,15 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
       if (o.out !== undefined) wroteLine(o.out, `CSV of the report rows, ${rowWords(rows.length)}`, o.quiet);
       return;
     }
+    // blind games (blind.ts) follow the solves, in the same columns where they mean the same, and
+    // four columns of their own at the end; without blind rows the columns are as they always were
+    const blind = store.blindReport(filter).length > 0;
     const csv = stringify({
       header: true,
-      columns: [{ key: 'study', header: 'study' }, { key: 'name', header: 'name' }, ...RESULT_COLUMNS.map(([col, field]) => ({ key: field, header: col }))],
+      columns: [
+        { key: 'study', header: 'study' }, { key: 'name', header: 'name' }, ...RESULT_COLUMNS.map(([col, field]) => ({ key: field, header: col })),
+        ...(blind ? BLIND_EXPORT_EXTRA.map((c) => ({ key: c, header: c })) : []),
+      ],
       record_delimiter: 'windows',
     });
     // (counted as they go by, for the "wrote" line)
@@ -818,7 +911,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
           count++;
           yield r;
         }
-      })(store.rows(filter)),
+      })(blind ? withBlindExportRows(store, filter) : store.rows(filter)),
     );
     if (o.out === undefined) {
       try {
@@ -863,6 +956,8 @@ export function registerBatchCommands(program: Command): void {
     .option('--shard <K/N>', 'run only shard K of N of the study\'s deals, K counting from 0 (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set); give each shard its own --db and merge them after')
     .option('--shard-count <n>', 'the number of shards, for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K)')
     .option('--no-shard', 'run the whole study even inside a Slurm job array or Kubernetes Indexed Job')
+    .option('--player <spec>', `play every deal blind instead of solving it (a blind study, stored in blind_results; no --max-positions): ${PLAYER_HELP}`)
+    .option('--player-seed <n>', `the blind player's own random seed, 0..4294967295 (default ${DEFAULT_PLAYER_SEED}); with --player`)
     .addHelpText('after', '\nExit status: 0 done, 2 bad input (a damaged database too), 130 interrupted (run the same command again to resume), 1 the database deleted or replaced, held locked by another program too long, the disk full or a disk I/O error (the message says what was kept), or an internal error.')
     .action(batchAction);
   // commander keeps only the last of --shard K/N and --no-shard; note that both were given, so that
@@ -935,10 +1030,11 @@ export function formatStudies(all: readonly StudyInfo[]): string {
     const budgets = s.budgets.map((b) => (budgetWords(b) === String(b) ? b.toLocaleString('en-US') : `${b.toLocaleString('en-US')} (${budgetWords(b)})`)).join(', ');
     lines.push(`${s.name}`);
     lines.push(`  game ${s.game ?? 'any'}, suits ${s.suits ?? 'any'}, deals ${s.deals}`);
-    lines.push(`  budget${s.budgets.length > 1 ? ' ladder' : ''} ${budgets} position${s.budgets.length === 1 && s.budgets[0] === 1 ? '' : 's'}${s.untilWidth !== null ? `; until the band is narrower than ${s.untilWidth}` : ''}`);
+    if (s.player !== undefined) lines.push(`  played blind by ${s.player}, player seed ${s.playerSeed ?? 1}`);
+    else lines.push(`  budget${s.budgets.length > 1 ? ' ladder' : ''} ${budgets} position${s.budgets.length === 1 && s.budgets[0] === 1 ? '' : 's'}${s.untilWidth !== null ? `; until the band is narrower than ${s.untilWidth}` : ''}`);
     lines.push(`  deals planned ${s.planned ?? 'open-ended (not yet stopped by its rule: partial)'}, counted ${s.counted}, settled ${s.settled}${s.unfinished > 0 ? `, not yet at every rung ${s.unfinished}` : ''}${s.stoppedAt !== null ? `; stopped by --until-width after ${s.stoppedAt}` : ''}`);
     for (const r of s.runs) {
-      lines.push(`  run ${r.uid.slice(0, 8)} ${r.status.padEnd(11)} started ${r.startedAt}${r.finishedAt ? `, finished ${r.finishedAt}` : ''}; ${r.workers} worker${r.workers === 1 ? '' : 's'}, solver ${r.solverVersion}; stored ${r.completed} (errors ${r.errors})${r.status === 'running' && r.pid !== null ? `; process ${r.pid} on ${r.host}, last heartbeat ${r.heartbeatAt}` : ''}${r.note ? `; ${r.note}` : ''}`);
+      lines.push(`  run ${r.uid.slice(0, 8)} ${r.status.padEnd(11)} started ${r.startedAt}${r.finishedAt ? `, finished ${r.finishedAt}` : ''}; ${r.workers} worker${r.workers === 1 ? '' : 's'}, ${r.solverVersion.startsWith('blind-') ? 'version' : 'solver'} ${r.solverVersion}; stored ${r.completed} (errors ${r.errors})${r.status === 'running' && r.pid !== null ? `; process ${r.pid} on ${r.host}, last heartbeat ${r.heartbeatAt}` : ''}${r.note ? `; ${r.note}` : ''}`);
     }
   }
   return lines.join('\n') + '\n';

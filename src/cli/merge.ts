@@ -45,7 +45,7 @@ export function registerMergeCommand(program: Command): void {
     .argument('<files...>', 'spidersolve results databases to merge (e.g. shards/shard-*.sqlite)')
     .requiredOption('--into <file>', 'the database to merge into (created, with its directory, if absent)')
     .option('--quiet', QUIET_HELP)
-    .option('--json', 'print one JSON object { into, created, inputs: [{ path, skipped, tables: { studies, runs, results, deal_names, study_deals: { added, present, updated } } }], totals, elapsedMs, studies: [{ name, planned, counted, stoppedAt, unfinished, untilWidth, partial }] } instead of the text summary')
+    .option('--json', 'print one JSON object { into, created, inputs: [{ path, skipped, tables: { studies, runs, results, blind_results (only when the merge met blind games), deal_names, study_deals: { added, present, updated } } }], totals, elapsedMs, studies: [{ name, planned, counted, stoppedAt, unfinished, untilWidth, partial }] } instead of the text summary')
     .addHelpText(
       'after',
       '\nPrints, for each input and in all, the rows of each table added, already there and updated, then for each study of ' +

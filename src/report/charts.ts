@@ -38,7 +38,7 @@ export function estimateTextWidth(item: { fontSize?: number | null; fontWeight?:
 
 /** One chart: a stable id, its title, a one-sentence caption saying how to read it, and its spec. */
 export interface Chart {
-  readonly id: 'win-rate' | 'proof-rate' | 'time' | 'positions' | 'line-length';
+  readonly id: 'win-rate' | 'proof-rate' | 'time' | 'positions' | 'line-length' | 'blind-rate';
   readonly title: string;
   readonly caption: string;
   readonly spec: TopLevelSpec;

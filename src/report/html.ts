@@ -5,7 +5,9 @@
  * data as JSON (`report --format vega`), for people who want to restyle them.
  */
 import { HUMAN_HEADERS, humanCell, REPORT_COLUMNS, type ReportRow } from '../batch/report.js';
+import { BLIND_LEGEND, BLIND_TABLE_HEADERS, blindCells, type BlindReportRow } from '../batch/blind.js';
 import { escapeHtml } from '../view/html.js';
+import { blindRateChart } from './blindChart.js';
 import { CHART_LAYOUTS, reportCharts, renderSvg, type Chart, type ChartLayout } from './charts.js';
 import { chartData, type WonEffort } from './data.js';
 
@@ -26,6 +28,8 @@ export interface ReportMeta {
   readonly notes?: readonly string[];
   /** With `report --pool`: how many studies the rows pool (each row names them, `a + b`). */
   readonly pooled?: number;
+  /** The blind studies' rows (src/batch/blind.ts blindReport): their table and chart follow the solves'. */
+  readonly blind?: readonly BlindReportRow[];
 }
 
 const CSS = `
@@ -71,6 +75,13 @@ function table(rows: readonly ReportRow[]): string {
   return `<div class="tablewrap"><table data-report-table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
 }
 
+/** The blind studies' table (the cells of `report`'s blind table). */
+function blindTable(rows: readonly BlindReportRow[]): string {
+  const head = BLIND_TABLE_HEADERS.map((h, i) => `<th${i < 5 ? ' class="l"' : ''} scope="col">${escapeHtml(h)}</th>`).join('');
+  const body = rows.map((r) => `<tr>${blindCells(r).map((c, i) => `<td${i === 0 ? ' class="l s"' : i < 5 ? ' class="l"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
+  return `<div class="tablewrap"><table data-blind-table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
+}
+
 /**
  * The report's charts for report rows and the won deals' effort (see data.ts, charts.ts). The rows
  * are the per-study report's (store.ts `report`): a study's rows of one game, suits and solver version
@@ -92,8 +103,12 @@ function chartsAtEveryLayout(rows: readonly ReportRow[], won: Iterable<WonEffort
  * there are no charts. `won` is read once.
  */
 export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEffort>, meta: ReportMeta): Promise<string> {
-  const layouts = rows.length ? chartsAtEveryLayout(rows, won) : null;
-  const charts = layouts?.medium ?? [];
+  const blind = meta.blind ?? [];
+  // the blind chart has one size: the same spec at every layout
+  const blindCharts = blind.length ? [blindRateChart(blind)] : [];
+  const studyLayouts = rows.length ? chartsAtEveryLayout(rows, won) : null;
+  const layouts = Object.fromEntries(CHART_LAYOUTS.map((l) => [l, [...(studyLayouts?.[l] ?? []), ...blindCharts]])) as Record<ChartLayout, Chart[]>;
+  const charts = layouts.medium;
   const figures: string[] = [];
   for (const [i, c] of charts.entries()) {
     if (c.empty) {
@@ -104,7 +119,7 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
     // the chart at each size; the style sheet shows the one that fits the window (a phone's, a
     // tablet's, a desktop's), so that no chart opens scrolled sideways with its dots out of sight
     const svgs: string[] = [];
-    for (const l of CHART_LAYOUTS) svgs.push(`<div class="v-${l}" data-layout="${l}">${await renderSvg(layouts![l][i]!.spec, false)}</div>`);
+    for (const l of CHART_LAYOUTS) svgs.push(`<div class="v-${l}" data-layout="${l}">${await renderSvg(layouts[l][i]!.spec, false)}</div>`);
     figures.push(
       `<figure data-chart="${escapeHtml(c.id)}">\n<h2>${escapeHtml(c.title)}</h2>\n<div class="chart">${svgs.join('')}</div>\n<figcaption>${escapeHtml(c.caption)}</figcaption>\n</figure>`,
     );
@@ -141,9 +156,12 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
 <main>
 <h1>spidersolve study report</h1>
 <p class="meta">${escapeHtml(meta1)}</p>
-${meta.notes?.length ? `<div class="warn" role="note" data-partial>${meta.notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>\n` : ''}${rows.length ? table(rows) : '<p>No results.</p>'}
+${meta.notes?.length ? `<div class="warn" role="note" data-partial>${meta.notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>\n` : ''}${rows.length || !blind.length ? `${rows.length ? table(rows) : '<p>No results.</p>'}
 <p class="legend">Floor: won / deals, a lower bound on the win rate; CI: its 95% Wilson score interval; ceiling: deals not proven lost / deals, an upper bound (docs/rules.md R19). Positions and times (ms) are of won deals: median and 95th percentile.</p>
-${figures.join('\n')}
+` : ''}${blind.length ? `<h2>Blind play</h2>
+${blindTable(blind)}
+<p class="legend">${escapeHtml(BLIND_LEGEND.map((l) => l.trim()).join(' '))}</p>
+` : ''}${figures.join('\n')}
 <footer>Made by ${escapeHtml(meta.generator)}${meta.generatedAt ? ` on ${escapeHtml(meta.generatedAt)}` : ''}; charts by Vega-Lite and Vega. This file needs no network.</footer>
 </main>
 </body>
@@ -156,7 +174,7 @@ ${figures.join('\n')}
  * `{ generator, charts: [{ id, title, caption, spec }] }` (`report --format vega`). Each `spec` opens
  * as it is in the Vega editor or `vl.compile`.
  */
-export function reportVega(rows: readonly ReportRow[], won: Iterable<WonEffort>, generator: string): string {
-  const charts = rows.length ? studyCharts(rows, won) : [];
+export function reportVega(rows: readonly ReportRow[], won: Iterable<WonEffort>, generator: string, blind: readonly BlindReportRow[] = []): string {
+  const charts = [...(rows.length ? studyCharts(rows, won) : []), ...(blind.length ? [blindRateChart(blind)] : [])];
   return JSON.stringify({ generator, charts }, null, 2) + '\n';
 }

@@ -1,0 +1,357 @@
+/**
+ * Blind studies in the results database (schema.ts migration 3): the rows of `blind_results` (one
+ * blind game per deal, player spec, player seed and version), how a batch writes and looks them up,
+ * and the blind report — per study, game and suit count, the blind win rate with its 95% Wilson
+ * interval next to the perfect-information rate of the same deals where the database holds a solve
+ * of them (the price of not seeing the cards). Nothing here knows the pool or the CLI.
+ */
+import type Database from 'better-sqlite3';
+import { BLIND_VERSION } from '../blind/version.js';
+import { SOLVER_VERSION } from '../solver/types.js';
+import { plannedIdentity, type PlannedDeal } from './deals.js';
+import type { BlindOutcome } from './protocol.js';
+import { roundTo, wilsonInterval } from './report.js';
+
+/**
+ * The version stored with every blind result: `blind-<players' version>/solver-<solver version>`
+ * (src/blind/version.ts BLIND_VERSION, src/solver/types.ts SOLVER_VERSION). A blind game depends on
+ * both (the sample player runs the solver), so a change of either stores new results beside the old.
+ */
+export function blindVersion(): string {
+  return `blind-${BLIND_VERSION}/solver-${SOLVER_VERSION}`;
+}
+
+/** The outcome of one blind game as stored: `won`, `stuck`, or `error` (the worker failed). */
+export type BlindStatus = 'won' | 'stuck' | 'error';
+
+/** One row of `blind_results`, with camelCase names (see schema.ts migration 3 for each field). */
+export interface BlindRecord {
+  deal: string;
+  code: string;
+  game: string;
+  suits: number;
+  sourceKind: 'seed' | 'pysol' | 'code' | 'file';
+  seed: number | null;
+  pysolGame: string | null;
+  pysolNumber: number | null;
+  filePath: string | null;
+  player: string;
+  playerSeed: number;
+  version: string;
+  status: BlindStatus;
+  /** Suits completed at the end; null for errors. */
+  completed: number | null;
+  /** Moves played; null for errors. */
+  moveCount: number | null;
+  /** The moves played, space-separated ('' for none); null for errors. */
+  line: string | null;
+  solves: number | null;
+  positions: number | null;
+  /** In-worker time of the game, milliseconds; null for errors. */
+  cpuMs: number | null;
+  error: string | null;
+}
+
+/** A stored blind row: the record plus the run that wrote it and when (ISO 8601 UTC). */
+export interface StoredBlindRow extends BlindRecord {
+  runId: number | null;
+  createdAt: string;
+}
+
+/** Column names of `blind_results` in order, paired with the StoredBlindRow field. */
+export const BLIND_COLUMNS: readonly (readonly [string, keyof StoredBlindRow])[] = [
+  ['deal', 'deal'], ['code', 'code'], ['game', 'game'], ['suits', 'suits'], ['source_kind', 'sourceKind'], ['seed', 'seed'],
+  ['pysol_game', 'pysolGame'], ['pysol_number', 'pysolNumber'], ['file_path', 'filePath'],
+  ['player', 'player'], ['player_seed', 'playerSeed'], ['version', 'version'], ['status', 'status'], ['completed', 'completed'],
+  ['move_count', 'moveCount'], ['line', 'line'], ['solves', 'solves'], ['positions', 'positions'], ['cpu_ms', 'cpuMs'],
+  ['error', 'error'], ['run_id', 'runId'], ['created_at', 'createdAt'],
+];
+
+/** The source fields of a record of `deal`. */
+function sourceFields(deal: PlannedDeal): Pick<BlindRecord, 'sourceKind' | 'seed' | 'pysolGame' | 'pysolNumber' | 'filePath'> {
+  const s = deal.source;
+  return {
+    sourceKind: s.kind,
+    seed: s.kind === 'seed' ? s.seed : null,
+    pysolGame: s.kind === 'pysol' ? s.game : null,
+    pysolNumber: s.kind === 'pysol' ? s.number : null,
+    filePath: s.kind === 'file' ? s.path : null,
+  };
+}
+
+/** The record of a deal the worker played blind (`playerSeed`: the study's player seed). */
+export function blindRecordFromOutcome(deal: PlannedDeal, playerSeed: number, o: BlindOutcome, identity: string = plannedIdentity(deal)): BlindRecord {
+  return {
+    deal: identity, code: deal.key, game: deal.game, suits: deal.suits, ...sourceFields(deal),
+    player: o.player, playerSeed, version: o.version, status: o.result, completed: o.completed, moveCount: o.moveCount,
+    line: o.line, solves: o.solves, positions: o.positions, cpuMs: roundTo(o.workerMs, 1), error: null,
+  };
+}
+
+/** The record of a deal whose blind worker failed: status `error`, with the message. */
+export function blindRecordFromError(deal: PlannedDeal, player: string, playerSeed: number, message: string, identity: string = plannedIdentity(deal)): BlindRecord {
+  return {
+    deal: identity, code: deal.key, game: deal.game, suits: deal.suits, ...sourceFields(deal),
+    player, playerSeed, version: blindVersion(), status: 'error', completed: null, moveCount: null, line: null,
+    solves: null, positions: null, cpuMs: null, error: message,
+  };
+}
+
+/**
+ * Writes blind records inside the caller's transaction (storeWrite.ts writeResults): a new (deal,
+ * player, player seed, version) row is inserted, an `error` row replaced, a settled row kept. Returns
+ * the rows inserted or replaced.
+ */
+export function writeBlindRows(db: Database.Database, runId: number | null, records: readonly BlindRecord[], createdAt: string): number {
+  if (records.length === 0) return 0;
+  const cols = BLIND_COLUMNS.map(([c]) => c);
+  const upsert = db.prepare(`
+    INSERT INTO blind_results (${cols.join(', ')})
+    VALUES (${BLIND_COLUMNS.map(([, f]) => `@${f}`).join(', ')})
+    ON CONFLICT (deal, player, player_seed, version) DO UPDATE SET
+      ${cols.filter((c) => !['deal', 'player', 'player_seed', 'version'].includes(c)).map((c) => `${c} = excluded.${c}`).join(', ')}
+    WHERE blind_results.status = 'error'`);
+  let n = 0;
+  for (const r of records) n += upsert.run({ ...r, runId, createdAt }).changes;
+  return n;
+}
+
+/** The stored status of one deal's blind game (null when none is stored). */
+export function blindStatusOf(db: Database.Database, deal: string, player: string, playerSeed: number, version: string): BlindStatus | null {
+  const s = db.prepare('SELECT status FROM blind_results WHERE deal = ? AND player = ? AND player_seed = ? AND version = ?').pluck().get(deal, player, playerSeed, version);
+  return (s as BlindStatus | undefined) ?? null;
+}
+
+/** The places in the plan of a blind study's deals whose game is stored (won or stuck) for its player, seed and `version`. */
+export function settledBlindPlaces(db: Database.Database, studyId: number, version: string): number[] {
+  return db.prepare(`SELECT sd.ord FROM study_deals sd JOIN studies s ON s.id = sd.study_id
+    WHERE sd.study_id = ? AND EXISTS (SELECT 1 FROM blind_results b WHERE b.deal = sd.deal AND b.player = s.player
+      AND b.player_seed = s.player_seed AND b.version = ? AND b.status <> 'error')`).pluck().all(studyId, version) as number[];
+}
+
+/** Which blind rows the blind report and export read (as storeRead.ts ResultFilter). */
+export interface BlindFilter {
+  readonly studies?: readonly string[];
+  readonly pool?: boolean;
+  readonly game?: string;
+  readonly suits?: readonly number[];
+}
+
+/**
+ * One row of the blind report: a study (or pooled studies), game, suit count, player, player seed and
+ * version. Rates are fractions in [0, 1], null with no deals.
+ */
+export interface BlindReportRow {
+  study: string;
+  game: string;
+  suits: number;
+  player: string;
+  playerSeed: number;
+  version: string;
+  /** Blind games counted (errors included). */
+  deals: number;
+  won: number;
+  stuck: number;
+  errors: number;
+  /** won / deals. */
+  winRate: number | null;
+  /** The 95% Wilson score interval of won / deals. */
+  ciLow: number | null;
+  ciHigh: number | null;
+  /** Mean suits completed per game (errors left out). */
+  meanCompleted: number | null;
+  /** Mean in-worker time a game, milliseconds (errors left out). */
+  meanCpuMs: number | null;
+  /**
+   * Of these deals, those the database holds a perfect-information solve of (any study, budget and
+   * solver version): `piWon` won by a solve, `piLost` proven lost (the rest undecided).
+   */
+  piDeals: number;
+  piWon: number;
+  piLost: number;
+  /** piWon / piDeals (a floor: an undecided deal counts as not won), with its 95% Wilson interval. */
+  piRate: number | null;
+  piLow: number | null;
+  piHigh: number | null;
+}
+
+/** The blind report's columns in order (JSON, CSV and the table). */
+export const BLIND_REPORT_COLUMNS: readonly (keyof BlindReportRow)[] = [
+  'study', 'game', 'suits', 'player', 'playerSeed', 'version', 'deals', 'won', 'stuck', 'errors', 'winRate', 'ciLow', 'ciHigh',
+  'meanCompleted', 'meanCpuMs', 'piDeals', 'piWon', 'piLost', 'piRate', 'piLow', 'piHigh',
+];
+
+/** Does the open database have blind studies (migration 3 applied and a study with a player)? */
+export function hasBlindStudies(db: Database.Database): boolean {
+  const cols = db.pragma('table_info(studies)') as { name: string }[];
+  if (!cols.some((c) => c.name === 'player')) return false;
+  return db.prepare('SELECT 1 FROM studies WHERE player IS NOT NULL LIMIT 1').get() !== undefined;
+}
+
+/** The blind studies a filter reads, grouped (one group a study, or one pooling all). */
+function blindGroups(db: Database.Database, f: BlindFilter): { label: string; ids: number[] }[] {
+  if (!hasBlindStudies(db)) return [];
+  const rows = db.prepare('SELECT id, name FROM studies WHERE player IS NOT NULL ORDER BY id').all() as { id: number; name: string }[];
+  const names = f.studies && f.studies.length ? [...new Set(f.studies)] : null;
+  const chosen = names ? names.map((n) => rows.find((r) => r.name === n)).filter((r) => r !== undefined) : rows;
+  if (chosen.length === 0) return [];
+  if (f.pool) return [{ label: chosen.map((r) => r.name).join(' + '), ids: chosen.map((r) => r.id) }];
+  return chosen.map((r) => ({ label: r.name, ids: [r.id] }));
+}
+
+/** A blind row as the report and export walk it, with the study (or pooled label) and the study's name for the deal. */
+export type BlindWalkRow = StoredBlindRow & { study: string; name: string };
+
+/**
+ * The blind games the blind studies count, in plan order: for each study (or pooled group), each deal
+ * it links once, with its game of the study's player and seed, every version stored. Streamed: do not
+ * write to the database while iterating.
+ */
+export function* blindRows(db: Database.Database, f: BlindFilter = {}): Generator<BlindWalkRow> {
+  const select = BLIND_COLUMNS.map(([c, field]) => `b.${c} AS "${field}"`).join(', ');
+  for (const g of blindGroups(db, f)) {
+    const parts: string[] = [];
+    const args: (string | number)[] = [...g.ids];
+    if (f.game) {
+      parts.push('b.game = ?');
+      args.push(f.game);
+    }
+    if (f.suits && f.suits.length) {
+      parts.push(`b.suits IN (${f.suits.map(() => '?').join(', ')})`);
+      args.push(...f.suits);
+    }
+    const stmt = db.prepare(
+      `SELECT DISTINCT min(sd.ord) OVER (PARTITION BY b.id) AS ord, min(sd.name) OVER (PARTITION BY b.id) AS "name", ${select}
+       FROM study_deals sd JOIN studies s ON s.id = sd.study_id
+       JOIN blind_results b ON b.deal = sd.deal AND b.player = s.player AND b.player_seed = s.player_seed
+       WHERE sd.study_id IN (${g.ids.map(() => '?').join(', ')}) ${parts.length ? `AND ${parts.join(' AND ')}` : ''}
+       ORDER BY ord, b.deal, b.player, b.player_seed, b.version`,
+    );
+    for (const raw of stmt.iterate(...args) as IterableIterator<StoredBlindRow & { ord: number; name: string }>) {
+      const { ord, ...row } = raw;
+      void ord;
+      yield { study: g.label, ...row };
+    }
+  }
+}
+
+/**
+ * What the database holds of a deal's perfect-information solves, over every budget and solver
+ * version: `won` if some solve won it, else `lost` if one proved it lost, else `undecided`; null
+ * when it holds none (errors are none).
+ */
+function piStatusOf(db: Database.Database): (deal: string) => 'won' | 'lost' | 'undecided' | null {
+  const stmt = db.prepare(`SELECT CASE WHEN sum(status = 'won') > 0 THEN 'won' WHEN sum(status = 'lost') > 0 THEN 'lost' ELSE 'undecided' END
+    FROM results WHERE deal = ? AND status <> 'error' HAVING count(*) > 0`).pluck();
+  return (deal) => (stmt.get(deal) as 'won' | 'lost' | 'undecided' | undefined) ?? null;
+}
+
+/**
+ * The blind report (see BlindReportRow): one row per study (or pooled group), game, suit count,
+ * player, player seed and version, in the order first met (plan order), then sorted by study, game,
+ * suits. The perfect-information columns read `results` for the same deals.
+ */
+export function blindReport(db: Database.Database, f: BlindFilter = {}): BlindReportRow[] {
+  type Acc = { row: BlindReportRow; completed: number; cpu: number; settled: number };
+  const groups = new Map<string, Acc>();
+  const pi = piStatusOf(db);
+  // (collected first: the connection runs no other statement while one iterates)
+  for (const r of [...blindRows(db, f)]) {
+    const key = JSON.stringify([r.study, r.game, r.suits, r.player, r.playerSeed, r.version]);
+    let a = groups.get(key);
+    if (!a) {
+      a = {
+        row: {
+          study: r.study, game: r.game, suits: r.suits, player: r.player, playerSeed: r.playerSeed, version: r.version,
+          deals: 0, won: 0, stuck: 0, errors: 0, winRate: null, ciLow: null, ciHigh: null, meanCompleted: null, meanCpuMs: null,
+          piDeals: 0, piWon: 0, piLost: 0, piRate: null, piLow: null, piHigh: null,
+        },
+        completed: 0, cpu: 0, settled: 0,
+      };
+      groups.set(key, a);
+    }
+    const row = a.row;
+    row.deals++;
+    if (r.status === 'error') row.errors++;
+    else {
+      if (r.status === 'won') row.won++;
+      else row.stuck++;
+      a.settled++;
+      a.completed += r.completed ?? 0;
+      a.cpu += r.cpuMs ?? 0;
+    }
+    const p = pi(r.deal);
+    if (p !== null) {
+      row.piDeals++;
+      if (p === 'won') row.piWon++;
+      else if (p === 'lost') row.piLost++;
+    }
+  }
+  const out: BlindReportRow[] = [];
+  for (const { row, completed, cpu, settled } of groups.values()) {
+    row.winRate = row.deals ? row.won / row.deals : null;
+    [row.ciLow, row.ciHigh] = wilsonInterval(row.won, row.deals) ?? [null, null];
+    row.meanCompleted = settled ? completed / settled : null;
+    row.meanCpuMs = settled ? cpu / settled : null;
+    row.piRate = row.piDeals ? row.piWon / row.piDeals : null;
+    [row.piLow, row.piHigh] = wilsonInterval(row.piWon, row.piDeals) ?? [null, null];
+    out.push(row);
+  }
+  return out;
+}
+
+/** Decimals of the blind report's fractional columns in JSON and CSV. */
+const BLIND_DECIMALS: Partial<Record<keyof BlindReportRow, number>> = {
+  winRate: 4, ciLow: 4, ciHigh: 4, piRate: 4, piLow: 4, piHigh: 4, meanCompleted: 2, meanCpuMs: 1,
+};
+
+/** The blind report rows as plain records, fractions rounded (BLIND_DECIMALS). */
+export function blindRecords(rows: readonly BlindReportRow[]): Record<string, string | number | null>[] {
+  return rows.map((r) => Object.fromEntries(BLIND_REPORT_COLUMNS.map((c) => {
+    const v = r[c];
+    const d = BLIND_DECIMALS[c];
+    return [c, typeof v === 'number' && d !== undefined ? roundTo(v, d) : v];
+  })));
+}
+
+/** A fraction as a percentage with one decimal (`61.5%`), or `-`. */
+function pct(v: number | null): string {
+  return v === null ? '-' : `${(v * 100).toFixed(1)}%`;
+}
+
+/** A rate with its interval: `61.5% [54.2%, 68.3%]`, or `-`. */
+function rateText(rate: number | null, lo: number | null, hi: number | null): string {
+  return rate === null ? '-' : `${pct(rate)} [${pct(lo)}, ${pct(hi)}]`;
+}
+
+/** The human cells of a blind report row (table and markdown), in BLIND_TABLE_HEADERS order. */
+export function blindCells(r: BlindReportRow): string[] {
+  return [
+    r.study, r.game, String(r.suits), r.player, String(r.playerSeed), String(r.deals), String(r.won), String(r.stuck), String(r.errors),
+    rateText(r.winRate, r.ciLow, r.ciHigh), r.meanCompleted === null ? '-' : r.meanCompleted.toFixed(2),
+    r.meanCpuMs === null ? '-' : r.meanCpuMs >= 1000 ? `${(r.meanCpuMs / 1000).toFixed(1)} s` : `${Math.round(r.meanCpuMs)} ms`,
+    r.piDeals === 0 ? '-' : `${r.piWon}/${r.piDeals}`, rateText(r.piRate, r.piLow, r.piHigh),
+  ];
+}
+
+/** Headers of the blind table. */
+export const BLIND_TABLE_HEADERS = ['study', 'game', 'suits', 'player', 'seed', 'deals', 'won', 'stuck', 'errors', 'blind win rate [95% CI]', 'suits done', 'cpu/game', 'solved', 'perfect-info rate [95% CI]'];
+
+/** What the blind table's columns mean, printed under it. */
+export const BLIND_LEGEND: readonly string[] = [
+  'blind: played without seeing the face-down cards or the stock (src/blind), one game a deal; won/stuck/errors count games;',
+  '  suits done: mean completed suits a game; cpu/game: mean in-worker time; solved: deals of the row with a perfect-information solve stored (won/of);',
+  '  perfect-info rate: of those, the share a solve won (a floor), with its 95% Wilson interval.',
+];
+
+/** The blind report as a text table (`md`: a Markdown table). */
+export function formatBlindTable(rows: readonly BlindReportRow[], md = false): string {
+  const cells = rows.map(blindCells);
+  if (md) {
+    const line = (c: readonly string[]) => `| ${c.map((x) => x.replace(/\|/g, '\\|')).join(' | ')} |`;
+    return [line(BLIND_TABLE_HEADERS), `|${BLIND_TABLE_HEADERS.map(() => '---').join('|')}|`, ...cells.map(line)].join('\n') + '\n';
+  }
+  const widths = BLIND_TABLE_HEADERS.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: readonly string[]) => c.map((x, i) => x.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(BLIND_TABLE_HEADERS), ...cells.map(line)].join('\n') + '\n';
+}

@@ -1,0 +1,69 @@
+/**
+ * The blind studies' chart of the HTML report (`report --format html`): per game and suit count, the
+ * blind win rate next to the perfect-information rate of the same deals, each with its 95% Wilson
+ * interval (src/batch/blind.ts BlindReportRow) — the price of not seeing the cards.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import type { BlindReportRow } from '../batch/blind.js';
+import type { Chart } from './charts.js';
+
+/** A Vega expression writing a group label `study: what` as two lines (the study, then the rest). */
+const TWO_LINES = "lastindexof(datum.label, ': ') < 0 ? datum.label : [substring(datum.label, 0, lastindexof(datum.label, ': ')), substring(datum.label, lastindexof(datum.label, ': ') + 2)]";
+
+/** One point of the chart: a row's group, which rate, the rate and its interval, and the deals it counts. */
+export interface BlindRatePoint {
+  /** `study: game N suit(s), player` (a row of the blind report). */
+  readonly group: string;
+  /** `blind` or `perfect information`. */
+  readonly kind: 'blind' | 'perfect information';
+  readonly rate: number;
+  readonly low: number;
+  readonly high: number;
+  /** `won / deals`, for the tooltip. */
+  readonly count: string;
+}
+
+/** The chart's points: two per row (the perfect-information one only where the row's deals have solves stored). */
+export function blindRatePoints(rows: readonly BlindReportRow[]): BlindRatePoint[] {
+  const out: BlindRatePoint[] = [];
+  for (const r of rows) {
+    const group = `${r.study}: ${r.game} ${r.suits} suit${r.suits === 1 ? '' : 's'}, ${r.player.split(':')[0]}`;
+    if (r.winRate !== null) out.push({ group, kind: 'blind', rate: r.winRate, low: r.ciLow ?? 0, high: r.ciHigh ?? 1, count: `${r.won} / ${r.deals}` });
+    if (r.piRate !== null) out.push({ group, kind: 'perfect information', rate: r.piRate, low: r.piLow ?? 0, high: r.piHigh ?? 1, count: `${r.piWon} / ${r.piDeals}` });
+  }
+  return out;
+}
+
+/** The chart (id `blind-rate`): a dot per rate with its interval as a bar, one line per row of the blind report. */
+export function blindRateChart(rows: readonly BlindReportRow[]): Chart {
+  const title = 'Blind win rate and perfect-information rate by game and suit count';
+  const caption =
+    'For each blind study, game and suit count, the blue dot is the blind win rate (the player sees only the face-up cards) and the green dot the share of the same deals a perfect-information solve won, each with its 95% Wilson interval as a bar; the gap is the price of not seeing the cards.';
+  const values = blindRatePoints(rows);
+  const spec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title,
+    description: caption,
+    width: 460,
+    height: { step: 18 },
+    data: { values },
+    encoding: {
+      // (the study on one line, the game, suits and player on the next)
+      y: { field: 'group', type: 'nominal', title: null, sort: null, axis: { labelLimit: 300, labelExpr: TWO_LINES } },
+      yOffset: { field: 'kind', sort: ['blind', 'perfect information'] },
+      color: { field: 'kind', type: 'nominal', title: null, scale: { domain: ['blind', 'perfect information'], range: ['#1f5fbf', '#1b7f3b'] }, legend: { orient: 'bottom' } },
+    },
+    layer: [
+      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'low', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '.0%' }, title: 'win rate (95% Wilson interval)' }, x2: { field: 'high' } } },
+      {
+        mark: { type: 'point', filled: true, size: 60 },
+        encoding: {
+          x: { field: 'rate', type: 'quantitative' },
+          tooltip: [{ field: 'group' }, { field: 'kind' }, { field: 'rate', format: '.1%' }, { field: 'count' }],
+        },
+      },
+    ],
+    config: { view: { stroke: null }, axis: { gridColor: '#e6e6e6' } },
+  } as unknown as TopLevelSpec;
+  return { id: 'blind-rate', title, caption, spec, ...(values.length === 0 ? { empty: true as const } : {}) };
+}
