@@ -10,6 +10,7 @@ import { BLIND_VERSION } from '../blind/version.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { plannedIdentity, type PlannedDeal } from './deals.js';
 import type { BlindOutcome } from './protocol.js';
+import { sourceFields } from './records.js';
 import { roundTo, wilsonInterval } from './report.js';
 
 /**
@@ -66,18 +67,6 @@ export const BLIND_COLUMNS: readonly (readonly [string, keyof StoredBlindRow])[]
   ['move_count', 'moveCount'], ['line', 'line'], ['solves', 'solves'], ['positions', 'positions'], ['cpu_ms', 'cpuMs'],
   ['error', 'error'], ['run_id', 'runId'], ['created_at', 'createdAt'],
 ];
-
-/** The source fields of a record of `deal`. */
-function sourceFields(deal: PlannedDeal): Pick<BlindRecord, 'sourceKind' | 'seed' | 'pysolGame' | 'pysolNumber' | 'filePath'> {
-  const s = deal.source;
-  return {
-    sourceKind: s.kind,
-    seed: s.kind === 'seed' ? s.seed : null,
-    pysolGame: s.kind === 'pysol' ? s.game : null,
-    pysolNumber: s.kind === 'pysol' ? s.number : null,
-    filePath: s.kind === 'file' ? s.path : null,
-  };
-}
 
 /** The record of a deal the worker played blind (`playerSeed`: the study's player seed). */
 export function blindRecordFromOutcome(deal: PlannedDeal, playerSeed: number, o: BlindOutcome, identity: string = plannedIdentity(deal)): BlindRecord {

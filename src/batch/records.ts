@@ -56,8 +56,8 @@ export const SELECT_R_COLUMNS = RESULT_COLUMNS.map(([col, field]) => `r.${col} A
 export const SELECT_REPORT_COLUMNS = RESULT_COLUMNS.filter(([col]) => ['deal', 'game', 'suits', 'max_positions', 'status', 'positions', 'elapsed_ms', 'move_count', 'solver_version'].includes(col))
   .map(([col, field]) => `r.${col} AS "${field}"`).join(', ');
 
-/** The source fields of a record of `deal`. */
-function sourceFields(deal: PlannedDeal): Pick<ResultRecord, 'sourceKind' | 'seed' | 'pysolGame' | 'pysolNumber' | 'filePath'> {
+/** The source fields of a record of `deal` (a result's or a blind game's): its kind, seed, PySolFC game and number, or file. */
+export function sourceFields(deal: PlannedDeal): Pick<ResultRecord, 'sourceKind' | 'seed' | 'pysolGame' | 'pysolNumber' | 'filePath'> {
   const s = deal.source;
   return {
     sourceKind: s.kind,

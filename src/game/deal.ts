@@ -6,7 +6,7 @@
  * never change**: not the generator, not the fresh-deck order, not the shuffle loop. Golden tests in
  * test/deal.test.ts pin several deals card for card; if one of them fails, the change is wrong.
  */
-import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
+import { unsafeUniformIntDistribution, xoroshiro128plus, type RandomGenerator } from 'pure-rand';
 import { CARD_KINDS, makeCard, makeCardValue, SUIT_LETTERS, suitOf, type Card } from './cards.js';
 import { positionFromDeal, type Position } from './position.js';
 import type { Variant } from './variant.js';
@@ -47,15 +47,22 @@ export function freshDeck(variant: Variant): Card[] {
  */
 export function dealCards(variant: Variant, seed: number): Card[] {
   if (!isSeed(seed)) throw new RangeError(`seed ${seed}: not an integer in 0..${MAX_SEED}`);
-  const cards = freshDeck(variant);
-  const rng = xoroshiro128plus(seed | 0);
-  for (let i = cards.length - 1; i >= 1; i--) {
+  return shuffleInPlace(freshDeck(variant), xoroshiro128plus(seed | 0));
+}
+
+/**
+ * Shuffles `items` in place with `rng` and returns it: Fisher–Yates from the last index down to 1, each
+ * step drawing `j = unsafeUniformIntDistribution(0, i, rng)` and swapping items i and j (the deal's
+ * algorithm, frozen: see dealCards). `rng` is a pure-rand generator, advanced in place.
+ */
+export function shuffleInPlace<T>(items: T[], rng: RandomGenerator): T[] {
+  for (let i = items.length - 1; i >= 1; i--) {
     const j = unsafeUniformIntDistribution(0, i, rng);
-    const t = cards[i]!;
-    cards[i] = cards[j]!;
-    cards[j] = t;
+    const t = items[i]!;
+    items[i] = items[j]!;
+    items[j] = t;
   }
-  return cards;
+  return items;
 }
 
 /** The starting position of seeded deal `seed` of a variant (R3, R4). Throws RangeError on a bad seed. */

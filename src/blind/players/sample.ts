@@ -30,8 +30,9 @@
  * Known weakness (hindsight optimisation): each completion is solved as if every card were known, so
  * the player values lines that need luck it cannot see coming, and never plays to gain information.
  */
-import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
+import { xoroshiro128plus } from 'pure-rand';
 import type { Card } from '../../game/cards.js';
+import { shuffleInPlace } from '../../game/deal.js';
 import type { Position } from '../../game/position.js';
 import type { Move } from '../../game/move.js';
 import { parseMove } from '../../game/move.js';
@@ -114,16 +115,7 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
   // did the last plan find no won sample (greedy's move was played)?
   let lastFailed = false;
 
-  const draw = (cards: Card[]): Card[] => {
-    const a = cards.slice();
-    for (let i = a.length - 1; i >= 1; i--) {
-      const j = unsafeUniformIntDistribution(0, i, rng);
-      const t = a[i]!;
-      a[i] = a[j]!;
-      a[j] = t;
-    }
-    return a;
-  };
+  const draw = (cards: Card[]): Card[] => shuffleInPlace(cards.slice(), rng);
 
   const replan = (obs: Observation): Move[] | null => {
     work.plans++;
