@@ -38,20 +38,24 @@ describe('the HTML report of a blind study in chromium', () => {
     const { page, requests, errors } = await openPage(browser.context, pathToFileURL(file).href, { width: 1100, height: 900 });
     const chart = await page.evaluate(() => {
       const f = document.querySelector('figure[data-chart="blind-rate"]');
-      const svg = f?.querySelector('svg');
-      const box = svg?.getBoundingClientRect();
+      // the chart is drawn at each layout; the style sheet shows the one that fits the window
+      const shown = f ? [...f.querySelectorAll('[data-layout]')].filter((d) => d.getBoundingClientRect().width > 0) : [];
+      const v = shown[0];
+      const box = v?.querySelector('svg')?.getBoundingClientRect();
       return {
         found: f !== null,
+        shown: shown.length,
         title: f?.querySelector('h2')?.textContent ?? '',
         width: box?.width ?? 0,
         height: box?.height ?? 0,
-        symbols: f ? f.querySelectorAll('g.mark-symbol.role-mark > *').length : 0,
-        rules: f ? f.querySelectorAll('g.mark-rule.role-mark > *').length : 0,
-        labels: f ? [...f.querySelectorAll('g.role-axis-label text')].map((t) => t.textContent) : [],
+        symbols: v ? v.querySelectorAll('g.mark-symbol.role-mark > *').length : 0,
+        rules: v ? v.querySelectorAll('g.mark-rule.role-mark > *').length : 0,
+        labels: v ? [...v.querySelectorAll('g.role-axis-label text')].map((t) => t.textContent) : [],
         rows: document.querySelectorAll('table[data-blind-table] tbody tr').length,
       };
     });
     expect(chart.found).toBe(true);
+    expect(chart.shown).toBe(1);
     expect(chart.title).toMatch(/^Blind win rate and perfect-information rate/);
     expect(chart.width).toBeGreaterThan(200);
     expect(chart.height).toBeGreaterThan(50);
