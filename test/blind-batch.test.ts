@@ -255,6 +255,28 @@ describe('merge and blind games', () => {
     w2.close();
     expect(() => mergeDatabases(join(dir, 'm-into2.sqlite'), [won])).toThrow(/a won game whose line ends with \d of 4 suits completed, not won/);
   });
+
+  it('refuses a blind game whose player is not a stored spec, or whose version is not blind-N/solver-X.Y.Z', async () => {
+    const good = join(dir, 'p-good.sqlite');
+    await runBatch(options(good, 'greedy'));
+    const edit = (name: string, sql: string): string => {
+      const file = join(dir, name);
+      copyFileSync(good, file);
+      const w = new Database(file);
+      w.prepare(sql).run();
+      w.close();
+      return file;
+    };
+    const typo = edit('p-typo.sqlite', "UPDATE blind_results SET player = 'sampel' WHERE id = (SELECT min(id) FROM blind_results)");
+    expect(() => mergeDatabases(join(dir, 'p-into1.sqlite'), [typo])).toThrow(/p-typo\.sqlite.*blind_results row \d+.*its player "sampel" is not a player spec as a batch stores it/);
+    // a spec that parses but is not written as a batch writes it (every parameter, fixed order)
+    const loose = edit('p-loose.sqlite', "UPDATE blind_results SET player = 'sample:k=2' WHERE id = (SELECT min(id) FROM blind_results)");
+    expect(() => mergeDatabases(join(dir, 'p-into2.sqlite'), [loose])).toThrow(/its player "sample:k=2" is not a player spec as a batch stores it/);
+    const version = edit('p-version.sqlite', "UPDATE blind_results SET version = 'blind-9/solver-0' WHERE id = (SELECT min(id) FROM blind_results)");
+    expect(() => mergeDatabases(join(dir, 'p-into3.sqlite'), [version])).toThrow(/its version is "blind-9\/solver-0", not blind-N\/solver-X\.Y\.Z/);
+    // the good one merges
+    expect(() => mergeDatabases(join(dir, 'p-into4.sqlite'), [good])).not.toThrow();
+  });
 });
 
 describe('a database of the schema before blind studies', () => {

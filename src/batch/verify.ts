@@ -26,6 +26,7 @@ import { makeDealCode, parseDealCode, type DealCodeValue } from '../game/code.js
 import { quoteInput } from '../game/errors.js';
 import { positionFromDeal } from '../game/position.js';
 import { playLine } from '../game/score.js';
+import { parsePlayerSpec, specText } from '../blind/players/index.js';
 
 /** A row as better-sqlite3 returns it. */
 type Row = Record<string, unknown>;
@@ -193,7 +194,8 @@ export class RowChecker {
     // a blind study (schema 3: a player named) has no budget: 0
     const blind = row.player !== null && row.player !== undefined;
     if (blind) {
-      if (!isText(row.player)) return `its player is ${show(row.player)}`;
+      const pf = playerFault(row.player);
+      if (pf) return pf;
       if (!isInt(row.player_seed) || row.player_seed < 0 || row.player_seed > 0xffffffff) return `its player seed is ${show(row.player_seed)}`;
     }
     if (!isInt(row.max_positions) || row.max_positions < (blind ? 0 : 1)) return `its budget is ${show(row.max_positions)}`;
@@ -293,9 +295,10 @@ export class RowChecker {
       const p = parseDealCode(row.code);
       if (!p.ok || p.value.seed !== row.seed) return `its seed ${show(row.seed)} is not the seed of ${show(row.code)}`;
     }
-    if (!isText(row.player)) return `its player is ${show(row.player)}`;
+    const pf = playerFault(row.player);
+    if (pf) return pf;
     if (!isInt(row.player_seed) || row.player_seed < 0 || row.player_seed > 0xffffffff) return `its player seed is ${show(row.player_seed)}`;
-    if (!isText(row.version)) return `its version is ${show(row.version)}`;
+    if (typeof row.version !== 'string' || !BLIND_VERSION_RE.test(row.version)) return `its version is ${show(row.version)}, not blind-N/solver-X.Y.Z`;
     const status = row.status;
     if (!BLIND_STATUSES.has(status as string)) return `its status is ${show(status)}`;
     const none = (cols: readonly string[]) => cols.find((c) => row[c] !== null && row[c] !== undefined);
@@ -323,6 +326,23 @@ export class RowChecker {
     return null;
   }
 }
+
+/**
+ * Why `player` is not a player spec as a batch stores it (the canonical text of a spec that parses,
+ * src/blind/players/index.ts specText), or null when it is.
+ */
+function playerFault(player: unknown): string | null {
+  if (!isText(player)) return `its player is ${show(player)}`;
+  try {
+    if (specText(parsePlayerSpec(player)) === player) return null;
+  } catch {
+    // not a spec at all
+  }
+  return `its player ${show(player)} is not a player spec as a batch stores it`;
+}
+
+/** A blind game's version as a batch stores it: `blind-<players' version>/solver-<solver version>`. */
+const BLIND_VERSION_RE = /^blind-[0-9A-Za-z.-]+\/solver-\d+\.\d+\.\d+$/;
 
 /** Statuses of a blind game (schema 3). */
 const BLIND_STATUSES = new Set(['won', 'stuck', 'error']);
