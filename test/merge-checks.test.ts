@@ -282,6 +282,19 @@ describe('a damaged input is refused before anything of it is copied (exit 2, on
   });
 });
 
+describe('a damaged target', () => {
+  it('cut to half its size: exit 2, one line naming the target, the target and the input as they were', async () => {
+    const into = copy(shardA, 'half-target.sqlite');
+    truncateSync(into, Math.floor(readFileSync(into).length / 2));
+    const before = sha(into);
+    const input = sha(shardB);
+    const r = await cli(['merge', '--into', into, shardB]);
+    expect([r.code, r.out]).toEqual([2, '']);
+    expect(r.err).toMatch(new RegExp(`^spidersolve: database ${into} is damaged \\(SQLite: [^)]+\\); restore it from a copy[^\\n]*\\n$`));
+    expect([sha(into), sha(shardB)]).toEqual([before, input]);
+  });
+});
+
 describe('two merges into one target at once', () => {
   it('a conflict with rows another merge wrote after this one checked its inputs: refused, nothing of this merge written (not its first input either), the other merge kept', () => {
     const into = join(dir, 'race.sqlite');

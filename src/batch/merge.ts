@@ -41,7 +41,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
-import { FileFault, isBusyDatabase, isDamagedDatabase, storageFaultKind } from './faults.js';
+import { FileFault, isBusyDatabase, isDamagedDatabase, noteDatabase, storageFaultKind } from './faults.js';
 import { checkSchema, inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
 import { BUSY_TIMEOUT_MS, ResultStore } from './store.js';
 import { databaseFiles, sameFileAs } from './files.js';
@@ -639,6 +639,8 @@ export function mergeDatabases(into: string, inputs: readonly string[], opts: Me
       try {
         targetRead = new Database(into, { readonly: true, fileMustExist: true });
         targetRead.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+        // so that SQLite meeting damage in it later names it (faults.ts damagedDatabaseMessage)
+        noteDatabase(into, false);
       } catch (e) {
         throw new InputError('bad-file', `merge: target ${pathForMessage(into)} (--into): cannot open it (${oneLine(e)})`);
       }
