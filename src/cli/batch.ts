@@ -844,6 +844,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + TABLE_LEGEND.join('\n') + '\n';
     // blind studies (blind.ts): their own table under the solve table, or their rows alone
     if (blind.length > 0) text = withBlindRows(text, rows.length, blind, format as ReportFormat);
+    if (format === 'csv') blindCsvNote(rows.length, blind, o.quiet);
     // a study short of its plan (a missing shard, an unfinished run) is said under the table, not
     // hidden; under "no results" too, for a study stopped before it counted a deal
     const notes = format === 'table' || format === 'md' ? reportedPartials(store, studiesInFilter(store, filter), rows) : [];
@@ -853,6 +854,16 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
   } finally {
     store.close();
   }
+}
+
+/**
+ * A CSV holds one kind of row: with solve rows reported, the blind rows (which have other columns)
+ * are left out; a note on stderr says so and how to get them (unless `quiet`).
+ */
+function blindCsvNote(solveRows: number, blind: readonly BlindReportRow[], quiet?: boolean): void {
+  if (solveRows === 0 || blind.length === 0 || quiet) return;
+  const names = [...new Set(blind.map((b) => b.study))].map((n) => `--study ${JSON.stringify(n)}`).join(' ');
+  process.stderr.write(`spidersolve: note: ${rowWords(blind.length)} of blind play left out of this CSV (their columns differ); for them: ${names}\n`);
 }
 
 /** The columns `export --csv` adds when blind rows are exported (blind.ts BLIND_COLUMNS). */
@@ -888,8 +899,12 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
     const filter = checkStudies(store, parsed);
     if (o.summary) {
       const rows = store.report(filter);
-      await writeOut(o.out, formatCsv(rows, rowsPartial(store, filter)));
-      if (o.out !== undefined) wroteLine(o.out, `CSV of the report rows, ${rowWords(rows.length)}`, o.quiet);
+      const blindRows = store.blindReport(filter);
+      // as report --format csv: the blind rows alone when no solve row is reported
+      const text = formatCsv(rows, rowsPartial(store, filter));
+      await writeOut(o.out, blindRows.length > 0 ? withBlindRows(text, rows.length, blindRows, 'csv') : text);
+      blindCsvNote(rows.length, blindRows, o.quiet);
+      if (o.out !== undefined) wroteLine(o.out, `CSV of the report rows, ${rowWords(rows.length > 0 || blindRows.length === 0 ? rows.length : blindRows.length)}`, o.quiet);
       return;
     }
     // blind games (blind.ts) follow the solves, in the same columns where they mean the same, and
