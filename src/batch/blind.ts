@@ -10,7 +10,7 @@ import { BLIND_VERSION } from '../blind/version.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { plannedIdentity, type PlannedDeal } from './deals.js';
 import type { BlindOutcome } from './protocol.js';
-import { sourceFields } from './records.js';
+import { sourceFields, type DealFields } from './records.js';
 import { roundTo, wilsonInterval } from './report.js';
 
 /**
@@ -26,16 +26,7 @@ export function blindVersion(): string {
 export type BlindStatus = 'won' | 'stuck' | 'error';
 
 /** One row of `blind_results`, with camelCase names (see schema.ts migration 3 for each field). */
-export interface BlindRecord {
-  deal: string;
-  code: string;
-  game: string;
-  suits: number;
-  sourceKind: 'seed' | 'pysol' | 'code' | 'file';
-  seed: number | null;
-  pysolGame: string | null;
-  pysolNumber: number | null;
-  filePath: string | null;
+export interface BlindRecord extends DealFields {
   player: string;
   playerSeed: number;
   version: string;

@@ -7,9 +7,9 @@ import { plannedIdentity, type PlannedDeal } from './deals.js';
 import type { WorkerOutcome } from './protocol.js';
 import type { ResultStatus } from './report.js';
 
-/** One row of `results`, with camelCase names (see the schema in schema.ts for each field). */
-export interface ResultRecord {
-  /** The deal's identity (deals.ts dealIdentity): the results key with the budget and solver version. */
+/** The deal's columns of a stored row, a result's or a blind game's (schema.ts), with camelCase names. */
+export interface DealFields {
+  /** The deal's identity (deals.ts dealIdentity). */
   deal: string;
   code: string;
   game: string;
@@ -19,6 +19,13 @@ export interface ResultRecord {
   pysolGame: string | null;
   pysolNumber: number | null;
   filePath: string | null;
+}
+
+/**
+ * One row of `results`, with camelCase names (see the schema in schema.ts for each field); `deal` with
+ * the budget and solver version is the results key.
+ */
+export interface ResultRecord extends DealFields {
   maxPositions: number;
   status: ResultStatus;
   positions: number | null;
@@ -57,7 +64,7 @@ export const SELECT_REPORT_COLUMNS = RESULT_COLUMNS.filter(([col]) => ['deal', '
   .map(([col, field]) => `r.${col} AS "${field}"`).join(', ');
 
 /** The source fields of a record of `deal` (a result's or a blind game's): its kind, seed, PySolFC game and number, or file. */
-export function sourceFields(deal: PlannedDeal): Pick<ResultRecord, 'sourceKind' | 'seed' | 'pysolGame' | 'pysolNumber' | 'filePath'> {
+export function sourceFields(deal: PlannedDeal): Pick<DealFields, 'sourceKind' | 'seed' | 'pysolGame' | 'pysolNumber' | 'filePath'> {
   const s = deal.source;
   return {
     sourceKind: s.kind,
