@@ -215,7 +215,7 @@ describe('the blind command, in process', () => {
     expect(g.player).toBe('greedy');
     expect(text.code).toBe(g.result === 'won' ? 0 : 3);
     const lines = text.out.split('\n');
-    expect(lines[0]).toBe('SE4-5 (spiderette, 4 suits), played blind by greedy, seed 1');
+    expect(lines[0]).toBe('SE4-5 (spiderette, 4 suits), played blind by greedy, player seed 1');
     expect(lines[1]).toContain(`1. ${g.steps[0].move}`);
     if (g.steps[0].turnedUp.length) expect(lines[1]).toContain(`: ${g.steps[0].turnedUp.map((t: { card: string }) => makeCard(parseCard(t.card)!, true)).join(' ')}`);
     expect(text.out).toContain(g.result === 'won' ? 'won in' : `${g.completed} of 4 suits completed`);
@@ -226,7 +226,7 @@ describe('the blind command, in process', () => {
     expect(r.code).toBe(3);
     expect(r.out).toContain('the deal was lost at move 31: a perfect-information win existed before it and none after it (proven');
     const html = readFileSync(out, 'utf8');
-    expect(html).toContain('Played blind by greedy (seed 1)');
+    expect(html).toContain('Played blind by greedy (player seed 1)');
     expect(html).toContain('data-verdict="line"');
     expect(html).toContain('(the deal was lost here)');
     // face-down cards start hidden; the page's toggle shows them

@@ -209,7 +209,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   };
 }
 
-/** The blind player's seed when --player-seed is not given (as `blind --seed`). */
+/** The blind player's seed when --player-seed is not given (as in `blind`). */
 export const DEFAULT_PLAYER_SEED = 1;
 
 /**

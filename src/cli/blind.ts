@@ -8,7 +8,7 @@
  * Exit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error.
  */
 import { dirname } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { canonicalPath, makeDirs, writeTextAtomically } from '../batch/files.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH } from '../batch/store.js';
@@ -22,7 +22,7 @@ import type { LoadedDeal } from '../game/ref.js';
 import { MAX_MAX_POSITIONS } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage } from '../view/page.js';
-import { checkOutPath, stdoutDash } from './batch.js';
+import { checkOutPath, DEFAULT_PLAYER_SEED, stdoutDash } from './batch.js';
 import { DEAL_HELP, loadDealOrThrow, parseIntOption, printJson, printLines, variantLabel } from './common.js';
 
 /** Exit code of each blind result. */
@@ -33,6 +33,8 @@ export const DEFAULT_LOSS_BUDGET = 200_000;
 
 interface BlindCliOptions {
   player: string;
+  playerSeed?: string;
+  /** `--seed`: the hidden older name of `--player-seed`. */
   seed?: string;
   json?: boolean;
   out?: string;
@@ -81,7 +83,7 @@ async function writePage(deal: LoadedDeal, g: BlindGame, loss: LossPoint | null,
     variantLabel: variantLabel(deal.position),
     completeSuits: deal.position.variant.completeSuits,
     verdict: g.result === 'won' ? 'won' : 'line',
-    note: `Played blind by ${g.player} (seed ${g.seed}): the player saw only the face-up cards; face-down cards stay hidden until turned up (the reveal toggle shows them). ${end}.`,
+    note: `Played blind by ${g.player} (player seed ${g.seed}): the player saw only the face-up cards; face-down cards stay hidden until turned up (the reveal toggle shows them). ${end}.`,
     frames: fs,
     generator: `spidersolve ${version}`,
     startIsDeal: deal.code !== null,
@@ -94,6 +96,20 @@ async function writePage(deal: LoadedDeal, g: BlindGame, loss: LossPoint | null,
   }
 }
 
+/**
+ * The player's seed of `blind`: `--player-seed`, or `--seed` (its older name, hidden from --help),
+ * each 0..MAX_SEED; DEFAULT_PLAYER_SEED when neither is given. Both given: they must name the same
+ * seed. Throws InputError `bad-option` (one line naming the option) for a bad value or two that differ.
+ */
+export function blindSeed(o: { playerSeed?: string; seed?: string }): number {
+  const given = o.playerSeed === undefined ? undefined : parseIntOption('player-seed', o.playerSeed, 0, MAX_SEED);
+  const old = o.seed === undefined ? undefined : parseIntOption('seed', o.seed, 0, MAX_SEED);
+  if (given !== undefined && old !== undefined && given !== old) {
+    throw new InputError('bad-option', `options --player-seed ${given} and --seed ${old}: --seed is an older name of --player-seed; give one seed`);
+  }
+  return given ?? old ?? DEFAULT_PLAYER_SEED;
+}
+
 /** Registers `blind` on the program. */
 export function registerBlindCommand(program: Command): void {
   program
@@ -101,15 +117,16 @@ export function registerBlindCommand(program: Command): void {
     .description('play a deal blind: the player sees only the face-up cards (R18); prints each move with the card it turned up, and the end')
     .argument('<deal>', 'deal code, pysol: reference or position file')
     .option('--player <spec>', PLAYER_HELP, 'sample')
-    .option('--seed <n>', `the player's own random seed, 0..${MAX_SEED} (default 1); the same deal, player and seed give the same game`)
+    .option('--player-seed <n>', `the player's own random seed, 0..${MAX_SEED} (default ${DEFAULT_PLAYER_SEED}), as batch --player-seed; the same deal, player and seed give the same game (--seed is an older name of it)`)
+    .addOption(new Option('--seed <n>', 'older name of --player-seed').hideHelp())
     .option('--loss-budget <n>', `when the game is stuck, position budget of each solve that looks for the move where the deal was lost, 0 (do not look) or 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_LOSS_BUDGET})`)
     .option('--json', 'print one JSON object { code, label, game, suits, player, seed, result (won or stuck), stuckReason, completed, completeSuits, steps: [{ move, words, turnedUp: [{ column, card }], completed }], line, faceDown, stock, work: { solves, positions, plans, fallbacks }, elapsedMs, loss: { lastWinnable, exact, budget, solves, positions } or null }')
     .option('--out <file>', 'also write the game as a viewer page (HTML; face-down cards hidden until turned up, a toggle reveals them; the move where the deal was lost marked)')
-    .addHelpText('after', `\n${DEAL_HELP}\n\nExamples:\n  spidersolve blind SP1-10001 --player greedy\n  spidersolve blind SP4-10001 --player sample:k=8,budget=20000 --seed 7 --out game.html\n\nExit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error.`)
+    .addHelpText('after', `\n${DEAL_HELP}\n\nExamples:\n  spidersolve blind SP1-10001 --player greedy\n  spidersolve blind SP4-10001 --player sample:k=8,budget=20000 --player-seed 7 --out game.html\n\nExit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error.`)
     .action(async (ref: string, o: BlindCliOptions) => {
       stdoutDash(o);
       const spec = parsePlayerSpec(o.player);
-      const seed = o.seed === undefined ? 1 : parseIntOption('seed', o.seed, 0, MAX_SEED);
+      const seed = blindSeed(o);
       const lossBudget = o.lossBudget === undefined ? DEFAULT_LOSS_BUDGET : parseIntOption('loss-budget', o.lossBudget, 0, MAX_MAX_POSITIONS);
       if (o.out !== undefined) checkOutPath(o.out, DEFAULT_DB_PATH);
       const deal = loadDealOrThrow(ref);
@@ -121,7 +138,7 @@ export function registerBlindCommand(program: Command): void {
         printJson({ code: deal.code, label: deal.label, game: v.game, suits: v.suits, ...g, loss });
       } else {
         const title = deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code;
-        const lines = [`${title} (${variantLabel(deal.position)}), played blind by ${g.player}, seed ${seed}`];
+        const lines = [`${title} (${variantLabel(deal.position)}), played blind by ${g.player}, player seed ${seed}`];
         g.steps.forEach((s, i) => {
           const up = s.turnedUp.length ? `: ${s.turnedUp.map((t) => makeCard(parseCard(t.card)!, true)).join(' ')}` : '';
           lines.push(`${String(i + 1).padStart(4)}. ${s.move.padEnd(6)} ${s.words}${up}`);
