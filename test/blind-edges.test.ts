@@ -1,9 +1,17 @@
 /**
  * The `blind` command and blind studies as a new user meets them: `--player-seed` (as batch names
- * it) with `--seed` its hidden older name; in process (test/helpers/cli.ts runInProcess).
+ * it) with `--seed` its hidden older name; a study name used by a blind study and a solve study; in
+ * process (test/helpers/cli.ts runInProcess).
  */
-import { describe, expect, it } from 'vitest';
-import { expectOneLineError, runInProcess } from './helpers/cli.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { paramsDiff } from '../src/batch/store.js';
+import { expectOneLineError, expectUnchanged, runInProcess, snapshot } from './helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'spidersolve-blind-edges-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The --json game of `blind` without its time (which differs from run to run). */
 async function blindJson(...args: string[]): Promise<Record<string, unknown>> {
@@ -44,5 +52,46 @@ describe('blind --player-seed', () => {
     expect(help).toContain('(--seed is an older name of it)');
     expect(help).not.toMatch(/--seed <n>/);
     expect(help).toContain('--player-seed 7 --out game.html');
+  });
+});
+
+describe('a study name used by a blind study and a solve study', () => {
+  const NOTE = '(a new study reuses every result stored for the same deals and budget; report --pool combines studies)';
+  const BLIND_NOTE = '(a new study reuses every blind game stored for the same deals, player and player seed; report --pool combines studies)';
+  const batch = (db: string, ...args: string[]) => runInProcess(['batch', '--game', 'spiderette', '--suits', '1', '--workers', '1', '--db', db, '--study', 'mine', ...args]);
+
+  it('describes the blind study by its player and player seed, not by a budget [0]', async () => {
+    const db = join(dir, 'blind-first.sqlite');
+    const made = await batch(db, '--seeds', '1-2', '--player', 'greedy', '--player-seed', '7');
+    expect(made.status).toBe(0);
+    const before = snapshot(db);
+    const solve = await batch(db, '--seeds', '1-2', '--max-positions', '1000');
+    expectOneLineError(solve, /^spidersolve: study "mine" exists in .*blind-first\.sqlite with other parameters: (.*)\n$/);
+    expect(solve.stderr).toContain(`with other parameters: a blind study (player "greedy", player seed 7) there, a solve study (budgets [1000]) in this run; choose another --study name ${NOTE}\n`);
+    expect(solve.stderr).not.toContain('[0]');
+    // another player and seed: the fields that differ, named as the options are
+    const other = await batch(db, '--seeds', '1-2', '--player', 'sample:k=2', '--player-seed', '8');
+    expectOneLineError(other, /other parameters/);
+    expect(other.stderr).toContain(`with other parameters: player "greedy" there, "sample:k=2,budget=20000,plan=prefix,escalate=2,hop=0" in this run; player seed 7 there, 8 in this run; choose another --study name ${BLIND_NOTE}\n`);
+    expectUnchanged(db, before);
+  });
+
+  it('the other way round: a solve study there, a blind study in this run, and the deals that differ too', async () => {
+    const db = join(dir, 'solve-first.sqlite');
+    expect((await batch(db, '--seeds', '1-2', '--max-positions', '1000')).status).toBe(0);
+    const before = snapshot(db);
+    const blind = await batch(db, '--seeds', '1-3', '--player', 'greedy');
+    expectOneLineError(blind, /other parameters/);
+    expect(blind.stderr).toContain(
+      `with other parameters: a solve study (budgets [1000]) there, a blind study (player "greedy", player seed 1) in this run; deals "seeds:1-2" there, "seeds:1-3" in this run; choose another --study name ${BLIND_NOTE}\n`,
+    );
+    expectUnchanged(db, before);
+  });
+
+  it('paramsDiff: a ladder and a blind study', () => {
+    const solve = '{"game":"spider","suits":"2","deals":"seeds:1-5","budgets":[1000,10000],"untilWidth":null}';
+    const blind = '{"game":"spider","suits":"2","deals":"seeds:1-5","budgets":[0],"untilWidth":null,"player":"greedy","playerSeed":3}';
+    expect(paramsDiff(solve, blind)).toBe('a solve study (budgets [1000,10000]) there, a blind study (player "greedy", player seed 3) in this run');
+    expect(paramsDiff(blind, blind.replace('"playerSeed":3', '"playerSeed":4'))).toBe('player seed 3 there, 4 in this run');
   });
 });

@@ -39,11 +39,29 @@ export interface StudyParams {
  */
 const NEW_STUDY_NOTE = '(a new study reuses every result stored for the same deals and budget; report --pool combines studies)';
 
+/** NEW_STUDY_NOTE for a run of a blind study, whose games are stored by deal, player and player seed. */
+const NEW_BLIND_STUDY_NOTE = '(a new study reuses every blind game stored for the same deals, player and player seed; report --pool combines studies)';
+
+/**
+ * A study's kind in words, for a clash between a blind study and a solve study: a blind study by its
+ * player spec and player seed (its budgets are a placeholder [0]: a blind game has no budget of its
+ * own), a solve study by its budgets. `p` is a parsed studyParamsJson.
+ */
+function studyKind(p: Record<string, unknown>): string {
+  if (p.player != null) return `a blind study (player ${JSON.stringify(p.player)}, player seed ${p.playerSeed == null ? 'none' : JSON.stringify(p.playerSeed)})`;
+  return `a solve study (budgets ${JSON.stringify(p.budgets ?? null)})`;
+}
+
+/** How a field of studyParamsJson is named in a clash: as the user gives it where the key is not a word. */
+const FIELD_NAMES: Readonly<Record<string, string>> = { playerSeed: 'player seed' };
+
 /**
  * How two studies' parameters (studyParamsJson forms, the stored one first) clash, for an error:
  * `diff`, the fields that differ (`suits "1" there, "2" in this run`, joined by "; "; an absent value
  * is `any` for game and suits, `none` for the others; both whole if
- * either does not parse); `hint`, when they differ only in the path of a deals file of the same
+ * either does not parse; a blind study against a solve study first says so, `a blind study (player
+ * "greedy", player seed 7) there, a solve study (budgets [1000]) in this run`, in place of their
+ * budgets, player and player seed); `hint`, when they differ only in the path of a deals file of the same
  * name, that a study names its deals file by its absolute path (the same command run on a moved copy
  * of the file is another study), ending "or " before the error's "choose another --study name"; else "".
  */
@@ -56,15 +74,33 @@ function paramsClash(stored: string, given: string): { diff: string; hint: strin
   } catch {
     return { diff: `${stored} there; this run has ${given}`, hint: '' };
   }
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  let keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
   // an absent field is "any" for the game and suits (a deals file's study takes the file's), "none" else (not "null")
   const show = (k: string, v: unknown) => (v === null || v === undefined ? (k === 'game' || k === 'suits' ? 'any' : 'none') : JSON.stringify(v));
-  const diff = keys.map((k) => `${k} ${show(k, a[k])} there, ${show(k, b[k])} in this run`).join('; ');
+  const parts: string[] = [];
+  // a blind study against a solve study: each described whole (a blind study's budgets [0] and a
+  // solve study's absent player mean nothing to the user), then the other fields that differ
+  const kindClash = (a.player != null) !== (b.player != null);
+  if (kindClash) {
+    parts.push(`${studyKind(a)} there, ${studyKind(b)} in this run`);
+    keys = keys.filter((k) => k !== 'budgets' && k !== 'player' && k !== 'playerSeed');
+  }
+  parts.push(...keys.map((k) => `${FIELD_NAMES[k] ?? k} ${show(k, a[k])} there, ${show(k, b[k])} in this run`));
+  const diff = parts.join('; ');
   const file = (v: unknown) => (typeof v === 'string' && v.startsWith('file:') ? v.slice(5) : null);
   const fa = file(a.deals);
   const fb = file(b.deals);
-  const moved = keys.length === 1 && keys[0] === 'deals' && fa !== null && fb !== null && basename(fa) === basename(fb);
+  const moved = !kindClash && keys.length === 1 && keys[0] === 'deals' && fa !== null && fb !== null && basename(fa) === basename(fb);
   return { diff, hint: moved ? `a study names its deals file by its absolute path: give --deals ${fa}, or ` : '' };
+}
+
+/** Whether a studyParamsJson form is a blind study's (it names a player). */
+function isBlind(json: string): boolean {
+  try {
+    return (JSON.parse(json) as Record<string, unknown>).player != null;
+  } catch {
+    return false;
+  }
 }
 
 /** The fields in which two studies' parameters differ (paramsClash's `diff`). */
@@ -88,7 +124,8 @@ export function studyWith(db: Database.Database, path: string, name: string, jso
   const row = db.prepare('SELECT id, params FROM studies WHERE name = ?').get(name) as { id: number; params: string } | undefined;
   if (row && row.params !== json) {
     const clash = paramsClash(row.params, json);
-    throw new InputError('bad-option', `study "${name}" exists in ${path} with other parameters: ${clash.diff}; ${clash.hint}choose another --study name ${NEW_STUDY_NOTE}`);
+    const note = isBlind(json) ? NEW_BLIND_STUDY_NOTE : NEW_STUDY_NOTE;
+    throw new InputError('bad-option', `study "${name}" exists in ${path} with other parameters: ${clash.diff}; ${clash.hint}choose another --study name ${note}`);
   }
   return row?.id;
 }
