@@ -1,13 +1,20 @@
 /**
  * The `blind` command and blind studies as a new user meets them: `--player-seed` (as batch names
- * it) with `--seed` its hidden older name; a study name used by a blind study and a solve study; in
- * process (test/helpers/cli.ts runInProcess).
+ * it) with `--seed` its hidden older name; a study name used by a blind study and a solve study; where
+ * a game was lost when that is its last move or no move at all; in process (test/helpers/cli.ts
+ * runInProcess).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { paramsDiff } from '../src/batch/store.js';
+import { playBlind } from '../src/blind/game.js';
+import { findLoss, replayPositions } from '../src/blind/loss.js';
+import { lossText } from '../src/cli/blind.js';
+import { dealPosition } from '../src/game/deal.js';
+import { solve } from '../src/solver/solve.js';
+import { SE1 } from './helpers/game.js';
 import { expectOneLineError, expectUnchanged, runInProcess, snapshot } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-blind-edges-'));
@@ -93,5 +100,70 @@ describe('a study name used by a blind study and a solve study', () => {
     const blind = '{"game":"spider","suits":"2","deals":"seeds:1-5","budgets":[0],"untilWidth":null,"player":"greedy","playerSeed":3}';
     expect(paramsDiff(solve, blind)).toBe('a solve study (budgets [1000,10000]) there, a blind study (player "greedy", player seed 3) in this run');
     expect(paramsDiff(blind, blind.replace('"playerSeed":3', '"playerSeed":4'))).toBe('player seed 3 there, 4 in this run');
+  });
+});
+
+describe('where a blind game was lost, at its last move', () => {
+  /** The `blind` line on where the deal was lost (the one before the cost line) and the game's moves. */
+  async function lossLine(code: string, budget: number): Promise<{ line: string; moves: number }> {
+    const r = await runInProcess(['blind', code, '--player', 'greedy', '--loss-budget', String(budget)]);
+    expect(r.status).toBe(3);
+    const lines = r.stdout.trimEnd().split('\n');
+    const j = JSON.parse((await runInProcess(['blind', code, '--player', 'greedy', '--loss-budget', String(budget), '--json'])).stdout) as { steps: unknown[] };
+    return { line: lines.find((l) => /^(the deal was|where the deal)/.test(l))!, moves: j.steps.length };
+  }
+
+  it('the end itself winnable (greedy stopped with a win left): not lost by a move, findLoss answers the end', async () => {
+    // SE1-11: greedy stops after 34 moves with 30 legal moves left, from which the solver wins
+    const start = dealPosition(SE1, 11);
+    const g = playBlind(start, { name: 'greedy' }, 1);
+    expect([g.result, g.line.length]).toEqual(['stuck', 34]);
+    const end = replayPositions(start, g.line)[34]!;
+    expect(solve(end, { maxPositions: 5000 }).status).toBe('won');
+    expect(findLoss(start, g.line, 5000)).toMatchObject({ lastWinnable: 34, exact: true });
+    // a game of no moves from a winnable start: the end is the start
+    expect(findLoss(start, [], 5000)).toMatchObject({ lastWinnable: 0, exact: true, solves: 1 });
+    expect(await lossLine('SE1-11', 5000)).toEqual({
+      line: 'the deal was not lost by a move: the player stopped after move 34, the last, where a perfect-information win still existed (proven, 5,000 positions a solve)',
+      moves: 34,
+    });
+    const out = join(dir, 'se1-11.html');
+    await runInProcess(['blind', 'SE1-11', '--player', 'greedy', '--loss-budget', '5000', '--out', out]);
+    expect(readFileSync(out, 'utf8')).toContain('(the player stopped here; a win still existed)');
+  });
+
+  it('the last move, unproven: that move or the stopping after it, not "or later"', async () => {
+    // SE1-38: 27 moves; a win before the 27th, the end undecided at 5,000 positions
+    const start = dealPosition(SE1, 38);
+    const g = playBlind(start, { name: 'greedy' }, 1);
+    expect(g.line).toHaveLength(27);
+    expect(findLoss(start, g.line, 5000)).toMatchObject({ lastWinnable: 26, exact: false });
+    expect(await lossLine('SE1-38', 5000)).toEqual({
+      line: 'the deal was lost at move 27 (the last move) or by stopping after it: a perfect-information win existed before move 27; after it none was found within 5,000 positions (unproven)',
+      moves: 27,
+    });
+    const out = join(dir, 'se1-38.html');
+    await runInProcess(['blind', 'SE1-38', '--player', 'greedy', '--loss-budget', '5000', '--out', out]);
+    expect(readFileSync(out, 'utf8')).toContain('(the deal was lost here or by stopping after it)');
+  });
+
+  it('a move before the last, unproven: "or later" (later moves exist)', async () => {
+    expect(await lossLine('SE2-2', 5000)).toEqual({
+      line: 'the deal was lost at move 5 or later: a perfect-information win existed before move 5; after it none was found within 5,000 positions (unproven)',
+      moves: 28,
+    });
+  });
+
+  it('the last move, proven: says it is the last', () => {
+    const g = playBlind(dealPosition(SE1, 38), { name: 'greedy' }, 1);
+    expect(lossText(g, { lastWinnable: 26, exact: true, budget: 1000, solves: 5, positions: 900 })).toBe(
+      'the deal was lost at move 27 (the last move): a perfect-information win existed before it and none after it (proven, 1,000 positions a solve)',
+    );
+    expect(lossText(g, { lastWinnable: 25, exact: true, budget: 1000, solves: 5, positions: 900 })).toBe(
+      'the deal was lost at move 26: a perfect-information win existed before it and none after it (proven, 1,000 positions a solve)',
+    );
+    expect(lossText({ ...g, steps: [], line: [] }, { lastWinnable: 0, exact: true, budget: 1000, solves: 1, positions: 9 })).toBe(
+      'the deal was not lost by a move: the player stopped at the start, where a perfect-information win still existed (proven, 1,000 positions a solve)',
+    );
   });
 });

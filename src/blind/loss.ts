@@ -7,6 +7,8 @@
  * finds its end in O(log n) solves. A solve that is undecided (budget spent) is taken as "not known
  * won", so the answer is the last position the solver proved winnable; it is exact when the position
  * after it was proven lost (every reachable position examined, R19), else the loss may come later.
+ * The end of a stuck game may itself be winnable (the player stopped with moves left: it had none it
+ * would play, or the move limit was reached): then no move lost the deal, and the answer is the end.
  */
 import type { Position } from '../game/position.js';
 import { isWon } from '../game/position.js';
@@ -18,12 +20,16 @@ import { solve } from '../solver/solve.js';
 export interface LossPoint {
   /**
    * Moves played before the last position proven winnable (0 = the start), or null when not even the
-   * start was proven winnable within the budget (or the game was won: nothing was lost).
+   * start was proven winnable within the budget (or the game was won: nothing was lost). The length
+   * of the line when the end itself was proven winnable: no move lost the deal, the player stopped
+   * where a win still existed.
    */
   readonly lastWinnable: number | null;
   /**
    * True when the position after `lastWinnable` was proven lost, so move `lastWinnable + 1` (counting
-   * from 1) lost the deal; false when that position was undecided (the loss is there or later).
+   * from 1) lost the deal; false when that position was undecided (the loss is there or later; when
+   * it is the end, the loss is that last move or the player's stopping there). True too when
+   * `lastWinnable` is the end (proven winnable: nothing later to look at).
    */
   readonly exact: boolean;
   /** Position budget of each solve. */
@@ -65,6 +71,9 @@ export function findLoss(start: Position, line: readonly string[], budget: numbe
     else hi = mid;
   }
   const after = status(hi);
+  // the end proven winnable (hi is the end whenever every position solved before it was won): the
+  // player stopped where a win still existed, and no move lost the deal
+  if (after === 'won') return { lastWinnable: hi, exact: true, budget, solves, positions: stored };
   return { lastWinnable: lo, exact: after === 'lost', budget, solves, positions: stored };
 }
 

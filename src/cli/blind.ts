@@ -45,14 +45,41 @@ function fmt(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** The sentence on where the deal was lost (findLoss), for the text output and the page. */
+/**
+ * Where a stuck game was lost, from findLoss's answer: `move`, the move (counting from 1) that lost
+ * the deal, and `kind`: `proven` (a win before it, none after it), `or-later` (a win before it, none
+ * found after it within the budget: that move or a later one lost it), `last-or-stopping` (as
+ * or-later, but it is the game's last move: that move lost the deal, or the player's stopping after
+ * it), `not-by-a-move` (the end was proven winnable: the player stopped where a win still existed;
+ * `move` is the last move, 0 for a game of no moves). Null when nothing is known (no loss search, or
+ * not even the start proven winnable).
+ */
+export function lossPlace(g: BlindGame, loss: LossPoint | null): { move: number; kind: 'proven' | 'or-later' | 'last-or-stopping' | 'not-by-a-move' } | null {
+  if (g.result === 'won' || loss === null || loss.lastWinnable === null) return null;
+  const n = g.steps.length;
+  if (loss.lastWinnable >= n) return { move: n, kind: 'not-by-a-move' };
+  const move = loss.lastWinnable + 1;
+  return { move, kind: loss.exact ? 'proven' : move === n ? 'last-or-stopping' : 'or-later' };
+}
+
+/** The sentence on where the deal was lost (findLoss, lossPlace), for the text output and the page. */
 export function lossText(g: BlindGame, loss: LossPoint | null): string {
   if (g.result === 'won') return 'won: nothing was lost';
   if (loss === null) return 'where the deal was lost: not looked for (--loss-budget 0)';
-  if (loss.lastWinnable === null) return `where the deal was lost: unknown (no perfect-information win of the deal found within ${fmt(loss.budget)} positions)`;
-  const m = loss.lastWinnable + 1;
-  if (loss.exact) return `the deal was lost at move ${m}: a perfect-information win existed before it and none after it (proven, ${fmt(loss.budget)} positions a solve)`;
-  return `the deal was lost at move ${m} or later: a perfect-information win existed before move ${m}; after it none was found within ${fmt(loss.budget)} positions (unproven)`;
+  const at = lossPlace(g, loss);
+  if (at === null) return `where the deal was lost: unknown (no perfect-information win of the deal found within ${fmt(loss.budget)} positions)`;
+  const m = at.move;
+  const last = m === g.steps.length ? ' (the last move)' : '';
+  switch (at.kind) {
+    case 'not-by-a-move':
+      return `the deal was not lost by a move: the player stopped ${m === 0 ? 'at the start' : `after move ${m}, the last`}, where a perfect-information win still existed (proven, ${fmt(loss.budget)} positions a solve)`;
+    case 'proven':
+      return `the deal was lost at move ${m}${last}: a perfect-information win existed before it and none after it (proven, ${fmt(loss.budget)} positions a solve)`;
+    case 'last-or-stopping':
+      return `the deal was lost at move ${m} (the last move) or by stopping after it: a perfect-information win existed before move ${m}; after it none was found within ${fmt(loss.budget)} positions (unproven)`;
+    case 'or-later':
+      return `the deal was lost at move ${m} or later: a perfect-information win existed before move ${m}; after it none was found within ${fmt(loss.budget)} positions (unproven)`;
+  }
 }
 
 /** The end of the game in words: won, or stuck with suits completed and the cards left face down. */
@@ -74,8 +101,9 @@ export function endText(g: BlindGame): string[] {
 async function writePage(deal: LoadedDeal, g: BlindGame, loss: LossPoint | null, out: string, version: string): Promise<void> {
   const frames = lineFrames(deal.position, g.line);
   if (!frames.ok) throw new Error(`the blind game does not replay: ${frames.error.message}`);
-  const lostAt = g.result === 'stuck' && loss?.lastWinnable != null ? loss.lastWinnable + 1 : null;
-  const fs = frames.value.map((f) => (f.step === lostAt ? { ...f, words: `${f.words} (${loss!.exact ? 'the deal was lost here' : 'the deal was lost here or later'})` } : f));
+  const at = lossPlace(g, loss);
+  const mark = at === null ? null : { proven: 'the deal was lost here', 'or-later': 'the deal was lost here or later', 'last-or-stopping': 'the deal was lost here or by stopping after it', 'not-by-a-move': 'the player stopped here; a win still existed' }[at.kind];
+  const fs = frames.value.map((f) => (at !== null && at.move > 0 && f.step === at.move ? { ...f, words: `${f.words} (${mark})` } : f));
   const title = deal.source.kind === 'pysol' || deal.source.kind === 'file' || !deal.code ? deal.label : deal.code;
   const end = g.result === 'won' ? `won in ${moveCount(g.steps.length)}` : `stuck after ${moveCount(g.steps.length)} with ${g.completed} of ${g.completeSuits} suits completed; ${lossText(g, loss)}`;
   const html = viewerPage({
