@@ -1,7 +1,8 @@
 /**
  * The `blind` command and blind studies as a new user meets them: `--player-seed` (as batch names
  * it) with `--seed` its hidden older name; a study name used by a blind study and a solve study; where
- * a game was lost when that is its last move or no move at all; in process (test/helpers/cli.ts
+ * a game was lost when that is its last move or no move at all; the cost line with the loss search's
+ * solves; in process (test/helpers/cli.ts
  * runInProcess).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -165,5 +166,35 @@ describe('where a blind game was lost, at its last move', () => {
     expect(lossText({ ...g, steps: [], line: [] }, { lastWinnable: 0, exact: true, budget: 1000, solves: 1, positions: 9 })).toBe(
       'the deal was not lost by a move: the player stopped at the start, where a perfect-information win still existed (proven, 1,000 positions a solve)',
     );
+  });
+});
+
+describe('the cost line counts the solves that found where the deal was lost', () => {
+  type Json = { elapsedMs: number; work: { solves: number; positions: number }; loss: { solves: number; positions: number; elapsedMs: number } | null; cost: Record<string, number> };
+  async function both(...args: string[]): Promise<{ cost: string; j: Json }> {
+    const t = await runInProcess(['blind', ...args]);
+    const j = JSON.parse((await runInProcess(['blind', ...args, '--json'])).stdout) as Json;
+    return { cost: t.stdout.split('\n').find((l) => l.startsWith('cost: '))!, j };
+  }
+
+  it('greedy runs no solve of its own: every solve is the loss search\'s, in the text and in --json', async () => {
+    const { cost, j } = await both('SE1-38', '--player', 'greedy', '--loss-budget', '5000');
+    expect(cost).toMatch(/^cost: \d+\.\d s; 7 solves, 11,929 positions, 0 plans, 0 greedy fallbacks \(of these, finding where the deal was lost: \d+\.\d s, 7 solves, 11,929 positions\)$/);
+    expect(j.work).toMatchObject({ solves: 0, positions: 0 });
+    expect(j.loss).toMatchObject({ solves: 7, positions: 11_929 });
+    expect(j.cost).toMatchObject({ solves: 7, positions: 11_929, lossSolves: 7, lossPositions: 11_929, lossElapsedMs: j.loss!.elapsedMs });
+    expect(j.cost.elapsedMs).toBeCloseTo(j.elapsedMs + j.loss!.elapsedMs, 0);
+  });
+
+  it('the sample player\'s solves and the loss search\'s add up; with --loss-budget 0 there is no share', async () => {
+    const { cost, j } = await both('SE2-5', '--player', 'sample:k=2,budget=500', '--loss-budget', '20000');
+    expect(j.work).toMatchObject({ solves: 60, positions: 66_414 });
+    expect(j.loss).toMatchObject({ solves: 8, positions: 362 });
+    expect(j.cost).toMatchObject({ solves: 68, positions: 66_776, lossSolves: 8, lossPositions: 362 });
+    expect(cost).toMatch(/^cost: \d+\.\d s; 68 solves, 66,776 positions, 20 plans, 2 greedy fallbacks \(of these, finding where the deal was lost: \d+\.\d s, 8 solves, 362 positions\)$/);
+    const none = await both('SE2-5', '--player', 'sample:k=2,budget=500', '--loss-budget', '0');
+    expect(none.j.loss).toBeNull();
+    expect(none.j.cost).toMatchObject({ solves: 60, positions: 66_414, lossSolves: 0, lossPositions: 0, lossElapsedMs: 0 });
+    expect(none.cost).toMatch(/^cost: \d+\.\d s; 60 solves, 66,414 positions, 20 plans, 2 greedy fallbacks$/);
   });
 });

@@ -97,6 +97,53 @@ export function endText(g: BlindGame): string[] {
   return lines;
 }
 
+/** findLoss's answer with the time its solves took (ms, wall clock), as `blind --json` gives it. */
+export type TimedLoss = LossPoint & { readonly elapsedMs: number };
+
+/**
+ * What a `blind` run cost, the play and the loss search together: `elapsedMs` (wall clock, ms, one
+ * decimal), `solves` and `positions` (stored by those solves, summed), and of them the loss search's
+ * (`lossSolves`, `lossPositions`, `lossElapsedMs`; 0 when it did not run). The play's alone are the
+ * game's `work` and `elapsedMs`.
+ */
+export interface BlindCost {
+  readonly elapsedMs: number;
+  readonly solves: number;
+  readonly positions: number;
+  readonly lossSolves: number;
+  readonly lossPositions: number;
+  readonly lossElapsedMs: number;
+}
+
+/** The cost of a blind game and its loss search (null: not run); see BlindCost. */
+export function blindCost(g: BlindGame, loss: TimedLoss | null): BlindCost {
+  const lossSolves = loss?.solves ?? 0;
+  const lossPositions = loss?.positions ?? 0;
+  const lossElapsedMs = loss?.elapsedMs ?? 0;
+  return {
+    elapsedMs: Math.round((g.elapsedMs + lossElapsedMs) * 10) / 10,
+    solves: g.work.solves + lossSolves,
+    positions: g.work.positions + lossPositions,
+    lossSolves,
+    lossPositions,
+    lossElapsedMs,
+  };
+}
+
+/**
+ * The `cost:` line of `blind`: the play and the loss search together (blindCost), then the play's
+ * plans and greedy fallbacks, then, when the loss search ran, its share: `cost: 2.3 s; 45 solves,
+ * 123,456 positions, 10 plans, 2 greedy fallbacks (of these, finding where the deal was lost: 0.4 s,
+ * 5 solves, 23,456 positions)`.
+ */
+export function costText(g: BlindGame, loss: TimedLoss | null): string {
+  const c = blindCost(g, loss);
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const plural = (n: number, word: string) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
+  const share = loss === null ? '' : ` (of these, finding where the deal was lost: ${s(c.lossElapsedMs)}, ${plural(c.lossSolves, 'solve')}, ${plural(c.lossPositions, 'position')})`;
+  return `cost: ${s(c.elapsedMs)}; ${plural(c.solves, 'solve')}, ${plural(c.positions, 'position')}, ${plural(g.work.plans, 'plan')}, ${plural(g.work.fallbacks, 'greedy fallback')}${share}`;
+}
+
 /** Writes the viewer page of a blind game to `out`. */
 async function writePage(deal: LoadedDeal, g: BlindGame, loss: LossPoint | null, out: string, version: string): Promise<void> {
   const frames = lineFrames(deal.position, g.line);
@@ -148,7 +195,7 @@ export function registerBlindCommand(program: Command): void {
     .option('--player-seed <n>', `the player's own random seed, 0..${MAX_SEED} (default ${DEFAULT_PLAYER_SEED}), as batch --player-seed; the same deal, player and seed give the same game (--seed is an older name of it)`)
     .addOption(new Option('--seed <n>', 'older name of --player-seed').hideHelp())
     .option('--loss-budget <n>', `when the game is stuck, position budget of each solve that looks for the move where the deal was lost, 0 (do not look) or 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_LOSS_BUDGET})`)
-    .option('--json', 'print one JSON object { code, label, game, suits, player, seed, result (won or stuck), stuckReason, completed, completeSuits, steps: [{ move, words, turnedUp: [{ column, card }], completed }], line, faceDown, stock, work: { solves, positions, plans, fallbacks }, elapsedMs, loss: { lastWinnable, exact, budget, solves, positions } or null }')
+    .option('--json', 'print one JSON object { code, label, game, suits, player, seed, result (won or stuck), stuckReason, completed, completeSuits, steps: [{ move, words, turnedUp: [{ column, card }], completed }], line, faceDown, stock, work: { solves, positions, plans, fallbacks } and elapsedMs (the play), loss: { lastWinnable, exact, budget, solves, positions, elapsedMs } or null (the search for where the deal was lost), cost: { elapsedMs, solves, positions, lossSolves, lossPositions, lossElapsedMs } (the two together, as the cost line) }')
     .option('--out <file>', 'also write the game as a viewer page (HTML; face-down cards hidden until turned up, a toggle reveals them; the move where the deal was lost marked)')
     .addHelpText('after', `\n${DEAL_HELP}\n\nExamples:\n  spidersolve blind SP1-10001 --player greedy\n  spidersolve blind SP4-10001 --player sample:k=8,budget=20000 --player-seed 7 --out game.html\n\nExit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error.`)
     .action(async (ref: string, o: BlindCliOptions) => {
@@ -159,11 +206,16 @@ export function registerBlindCommand(program: Command): void {
       if (o.out !== undefined) checkOutPath(o.out, DEFAULT_DB_PATH);
       const deal = loadDealOrThrow(ref);
       const g = playBlind(deal.position, spec, seed);
-      const loss = g.result === 'stuck' && lossBudget > 0 ? findLoss(deal.position, g.line, lossBudget) : null;
+      let loss: TimedLoss | null = null;
+      if (g.result === 'stuck' && lossBudget > 0) {
+        const t0 = performance.now();
+        const found = findLoss(deal.position, g.line, lossBudget);
+        loss = { ...found, elapsedMs: Math.round((performance.now() - t0) * 10) / 10 };
+      }
       if (o.out !== undefined) await writePage(deal, g, loss, o.out, program.version() ?? '');
       const v = deal.position.variant;
       if (o.json) {
-        printJson({ code: deal.code, label: deal.label, game: v.game, suits: v.suits, ...g, loss });
+        printJson({ code: deal.code, label: deal.label, game: v.game, suits: v.suits, ...g, loss, cost: blindCost(g, loss) });
       } else {
         const title = deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code;
         const lines = [`${title} (${variantLabel(deal.position)}), played blind by ${g.player}, player seed ${seed}`];
@@ -173,7 +225,7 @@ export function registerBlindCommand(program: Command): void {
         });
         lines.push(...endText(g));
         if (g.result === 'stuck') lines.push(lossText(g, loss));
-        lines.push(`cost: ${(g.elapsedMs / 1000).toFixed(1)} s; ${fmt(g.work.solves)} solves, ${fmt(g.work.positions)} positions, ${fmt(g.work.plans)} plans, ${fmt(g.work.fallbacks)} greedy fallbacks`);
+        lines.push(costText(g, loss));
         if (o.out !== undefined) lines.push(`wrote ${o.out}`);
         printLines(lines);
       }
