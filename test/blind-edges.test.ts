@@ -2,7 +2,7 @@
  * The `blind` command and blind studies as a new user meets them: `--player-seed` (as batch names
  * it) with `--seed` its hidden older name; a study name used by a blind study and a solve study; where
  * a game was lost when that is its last move or no move at all; the cost line with the loss search's
- * solves; in process (test/helpers/cli.ts
+ * solves; shell completion of --player; in process (test/helpers/cli.ts
  * runInProcess).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +12,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { paramsDiff } from '../src/batch/store.js';
 import { playBlind } from '../src/blind/game.js';
 import { findLoss, replayPositions } from '../src/blind/loss.js';
+import { PLAYER_NAMES } from '../src/blind/players/index.js';
 import { lossText } from '../src/cli/blind.js';
+import { completionCommands, completionScript } from '../src/cli/completion.js';
+import { buildProgram } from '../src/cli/main.js';
 import { dealPosition } from '../src/game/deal.js';
 import { solve } from '../src/solver/solve.js';
 import { SE1 } from './helpers/game.js';
@@ -196,5 +199,27 @@ describe('the cost line counts the solves that found where the deal was lost', (
     expect(none.j.loss).toBeNull();
     expect(none.j.cost).toMatchObject({ solves: 60, positions: 66_414, lossSolves: 0, lossPositions: 0, lossElapsedMs: 0 });
     expect(none.cost).toMatch(/^cost: \d+\.\d s; 60 solves, 66,414 positions, 20 plans, 2 greedy fallbacks$/);
+  });
+});
+
+describe('shell completion of --player', () => {
+  it('offers the players\' names after --player in blind and batch, and --player-seed but not the hidden --seed', async () => {
+    expect([...PLAYER_NAMES]).toEqual(['greedy', 'sample']);
+    const program = buildProgram();
+    const cmds = completionCommands(program);
+    for (const name of ['blind', 'batch']) {
+      const player = cmds.find((c) => c.name === name)!.options.find((o) => o.long === '--player')!;
+      expect(player).toMatchObject({ takesValue: true, values: ['greedy', 'sample'] });
+      expect(cmds.find((c) => c.name === name)!.options.find((o) => o.long === '--player-seed')).toMatchObject({ takesValue: true, values: null });
+    }
+    expect(cmds.find((c) => c.name === 'blind')!.options.map((o) => o.long)).not.toContain('--seed');
+    const bash = completionScript(program, 'bash');
+    expect(bash.match(/ {10}--player\) COMPREPLY=\(\$\(compgen -W 'greedy sample' -- "\$cur"\)\); return ;;/g)).toHaveLength(2);
+    expect(completionScript(program, 'zsh')).toMatch(/'--player\[blind player\]:player:\(greedy sample\)'/);
+    const fish = completionScript(program, 'fish');
+    expect(fish).toContain("complete -c spidersolve -n '__fish_seen_subcommand_from blind' -l player -x -a 'greedy sample' -d 'blind player'");
+    expect(fish).toContain("complete -c spidersolve -n '__fish_seen_subcommand_from batch' -l player -x -a 'greedy sample'");
+    // through the command, as a user sources it
+    expect((await runInProcess(['completion', 'bash'])).stdout).toBe(bash);
   });
 });

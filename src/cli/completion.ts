@@ -3,9 +3,11 @@
  * (`source <(spidersolve completion bash)`). The script is made from the commander program itself —
  * its commands, their options and arguments — each time it is printed, so it lists what this
  * version of the program has and never goes stale; only the values of a few options (COMMON_VALUES,
- * FORMAT_VALUES) are written here.
+ * FORMAT_VALUES) are written here, and the players' names come from the players' own list
+ * (src/blind/players/index.ts PLAYER_NAMES).
  */
 import type { Command, Option } from 'commander';
+import { PLAYER_NAMES } from '../blind/players/index.js';
 import { InputError, quoteInput } from '../game/errors.js';
 
 /** The shells a script is made for. */
@@ -43,6 +45,8 @@ export interface CompletionCommand {
 const COMMON_VALUES: Readonly<Record<string, readonly string[]>> = {
   '--game': ['spider', 'spiderette'],
   '--columns': ['pysol', 'spidersolve'],
+  // blind and batch: the players' names (a spec's parameters, `sample:k=16`, are typed after one)
+  '--player': PLAYER_NAMES,
 };
 
 /** `--format`'s values, per command (they differ). */
