@@ -2,7 +2,8 @@
  * The `blind` command and blind studies as a new user meets them: `--player-seed` (as batch names
  * it) with `--seed` its hidden older name; a study name used by a blind study and a solve study; where
  * a game was lost when that is its last move or no move at all; the cost line with the loss search's
- * solves; shell completion of --player; in process (test/helpers/cli.ts
+ * solves; shell completion of --player; the blind chart of the HTML report at a phone's, a tablet's
+ * and a desktop's size; in process (test/helpers/cli.ts
  * runInProcess).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -221,5 +222,35 @@ describe('shell completion of --player', () => {
     expect(fish).toContain("complete -c spidersolve -n '__fish_seen_subcommand_from batch' -l player -x -a 'greedy sample'");
     // through the command, as a user sources it
     expect((await runInProcess(['completion', 'bash'])).stdout).toBe(bash);
+  });
+});
+
+describe('the blind chart of the HTML report at three sizes', () => {
+  it('draws it at a phone\'s, a tablet\'s and a desktop\'s width, as the solve charts are, labels fitted to each', async () => {
+    const db = join(dir, 'chart.sqlite');
+    const study = 'a-rather-long-blind-study-name';
+    expect((await runInProcess(['batch', '--game', 'spiderette', '--suits', '1,2', '--seeds', '1-4', '--player', 'greedy', '--workers', '1', '--db', db, '--study', study])).status).toBe(0);
+    const out = join(dir, 'chart.html');
+    expect((await runInProcess(['report', '--db', db, '--format', 'html', '--out', out])).status).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    const figure = /<figure data-chart="blind-rate">[\s\S]*?<\/figure>/.exec(html)![0];
+    const svgs = [...figure.matchAll(/<div class="v-(\w+)" data-layout="\1">(<svg[^>]* width="([\d.]+)" height="[\d.]+"[\s\S]*?<\/svg>)<\/div>/g)].map((m) => ({ layout: m[1], svg: m[2]!, width: Number(m[3]) }));
+    expect(svgs.map((v) => v.layout)).toEqual(['narrow', 'medium', 'wide']);
+    // widths as the solve charts' plots (charts.ts DIMS: 170, 460, 800 px) with the row labels beside them:
+    // the phone's fits its 348 px inside the page's margins
+    const [narrow, medium, wide] = svgs as [typeof svgs[0], typeof svgs[0], typeof svgs[0]];
+    expect(narrow.width).toBeLessThanOrEqual(348);
+    expect(medium.width).toBeGreaterThan(narrow.width + 250);
+    expect(wide.width).toBeGreaterThan(medium.width + 300);
+    const spans = (svg: string) => [...svg.matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((m) => m[1]);
+    // the phone's: the study's name cut in the middle, the axis title on two lines
+    expect(spans(narrow.svg)).toEqual(expect.arrayContaining(['a-rather-lon…d-study-name', 'spiderette 1 suit, greedy', 'win rate', '(95% Wilson interval)']));
+    for (const v of [medium, wide]) {
+      expect(spans(v.svg)).toEqual(expect.arrayContaining([study, 'spiderette 1 suit, greedy', 'spiderette 2 suits, greedy']));
+      expect(v.svg).toContain('>win rate (95% Wilson interval)</text>');
+    }
+    // --format vega gives the medium one
+    const vega = JSON.parse((await runInProcess(['report', '--db', db, '--format', 'vega'])).stdout) as { charts: { id: string; spec: { width: number } }[] };
+    expect(vega.charts.find((c) => c.id === 'blind-rate')!.spec.width).toBe(460);
   });
 });

@@ -5,10 +5,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { BlindReportRow } from '../batch/blind.js';
-import type { Chart } from './charts.js';
-
-/** A Vega expression writing a group label `study: what` as two lines (the study, then the rest). */
-const TWO_LINES = "lastindexof(datum.label, ': ') < 0 ? datum.label : [substring(datum.label, 0, lastindexof(datum.label, ': ')), substring(datum.label, lastindexof(datum.label, ': ') + 2)]";
+import { axisTitle, chartBase, DIMS, groupLabelExpr, type Chart, type ChartLayout } from './charts.js';
 
 /** One point of the chart: a row's group, which rate, the rate and its interval, and the deals it counts. */
 export interface BlindRatePoint {
@@ -34,27 +31,35 @@ export function blindRatePoints(rows: readonly BlindReportRow[]): BlindRatePoint
   return out;
 }
 
-/** The chart (id `blind-rate`): a dot per rate with its interval as a bar, one line per row of the blind report. */
-export function blindRateChart(rows: readonly BlindReportRow[]): Chart {
+/**
+ * The chart (id `blind-rate`): a dot per rate with its interval as a bar, one line per row of the blind
+ * report, drawn at `layout`'s size as the solve charts are (charts.ts DIMS: the plot's width and the
+ * row labels' room; a phone's labels cut short and its axis title on two lines). The HTML report holds
+ * it at every layout and shows the one that fits; `report --format vega` gives the medium one.
+ */
+export function blindRateChart(rows: readonly BlindReportRow[], layout: ChartLayout = 'medium'): Chart {
+  const dims = DIMS[layout];
   const title = 'Blind win rate and perfect-information rate by game and suit count';
   const caption =
     'For each blind study, game and suit count, the blue dot is the blind win rate (the player sees only the face-up cards) and the green dot the share of the same deals a perfect-information solve won, each with its 95% Wilson interval as a bar; the gap is the price of not seeing the cards.';
   const values = blindRatePoints(rows);
   const spec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title,
-    description: caption,
-    width: 460,
-    height: { step: 18 },
+    ...chartBase(title, caption),
+    width: dims.plot,
+    // a row a study, game and suit count, two dots in it: the two-line labels need the room the win-rate chart gives them
+    height: { step: 19 },
     data: { values },
     encoding: {
-      // (the study on one line, the game, suits and player on the next)
-      y: { field: 'group', type: 'nominal', title: null, sort: null, axis: { labelLimit: 300, labelExpr: TWO_LINES } },
+      // (the study on one line, the game, suits and player on the next; on a phone each line cut short)
+      y: { field: 'group', type: 'nominal', title: null, sort: null, axis: { labelLimit: dims.labelLimit, labelExpr: groupLabelExpr(layout) } },
       yOffset: { field: 'kind', sort: ['blind', 'perfect information'] },
-      color: { field: 'kind', type: 'nominal', title: null, scale: { domain: ['blind', 'perfect information'], range: ['#1f5fbf', '#1b7f3b'] }, legend: { orient: 'bottom' } },
+      color: { field: 'kind', type: 'nominal', title: null, scale: { domain: ['blind', 'perfect information'], range: ['#1f5fbf', '#1b7f3b'] }, legend: { orient: 'bottom', ...(layout === 'narrow' ? { direction: 'vertical' } : {}) } },
     },
     layer: [
-      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'low', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '.0%' }, title: 'win rate (95% Wilson interval)' }, x2: { field: 'high' } } },
+      {
+        mark: { type: 'rule', strokeWidth: 2 },
+        encoding: { x: { field: 'low', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '.0%' }, title: axisTitle('win rate (95% Wilson interval)', layout) }, x2: { field: 'high' } },
+      },
       {
         mark: { type: 'point', filled: true, size: 60 },
         encoding: {
@@ -63,7 +68,6 @@ export function blindRateChart(rows: readonly BlindReportRow[]): Chart {
         },
       },
     ],
-    config: { view: { stroke: null }, axis: { gridColor: '#e6e6e6' } },
   } as unknown as TopLevelSpec;
   return { id: 'blind-rate', title, caption, spec, ...(values.length === 0 ? { empty: true as const } : {}) };
 }

@@ -65,7 +65,7 @@ export const CHART_LAYOUTS: readonly ChartLayout[] = ['narrow', 'medium', 'wide'
  * proof-rate legend's columns. Narrow: labels (up to 150 px) and plot fit a phone's 348 px inside the
  * page's margins; wide: a plot and labels of about 1,000 px fill a desktop page.
  */
-const DIMS: Record<ChartLayout, { plot: number; proof: number; labelLimit: number; legendColumns: number }> = {
+export const DIMS: Readonly<Record<ChartLayout, { readonly plot: number; readonly proof: number; readonly labelLimit: number; readonly legendColumns: number }>> = {
   narrow: { plot: 170, proof: 250, labelLimit: 160, legendColumns: 1 },
   medium: { plot: 460, proof: 580, labelLimit: 320, legendColumns: 3 },
   wide: { plot: 800, proof: 920, labelLimit: 320, legendColumns: 4 },
@@ -75,7 +75,7 @@ const DIMS: Record<ChartLayout, { plot: number; proof: number; labelLimit: numbe
  * An axis title for a layout: in the narrow one, on two lines (broken before a ` (` or after a `, `),
  * so that it is no wider than the plot under which it is centred; else on one.
  */
-function axisTitle(text: string, layout: ChartLayout): string | string[] {
+export function axisTitle(text: string, layout: ChartLayout): string | string[] {
   if (layout !== 'narrow') return text;
   // of the places to break (before a ` (`, after a `, `), the one that makes the longer line shortest
   let best: string[] | null = null;
@@ -111,7 +111,7 @@ const CONFIG = {
  * `mine: spider 2 suits` → the study, then `spider 2 suits` (a long study name is shortened already,
  * data.ts chartStudyNames, keeping the part where the names differ).
  */
-function groupLabelExpr(layout: ChartLayout = 'medium'): string {
+export function groupLabelExpr(layout: ChartLayout = 'medium'): string {
   const at = "lastindexof(datum.label, ': ')";
   if (layout !== 'narrow') return `${at} < 0 ? datum.label : [substring(datum.label, 0, ${at}), substring(datum.label, ${at} + 2)]`;
   // narrow: each line cut to NARROW_LABEL_CHARS here (Vega's labelLimit does not bound the room a
@@ -123,7 +123,8 @@ function groupLabelExpr(layout: ChartLayout = 'medium'): string {
 /** The most characters of a line of a row label in the narrow layout (about 150 px). */
 const NARROW_LABEL_CHARS = 25;
 
-function base(title: string, caption: string): Pick<TopLevelSpec, '$schema' | 'title' | 'description' | 'config'> {
+/** The parts every chart's spec shares: the schema, the title, the caption as description, the look (CONFIG). */
+export function chartBase(title: string, caption: string): Pick<TopLevelSpec, '$schema' | 'title' | 'description' | 'config'> {
   return { $schema: 'https://vega.github.io/schema/vega-lite/v5.json', title, description: caption, config: CONFIG as never };
 }
 
@@ -133,7 +134,7 @@ function winRateChart(d: ChartData, layout: ChartLayout): Chart {
   const caption =
     'For each game and suit count, the green dot is the floor (deals proven won) and the orange dot the ceiling (deals not proven lost), each with its 95% Wilson interval as a bar; the true win rate of these deals lies between the two.';
   const spec = {
-    ...base(title, caption),
+    ...chartBase(title, caption),
     width: dims.plot,
     // a row a game and suit count, two dots in it: two-line labels (a study's name, then the group)
     // need more height than the two dots, or the labels of neighbouring rows touch
@@ -181,7 +182,7 @@ function proofRateChart(d: ChartData, layout: ChartLayout): Chart {
   const marks = [...new Set(d.budgets.map((b) => b.budget))].map((budget) => ({ budget }));
   const x = { field: 'positions', type: 'quantitative', scale: { type: 'log' }, axis: { title: axisTitle('budget B (positions searched, log scale)', layout), format: '~s', labelOverlap: 'greedy', labelSeparation: 4 } };
   const spec = {
-    ...base(title, caption),
+    ...chartBase(title, caption),
     width: dims.proof,
     height: layout === 'narrow' ? 260 : 320,
     layer: [
@@ -242,7 +243,7 @@ function spreadChart(layout: ChartLayout, id: Chart['id'], title: string, xTitle
     (clamped ? ` (values under ${least} are drawn at ${least}).` : '.');
   const x = (field: string) => ({ field, type: 'quantitative' as const });
   const spec = {
-    ...base(title, caption),
+    ...chartBase(title, caption),
     width: dims.plot,
     // two-line labels (a study's name, then the group) need about 30 px; with a gap between rows
     height: { step: twoLineLabels(groups) ? 40 : 28 },

@@ -104,10 +104,9 @@ function chartsAtEveryLayout(rows: readonly ReportRow[], won: Iterable<WonEffort
  */
 export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEffort>, meta: ReportMeta): Promise<string> {
   const blind = meta.blind ?? [];
-  // the blind chart has one size: the same spec at every layout
-  const blindCharts = blind.length ? [blindRateChart(blind)] : [];
+  // the blind chart follows the solve charts, drawn at each layout as they are
   const studyLayouts = rows.length ? chartsAtEveryLayout(rows, won) : null;
-  const layouts = Object.fromEntries(CHART_LAYOUTS.map((l) => [l, [...(studyLayouts?.[l] ?? []), ...blindCharts]])) as Record<ChartLayout, Chart[]>;
+  const layouts = Object.fromEntries(CHART_LAYOUTS.map((l) => [l, [...(studyLayouts?.[l] ?? []), ...(blind.length ? [blindRateChart(blind, l)] : [])]])) as Record<ChartLayout, Chart[]>;
   const charts = layouts.medium;
   const figures: string[] = [];
   for (const [i, c] of charts.entries()) {
