@@ -42,7 +42,7 @@ function firstDifference(a: BlindGame, b: BlindGame): number {
   return n;
 }
 
-const SMALL_SAMPLE: PlayerSpec = { name: 'sample', k: 2, budget: 300, plan: 'prefix', escalate: 0, hop: 0 };
+const SMALL_SAMPLE: PlayerSpec = { name: 'sample', k: 2, budget: 300, plan: 'prefix', escalate: 0, hop: 0, eval: 'win' };
 
 describe('observation (what a blind player sees, R18)', () => {
   it('holds the face-up cards and counts only; the unseen cards are the deck less the face-up ones', () => {
@@ -99,6 +99,7 @@ describe('no peeking: deals that look the same get the same moves until a differ
   it('greedy, four-suit Spiderette', () => check(SE4, { name: 'greedy' }, 40, 1000));
   it('greedy, four-suit Spider', () => check(SP4, { name: 'greedy' }, 15, 1000));
   it('sample at a tiny budget, two-suit Spiderette', () => check(SE2, SMALL_SAMPLE, 5, 30));
+  it('sample voting on progress lines at a tiny budget, two-suit Spiderette', () => check(SE2, { ...SMALL_SAMPLE, eval: 'progress' } as PlayerSpec, 5, 30));
   it('sample with the HOP check at a tiny budget, one-suit Spiderette', () => check(SE1, { ...SMALL_SAMPLE, k: 3, hop: 2 } as PlayerSpec, 3, 20));
 });
 
@@ -144,7 +145,7 @@ describe('a blind game', () => {
     expect(g).toMatchObject({ result: 'stuck', stuckReason: 'no move', completed: 3, line: [] });
     expect(g.faceDown).toEqual([[], ['QS'], ['10S'], ['8S'], ['6S'], ['4S'], ['2S']]);
     // sample: every completion is proven lost (R19), so no escalation: k solves, then greedy's answer (none)
-    const s = playBlind(p, { name: 'sample', k: 3, budget: 1000, plan: 'prefix', escalate: 2, hop: 0 }, 1);
+    const s = playBlind(p, { name: 'sample', k: 3, budget: 1000, plan: 'prefix', escalate: 2, hop: 0, eval: 'win' }, 1);
     expect(s).toMatchObject({ result: 'stuck', stuckReason: 'no move', work: { solves: 3, plans: 1, fallbacks: 1 } });
   });
   it('findLoss: the last position from which a perfect-information win existed (R18, R19)', () => {
@@ -168,16 +169,16 @@ describe('player specs', () => {
     expect(parsePlayerSpec('greedy')).toEqual({ name: 'greedy' });
     expect(parsePlayerSpec('sample')).toEqual({ name: 'sample', ...SAMPLE_DEFAULTS });
     expect(parsePlayerSpec(' Sample:budget=5000 , k=3')).toEqual({ name: 'sample', ...SAMPLE_DEFAULTS, k: 3, budget: 5000 });
-    expect(specText(parsePlayerSpec('sample:plan=move,escalate=0,k=4,budget=1000'))).toBe('sample:k=4,budget=1000,plan=move,escalate=0,hop=0');
-    expect(specText(parsePlayerSpec('sample'))).toBe(`sample:k=${SAMPLE_DEFAULTS.k},budget=${SAMPLE_DEFAULTS.budget},plan=prefix,escalate=${SAMPLE_DEFAULTS.escalate},hop=${SAMPLE_DEFAULTS.hop}`);
+    expect(specText(parsePlayerSpec('sample:plan=move,escalate=0,k=4,budget=1000'))).toBe('sample:k=4,budget=1000,plan=move,escalate=0,hop=0,eval=progress');
+    expect(specText(parsePlayerSpec('sample'))).toBe(`sample:k=${SAMPLE_DEFAULTS.k},budget=${SAMPLE_DEFAULTS.budget},plan=prefix,escalate=${SAMPLE_DEFAULTS.escalate},hop=${SAMPLE_DEFAULTS.hop},eval=${SAMPLE_DEFAULTS.eval}`);
   });
   it.each([
-    ['nope', 'player "nope": unknown player "nope"; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N]'],
+    ['nope', 'player "nope": unknown player "nope"; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win]'],
     ['sample:k=0', 'player "sample:k=0": k "0": must be 1..1000'],
     ['sample:k=abc', 'player "sample:k=abc": k "abc": not a whole number in digits (1..1000)'],
     ['sample:budget=99', 'player "sample:budget=99": budget "99": must be 100..10000000'],
     ['sample:k=2,k=3', 'player "sample:k=2,k=3": parameter "k" given twice'],
-    ['sample:depth=3', 'player "sample:depth=3": sample takes k, budget, plan, escalate and hop, not "depth"'],
+    ['sample:depth=3', 'player "sample:depth=3": sample takes k, budget, plan, escalate, hop and eval, not "depth"'],
     ['sample:k', 'player "sample:k": parameter "k" is not key=value'],
     ['sample:', 'player "sample:": nothing after the colon; give key=value parameters or drop the colon'],
     ['sample:plan=all', 'player "sample:plan=all": plan "all": use prefix or move'],

@@ -335,6 +335,9 @@ function playerFault(player: unknown): string | null {
   if (!isText(player)) return `its player is ${show(player)}`;
   try {
     if (specText(parsePlayerSpec(player)) === player) return null;
+    // a sample spec stored before `eval` existed (players' version 1) means eval=win
+    const legacy = `${player},eval=win`;
+    if (player.startsWith('sample:') && !player.includes('eval=') && specText(parsePlayerSpec(legacy)) === legacy) return null;
   } catch {
     // not a spec at all
   }

@@ -214,6 +214,13 @@ export interface BeamOutcome {
    * positions than the budget has left, BEAM_SHORT_HAND_OFF).
    */
   readonly handedOver: 'ran dry' | 'budget short' | null;
+  /**
+   * The best position this search kept before its first deal: of the positions it kept with as many
+   * stock deals left as the start, the one with the lowest score (KeyCodec.encode; the first met of
+   * equal scores), or the start if none scored lower. Its node (whose parents lead back to the start),
+   * its score, and the start's score.
+   */
+  readonly best: { readonly node: number; readonly value: number; readonly start: number };
 }
 
 /**
@@ -431,9 +438,14 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   let lastFound = 0;
   const lazyRatio = opts.lazyRatio ?? LAZY_RATIO;
 
+  // the best kept position before the first deal (BeamOutcome.best), the start until one scores lower
+  const startDeals = state.stockLeft;
+  let bestNode = -1;
+  let bestValue = 0;
+  let startValue = 0;
   const out = (status: BeamOutcome['status'], goal: number, handedOver: BeamOutcome['handedOver'] = null): BeamOutcome => {
     spareScratch = { cand, levelNode, levelTag, levelIdle, order, taken, hist, groupSlots, groupKeys, groupCount };
-    return { status, goal, iterations, width, codec, peakBytes: peak, handedOver };
+    return { status, goal, iterations, width, codec, peakBytes: peak, handedOver, best: { node: bestNode, value: bestValue, start: startValue } };
   };
   const nw0 = codec.encode(state);
   let root = table.find(codec.buf, nw0);
@@ -442,6 +454,12 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
     root = table.insert(codec.buf, nw0, 0);
   }
   table.setRoot(root, 0);
+  // the start measured as its children are, from its key (a position whose cards are not all there,
+  // such as a stock taken away, is decoded with the missing cards counted as removed)
+  codec.decode(table.arena, table.keyOffset(root), state);
+  codec.encode(state);
+  startValue = bestValue = codec.score;
+  bestNode = root;
   if (state.isWon()) return out('won', root);
 
   for (;;) {
@@ -571,6 +589,10 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         taken[i] = 2;
         if (id === FULL) return -1;
         if (id < 0) return 0;
+        if (cand.deals[i] === startDeals && cand.score[i]! < bestValue) {
+          bestValue = cand.score[i]!;
+          bestNode = id;
+        }
         keptNode[i] = id;
         taken[i] = 1;
         total++;

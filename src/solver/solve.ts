@@ -78,6 +78,8 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
   // the winning line, packed (state.ts packMove)
   let packed: number[] = [];
   let peak = 0;
+  // the beam search's outcome, for the progress line (opts.progress)
+  let bestOf: ReturnType<typeof beamSearch> | null = null;
   const stages: StageReport[] = [];
   if (quickShare > 0) {
     const quick = restartSearch(position, Math.min(max, Math.max(tuning.quickMin ?? QUICK_MIN, Math.floor(max * quickShare))), store, table);
@@ -93,6 +95,7 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
   if (status !== 'won') {
     const before = table.size;
     const beam = beamSearch(position, max, table, store, { ...tuning, handOff: tuning.complete !== 'beam' });
+    bestOf = beam;
     peak = Math.max(peak, table.bytes + store.bytes + beam.peakBytes);
     const beamEnd = beam.status === 'exhausted' ? beam.handedOver! : beam.status === 'undecided' ? 'budget spent' : beam.status;
     stages.push({ stage: 'beam', positions: table.size - before, iterations: beam.iterations, end: beamEnd });
@@ -122,6 +125,12 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
     classic = played.value.classic;
     reveal = played.value.reveal;
   }
+  let progressOut: SolveResult['progress'];
+  if (opts.progress && status !== 'won' && bestOf !== null && bestOf.best.node >= 0) {
+    const { node, value, start } = bestOf.best;
+    const path = table.pathTo(node);
+    progressOut = { line: path.length > 1 ? lineText(position, rebuildPacked(position, path, table, bestOf.codec)) : [], gain: start - value };
+  }
   // the table's memory goes to the next solve in this thread (memory already touched)
   table.onGrow = null;
   table.release();
@@ -136,5 +145,6 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
     peakBytes: peak,
     solverVersion: SOLVER_VERSION,
     stages,
+    ...(progressOut ? { progress: progressOut } : {}),
   };
 }

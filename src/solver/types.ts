@@ -16,6 +16,12 @@ export interface SolveOptions {
    * count are the same with it or without it. It must not throw (an exception ends the solve).
    */
   readonly onProgress?: (p: SolveProgress) => void;
+  /**
+   * When the solve is not won, also return SolveResult.progress: the line to the best position the
+   * beam search kept before its first deal (beam.ts BeamOutcome.best). It changes nothing else: the
+   * search, its answer and its position count are the same.
+   */
+  readonly progress?: boolean;
 }
 
 /** What SolveOptions.onProgress is told. */
@@ -57,6 +63,15 @@ export interface SolveResult {
    * it stored (together: `positions`) and how it ended. Deterministic, like `positions`.
    */
   readonly stages: readonly StageReport[];
+  /**
+   * With SolveOptions.progress, when not won and the beam search ran: its best position before the
+   * first deal (beam.ts BeamOutcome.best: the lowest score of those it kept with as many stock deals
+   * left as the start): the line to it from the start (project notation; empty when none scored lower
+   * than the start), and `gain`, the start's score less its score (>= 0, in the evaluation's points:
+   * a face-down card 2, a break in order 1, an empty column -2, a completed suit -13; key.ts
+   * DEFAULT_WEIGHTS).
+   */
+  readonly progress?: { readonly line: readonly string[]; readonly gain: number };
 }
 
 /**

@@ -15,8 +15,8 @@
  * It plays the best move with a positive score (ties: the first in legalMoves order: source column,
  * target column, count); else it deals (R12); else, when an empty column blocks the deal, it fills it
  * with the group whose removal uncovers the most (a card not sitting naturally first, a group that would
- * break an in-suit run last); else it stops. After IDLE_LIMIT moves without a card turned up it deals
- * if it may, else stops.
+ * break an in-suit run last: fillForDeal); else it stops. After IDLE_LIMIT moves without a card turned
+ * up it deals if it may, else fills an empty column for the deal, else stops.
  */
 import { rankOf, suitOf } from '../../game/cards.js';
 import type { Move } from '../../game/move.js';
@@ -79,8 +79,9 @@ export function createGreedy(): BlindPlayer {
         idle = 0;
       }
       if (++idle > IDLE_LIMIT) {
-        // no card turned up for too long: deal if it may, else stop
-        return observedMoves(obs).find((m) => m.kind === 'deal') ?? null;
+        // no card turned up for too long: deal if it may, else fill an empty column for the deal,
+        // else stop
+        return observedMoves(obs).find((m) => m.kind === 'deal') ?? fillForDeal(obs, seen);
       }
       seen.add(observationKey(obs));
       const moves = observedMoves(obs);
@@ -95,29 +96,36 @@ export function createGreedy(): BlindPlayer {
         }
       }
       if (best) return best;
-      const deal = moves.find((m) => m.kind === 'deal');
-      if (deal) return deal;
-      if (obs.stockDeals.length === 0) return null;
-      // an empty column blocks the deal: fill it, uncovering what can be uncovered
-      let fill: Move | null = null;
-      let fillScore = -Infinity;
-      for (const m of moves) {
-        if (m.kind !== 'move' || obs.columns[m.to]!.up.length !== 0) continue;
-        const src = obs.columns[m.from]!;
-        if (src.down === 0 && src.up.length === m.count) continue; // moves a whole column: nothing gained
-        if (seen.has(keyAfter(obs, m))) continue;
-        const n = src.up.length;
-        const below = n - m.count - 1 >= 0 ? src.up[n - m.count - 1]! : null;
-        const head = src.up[n - m.count]!;
-        const natural = below !== null && rankOf(below) === rankOf(head) + 1;
-        const inSuit = natural && suitOf(below!) === suitOf(head);
-        const s = (src.down > 0 && m.count === n ? 100 : 0) + (natural ? 0 : 10) + (inSuit ? -50 : 0) + m.count;
-        if (s > fillScore) {
-          fill = m;
-          fillScore = s;
-        }
-      }
-      return fill;
+      return moves.find((m) => m.kind === 'deal') ?? fillForDeal(obs, seen);
     },
   };
+}
+
+/**
+ * When an empty column blocks the deal (R12: no deal while a column is empty), the move that fills one
+ * for it: a group moved into an empty column, chosen to uncover what can be uncovered (a card not
+ * sitting naturally first, a group that would break an in-suit run last); never a whole column, nor a
+ * move to a view in `seen`. Null when no deal is left or no such move exists.
+ */
+export function fillForDeal(obs: Observation, seen: ReadonlySet<string> = new Set()): Move | null {
+  if (obs.stockDeals.length === 0) return null;
+  let fill: Move | null = null;
+  let fillScore = -Infinity;
+  for (const m of observedMoves(obs)) {
+    if (m.kind !== 'move' || obs.columns[m.to]!.up.length !== 0) continue;
+    const src = obs.columns[m.from]!;
+    if (src.down === 0 && src.up.length === m.count) continue; // moves a whole column: nothing gained
+    if (seen.has(keyAfter(obs, m))) continue;
+    const n = src.up.length;
+    const below = n - m.count - 1 >= 0 ? src.up[n - m.count - 1]! : null;
+    const head = src.up[n - m.count]!;
+    const natural = below !== null && rankOf(below) === rankOf(head) + 1;
+    const inSuit = natural && suitOf(below!) === suitOf(head);
+    const s = (src.down > 0 && m.count === n ? 100 : 0) + (natural ? 0 : 10) + (inSuit ? -50 : 0) + m.count;
+    if (s > fillScore) {
+      fill = m;
+      fillScore = s;
+    }
+  }
+  return fill;
 }

@@ -22,7 +22,7 @@ export type PlayerSpec = { readonly name: 'greedy' } | ({ readonly name: 'sample
  * won 7, but cost 44 s on a four-suit deal, so it is not the default; give `sample:hop=3` for one- and
  * two-suit studies.
  */
-export const SAMPLE_DEFAULTS: SampleSettings = Object.freeze({ k: 8, budget: 20_000, plan: 'prefix' as const, escalate: 2, hop: 0 });
+export const SAMPLE_DEFAULTS: SampleSettings = Object.freeze({ k: 8, budget: 20_000, plan: 'prefix' as const, escalate: 0, hop: 0, eval: 'progress' as const });
 
 /** Names of the players, for help texts. */
 export const PLAYER_NAMES = ['greedy', 'sample'] as const;
@@ -32,8 +32,8 @@ const SAMPLE_BOUNDS = { k: [1, 1000], budget: [100, 10_000_000], escalate: [0, 4
 
 /** Help text of a `--player` option. */
 export const PLAYER_HELP =
-  `blind player: greedy, or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N] (defaults k=${SAMPLE_DEFAULTS.k}, budget=${SAMPLE_DEFAULTS.budget}, plan=${SAMPLE_DEFAULTS.plan}, escalate=${SAMPLE_DEFAULTS.escalate}, hop=${SAMPLE_DEFAULTS.hop}; ` +
-  `k: completions of the unseen cards solved per plan, ${SAMPLE_BOUNDS.k[0]}..${SAMPLE_BOUNDS.k[1]}; budget: positions per solve, ${SAMPLE_BOUNDS.budget[0]}..${SAMPLE_BOUNDS.budget[1]}; escalate: votes again with 4x the budget when no completion is won, 0..4 times; hop: leading plans each played and solved in every completion, the one won most played, 0 (off)..100)`;
+  `blind player: greedy, or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win] (defaults k=${SAMPLE_DEFAULTS.k}, budget=${SAMPLE_DEFAULTS.budget}, plan=${SAMPLE_DEFAULTS.plan}, escalate=${SAMPLE_DEFAULTS.escalate}, hop=${SAMPLE_DEFAULTS.hop}, eval=${SAMPLE_DEFAULTS.eval}; ` +
+  `k: completions of the unseen cards solved per plan, ${SAMPLE_BOUNDS.k[0]}..${SAMPLE_BOUNDS.k[1]}; budget: positions per solve, ${SAMPLE_BOUNDS.budget[0]}..${SAMPLE_BOUNDS.budget[1]}; escalate: votes again with 4x the budget when no completion is won, 0..4 times; hop: leading plans each played and solved in every completion, the one won most played, 0 (off)..100; eval: what a completion not won is worth, its progress before the next deal (progress) or nothing (win))`;
 
 /**
  * Parses a player spec (case-insensitive). Throws InputError `bad-option`, one line naming the spec and
@@ -46,7 +46,7 @@ export function parsePlayerSpec(text: string): PlayerSpec {
   const name = colon < 0 ? t : t.slice(0, colon);
   const rest = colon < 0 ? null : t.slice(colon + 1);
   const bad = (why: string) => new InputError('bad-option', `player ${quoteInput(String(text))}: ${why}`);
-  if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N]`);
+  if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win]`);
   const params = new Map<string, string>();
   if (rest !== null) {
     if (rest.trim() === '') throw bad('nothing after the colon; give key=value parameters or drop the colon');
@@ -64,7 +64,7 @@ export function parsePlayerSpec(text: string): PlayerSpec {
     if (first !== undefined) throw bad(`greedy takes no parameters (got ${quoteInput(first)})`);
     return { name: 'greedy' };
   }
-  const out: { k: number; budget: number; plan: SampleSettings['plan']; escalate: number; hop: number } = { ...SAMPLE_DEFAULTS };
+  const out: { k: number; budget: number; plan: SampleSettings['plan']; escalate: number; hop: number; eval: SampleSettings['eval'] } = { ...SAMPLE_DEFAULTS };
   for (const [key, value] of params) {
     if (key === 'k' || key === 'budget' || key === 'escalate' || key === 'hop') {
       const [lo, hi] = SAMPLE_BOUNDS[key];
@@ -75,14 +75,17 @@ export function parsePlayerSpec(text: string): PlayerSpec {
     } else if (key === 'plan') {
       if (value !== 'prefix' && value !== 'move') throw bad(`plan ${quoteInput(value)}: use prefix or move`);
       out.plan = value;
-    } else throw bad(`sample takes k, budget, plan, escalate and hop, not ${quoteInput(key)}`);
+    } else if (key === 'eval') {
+      if (value !== 'win' && value !== 'progress') throw bad(`eval ${quoteInput(value)}: use win or progress`);
+      out.eval = value;
+    } else throw bad(`sample takes k, budget, plan, escalate, hop and eval, not ${quoteInput(key)}`);
   }
   return { name: 'sample', ...out };
 }
 
 /** The canonical text of a spec, stored with results: `greedy`, `sample:k=8,budget=20000,plan=prefix`. */
 export function specText(spec: PlayerSpec): string {
-  return spec.name === 'greedy' ? 'greedy' : `sample:k=${spec.k},budget=${spec.budget},plan=${spec.plan},escalate=${spec.escalate},hop=${spec.hop}`;
+  return spec.name === 'greedy' ? 'greedy' : `sample:k=${spec.k},budget=${spec.budget},plan=${spec.plan},escalate=${spec.escalate},hop=${spec.hop},eval=${spec.eval}`;
 }
 
 /**

@@ -18,8 +18,22 @@
  * generator (pure-rand xoroshiro128plus of the seed), so a game is a function of the deal, the spec and
  * the seed. When no completion is won within the budget, the vote is run again on fresh completions
  * with 4 times the budget, up to `escalate` times (not when every completion was proven lost, nor
- * when the plan before also found no won completion: escalation resumes after a plan that won); when still none is won, the player plays as
- * `greedy` for that move.
+ * when the plan before also found no won completion: escalation resumes after a plan that won).
+ *
+ * - eval=win: only won completions vote; when none is won, the player plays as `greedy` for that move.
+ * - eval=progress (default): a won completion's vote weighs WIN_VOTE; a completion not won votes for
+ *   the plan its progress line begins with (the solver's best position before its next deal,
+ *   SolveResult.progress), weighing the line's gain in evaluation points. And the player deals only
+ *   when nothing can be gained without dealing: when the plan voted for ends in a deal (or no plan was
+ *   voted for), k fresh completions are drawn with their stock taken away and solved for their
+ *   progress lines; the plan that gained most in all is played instead, if any gained. In hindsight
+ *   a deal costs nothing, for each completion knows the cards it brings; in the true game a deal
+ *   buries ten columns under unknown cards, and the advice of every strategy guide is to turn up and
+ *   tidy what can be before dealing.
+ *
+ * A view met again since the last card was turned up, or IDLE_PLANS plans without one, stops the
+ * solving until a card is turned up: the player deals if it may, else fills an empty column that
+ * blocks the deal (greedy.ts fillForDeal), else plays greedy's move.
  *
  * - hop=N (N > 0): the vote then only nominates: the N leading plans (in the vote's order) are each
  *   played in every sample and solved from the position they lead to; the plan won in most samples
@@ -38,8 +52,8 @@ import type { Move } from '../../game/move.js';
 import { parseMove } from '../../game/move.js';
 import { applyMove, resolveMove } from '../../game/rules.js';
 import { solve } from '../../solver/solve.js';
-import { completion, observationKey, observe, unseenList, type Observation } from '../observation.js';
-import { createGreedy } from './greedy.js';
+import { completion, hiddenCount, observationKey, observedMoves, observe, unseenList, type Observation } from '../observation.js';
+import { createGreedy, fillForDeal } from './greedy.js';
 import type { BlindPlayer } from './types.js';
 
 /** Settings of a sample player (players/index.ts parses them from `sample:k=…,budget=…,plan=…`). */
@@ -60,12 +74,28 @@ export interface SampleSettings {
    * every sample and solved from there (same budget); the plan won in most samples is played.
    */
   readonly hop: number;
+  /**
+   * How a completion's solve votes: `win` (only a won completion votes, for the plan its winning line
+   * begins with) or `progress` (a won completion votes WIN_VOTE; one not won votes, for the plan its
+   * progress line begins with, the line's gain in evaluation points: SolveResult.progress).
+   */
+  readonly eval: 'win' | 'progress';
 }
+
+/**
+ * What a won completion's vote weighs under eval=progress: more than any progress line's gain (a
+ * position's whole score is a few hundred points at most), so a plan some completion wins with is
+ * played before any plan that only makes progress.
+ */
+export const WIN_VOTE = 1000;
 
 /** One candidate plan in a vote. */
 interface Candidate {
   readonly moves: Move[];
+  /** Votes: a won sample's count 1 (WIN_VOTE under eval=progress), a progress line's its gain. */
   votes: number;
+  /** Voters whose solve was won. */
+  wins: number;
   positions: number;
   readonly first: number;
   /** Indices of the samples whose winning line gave this plan. */
@@ -104,6 +134,14 @@ function moveKey(m: Move): string {
   return m.kind === 'deal' ? 'd' : `${m.from}-${m.to}x${m.count}`;
 }
 
+/**
+ * Plans a sample player makes without a card turned up before it stops solving and plays greedy's
+ * moves (or deals) until one is: a plan that turns none up only tidies the visible cards, and long
+ * stretches of them (an end game with empty columns and the last deal to come) cost many solves for
+ * little.
+ */
+export const IDLE_PLANS = 4;
+
 /** Creates a sample player with its own generator seeded by `seed` (an integer; its 32 low bits are used). */
 export function createSample(settings: SampleSettings, seed: number): BlindPlayer {
   const rng = xoroshiro128plus(seed | 0);
@@ -114,61 +152,83 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
   let due = -1;
   // did the last plan find no won sample (greedy's move was played)?
   let lastFailed = false;
+  // the views met since the last card was turned up (their count of hidden cards: seenHidden)
+  const seen = new Set<string>();
+  let seenHidden = -1;
 
   const draw = (cards: Card[]): Card[] => shuffleInPlace(cards.slice(), rng);
+
+  const progress = settings.eval === 'progress';
+  // a won completion's vote
+  const winVote = progress ? WIN_VOTE : 1;
 
   const replan = (obs: Observation): Move[] | null => {
     work.plans++;
     // after a plan that no sample won, only the first round: a hopeless stretch does not pay for
     // escalation at every card turned up
     const rounds = lastFailed ? 0 : settings.escalate;
+    // the plan of the last round's progress vote (eval=progress), played when no round wins
+    let fallback: Move[] | null = null;
     for (let round = 0; round <= rounds; round++) {
       const p = vote(obs, settings.budget * 4 ** round);
       if (p === 'all lost') break;
-      if (p) {
+      if (p && p.won) {
         lastFailed = false;
-        return p;
+        return p.moves;
       }
+      if (p) fallback = p.moves;
     }
     lastFailed = true;
-    return null;
+    return fallback;
   };
 
-  // the plan voted for; null when no sample was won; 'all lost' when every sample was proven lost
-  // (R19: a larger budget cannot win them, so the vote is not run again)
-  const vote = (obs: Observation, budget: number): Move[] | null | 'all lost' => {
+  // the plan voted for, and whether a won sample voted for it; null when no sample voted; 'all lost'
+  // when every sample was proven lost (R19: a larger budget cannot win them, so the vote is not run again)
+  const vote = (obs: Observation, budget: number): { moves: Move[]; won: boolean } | null | 'all lost' => {
     let lost = 0;
+    let won = 0;
     const unseen = unseenList(obs);
     const votes = new Map<string, Candidate>();
     const worlds: Position[] = [];
     for (let i = 0; i < settings.k; i++) {
       const world = completion(obs, draw(unseen));
       worlds.push(world);
-      const r = solve(world, { maxPositions: budget });
+      const r = solve(world, { maxPositions: budget, progress });
       work.solves++;
       work.positions += r.positions;
       if (r.status === 'lost') lost++;
-      if (r.status === 'won' && r.line.length > 0) {
-        const { moves, key } = cutLine(world, r.line, settings.plan);
+      let line: readonly string[] = [];
+      let weight = 0;
+      if (r.status === 'won') {
+        won++;
+        line = r.line;
+        weight = winVote;
+      } else if (r.status === 'undecided' && r.progress && r.progress.gain > 0) {
+        line = r.progress.line;
+        weight = r.progress.gain;
+      }
+      if (line.length > 0) {
+        const { moves, key } = cutLine(world, line, settings.plan);
         const c = votes.get(key);
         if (c) {
-          c.votes++;
+          c.votes += weight;
+          if (r.status === 'won') c.wins++;
           c.positions += r.positions;
           c.voters.push(i);
-        } else votes.set(key, { moves, votes: 1, positions: r.positions, first: i, voters: [i] });
+        } else votes.set(key, { moves, votes: weight, wins: r.status === 'won' ? 1 : 0, positions: r.positions, first: i, voters: [i] });
       }
       // stop once the leader cannot be caught by the samples left (a HOP check needs every sample)
       const ranked = [...votes.values()].sort((a, b) => b.votes - a.votes);
       const left = settings.k - 1 - i;
-      if (settings.hop === 0 && ranked.length > 0 && ranked[0]!.votes > (ranked[1]?.votes ?? 0) + left) break;
+      if (settings.hop === 0 && ranked.length > 0 && ranked[0]!.votes > (ranked[1]?.votes ?? 0) + left * winVote) break;
     }
     if (votes.size === 0) return lost === settings.k ? 'all lost' : null;
     const ranked = [...votes.values()].sort(byVote);
-    if (settings.hop === 0 || ranked.length === 1) return ranked[0]!.moves;
+    if (settings.hop === 0 || ranked.length === 1 || won === 0) return { moves: ranked[0]!.moves, won: won > 0 };
     // HOP: each of the leading plans played in every sample, and solved from where it leads
     let best: { c: Candidate; wins: number; positions: number } | null = null;
     for (const c of ranked.slice(0, settings.hop)) {
-      let wins = c.votes;
+      let wins = c.wins;
       let positions = c.positions;
       worlds.forEach((world, j) => {
         if (c.voters.includes(j)) return;
@@ -182,7 +242,31 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
       });
       if (!best || wins > best.wins || (wins === best.wins && positions < best.positions)) best = { c, wins, positions };
     }
-    return best!.c.moves;
+    return { moves: best!.c.moves, won: true };
+  };
+
+  // the plan that makes most progress without dealing: each of k fresh completions, its stock taken
+  // away, solved for its progress line; the plan whose lines gained most in all; null if none gained
+  const noDealVote = (obs: Observation): Move[] | null => {
+    const unseen = unseenList(obs);
+    const votes = new Map<string, Candidate>();
+    for (let i = 0; i < settings.k; i++) {
+      const full = completion(obs, draw(unseen));
+      const world: Position = { ...full, stock: [] };
+      const r = solve(world, { maxPositions: settings.budget, progress: true });
+      work.solves++;
+      work.positions += r.positions;
+      if (!r.progress || r.progress.gain <= 0 || r.progress.line.length === 0) continue;
+      const { moves, key } = cutLine(world, r.progress.line, settings.plan);
+      const c = votes.get(key);
+      if (c) {
+        c.votes += r.progress.gain;
+        c.positions += r.positions;
+        c.voters.push(i);
+      } else votes.set(key, { moves, votes: r.progress.gain, wins: 0, positions: r.positions, first: i, voters: [i] });
+    }
+    const ranked = [...votes.values()].sort(byVote);
+    return ranked[0]?.moves ?? null;
   };
 
   return {
@@ -192,7 +276,24 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
         due++;
         return plan.shift()!;
       }
-      const p = replan(obs);
+      // a view met again since the last card turned up: the plans are going round in a circle
+      const hidden = hiddenCount(obs);
+      if (hidden !== seenHidden) {
+        seen.clear();
+        seenHidden = hidden;
+      }
+      const view = observationKey(obs);
+      if (seen.has(view) || seen.size >= IDLE_PLANS) {
+        // a view met again since the last card was turned up (the plans go round in a circle), or
+        // IDLE_PLANS plans made since: no more solves until a card is turned up; deal if it may (R12),
+        // else fill an empty column for the deal, else greedy's move
+        plan = [];
+        work.fallbacks++;
+        return observedMoves(obs).find((m) => m.kind === 'deal') ?? fillForDeal(obs) ?? greedy.next(obs);
+      }
+      seen.add(view);
+      let p = replan(obs);
+      if (progress && (!p || p[p.length - 1]!.kind === 'deal')) p = noDealVote(obs) ?? p;
       if (!p) {
         plan = [];
         work.fallbacks++;
