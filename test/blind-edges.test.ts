@@ -231,7 +231,10 @@ describe('the blind chart of the HTML report at three sizes', () => {
     const study = 'a-rather-long-blind-study-name';
     expect((await runInProcess(['batch', '--game', 'spiderette', '--suits', '1,2', '--seeds', '1-4', '--player', 'greedy', '--workers', '1', '--db', db, '--study', study])).status).toBe(0);
     const out = join(dir, 'chart.html');
-    expect((await runInProcess(['report', '--db', db, '--format', 'html', '--out', out])).status).toBe(0);
+    const wrote = await runInProcess(['report', '--db', db, '--format', 'html', '--out', out]);
+    expect(wrote.status).toBe(0);
+    // the "wrote" line counts the blind rows the page holds (one a suit count): no "0 rows"
+    expect(wrote.stderr).toBe(`spidersolve: wrote ${out}: HTML report, 2 blind rows\n`);
     const html = readFileSync(out, 'utf8');
     const figure = /<figure data-chart="blind-rate">[\s\S]*?<\/figure>/.exec(html)![0];
     const svgs = [...figure.matchAll(/<div class="v-(\w+)" data-layout="\1">(<svg[^>]* width="([\d.]+)" height="[\d.]+"[\s\S]*?<\/svg>)<\/div>/g)].map((m) => ({ layout: m[1], svg: m[2]!, width: Number(m[3]) }));
