@@ -112,7 +112,7 @@ function byVote(a: Candidate, b: Candidate): number {
  * vote key: the visible state just before its last move and that move (so two plans that reach the
  * same view by moves in another order, then turn up the same card, are one candidate).
  */
-function cutLine(world: ReturnType<typeof completion>, line: readonly string[], plan: SampleSettings['plan']): { moves: Move[]; key: string } {
+function cutLine(world: ReturnType<typeof completion>, line: readonly string[], plan: SampleSettings['plan']): { moves: Move[]; key: string; end: Position } {
   const out: Move[] = [];
   let pos = world;
   let key = '';
@@ -124,10 +124,22 @@ function cutLine(world: ReturnType<typeof completion>, line: readonly string[], 
     const { position, effects } = applyMove(pos, r.value);
     out.push(r.value);
     key = `${observationKey(observe(pos))} ${moveKey(r.value)}`;
-    if (plan === 'move' || r.value.kind === 'deal' || effects.flips > 0) break;
     pos = position;
+    if (plan === 'move' || r.value.kind === 'deal' || effects.flips > 0) break;
   }
-  return { moves: out, key };
+  return { moves: out, key, end: pos };
+}
+
+/**
+ * Does a plan end where the stock can never be dealt again (R12: fewer cards on the table than
+ * columns, with `stockDeals` deals left in the true game)? Such a plan is lost unless the cards on the
+ * table complete every suit left, which a won line shows; a progress line's plan to it gets no vote.
+ */
+function strandsStock(end: Position, stockDeals: number): boolean {
+  if (stockDeals === 0) return false;
+  let cards = 0;
+  for (const c of end.columns) cards += c.down.length + c.up.length;
+  return cards < end.columns.length;
 }
 
 function moveKey(m: Move): string {
@@ -208,7 +220,8 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
         weight = r.progress.gain;
       }
       if (line.length > 0) {
-        const { moves, key } = cutLine(world, line, settings.plan);
+        const { moves, key, end } = cutLine(world, line, settings.plan);
+        if (r.status !== 'won' && strandsStock(end, obs.stockDeals.length)) continue;
         const c = votes.get(key);
         if (c) {
           c.votes += weight;
@@ -257,7 +270,8 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
       work.solves++;
       work.positions += r.positions;
       if (!r.progress || r.progress.gain <= 0 || r.progress.line.length === 0) continue;
-      const { moves, key } = cutLine(world, r.progress.line, settings.plan);
+      const { moves, key, end } = cutLine(world, r.progress.line, settings.plan);
+      if (strandsStock(end, obs.stockDeals.length)) continue;
       const c = votes.get(key);
       if (c) {
         c.votes += r.progress.gain;
@@ -267,6 +281,12 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
     }
     const ranked = [...votes.values()].sort(byVote);
     return ranked[0]?.moves ?? null;
+  };
+
+  // a move played without a vote (counted in work.fallbacks; no move is not counted)
+  const fallback = (m: Move | null): Move | null => {
+    if (m) work.fallbacks++;
+    return m;
   };
 
   return {
@@ -288,16 +308,14 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
         // IDLE_PLANS plans made since: no more solves until a card is turned up; deal if it may (R12),
         // else fill an empty column for the deal, else greedy's move
         plan = [];
-        work.fallbacks++;
-        return observedMoves(obs).find((m) => m.kind === 'deal') ?? fillForDeal(obs) ?? greedy.next(obs);
+        return fallback(observedMoves(obs).find((m) => m.kind === 'deal') ?? fillForDeal(obs) ?? greedy.next(obs));
       }
       seen.add(view);
       let p = replan(obs);
       if (progress && (!p || p[p.length - 1]!.kind === 'deal')) p = noDealVote(obs) ?? p;
       if (!p) {
         plan = [];
-        work.fallbacks++;
-        return greedy.next(obs);
+        return fallback(greedy.next(obs));
       }
       plan = p.slice(1);
       due = obs.moves + 1;
