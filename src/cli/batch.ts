@@ -3,7 +3,7 @@
  * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
  * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
  */
-import { closeSync, constants, createReadStream, fstatSync, open, openSync, statSync } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, open, openSync, rmSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { isatty, ReadStream } from 'node:tty';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -735,6 +735,31 @@ export function checkOutPath(out: string, db: string): void {
     const what = owner !== null ? `a file of the SQLite database ${quoteInput(owner, 120)}` : 'an SQLite database';
     throw new InputError('bad-option', `${name}: is ${what}; writing there would destroy it, so nothing was written: give another file name`);
   }
+}
+
+/**
+ * Checks, before any work, that `--out` (checked by checkOutPath first) can be written, with no side
+ * effect left behind: a path that exists and is not a regular file (/dev/null, a FIFO) is opened for
+ * append and closed; otherwise a temporary file is created in the nearest folder of the path that
+ * exists (the folder writeFileAtomically writes its temporary file in, or the one its missing folders
+ * will be made in) and removed again. A failure (a folder that is not writable, a read-only file
+ * system) is a one-line InputError `bad-file`: `option --out "ro/g.html": cannot write there
+ * (EACCES: permission denied, folder ro); nothing was written`.
+ */
+export function checkOutWritable(out: string): void {
+  const name = `option --out ${quoteInput(out, 120)}`;
+  const existing = statOrNull(out);
+  let dir = dirname(canonicalPath(out));
+  while (statOrNull(dir) === null && dirname(dir) !== dir) dir = dirname(dir);
+  const probe = existing && !existing.isFile() ? out : join(dir, `.spidersolve-probe.${process.pid}-${Math.random().toString(16).slice(2, 10)}.tmp`);
+  try {
+    closeSync(openSync(probe, probe === out ? 'a' : 'wx'));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code ? `${code}${code === 'EACCES' ? ': permission denied' : code === 'EROFS' ? ': read-only file system' : ''}` : oneLine(e);
+    throw new InputError('bad-file', `${name}: cannot write there (${why}, ${probe === out ? 'the file' : `folder ${dir}`}); nothing was written`);
+  }
+  if (probe !== out) rmSync(probe, { force: true });
 }
 
 /** `--out -` is standard output, as with no `--out` (and as `--deals -` is standard input): drops it. */

@@ -1,0 +1,84 @@
+/**
+ * `blind --out` and blind studies at their edges: the page refused over the position file played, at
+ * a place that cannot be written (before the game is played) and on stdout (`-`); the "wrote" line as
+ * other commands print it; in process (test/helpers/cli.ts runInProcess), on quick Spiderette deals.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { playBlind } from '../src/blind/game.js';
+import { expectOneLineError, expectUnchanged, runInProcess, snapshot } from './helpers/cli.js';
+
+// the real playBlind, counted: a refused --out must be refused before the game is played
+vi.mock('../src/blind/game.js', async (importOriginal) => {
+  const m = await importOriginal<typeof import('../src/blind/game.js')>();
+  return { ...m, playBlind: vi.fn((...a: Parameters<typeof m.playBlind>) => m.playBlind(...a)) };
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'spidersolve-blind-trial-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeEach(() => {
+  vi.mocked(playBlind).mockClear();
+});
+
+const GREEDY = ['--player', 'greedy', '--loss-budget', '300'];
+
+describe('blind --out', () => {
+  it('refuses the position file it plays, in one line, before playing; the file is kept', async () => {
+    const pos = join(dir, 'mid2.json');
+    const made = await runInProcess(['show', 'SE1-5', '--format', 'position-json', '--out', pos, '--quiet']);
+    expect(made.status).toBe(0);
+    const before = snapshot(pos);
+    const r = await runInProcess(['blind', pos, ...GREEDY, '--out', pos]);
+    expectOneLineError(r, /^spidersolve: option --out ".*mid2\.json": is the position file ".*mid2\.json" this page shows; writing there would destroy it, so nothing was written: give another file name\n$/);
+    expect(r.stdout).toBe('');
+    expectUnchanged(pos, before);
+    expect(vi.mocked(playBlind)).not.toHaveBeenCalled();
+    // the same file named another way (through `..`) is the same file
+    const other = join(dir, '..', dir.split('/').pop()!, 'mid2.json');
+    expectOneLineError(await runInProcess(['blind', pos, ...GREEDY, '--out', other]), /is the position file .* this page shows; writing there would destroy it/);
+    expectUnchanged(pos, before);
+    // another name is fine, and the game is played from the file
+    const page = join(dir, 'mid2.html');
+    const ok = await runInProcess(['blind', pos, ...GREEDY, '--out', page]);
+    expect(ok.status).toBe(3);
+    expect(readFileSync(page, 'utf8')).toMatch(/^<!doctype html>/i);
+  });
+
+  it('refuses a place that cannot be written before the game is played, leaving nothing there', async () => {
+    // (/sys refuses a new file even to root, whom a folder's mode does not stop)
+    const r = await runInProcess(['blind', 'SE1-5', ...GREEDY, '--out', '/sys/g.html']);
+    expectOneLineError(r, /^spidersolve: option --out "\/sys\/g\.html": cannot write there \(EACCES: permission denied, folder \/sys\); nothing was written\n$/);
+    expect(r.stdout).toBe('');
+    expect(vi.mocked(playBlind)).not.toHaveBeenCalled();
+    expect(readdirSync('/sys').some((n) => n.startsWith('.spidersolve-probe'))).toBe(false);
+    // missing folders under a writable one are fine (made when the page is written); the probe is gone
+    const deep = join(dir, 'new', 'deeper', 'g.html');
+    const ok = await runInProcess(['blind', 'SE1-5', ...GREEDY, '--out', deep]);
+    expect(ok.status).toBe(3);
+    expect(existsSync(deep)).toBe(true);
+    expect(readdirSync(join(dir, 'new', 'deeper'))).toEqual(['g.html']);
+    expect(readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('refuses --out - (stdout holds the game) in one line, before playing', async () => {
+    const r = await runInProcess(['blind', 'SE1-5', ...GREEDY, '--out', '-']);
+    expectOneLineError(r, /^spidersolve: option --out -: blind prints the game on stdout, so the page cannot go there: give a file name for the page\n$/);
+    expect(r.stdout).toBe('');
+    expect(vi.mocked(playBlind)).not.toHaveBeenCalled();
+  });
+
+  it('says what it wrote on stderr as other commands do, with the text and with --json', async () => {
+    const page = join(dir, 'se1-5.html');
+    const text = await runInProcess(['blind', 'SE1-5', ...GREEDY, '--out', page]);
+    expect(text.status).toBe(3);
+    expect(text.stderr).toBe(`spidersolve: wrote ${page}: SE1-5, played blind by greedy: stuck after 260 moves\n`);
+    expect(text.stdout).not.toMatch(/wrote/);
+    expect(text.stdout).toMatch(/^stuck after 260 moves/m);
+    const json = await runInProcess(['blind', 'SE1-5', ...GREEDY, '--out', page, '--json']);
+    expect(json.status).toBe(3);
+    expect(json.stderr).toBe(`spidersolve: wrote ${page}: SE1-5, played blind by greedy: stuck after 260 moves\n`);
+    expect(JSON.parse(json.stdout)).toMatchObject({ code: 'SE1-5', result: 'stuck', player: 'greedy' });
+  });
+});
