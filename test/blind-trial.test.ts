@@ -82,3 +82,22 @@ describe('blind --out', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ code: 'SE1-5', result: 'stuck', player: 'greedy' });
   });
 });
+
+describe('batch --player --json', () => {
+  it('counts the games as won, stuck and errors, as the text summary does', async () => {
+    const db = join(dir, 'json.db');
+    const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-3', '--workers', '1', '--db', db, '--player', 'greedy'];
+    const r = await runInProcess([...args, '--json']);
+    expect(r.status).toBe(0);
+    const s = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(s).toMatchObject({ won: 1, stuck: 2, errors: 0, ran: 3, player: 'greedy' });
+    expect(s).not.toHaveProperty('lost');
+    expect(s).not.toHaveProperty('undecided');
+    expect((s.blind as Record<string, unknown>[])[0]).toMatchObject({ deals: 3, won: 1, stuck: 2 });
+    // a solve study's summary keeps its own counts
+    const solved = JSON.parse((await runInProcess(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-2', '--workers', '1', '--db', db, '--max-positions', '300', '--json'])).stdout) as Record<string, unknown>;
+    expect(Object.keys(solved)).toEqual(expect.arrayContaining(['won', 'lost', 'undecided', 'errors']));
+    expect(solved).not.toHaveProperty('stuck');
+    expect((solved.won as number) + (solved.lost as number) + (solved.undecided as number)).toBe(2);
+  });
+});

@@ -582,7 +582,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   }
   if (o.json) {
     const { report, blind, ...rest } = summary;
-    process.stdout.write(JSON.stringify({ ...rest, leftOut, duplicates, shard, report: summaryRecords(summary), ...(blind ? { blind: blindRecords(blind) } : {}) }) + '\n');
+    process.stdout.write(JSON.stringify({ ...(blind ? blindCounts(rest) : rest), leftOut, duplicates, shard, report: summaryRecords(summary), ...(blind ? { blind: blindRecords(blind) } : {}) }) + '\n');
   } else {
     process.stdout.write(formatBatchSummary(summary, leftOut, shard, duplicates, o.seeds !== undefined ? 'seeds' : 'lines'));
   }
@@ -596,6 +596,20 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     process.stderr.write(`spidersolve: ${left}; resume with ${again}:\n  ${resumeCommand(undefined, shard && typeof o.shard !== 'string' ? shard.shard : null)}\n`);
     process.exitCode = EXIT_INTERRUPTED; // main.ts keeps a status set by the command
   }
+}
+
+/**
+ * A blind study's `batch --json` summary counts its games as the text summary does: `won`, `stuck`,
+ * `errors` (a blind game is won or stuck; the runner counts a stuck game under `lost`, and
+ * `undecided` is always 0 there, so neither is printed). Other fields are kept, in their order.
+ */
+function blindCounts<T extends { lost: number; undecided: number }>(s: T): Omit<T, 'lost' | 'undecided'> & { stuck: number } {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'lost') out.stuck = v;
+    else if (k !== 'undecided') out[k] = v;
+  }
+  return out as Omit<T, 'lost' | 'undecided'> & { stuck: number };
 }
 
 /**
