@@ -8,6 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { playBlind } from '../src/blind/game.js';
+import { dealPosition } from '../src/game/deal.js';
+import { describeMove } from '../src/game/describe.js';
+import { DEAL } from '../src/game/move.js';
+import { applyMove } from '../src/game/rules.js';
+import { SE1 } from './helpers/game.js';
 import { expectOneLineError, expectUnchanged, runInProcess, snapshot } from './helpers/cli.js';
 
 // the real playBlind, counted: a refused --out must be refused before the game is played
@@ -99,5 +104,23 @@ describe('batch --player --json', () => {
     expect(Object.keys(solved)).toEqual(expect.arrayContaining(['won', 'lost', 'undecided', 'errors']));
     expect(solved).not.toHaveProperty('stuck');
     expect((solved.won as number) + (solved.lost as number) + (solved.undecided as number)).toBe(2);
+  });
+});
+
+describe('the words of a deal', () => {
+  it('count the deals left after it: Spiderette\'s four deals leave 3, 2, 1 and none', () => {
+    let pos = dealPosition(SE1, 5);
+    const words: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      words.push(describeMove(pos, DEAL).replace(/, turns up.*$|, completes.*$|, empties.*$/, ''));
+      pos = applyMove(pos, DEAL).position;
+    }
+    expect(words).toEqual([
+      'deal 7 cards from the stock onto columns 1-7 (3 deals left)',
+      'deal 7 cards from the stock onto columns 1-7 (2 deals left)',
+      'deal 7 cards from the stock onto columns 1-7 (1 deal left)',
+      'deal 3 cards from the stock onto columns 1-3 (no deals left)',
+    ]);
+    expect(pos.stock).toEqual([]);
   });
 });
