@@ -124,3 +124,44 @@ describe('the words of a deal', () => {
     expect(pos.stock).toEqual([]);
   });
 });
+
+describe('report: the blind play table', () => {
+  it('lists rows by game, suits, study, player, seed and version, with a version column when two versions are shown', async () => {
+    const db = join(dir, 'order.db');
+    const batch = (...args: string[]) => runInProcess(['batch', '--game', 'spiderette', '--seeds', '1-2', '--workers', '1', '--db', db, '--player', 'greedy', ...args]);
+    // stored in this order: zeta (2 suits), mid (1 suit), able (1 suit, player seed 2)
+    expect((await batch('--suits', '2', '--study', 'zeta')).status).toBe(0);
+    expect((await batch('--suits', '1', '--study', 'mid')).status).toBe(0);
+    expect((await batch('--suits', '1', '--study', 'able', '--player-seed', '2')).status).toBe(0);
+    const table = async (format: string) => (await runInProcess(['report', '--db', db, '--format', format])).stdout;
+    const blindLines = (text: string) => text.slice(text.indexOf('blind play')).split('\n').filter((l) => /^\| (able|mid|zeta) |^(able|mid|zeta) /.test(l));
+    const text = await table('table');
+    expect(blindLines(text).map((l) => l.split(/\s+/).slice(0, 5).join(' '))).toEqual(['able spiderette 1 greedy 2', 'mid spiderette 1 greedy 1', 'zeta spiderette 2 greedy 1']);
+    expect(text).not.toMatch(/^study\s+game\s+suits\s+player\s+seed\s+version/m);
+    // json lists them in the same order
+    const json = JSON.parse(await table('json')) as { kind?: string; study: string }[];
+    expect(json.filter((r) => r.kind === 'blind').map((r) => r.study)).toEqual(['able', 'mid', 'zeta']);
+
+    // the same games stored again under an older version: each such row is shown with its version
+    const Database = (await import('better-sqlite3')).default;
+    const conn = new Database(db);
+    const version = (conn.prepare('SELECT DISTINCT version FROM blind_results').pluck().all() as string[])[0]!;
+    const cols = (conn.pragma('table_info(blind_results)') as { name: string }[]).map((c) => c.name).filter((c) => c !== 'id' && c !== 'version');
+    conn.prepare(`INSERT INTO blind_results (${cols.join(', ')}, version) SELECT ${cols.join(', ')}, 'blind-0/solver-0.0.0' FROM blind_results WHERE suits = 1 AND player_seed = 1`).run();
+    conn.close();
+    const two = await table('table');
+    expect(two).toMatch(/^study\s+game\s+suits\s+player\s+seed\s+version\s+deals\s+won\s+stuck/m);
+    expect(blindLines(two).map((l) => l.split(/\s+/).slice(0, 6).join(' '))).toEqual([
+      'able spiderette 1 greedy 2 ' + version,
+      'mid spiderette 1 greedy 1 blind-0/solver-0.0.0',
+      'mid spiderette 1 greedy 1 ' + version,
+      'zeta spiderette 2 greedy 1 ' + version,
+    ]);
+    const md = await table('md');
+    expect(md).toContain('| study | game | suits | player | seed | version | deals | won | stuck |');
+    expect(blindLines(md)[1]).toMatch(/^\| mid \| spiderette \| 1 \| greedy \| 1 \| blind-0\/solver-0\.0\.0 \| 2 \|/);
+    const html = await table('html');
+    expect(html).toMatch(/<th class="l" scope="col">seed<\/th><th class="l" scope="col">version<\/th><th scope="col">deals<\/th>/);
+    expect(html).toContain('<td class="l">blind-0/solver-0.0.0</td>');
+  });
+});
