@@ -228,8 +228,9 @@ function piStatusOf(db: Database.Database): (deal: string) => 'won' | 'lost' | '
 
 /**
  * The blind report (see BlindReportRow): one row per study (or pooled group), game, suit count,
- * player, player seed and version, in the order first met (plan order), then sorted by study, game,
- * suits. The perfect-information columns read `results` for the same deals.
+ * player, player seed and version, sorted by game, suit count, study, player, player seed and
+ * version (compareBlindRows), as the solve table lists a game's suit counts together. The
+ * perfect-information columns read `results` for the same deals.
  */
 export function blindReport(db: Database.Database, f: BlindFilter = {}): BlindReportRow[] {
   type Acc = { row: BlindReportRow; completed: number; cpu: number; settled: number };
@@ -277,7 +278,17 @@ export function blindReport(db: Database.Database, f: BlindFilter = {}): BlindRe
     [row.piLow, row.piHigh] = wilsonInterval(row.piWon, row.piDeals) ?? [null, null];
     out.push(row);
   }
-  return out;
+  return out.sort(compareBlindRows);
+}
+
+/** Plain code-unit order of two strings (the same on every machine, unlike localeCompare). */
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The blind report's row order: game, suit count, study, player, player seed, version. */
+export function compareBlindRows(a: BlindReportRow, b: BlindReportRow): number {
+  return byText(a.game, b.game) || a.suits - b.suits || byText(a.study, b.study) || byText(a.player, b.player) || a.playerSeed - b.playerSeed || byText(a.version, b.version);
 }
 
 /** Decimals of the blind report's fractional columns in JSON and CSV. */
@@ -304,10 +315,13 @@ function rateText(rate: number | null, lo: number | null, hi: number | null): st
   return rate === null ? '-' : `${pct(rate)} [${pct(lo)}, ${pct(hi)}]`;
 }
 
-/** The human cells of a blind report row (table and markdown), in BLIND_TABLE_HEADERS order. */
-export function blindCells(r: BlindReportRow): string[] {
+/**
+ * The human cells of a blind report row (table and markdown), in BLIND_TABLE_HEADERS order; with
+ * `version`, the row's version after the player seed (the `version` column, see blindTableShape).
+ */
+export function blindCells(r: BlindReportRow, version = false): string[] {
   return [
-    r.study, r.game, String(r.suits), r.player, String(r.playerSeed), String(r.deals), String(r.won), String(r.stuck), String(r.errors),
+    r.study, r.game, String(r.suits), r.player, String(r.playerSeed), ...(version ? [r.version] : []), String(r.deals), String(r.won), String(r.stuck), String(r.errors),
     rateText(r.winRate, r.ciLow, r.ciHigh), r.meanCompleted === null ? '-' : r.meanCompleted.toFixed(2),
     r.meanCpuMs === null ? '-' : r.meanCpuMs >= 1000 ? `${(r.meanCpuMs / 1000).toFixed(1)} s` : `${Math.round(r.meanCpuMs)} ms`,
     r.piDeals === 0 ? '-' : `${r.piWon}/${r.piDeals}`, rateText(r.piRate, r.piLow, r.piHigh),
@@ -316,6 +330,18 @@ export function blindCells(r: BlindReportRow): string[] {
 
 /** Headers of the blind table. */
 export const BLIND_TABLE_HEADERS = ['study', 'game', 'suits', 'player', 'seed', 'deals', 'won', 'stuck', 'errors', 'blind win rate [95% CI]', 'suits done', 'cpu/game', 'solved', 'perfect-info rate [95% CI]'];
+
+/**
+ * The blind table (text, Markdown, HTML) for these rows: its headers, each row's cells, and how many
+ * leading columns are names (left-aligned). A `version` column (after `seed`) is shown only when the
+ * rows hold more than one version (`blind-<players' version>/solver-<solver version>`), where rows
+ * would otherwise look alike; CSV and JSON always carry the version.
+ */
+export function blindTableShape(rows: readonly BlindReportRow[]): { headers: string[]; cells: string[][]; names: number } {
+  const version = new Set(rows.map((r) => r.version)).size > 1;
+  const headers = version ? [...BLIND_TABLE_HEADERS.slice(0, 5), 'version', ...BLIND_TABLE_HEADERS.slice(5)] : [...BLIND_TABLE_HEADERS];
+  return { headers, cells: rows.map((r) => blindCells(r, version)), names: version ? 6 : 5 };
+}
 
 /** What the blind table's columns mean, printed under it. */
 export const BLIND_LEGEND: readonly string[] = [
@@ -326,12 +352,12 @@ export const BLIND_LEGEND: readonly string[] = [
 
 /** The blind report as a text table (`md`: a Markdown table). */
 export function formatBlindTable(rows: readonly BlindReportRow[], md = false): string {
-  const cells = rows.map(blindCells);
+  const { headers, cells } = blindTableShape(rows);
   if (md) {
     const line = (c: readonly string[]) => `| ${c.map((x) => x.replace(/\|/g, '\\|')).join(' | ')} |`;
-    return [line(BLIND_TABLE_HEADERS), `|${BLIND_TABLE_HEADERS.map(() => '---').join('|')}|`, ...cells.map(line)].join('\n') + '\n';
+    return [line(headers), `|${headers.map(() => '---').join('|')}|`, ...cells.map(line)].join('\n') + '\n';
   }
-  const widths = BLIND_TABLE_HEADERS.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: readonly string[]) => c.map((x, i) => x.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(BLIND_TABLE_HEADERS), ...cells.map(line)].join('\n') + '\n';
+  return [line(headers), ...cells.map(line)].join('\n') + '\n';
 }

@@ -3,7 +3,7 @@
  * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
  * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
  */
-import { closeSync, constants, createReadStream, fstatSync, open, openSync, statSync } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, open, openSync, rmSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { isatty, ReadStream } from 'node:tty';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -582,7 +582,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
   }
   if (o.json) {
     const { report, blind, ...rest } = summary;
-    process.stdout.write(JSON.stringify({ ...rest, leftOut, duplicates, shard, report: summaryRecords(summary), ...(blind ? { blind: blindRecords(blind) } : {}) }) + '\n');
+    process.stdout.write(JSON.stringify({ ...(blind ? blindCounts(rest) : rest), leftOut, duplicates, shard, report: summaryRecords(summary), ...(blind ? { blind: blindRecords(blind) } : {}) }) + '\n');
   } else {
     process.stdout.write(formatBatchSummary(summary, leftOut, shard, duplicates, o.seeds !== undefined ? 'seeds' : 'lines'));
   }
@@ -596,6 +596,20 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     process.stderr.write(`spidersolve: ${left}; resume with ${again}:\n  ${resumeCommand(undefined, shard && typeof o.shard !== 'string' ? shard.shard : null)}\n`);
     process.exitCode = EXIT_INTERRUPTED; // main.ts keeps a status set by the command
   }
+}
+
+/**
+ * A blind study's `batch --json` summary counts its games as the text summary does: `won`, `stuck`,
+ * `errors` (a blind game is won or stuck; the runner counts a stuck game under `lost`, and
+ * `undecided` is always 0 there, so neither is printed). Other fields are kept, in their order.
+ */
+function blindCounts<T extends { lost: number; undecided: number }>(s: T): Omit<T, 'lost' | 'undecided'> & { stuck: number } {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'lost') out.stuck = v;
+    else if (k !== 'undecided') out[k] = v;
+  }
+  return out as Omit<T, 'lost' | 'undecided'> & { stuck: number };
 }
 
 /**
@@ -735,6 +749,31 @@ export function checkOutPath(out: string, db: string): void {
     const what = owner !== null ? `a file of the SQLite database ${quoteInput(owner, 120)}` : 'an SQLite database';
     throw new InputError('bad-option', `${name}: is ${what}; writing there would destroy it, so nothing was written: give another file name`);
   }
+}
+
+/**
+ * Checks, before any work, that `--out` (checked by checkOutPath first) can be written, with no side
+ * effect left behind: a path that exists and is not a regular file (/dev/null, a FIFO) is opened for
+ * append and closed; otherwise a temporary file is created in the nearest folder of the path that
+ * exists (the folder writeFileAtomically writes its temporary file in, or the one its missing folders
+ * will be made in) and removed again. A failure (a folder that is not writable, a read-only file
+ * system) is a one-line InputError `bad-file`: `option --out "ro/g.html": cannot write there
+ * (EACCES: permission denied, folder ro); nothing was written`.
+ */
+export function checkOutWritable(out: string): void {
+  const name = `option --out ${quoteInput(out, 120)}`;
+  const existing = statOrNull(out);
+  let dir = dirname(canonicalPath(out));
+  while (statOrNull(dir) === null && dirname(dir) !== dir) dir = dirname(dir);
+  const probe = existing && !existing.isFile() ? out : join(dir, `.spidersolve-probe.${process.pid}-${Math.random().toString(16).slice(2, 10)}.tmp`);
+  try {
+    closeSync(openSync(probe, probe === out ? 'a' : 'wx'));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code ? `${code}${code === 'EACCES' ? ': permission denied' : code === 'EROFS' ? ': read-only file system' : ''}` : oneLine(e);
+    throw new InputError('bad-file', `${name}: cannot write there (${why}, ${probe === out ? 'the file' : `folder ${dir}`}); nothing was written`);
+  }
+  if (probe !== out) rmSync(probe, { force: true });
 }
 
 /** `--out -` is standard output, as with no `--out` (and as `--deals -` is standard input): drops it. */

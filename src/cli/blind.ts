@@ -9,7 +9,7 @@
  */
 import { dirname } from 'node:path';
 import { Option, type Command } from 'commander';
-import { canonicalPath, makeDirs, writeTextAtomically } from '../batch/files.js';
+import { canonicalPath, makeDirs, sameFileAs, writeTextAtomically } from '../batch/files.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH } from '../batch/store.js';
 import { playBlind, type BlindGame } from '../blind/game.js';
@@ -22,8 +22,8 @@ import type { LoadedDeal } from '../game/ref.js';
 import { MAX_MAX_POSITIONS } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage } from '../view/page.js';
-import { checkOutPath, DEFAULT_PLAYER_SEED, stdoutDash } from './batch.js';
-import { DEAL_HELP, loadDealOrThrow, parseIntOption, printJson, printLines, variantLabel } from './common.js';
+import { checkOutPath, checkOutWritable, DEFAULT_PLAYER_SEED } from './batch.js';
+import { DEAL_HELP, loadDealOrThrow, parseIntOption, printJson, printLines, variantLabel, wroteLine } from './common.js';
 
 /** Exit code of each blind result. */
 export const BLIND_EXIT_CODES = { won: 0, stuck: 3 } as const;
@@ -196,15 +196,24 @@ export function registerBlindCommand(program: Command): void {
     .addOption(new Option('--seed <n>', 'older name of --player-seed').hideHelp())
     .option('--loss-budget <n>', `when the game is stuck, position budget of each solve that looks for the move where the deal was lost, 0 (do not look) or 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_LOSS_BUDGET})`)
     .option('--json', 'print one JSON object { code, label, game, suits, player, seed (the player seed), result (won or stuck), stuckReason, completed, completeSuits, steps: [{ move, words, turnedUp: [{ column, card }], completed }], line, faceDown, stock, work: { solves, positions, plans, fallbacks } and elapsedMs (the play), loss: { lastWinnable, exact, budget, solves, positions, elapsedMs } or null (the search for where the deal was lost), cost: { elapsedMs, solves, positions, lossSolves, lossPositions, lossElapsedMs } (the two together, as the cost line) }')
-    .option('--out <file>', 'also write the game as a viewer page (HTML; face-down cards hidden until turned up, a toggle reveals them; the move where the deal was lost marked)')
+    .option('--out <file>', 'also write the game as a viewer page (HTML; face-down cards hidden until turned up, a toggle reveals them; the move where the deal was lost marked) and say so on stderr; not - (stdout holds the game) nor the position file played; checked before the game is played')
     .addHelpText('after', `\n${DEAL_HELP}\n\nExamples:\n  spidersolve blind SP1-10001 --player greedy\n  spidersolve blind SP4-10001 --player sample:k=8,budget=20000 --player-seed 7 --out game.html\n\nExit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error.`)
     .action(async (ref: string, o: BlindCliOptions) => {
-      stdoutDash(o);
+      // stdout holds the game in words (or JSON): the page has no place there
+      if (o.out === '-') throw new InputError('bad-option', 'option --out -: blind prints the game on stdout, so the page cannot go there: give a file name for the page');
       const spec = parsePlayerSpec(o.player);
       const seed = blindSeed(o);
       const lossBudget = o.lossBudget === undefined ? DEFAULT_LOSS_BUDGET : parseIntOption('loss-budget', o.lossBudget, 0, MAX_MAX_POSITIONS);
       if (o.out !== undefined) checkOutPath(o.out, DEFAULT_DB_PATH);
       const deal = loadDealOrThrow(ref);
+      if (o.out !== undefined) {
+        // the page over the position file it plays would destroy it; and a place that cannot be
+        // written is refused before the game (and the loss search) is played, not after
+        if (deal.source.kind === 'file' && sameFileAs(o.out, [deal.source.path]) !== null) {
+          throw new InputError('bad-option', `option --out ${quoteInput(o.out, 120)}: is the position file ${quoteInput(deal.source.path, 120)} this page shows; writing there would destroy it, so nothing was written: give another file name`);
+        }
+        checkOutWritable(o.out);
+      }
       const g = playBlind(deal.position, spec, seed);
       let loss: TimedLoss | null = null;
       if (g.result === 'stuck' && lossBudget > 0) {
@@ -214,10 +223,10 @@ export function registerBlindCommand(program: Command): void {
       }
       if (o.out !== undefined) await writePage(deal, g, loss, o.out, program.version() ?? '');
       const v = deal.position.variant;
+      const title = deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code;
       if (o.json) {
         printJson({ code: deal.code, label: deal.label, game: v.game, suits: v.suits, ...g, loss, cost: blindCost(g, loss) });
       } else {
-        const title = deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code;
         const lines = [`${title} (${variantLabel(deal.position)}), played blind by ${g.player}, player seed ${seed}`];
         g.steps.forEach((s, i) => {
           const up = s.turnedUp.length ? `: ${s.turnedUp.map((t) => makeCard(parseCard(t.card)!, true)).join(' ')}` : '';
@@ -226,8 +235,11 @@ export function registerBlindCommand(program: Command): void {
         lines.push(...endText(g));
         if (g.result === 'stuck') lines.push(lossText(g, loss));
         lines.push(costText(g, loss));
-        if (o.out !== undefined) lines.push(`wrote ${o.out}`);
         printLines(lines);
+      }
+      if (o.out !== undefined) {
+        const end = g.result === 'won' ? `won in ${moveCount(g.steps.length)}` : `stuck after ${moveCount(g.steps.length)}`;
+        wroteLine(o.out, `${title}, played blind by ${g.player}: ${end}`);
       }
       process.exitCode = BLIND_EXIT_CODES[g.result];
     });

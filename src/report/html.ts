@@ -5,7 +5,7 @@
  * data as JSON (`report --format vega`), for people who want to restyle them.
  */
 import { HUMAN_HEADERS, humanCell, REPORT_COLUMNS, type ReportRow } from '../batch/report.js';
-import { BLIND_LEGEND, BLIND_TABLE_HEADERS, blindCells, type BlindReportRow } from '../batch/blind.js';
+import { BLIND_LEGEND, blindTableShape, type BlindReportRow } from '../batch/blind.js';
 import { escapeHtml } from '../view/html.js';
 import { blindRateChart } from './blindChart.js';
 import { CHART_LAYOUTS, reportCharts, renderSvg, type Chart, type ChartLayout } from './charts.js';
@@ -77,8 +77,9 @@ function table(rows: readonly ReportRow[]): string {
 
 /** The blind studies' table (the cells of `report`'s blind table). */
 function blindTable(rows: readonly BlindReportRow[]): string {
-  const head = BLIND_TABLE_HEADERS.map((h, i) => `<th${i < 5 ? ' class="l"' : ''} scope="col">${escapeHtml(h)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${blindCells(r).map((c, i) => `<td${i === 0 ? ' class="l s"' : i < 5 ? ' class="l"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
+  const { headers, cells, names } = blindTableShape(rows);
+  const head = headers.map((h, i) => `<th${i < names ? ' class="l"' : ''} scope="col">${escapeHtml(h)}</th>`).join('');
+  const body = cells.map((row) => `<tr>${row.map((c, i) => `<td${i === 0 ? ' class="l s"' : i < names ? ' class="l"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
   return `<div class="tablewrap"><table data-blind-table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
 }
 
