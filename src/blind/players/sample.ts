@@ -31,9 +31,10 @@
  *   buries ten columns under unknown cards, and the advice of every strategy guide is to turn up and
  *   tidy what can be before dealing.
  *
- * A view met again since the last card was turned up, or IDLE_PLANS plans without one, stops the
- * solving until a card is turned up: the player deals if it may, else fills an empty column that
- * blocks the deal (greedy.ts fillForDeal), else plays greedy's move.
+ * A view met again since the last card was turned up stops the solving until a card is turned up:
+ * the player deals if it may, else fills an empty column that blocks the deal (greedy.ts
+ * fillForDeal), else plays greedy's move; after IDLE_PLANS plans without a card turned up it plays
+ * greedy's moves, without solves, until one is.
  *
  * - hop=N (N > 0): the vote then only nominates: the N leading plans (in the vote's order) are each
  *   played in every sample and solved from the position they lead to; the plan won in most samples
@@ -148,11 +149,11 @@ function moveKey(m: Move): string {
 
 /**
  * Plans a sample player makes without a card turned up before it stops solving and plays greedy's
- * moves (or deals) until one is: a plan that turns none up only tidies the visible cards, and long
+ * moves until one is (greedy deals when no move helps): a plan that turns none up only tidies the visible cards, and long
  * stretches of them (an end game with empty columns and the last deal to come) cost many solves for
  * little.
  */
-export const IDLE_PLANS = 4;
+export const IDLE_PLANS = 8;
 
 /** Creates a sample player with its own generator seeded by `seed` (an integer; its 32 low bits are used). */
 export function createSample(settings: SampleSettings, seed: number): BlindPlayer {
@@ -303,12 +304,18 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
         seenHidden = hidden;
       }
       const view = observationKey(obs);
-      if (seen.has(view) || seen.size >= IDLE_PLANS) {
-        // a view met again since the last card was turned up (the plans go round in a circle), or
-        // IDLE_PLANS plans made since: no more solves until a card is turned up; deal if it may (R12),
-        // else fill an empty column for the deal, else greedy's move
+      if (seen.has(view)) {
+        // a view met again since the last card was turned up (the plans go round in a circle): no
+        // more solves until a card is turned up; deal if it may (R12), else fill an empty column for
+        // the deal, else greedy's move
         plan = [];
         return fallback(observedMoves(obs).find((m) => m.kind === 'deal') ?? fillForDeal(obs) ?? greedy.next(obs));
+      }
+      if (seen.size >= IDLE_PLANS) {
+        // IDLE_PLANS plans made since the last card was turned up: greedy's moves, without solves,
+        // until one is (greedy deals when no move helps)
+        plan = [];
+        return fallback(greedy.next(obs));
       }
       seen.add(view);
       let p = replan(obs);
