@@ -28,8 +28,9 @@
  *   voted for), k fresh completions are drawn with their stock taken away and solved for their
  *   progress lines; the plan that gained most in all is played instead, if any gained. In hindsight
  *   a deal costs nothing, for each completion knows the cards it brings; in the true game a deal
- *   buries ten columns under unknown cards, and the advice of every strategy guide is to turn up and
- *   tidy what can be before dealing.
+ *   buries ten columns under unknown cards, and the usual advice to players is to turn up and tidy
+ *   what can be before dealing. A progress plan that leaves fewer cards on the table than columns
+ *   while the stock holds a deal gets no vote (strandsStock: R12, the stock could never be dealt).
  *
  * A view met again since the last card was turned up stops the solving until a card is turned up:
  * the player deals if it may, else fills an empty column that blocks the deal (greedy.ts
