@@ -1035,7 +1035,7 @@ export function registerBatchCommands(program: Command): void {
 
   program
     .command('report')
-    .description('win-rate report per study, game, suits and budget (each rung of a ladder): floor and ceiling with 95% Wilson intervals, effort of won deals')
+    .description('win-rate report per study, game, suits and budget (each rung of a ladder): floor and ceiling with 95% Wilson intervals, effort of won deals; blind studies (batch --player) get a second table, their blind win rate beside the perfect-information rate of the same deals')
     .addOption(dbOption())
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
@@ -1050,7 +1050,7 @@ export function registerBatchCommands(program: Command): void {
 
   program
     .command('export')
-    .description('export the results studies count as RFC 4180 CSV (per study and deal, or the report rows with --summary)')
+    .description('export the results studies count as RFC 4180 CSV (per study and deal, or the report rows with --summary); blind games follow the solve rows with the columns player, player_seed, completed, solves')
     .option('--csv', 'CSV output (required)')
     .option('--summary', 'export the report rows instead of one row per deal')
     .addOption(dbOption())
