@@ -1035,7 +1035,7 @@ export function registerBatchCommands(program: Command): void {
 
   program
     .command('report')
-    .description('win-rate report per study, game, suits and budget (each rung of a ladder): floor and ceiling with 95% Wilson intervals, effort of won deals; blind studies (batch --player) get a second table, their blind win rate beside the perfect-information rate of the same deals')
+    .description('win-rate report per study, game, suits and budget (each rung of a ladder): floor and ceiling with 95% Wilson intervals, effort of won deals')
     .addOption(dbOption())
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
@@ -1045,12 +1045,12 @@ export function registerBatchCommands(program: Command): void {
     .option('--out <file>', 'write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p)')
     .option('--json', 'the same as --format json')
     .option('--quiet', QUIET_HELP)
-    .addHelpText('after', '\nExamples:\n  spidersolve report\n  spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md\n  spidersolve report --format html --out reports/study.html\n  spidersolve report --game spider --suits 4 --json' + READ_EXIT_HELP)
+    .addHelpText('after', '\nBlind studies (batch --player) get a table of their own: the blind win rate beside the\nperfect-information rate of the same deals (a CSV of solve rows leaves them out; give --study).\n\nExamples:\n  spidersolve report\n  spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md\n  spidersolve report --format html --out reports/study.html\n  spidersolve report --game spider --suits 4 --json' + READ_EXIT_HELP)
     .action(reportAction);
 
   program
     .command('export')
-    .description('export the results studies count as RFC 4180 CSV (per study and deal, or the report rows with --summary); blind games follow the solve rows with the columns player, player_seed, completed, solves')
+    .description('export the results studies count as RFC 4180 CSV (per study and deal, or the report rows with --summary)')
     .option('--csv', 'CSV output (required)')
     .option('--summary', 'export the report rows instead of one row per deal')
     .addOption(dbOption())
@@ -1061,7 +1061,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--out <file>', 'write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p)')
     .option('--json', 'not an export format: refused, pointing to report --format json')
     .option('--quiet', QUIET_HELP)
-    .addHelpText('after', '\nExamples:\n  spidersolve export --csv --out reports/results.csv\n  spidersolve export --csv --study pysol-sample\n  spidersolve export --csv --summary' + READ_EXIT_HELP)
+    .addHelpText('after', '\nBlind games follow the solve rows, with the columns player, player_seed, completed and solves.\n\nExamples:\n  spidersolve export --csv --out reports/results.csv\n  spidersolve export --csv --study pysol-sample\n  spidersolve export --csv --summary' + READ_EXIT_HELP)
     .action(exportAction);
 
   registerStudiesCommand(program);
