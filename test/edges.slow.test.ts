@@ -9,10 +9,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
 import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
-import { launchBrowser, openPage, screenshot } from './helpers/browser.js';
+import { openPage, screenshot, sharedBrowser } from './helpers/browser.js';
 import { ROOT } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-edges-slow-'));
@@ -47,13 +47,7 @@ function reportDb(path: string): void {
   s.close();
 }
 
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-beforeAll(async () => {
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };

@@ -5,30 +5,19 @@
  * `report --format html`; every chart must have drawn (an svg with marks of its kinds), the page must
  * request nothing but itself. Screenshots (desktop, phone) go to test-output/screenshots/.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, screenshot } from './helpers/browser.js';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot, sharedBrowser } from './helpers/browser.js';
+import { cliOk } from './helpers/cli.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-report-browser-'));
 
-function cli(...args: string[]): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
-  if (r.status !== 0) throw new Error(`spidersolve ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
-  return r.stdout;
-}
+const cli = (...args: string[]): string => cliOk(args);
 
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-beforeAll(async () => {
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 describe('the HTML report in chromium', () => {
   it('draws every chart of a real study, and loads nothing', async () => {

@@ -6,25 +6,19 @@
  * toggle shows the face-down cards `play --reveal` lists; at the end the page says won. Loads nothing
  * from the network. Screenshots (desktop and phone) go to test-output/screenshots/.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, screenshot } from './helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot, sharedBrowser } from './helpers/browser.js';
+import { cliOk } from './helpers/cli.js';
 import { SE1_1_LINE, SP2_1007_LINE } from './helpers/lines.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-view-browser-'));
 
-
-function cli(...args: string[]): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-  if (r.status !== 0) throw new Error(`spidersolve ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
-  return r.stdout;
-}
+const cli = (...args: string[]): string => cliOk(args, 60_000);
 
 /** What the page shows, read from its data attributes, in the shape of play --json. */
 interface Shown {
@@ -94,13 +88,7 @@ function expectSame(got: Shown, want: ReturnType<typeof played>): void {
   expect(got).toEqual(rest);
 }
 
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-beforeAll(async () => {
-  browser = await launchBrowser();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 describe('the viewer in chromium', () => {
   it('steps through SE1-1\'s winning line as play does: →, ←, the slider, the reveal toggle, won at the end', async () => {

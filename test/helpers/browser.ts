@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /** The system browser's path (CHROMIUM_PATH overrides). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -34,6 +35,26 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close:
     close: async () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One browser for the tests of a file: launched before them (up to 120 s), closed after them. Read
+ * `.context` inside a test (it is set once the browser is up).
+ */
+export function sharedBrowser(): { readonly context: BrowserContext } {
+  let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    get context(): BrowserContext {
+      if (!browser) throw new Error('the browser is not launched (read .context inside a test)');
+      return browser.context;
     },
   };
 }

@@ -4,7 +4,7 @@
  * src/cli/main.ts …`, or another entry: the slow suite, for what needs a whole process — signals, the
  * real entry, standard input, a terminal).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -13,6 +13,17 @@ import { expect } from 'vitest';
 
 /** The project's root folder. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Runs `spidersolve ARGS` in a child process (tsx, from the project's root) and waits for it; returns
+ * its stdout. Throws Error with its exit status and stderr if it does not exit 0 (a step a test needs
+ * done, not the behaviour under test). `timeoutMs`: killed after this long (default 170 s).
+ */
+export function cliOk(args: readonly string[], timeoutMs = 170_000): string {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: timeoutMs });
+  if (r.status !== 0) throw new Error(`spidersolve ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
 
 /** A finished child process. */
 export interface Run {
