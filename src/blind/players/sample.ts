@@ -133,6 +133,24 @@ function cutLine(world: ReturnType<typeof completion>, line: readonly string[], 
 }
 
 /**
+ * Adds a sample's vote to `votes`: its line (played in `world`) cut as `plan` says, for the candidate
+ * of that plan, weighing `v.weight`; a line not won whose plan strands the stock (strandsStock, with
+ * `stockDeals` deals left in the true game) gets no vote. Returns whether the vote was counted.
+ */
+function tally(votes: Map<string, Candidate>, world: Position, line: readonly string[], plan: SampleSettings['plan'], v: { weight: number; won: boolean; positions: number; sample: number }, stockDeals: number): boolean {
+  const { moves, key, end } = cutLine(world, line, plan);
+  if (!v.won && strandsStock(end, stockDeals)) return false;
+  const c = votes.get(key);
+  if (c) {
+    c.votes += v.weight;
+    if (v.won) c.wins++;
+    c.positions += v.positions;
+    c.voters.push(v.sample);
+  } else votes.set(key, { moves, votes: v.weight, wins: v.won ? 1 : 0, positions: v.positions, first: v.sample, voters: [v.sample] });
+  return true;
+}
+
+/**
  * Does a plan end where the stock can never be dealt again (R12: fewer cards on the table than
  * columns, with `stockDeals` deals left in the true game)? Such a plan is lost unless the cards on the
  * table complete every suit left, which a won line shows; a progress line's plan to it gets no vote.
@@ -221,17 +239,7 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
         line = r.progress.line;
         weight = r.progress.gain;
       }
-      if (line.length > 0) {
-        const { moves, key, end } = cutLine(world, line, settings.plan);
-        if (r.status !== 'won' && strandsStock(end, obs.stockDeals.length)) continue;
-        const c = votes.get(key);
-        if (c) {
-          c.votes += weight;
-          if (r.status === 'won') c.wins++;
-          c.positions += r.positions;
-          c.voters.push(i);
-        } else votes.set(key, { moves, votes: weight, wins: r.status === 'won' ? 1 : 0, positions: r.positions, first: i, voters: [i] });
-      }
+      if (line.length > 0 && !tally(votes, world, line, settings.plan, { weight, won: r.status === 'won', positions: r.positions, sample: i }, obs.stockDeals.length)) continue;
       // stop once the leader cannot be caught by the samples left (a HOP check needs every sample)
       const ranked = [...votes.values()].sort((a, b) => b.votes - a.votes);
       const left = settings.k - 1 - i;
@@ -272,14 +280,7 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
       work.solves++;
       work.positions += r.positions;
       if (!r.progress || r.progress.gain <= 0 || r.progress.line.length === 0) continue;
-      const { moves, key, end } = cutLine(world, r.progress.line, settings.plan);
-      if (strandsStock(end, obs.stockDeals.length)) continue;
-      const c = votes.get(key);
-      if (c) {
-        c.votes += r.progress.gain;
-        c.positions += r.positions;
-        c.voters.push(i);
-      } else votes.set(key, { moves, votes: r.progress.gain, wins: 0, positions: r.positions, first: i, voters: [i] });
+      tally(votes, world, r.progress.line, settings.plan, { weight: r.progress.gain, won: false, positions: r.positions, sample: i }, obs.stockDeals.length);
     }
     const ranked = [...votes.values()].sort(byVote);
     return ranked[0]?.moves ?? null;
