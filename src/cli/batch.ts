@@ -811,17 +811,17 @@ function rowWords(n: number): string {
 }
 
 /**
- * What a report file holds, for its "wrote" line: `HTML report, 9 rows of 3 studies, 5 charts`, with
- * the blind rows it holds (`HTML report, 9 rows of 3 studies and 2 blind rows`; `HTML report, 2 blind
- * rows` when it holds no solve row).
+ * What a report file holds, for its "wrote" line: `HTML report, 9 rows of 3 studies`, with the blind
+ * rows it holds (`HTML report, 9 rows of 3 studies and 2 blind rows`; `HTML report, 2 blind rows` when
+ * it holds no solve row).
  */
-function reportWords(format: ReportFormat | PictureFormat, rows: readonly ReportRow[], charts?: number, blindRows = 0): string {
+function reportWords(format: ReportFormat | PictureFormat, rows: readonly ReportRow[], blindRows = 0): string {
   const studies = new Set(rows.map((r) => r.study)).size;
   const name = { table: 'report table', md: 'Markdown report', csv: 'CSV report', json: 'JSON report', html: 'HTML report', vega: 'Vega-Lite chart specs' }[format];
   const of = rows.length ? ` of ${studies} stud${studies === 1 ? 'y' : 'ies'}` : '';
   const blind = `${blindRows.toLocaleString('en-US')} blind row${blindRows === 1 ? '' : 's'}`;
   const held = blindRows === 0 ? `${rowWords(rows.length)}${of}` : rows.length === 0 ? blind : `${rowWords(rows.length)}${of} and ${blind}`;
-  return `${name}, ${held}${charts !== undefined ? `, ${charts} chart${charts === 1 ? '' : 's'}` : ''}`;
+  return `${name}, ${held}`;
 }
 
 /**
@@ -879,7 +879,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
           ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), pooled: filter.pool ? studies.length : undefined, ...(blind.length ? { blind } : {}) })
           : reportVega(rows, won, generator, blind),
       );
-      if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows, undefined, blind.length), o.quiet);
+      if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows, blind.length), o.quiet);
       return;
     }
     const rows = store.report(filter);
@@ -896,7 +896,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     if (notes.length) text += (format === 'md' ? '\n' + notes.map((n) => `> ${markdownText(n)}`).join('\n>\n') : notes.join('\n')) + '\n';
     await writeOut(o.out, text);
     // (a CSV of solve rows leaves the blind rows out: blindCsvNote)
-    if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows, undefined, format === 'csv' && rows.length > 0 ? 0 : blind.length), o.quiet);
+    if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows, format === 'csv' && rows.length > 0 ? 0 : blind.length), o.quiet);
   } finally {
     store.close();
   }
