@@ -1,0 +1,80 @@
+/**
+ * Rough edges of the command line, in process: a file given to `batch --deals` that is not a deals
+ * file, a suit count given twice in a `--suits` list, `batch --seed`, a sign before a whole number,
+ * an existing file given as `--db`, and `report`/`export --out` onto a study's deals or position file.
+ */
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOneLineError, runInProcess } from './helpers/cli.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-rough-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('batch --deals with a file that is not a deals file', () => {
+  it('a JSON file: one short line with the first line, not a message for each of its lines; nothing is stored', async () => {
+    const file = join(dir, 'package.json');
+    const lines = ['{', `  "name": "spidersolve",`, `  "description": "${'a long description of the package '.repeat(5)}",`, '  "type": "module"', '}'];
+    writeFileSync(file, lines.join('\n') + '\n');
+    const db = join(dir, 'json.sqlite');
+    const r = await runInProcess(['batch', '--deals', file, '--db', db]);
+    expectOneLineError(
+      r,
+      new RegExp(
+        `^spidersolve: --deals ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not a deals file: none of its 5 lines is a deal: line 1, "\\{", is no deal code, ` +
+          'pysol:GAME:N or position file that exists; a deals line is a deal code \\(SP2-1007\\), pysol:GAME:N or a position-file path \\(relative to the working directory\\)\\n$',
+      ),
+    );
+    expect(r.stderr.length).toBeLessThan(300 + file.length);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('an HTML file whose first line is long: that line is cut to 60 characters around …', async () => {
+    const file = join(dir, 'page.html');
+    const first = `<!doctype html><html lang="en"><head><title>${'Spider results '.repeat(10)}</title></head>`;
+    writeFileSync(file, `${first}\n<body><p>hello</p></body></html>\n`);
+    const r = await runInProcess(['batch', '--deals', 'page.html', '--db', join(dir, 'html.sqlite')], { cwd: dir });
+    // the line as quoted: its first 44 and last 15 characters around …, 60 in all
+    expectOneLineError(r, /^spidersolve: --deals page\.html: not a deals file: none of its 2 lines is a deal: line 1, "<!doctype html><html lang="en"><head><title>…<\/title><\/head>" \(209 characters\), is no deal code/);
+  });
+
+  it('a file of one line of notes says "line 1", not "none of its 1 lines"', async () => {
+    const file = join(dir, 'notes.txt');
+    writeFileSync(file, '# my deals\nthe deals I lost last week\n');
+    const r = await runInProcess(['batch', '--deals', 'notes.txt', '--db', join(dir, 'notes.sqlite')], { cwd: dir });
+    expect(r.stderr).toBe(
+      'spidersolve: --deals notes.txt: not a deals file: line 2, "the deals I lost last week", is no deal code, pysol:GAME:N or position file that exists; ' +
+        'a deals line is a deal code (SP2-1007), pysol:GAME:N or a position-file path (relative to the working directory)\n',
+    );
+    expect(r.status).toBe(2);
+  });
+
+  it('a position file given as --deals is named as one', async () => {
+    const shown = await runInProcess(['show', 'SE2-5', '--reveal', '--json']);
+    const file = join(dir, 'se2-5.json');
+    writeFileSync(file, JSON.stringify((JSON.parse(shown.stdout) as { position: unknown }).position, null, 2));
+    const r = await runInProcess(['batch', '--deals', 'se2-5.json', '--db', join(dir, 'pos.sqlite')], { cwd: dir });
+    expect(r.stderr).toBe('spidersolve: --deals se2-5.json: is a position file (spiderette, 2 suits), not a deals file: solve it with spidersolve solve, or put its path on a line of a deals file\n');
+    expect(r.status).toBe(2);
+  });
+
+  it('a deals file with a deal on one line still lists every bad line with its message', async () => {
+    const file = join(dir, 'typos.txt');
+    writeFileSync(file, 'SE1-1\n<html>\nSE1-zz\n');
+    const r = await runInProcess(['batch', '--deals', 'typos.txt', '--db', join(dir, 'typos.sqlite')], { cwd: dir });
+    expectOneLineError(r, /^spidersolve: --deals typos\.txt: 2 bad lines \(2, 3\), nothing was run: line 2: position file <html>: no such file \(and not a deal code or pysol:GAME:N\); line 3: deal code "SE1-zz": /);
+  });
+
+  it('a file of bad deal codes only (each a deal meant) keeps the message of each', async () => {
+    const file = join(dir, 'codes.txt');
+    writeFileSync(file, 'SE1-zz\nnot a deal\n');
+    const r = await runInProcess(['batch', '--deals', 'codes.txt', '--db', join(dir, 'codes.sqlite')], { cwd: dir });
+    expectOneLineError(r, /^spidersolve: --deals codes\.txt: 2 bad lines \(1, 2\), nothing was run: line 1: deal code "SE1-zz": .*; line 2: position file "?not a deal"?: no such file/);
+  });
+});
