@@ -78,3 +78,27 @@ describe('batch --deals with a file that is not a deals file', () => {
     expectOneLineError(r, /^spidersolve: --deals codes\.txt: 2 bad lines \(1, 2\), nothing was run: line 1: deal code "SE1-zz": .*; line 2: position file "?not a deal"?: no such file/);
   });
 });
+
+describe('a suit count given twice in a --suits list', () => {
+  it('batch refuses it, before a database is made', async () => {
+    const db = join(dir, 'suits.sqlite');
+    const r = await runInProcess(['batch', '--game', 'spider', '--suits', '2,2', '--seeds', '1', '--db', db]);
+    expect(r.stderr).toBe('spidersolve: option --suits "2,2": suit count 2 is given twice; give each once (a comma list of 1, 2 and 4)\n');
+    expect([r.status, r.stdout, existsSync(db)]).toEqual([2, '', false]);
+  });
+
+  it('report and export refuse it alike', async () => {
+    const db = join(dir, 'none.sqlite');
+    for (const args of [['report'], ['export', '--csv']]) {
+      const r = await runInProcess([...args, '--suits', '4, 1,4', '--db', db]);
+      expect(r.stderr).toBe('spidersolve: option --suits "4, 1,4": suit count 4 is given twice; give each once (a comma list of 1, 2 and 4)\n');
+      expect([r.status, r.stdout]).toEqual([2, '']);
+    }
+  });
+
+  it('a list of different suit counts is still taken, in any order', async () => {
+    const r = await runInProcess(['batch', '--game', 'spiderette', '--suits', '2,1', '--seeds', '1', '--max-positions', '50', '--workers', '1', '--quiet', '--json', '--db', join(dir, 'suits-ok.sqlite')]);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ study: 'spiderette-1,2-seeds-1-at-50-positions', planned: 2 });
+  });
+});

@@ -121,8 +121,11 @@ export function planFromLoaded(loaded: LoadedDeal, cwd: string = process.cwd()):
 }
 
 /**
- * Parses `--suits`: a comma list of 1, 2, 4 (`1,2,4`, `2`). Duplicates are dropped; the result is
- * ascending. Throws InputError `bad-option` on anything else (e.g. `3`).
+ * Parses `--suits` (batch, report, export): a comma list of 1, 2, 4 (`1,2,4`, `2`), each at most once;
+ * the result is ascending. Throws InputError `bad-option` on anything else: a value that is not a
+ * suit count (`3`), or a suit count given twice (`2,2`: `option --suits "2,2": suit count 2 is given
+ * twice; give each once`), which is likelier a typo for another list than a wish for the same deals
+ * twice.
  */
 export function parseSuitsList(text: string): SuitCount[] {
   const parts = text.split(',').map((s) => s.trim());
@@ -130,6 +133,7 @@ export function parseSuitsList(text: string): SuitCount[] {
   for (const p of parts) {
     const n = /^\d+$/.test(p) ? Number(p) : NaN;
     if (!isSuitCount(n)) throw new InputError('bad-option', `option --suits ${quoteInput(text)}: ${p === text.trim() ? 'not' : `${quoteInput(p)} is not`} a suit count; use a comma list of 1, 2 and 4`);
+    if (out.has(n)) throw new InputError('bad-option', `option --suits ${quoteInput(text)}: suit count ${n} is given twice; give each once (a comma list of 1, 2 and 4)`);
     out.add(n);
   }
   return [...out].sort((a, b) => a - b);
