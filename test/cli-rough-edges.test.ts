@@ -102,3 +102,28 @@ describe('a suit count given twice in a --suits list', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ study: 'spiderette-1,2-seeds-1-at-50-positions', planned: 2 });
   });
 });
+
+describe('batch --seed', () => {
+  it('names both of batch\'s seeds, --seeds and --player-seed, with the value given', async () => {
+    const db = join(dir, 'seed.sqlite');
+    const r = await runInProcess(['batch', '--game', 'spider', '--suits', '2', '--seed', '5', '--db', db]);
+    expect(r.stderr).toBe('spidersolve: option --seed "5": batch has no --seed; give --seeds 5 for the seeds of the deals (with --game and --suits), or --player-seed 5 for the blind player\'s own seed (with --player)\n');
+    expect([r.status, r.stdout, existsSync(db)]).toEqual([2, '', false]);
+  });
+
+  it('without a value, or with one that is no number, names them with placeholders', async () => {
+    for (const args of [['--seed'], ['--seed=1-10']]) {
+      const r = await runInProcess(['batch', ...args, '--db', join(dir, 'seed.sqlite')]);
+      const given = args[0] === '--seed' ? '' : ' "1-10"';
+      expect(r.stderr).toBe(`spidersolve: option --seed${given}: batch has no --seed; give --seeds <range> for the seeds of the deals (with --game and --suits), or --player-seed <n> for the blind player's own seed (with --player)\n`);
+      expect(r.status).toBe(2);
+    }
+  });
+
+  it('is not in batch --help', async () => {
+    const r = await runInProcess(['batch', '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/--seeds <range>/);
+    expect(r.stdout).not.toMatch(/--seed\b(?!s)/);
+  });
+});

@@ -9,7 +9,7 @@ import { isatty, ReadStream } from 'node:tty';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { stringify } from 'csv-stringify';
 import { INVISIBLE_CLASS, InputError, quoteInput } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
@@ -60,6 +60,8 @@ interface BatchCliOptions {
   shardAndNoShard?: boolean;
   /** `--quiet`: no progress bar or notes on stderr. */
   quiet?: boolean;
+  /** `--seed [n]`, a hidden option: refused, naming --seeds and --player-seed (seedNotOption). */
+  seed?: string | boolean;
 }
 
 /** A fully checked batch request (no file touched yet apart from reading the deals file). */
@@ -134,6 +136,7 @@ export function defaultStudyName(req: Pick<BatchRequest, 'study' | 'legacyStudy'
  * --seeds/--deals, bad --max-positions/--workers, any bad line of the deals file.
  */
 export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = process.env, dealsText?: string): BatchRequest {
+  if (o.seed !== undefined) throw seedNotOption(o.seed);
   // the shard first: a bad --shard or scheduler variable is refused before a deals file is read
   const shard = resolveShard(o, env);
   if ((o.seeds === undefined) === (o.deals === undefined)) {
@@ -207,6 +210,18 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     },
     ...(blind ? { blind } : {}),
   };
+}
+
+/**
+ * The error for `batch --seed` (a hidden option, so that commander does not answer "did you mean
+ * --seeds?" alone): batch has two seeds, the deals' (`--seeds`) and the blind player's
+ * (`--player-seed`, which `blind` once called --seed); the line names both, with the value given.
+ * InputError `bad-option`.
+ */
+export function seedNotOption(value: string | boolean): InputError {
+  const given = typeof value === 'string' ? ` ${quoteInput(value)}` : '';
+  const v = typeof value === 'string' && /^\d+$/.test(value.trim()) ? value.trim() : null;
+  return new InputError('bad-option', `option --seed${given}: batch has no --seed; give --seeds ${v ?? '<range>'} for the seeds of the deals (with --game and --suits), or --player-seed ${v ?? '<n>'} for the blind player's own seed (with --player)`);
 }
 
 /** The blind player's seed when --player-seed is not given (as in `blind`). */
@@ -1019,6 +1034,8 @@ export function registerBatchCommands(program: Command): void {
     .option('--no-shard', 'run the whole study even inside a Slurm job array or Kubernetes Indexed Job')
     .option('--player <spec>', `play every deal blind instead of solving it (a blind study, stored in blind_results; no --max-positions): ${PLAYER_HELP}`)
     .option('--player-seed <n>', `the blind player's own random seed, 0..4294967295 (default ${DEFAULT_PLAYER_SEED}); with --player`)
+    // not an option: refused, naming the two seeds batch has (seedNotOption)
+    .addOption(new Option('--seed [n]', 'not an option of batch: see --seeds and --player-seed').hideHelp())
     .addHelpText('after', '\nExit status: 0 done, 2 bad input (a damaged database too), 130 interrupted (run the same command again to resume), 1 the database deleted or replaced, held locked by another program too long, the disk full or a disk I/O error (the message says what was kept), or an internal error.')
     .action(batchAction);
   // commander keeps only the last of --shard K/N and --no-shard; note that both were given, so that
