@@ -3,7 +3,7 @@
  * file, a suit count given twice in a `--suits` list, `batch --seed`, a sign before a whole number,
  * an existing file given as `--db`, and `report`/`export --out` onto a study's deals or position file.
  */
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,5 +125,44 @@ describe('batch --seed', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/--seeds <range>/);
     expect(r.stdout).not.toMatch(/--seed\b(?!s)/);
+  });
+});
+
+describe('a sign before a whole number: refused alike in options and player parameters', () => {
+  const signed = (range: string) => `a sign is not taken; write the number in digits alone (${range})`;
+
+  it('batch --player-seed +5 is refused as --player sample:k=+2 is', async () => {
+    const db = join(dir, 'sign.sqlite');
+    const seed = await runInProcess(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1', '--player', 'greedy', '--player-seed', '+5', '--db', db]);
+    expect([seed.status, seed.stderr]).toEqual([2, `spidersolve: option --player-seed "+5": ${signed('0..4294967295')}\n`]);
+    const k = await runInProcess(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1', '--player', 'sample:k=+2', '--db', db]);
+    expect([k.status, k.stderr]).toEqual([2, `spidersolve: player "sample:k=+2": k "+2": ${signed('1..1000')}\n`]);
+    const minus = await runInProcess(['blind', 'SE1-1', '--player', 'sample:budget=-100']);
+    expect([minus.status, minus.stderr]).toEqual([2, `spidersolve: player "sample:budget=-100": budget "-100": ${signed('100..10000000')}\n`]);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('every whole-number option follows the rule', async () => {
+    const cases: [string[], string][] = [
+      [['blind', 'SE1-1', '--player', 'greedy', '--player-seed', '+5'], `option --player-seed "+5": ${signed('0..4294967295')}`],
+      [['blind', 'SE1-1', '--player', 'greedy', '--loss-budget', '+0'], `option --loss-budget "+0": ${signed('0..200000000')}`],
+      [['deal', '--seed', '+5'], `option --seed "+5": ${signed('0..4294967295')}`],
+      [['deal', '--count', '+2'], `option --count "+2": ${signed('1..1000000')}`],
+      [['deal', '--count', '2', '--from', '+1'], `option --from "+1": ${signed('0..4294967295')}`],
+      [['solve', 'SE1-1', '--max-positions', '+100'], `option --max-positions "+100": ${signed('1..200000000')}`],
+      [['batch', '--game', 'spider', '--suits', '1', '--seeds', '1', '--workers', '+1', '--db', join(dir, 'sign.sqlite')], `option --workers "+1": ${signed('1..256')}`],
+      [['batch', '--game', 'spider', '--suits', '1', '--seeds', '1', '--max-positions', '+100', '--db', join(dir, 'sign.sqlite')], `option --max-positions "+100": ${signed('1..200000000')}`],
+      [['batch', '--game', 'spider', '--suits', '1', '--seeds', '1', '--max-positions', '100,+200', '--db', join(dir, 'sign.sqlite')], `option --max-positions "100,+200": budget "+200": ${signed('1..200000000')}`],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runInProcess(args);
+      expect([args.join(' '), r.status, r.stdout, r.stderr]).toEqual([args.join(' '), 2, '', `spidersolve: ${message}\n`]);
+    }
+    expect(existsSync(join(dir, 'sign.sqlite'))).toBe(false);
+  });
+
+  it('the same values without the sign are taken', async () => {
+    const r = await runInProcess(['deal', '--seed', '5', '--game', 'spiderette', '--suits', '1']);
+    expect([r.status, r.stdout]).toEqual([0, 'SE1-5\n']);
   });
 });

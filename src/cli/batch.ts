@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
 import { stringify } from 'csv-stringify';
-import { INVISIBLE_CLASS, InputError, quoteInput } from '../game/errors.js';
+import { INVISIBLE_CLASS, InputError, quoteInput, wholeNumber } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { dealsFileName, parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
@@ -299,10 +299,8 @@ export function parseBudgets(text: string): number[] {
     throw new InputError('bad-option', `${whole}: ${why}`);
   };
   const out = parts.map((p) => {
-    const t = p.trim();
-    if (!/^\d+$/.test(t)) return fault(`budget ${quoteInput(p)}: not a whole number in digits (1..${MAX_MAX_POSITIONS})`);
-    const n = Number(t);
-    return n >= 1 && n <= MAX_MAX_POSITIONS ? n : fault(`budget ${quoteInput(p)}: must be 1..${MAX_MAX_POSITIONS}`);
+    const n = wholeNumber(p, 1, MAX_MAX_POSITIONS);
+    return 'why' in n ? fault(`budget ${quoteInput(p)}: ${n.why}`) : n.value;
   });
   for (let i = 1; i < out.length; i++) {
     if (out[i]! <= out[i - 1]!) fault(`a ladder's budgets must increase (${out[i - 1]} then ${out[i]})`);
