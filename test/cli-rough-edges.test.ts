@@ -3,11 +3,11 @@
  * file, a suit count given twice in a `--suits` list, `batch --seed`, a sign before a whole number,
  * an existing file given as `--db`, and `report`/`export --out` onto a study's deals or position file.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectOneLineError, runInProcess } from './helpers/cli.js';
+import { expectOneLineError, expectUnchanged, runInProcess, snapshot } from './helpers/cli.js';
 
 let dir: string;
 beforeAll(() => {
@@ -164,5 +164,31 @@ describe('a sign before a whole number: refused alike in options and player para
   it('the same values without the sign are taken', async () => {
     const r = await runInProcess(['deal', '--seed', '5', '--game', 'spiderette', '--suits', '1']);
     expect([r.status, r.stdout]).toEqual([0, 'SE1-5\n']);
+  });
+});
+
+describe('batch --db naming a file that exists', () => {
+  const study = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1', '--max-positions', '50', '--workers', '1', '--quiet'];
+
+  it('a file that is not empty and not an SQLite database is refused, untouched, and nothing is made beside it', async () => {
+    const sub = mkdtempSync(join(dir, 'db-'));
+    const notes = join(sub, 'notes.sqlite');
+    writeFileSync(notes, 'my notes, not a database\n');
+    const before = snapshot(notes);
+    const r = await runInProcess([...study, '--db', notes]);
+    expect([r.status, r.stdout, r.stderr]).toEqual([2, '', `spidersolve: database ${notes}: not an SQLite database; left untouched (use another --db path)\n`]);
+    expectUnchanged(notes, before);
+    expect(readdirSync(sub)).toEqual(['notes.sqlite']);
+  });
+
+  it('an empty file (0 bytes) is taken as a new database', async () => {
+    const empty = join(dir, 'empty.db');
+    writeFileSync(empty, '');
+    const r = await runInProcess([...study, '--json', '--db', empty]);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ study: 'spiderette-1-seeds-1-at-50-positions', planned: 1, ran: 1 });
+    expect(statSync(empty).size).toBeGreaterThan(0);
+    const studies = await runInProcess(['studies', '--json', '--db', empty]);
+    expect((JSON.parse(studies.stdout) as { name: string }[]).map((s) => s.name)).toEqual(['spiderette-1-seeds-1-at-50-positions']);
   });
 });
