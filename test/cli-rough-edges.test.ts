@@ -3,7 +3,7 @@
  * file, a suit count given twice in a `--suits` list, `batch --seed`, a sign before a whole number,
  * an existing file given as `--db`, and `report`/`export --out` onto a study's deals or position file.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -190,5 +190,60 @@ describe('batch --db naming a file that exists', () => {
     expect(statSync(empty).size).toBeGreaterThan(0);
     const studies = await runInProcess(['studies', '--json', '--db', empty]);
     expect((JSON.parse(studies.stdout) as { name: string }[]).map((s) => s.name)).toEqual(['spiderette-1-seeds-1-at-50-positions']);
+  });
+});
+
+describe('report --out and export --out onto a file the studies were planned from', () => {
+  let sub: string;
+  let db: string;
+  const deals = () => join(sub, 'deals.txt');
+  const pos = () => join(sub, 'start.json');
+  beforeAll(async () => {
+    sub = mkdtempSync(join(dir, 'out-'));
+    db = join(sub, 'r.sqlite');
+    const shown = await runInProcess(['show', 'SE2-5', '--reveal', '--json']);
+    writeFileSync(pos(), JSON.stringify((JSON.parse(shown.stdout) as { position: unknown }).position, null, 2));
+    writeFileSync(deals(), 'SE1-1\nstart.json\n');
+    const r = await runInProcess(['batch', '--deals', 'deals.txt', '--max-positions', '50', '--workers', '1', '--quiet', '--db', db], { cwd: sub });
+    expect(r.status).toBe(0);
+  });
+
+  it('report --out the study\'s deals file is refused, by its path or through a link, and the file is kept', async () => {
+    const before = snapshot(deals());
+    const link = join(sub, 'link.txt');
+    symlinkSync(deals(), link);
+    for (const out of [deals(), 'deals.txt', link]) {
+      const r = await runInProcess(['report', '--db', db, '--out', out], { cwd: sub });
+      expect([r.status, r.stdout, r.stderr]).toEqual([2, '', `spidersolve: option --out "${out}": is the deals file of study "deals-at-50-positions" in ${db}; writing there would destroy it, so nothing was written: give another file name\n`]);
+    }
+    expectUnchanged(deals(), before);
+  });
+
+  it('export --out a position file named in the deals file is refused, and the file is kept', async () => {
+    const before = snapshot(pos());
+    const r = await runInProcess(['export', '--csv', '--db', db, '--out', 'start.json'], { cwd: sub });
+    expect([r.status, r.stdout, r.stderr]).toEqual([2, '', `spidersolve: option --out "start.json": is the position file ${pos()}, a deal of a study in ${db}; writing there would destroy it, so nothing was written: give another file name\n`]);
+    expectUnchanged(pos(), before);
+    const html = await runInProcess(['report', '--format', 'html', '--db', db, '--out', pos()]);
+    expect(html.status).toBe(2);
+    expectUnchanged(pos(), before);
+  });
+
+  it('the database itself stays refused (any SQLite file)', async () => {
+    const before = snapshot(db);
+    const r = await runInProcess(['export', '--csv', '--db', db, '--out', db]);
+    expect([r.status, r.stderr]).toEqual([2, `spidersolve: option --out "${db}": is the results database ${db}; writing there would destroy the results, so nothing was written: give another file name\n`]);
+    expectUnchanged(db, before);
+  });
+
+  it('other files are written as before, by report and export', async () => {
+    const r = await runInProcess(['report', '--db', db, '--out', 'report.txt', '--quiet'], { cwd: sub });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(readFileSync(join(sub, 'report.txt'), 'utf8')).toMatch(/^study +game +suits/);
+    const other = join(sub, 'other.txt');
+    writeFileSync(other, 'SE1-2\n');
+    const e = await runInProcess(['export', '--csv', '--db', db, '--out', other, '--quiet']);
+    expect(e.status).toBe(0);
+    expect(readFileSync(other, 'utf8')).toMatch(/^study,name,/);
   });
 });

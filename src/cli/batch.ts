@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
 import { stringify } from 'csv-stringify';
-import { INVISIBLE_CLASS, InputError, quoteInput, wholeNumber } from '../game/errors.js';
+import { INVISIBLE_CLASS, InputError, pathForMessage, quoteInput, wholeNumber } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { dealsFileName, parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
@@ -740,7 +740,8 @@ function checkStudies(store: ResultStore, given: ResultFilter): ResultFilter {
  * would destroy the results), and any other SQLite database (results merged elsewhere, the default
  * database while --db names another, another program's; isSqliteFile) or its -wal, -shm or -journal
  * file, each with a one-line `bad-option` error. Missing parent directories are fine: `createOutDir`
- * makes them.
+ * makes them. The files the studies were planned from are checked once the database is open
+ * (checkOutNotInput).
  */
 export function checkOutPath(out: string, db: string): void {
   const name = `option --out ${quoteInput(out, 120)}`;
@@ -761,6 +762,26 @@ export function checkOutPath(out: string, db: string): void {
   if (owner !== null || isSqliteFile(out)) {
     const what = owner !== null ? `a file of the SQLite database ${quoteInput(owner, 120)}` : 'an SQLite database';
     throw new InputError('bad-option', `${name}: is ${what}; writing there would destroy it, so nothing was written: give another file name`);
+  }
+}
+
+/**
+ * Refuses an `--out` (checked by checkOutPath first) that is one of the files the studies of the open
+ * database were planned from (ResultStore.inputFiles): a study's deals file, or a position file named
+ * on a line of one; the same file by its path, through a link or by another name (same device and
+ * inode). Writing the report there would destroy what a resumed or repeated batch reads again. A path
+ * that does not exist, or is no regular file (/dev/stdout), destroys no input and is not checked.
+ * Throws InputError `bad-option`: `option --out "deals.txt": is the deals file of study "deals-at-1M-positions"
+ * in results.sqlite; writing there would destroy it, so nothing was written: give another file name`.
+ */
+export function checkOutNotInput(out: string, store: ResultStore): void {
+  const st = statOrNull(out);
+  if (!st?.isFile()) return;
+  for (const f of store.inputFiles()) {
+    const input = statOrNull(f.path);
+    if (!input?.isFile() || input.dev !== st.dev || input.ino !== st.ino) continue;
+    const what = f.kind === 'deals' ? `the deals file of study "${printableName(f.study ?? '')}"` : `the position file ${pathForMessage(f.path)}, a deal of a study`;
+    throw new InputError('bad-option', `option --out ${quoteInput(out, 120)}: is ${what} in ${pathForMessage(store.path)}; writing there would destroy it, so nothing was written: give another file name`);
   }
 }
 
@@ -872,6 +893,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
+    if (o.out !== undefined) checkOutNotInput(o.out, store);
     const filter = checkStudies(store, parsed);
     if (format === 'html' || format === 'vega') {
       // loaded here, not at start-up: Vega and Vega-Lite take about half a second to load
@@ -955,6 +977,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
+    if (o.out !== undefined) checkOutNotInput(o.out, store);
     const filter = checkStudies(store, parsed);
     if (o.summary) {
       const rows = store.report(filter);
