@@ -52,7 +52,7 @@ describe('blind --player-seed', () => {
       await runInProcess(['blind', 'SE2-5', '--player', 'greedy', '--player-seed', '3', '--seed', '4']),
       /^spidersolve: options --player-seed 3 and --seed 4: --seed is an older name of --player-seed; give one seed\n$/,
     );
-    expectOneLineError(await runInProcess(['blind', 'SE2-5', '--player', 'greedy', '--player-seed', '-1']), /^spidersolve: option --player-seed "-1": must be 0\.\.4294967295\n$/);
+    expectOneLineError(await runInProcess(['blind', 'SE2-5', '--player', 'greedy', '--player-seed', '-1']), /^spidersolve: option --player-seed "-1": a sign is not taken; write the number in digits alone \(0\.\.4294967295\)\n$/);
     expectOneLineError(await runInProcess(['blind', 'SE2-5', '--player', 'greedy', '--seed', 'x']), /^spidersolve: option --seed "x": not a whole number in digits \(0\.\.4294967295\)\n$/);
   });
 

@@ -121,8 +121,11 @@ export function planFromLoaded(loaded: LoadedDeal, cwd: string = process.cwd()):
 }
 
 /**
- * Parses `--suits`: a comma list of 1, 2, 4 (`1,2,4`, `2`). Duplicates are dropped; the result is
- * ascending. Throws InputError `bad-option` on anything else (e.g. `3`).
+ * Parses `--suits` (batch, report, export): a comma list of 1, 2, 4 (`1,2,4`, `2`), each at most once;
+ * the result is ascending. Throws InputError `bad-option` on anything else: a value that is not a
+ * suit count (`3`), or a suit count given twice (`2,2`: `option --suits "2,2": suit count 2 is given
+ * twice; give each once`), which is likelier a typo for another list than a wish for the same deals
+ * twice.
  */
 export function parseSuitsList(text: string): SuitCount[] {
   const parts = text.split(',').map((s) => s.trim());
@@ -130,6 +133,7 @@ export function parseSuitsList(text: string): SuitCount[] {
   for (const p of parts) {
     const n = /^\d+$/.test(p) ? Number(p) : NaN;
     if (!isSuitCount(n)) throw new InputError('bad-option', `option --suits ${quoteInput(text)}: ${p === text.trim() ? 'not' : `${quoteInput(p)} is not`} a suit count; use a comma list of 1, 2 and 4`);
+    if (out.has(n)) throw new InputError('bad-option', `option --suits ${quoteInput(text)}: suit count ${n} is given twice; give each once (a comma list of 1, 2 and 4)`);
     out.add(n);
   }
   return [...out].sort((a, b) => a - b);
@@ -247,7 +251,9 @@ export function dealsFileName(path: string): string {
  * suit count than `filter` asks are left out (they are not bad lines). Deals met twice are planned
  * once. Throws InputError `bad-file` if the file cannot be read or holds no deal (none that passes
  * the filter), and `bad-reference` if any line is bad: the bad lines' numbers (up to 50), then
- * `line N: message` for up to 20 of them, separated by "; ". `given`: the file's text, read already
+ * `line N: message` for up to 20 of them, separated by "; " — except for a file that is not a deals
+ * file (no line a deal, the first bad one shaped like none: a JSON or HTML file), which is `bad-file`
+ * in one short line (notADealsFile). `given`: the file's text, read already
  * by the caller (a pipe or terminal, read so that a signal can stop the reading).
  */
 export function planDealsFile(path: string, load: DealLoader, filter: DealFilter = {}, cwd: string = process.cwd(), given?: string): DealsFilePlan {
@@ -266,7 +272,12 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
   if (binary !== null) {
     throw new InputError('bad-file', `--deals ${name}: not a text file (${binary}); give a text file of deal codes, pysol:GAME:N references or position-file paths, one a line`);
   }
-  const bad: { line: number; message: string }[] = [];
+  // `unknown`: the line names no file and is shaped like no deal code or pysol: reference (the loader's
+  // `bad-file` for a path that is not there), so nothing on it was meant as a deal that went wrong
+  const bad: { line: number; message: string; text: string; unknown: boolean }[] = [];
+  // lines that are deals (whatever the filter or an earlier line did with them), and lines read at all
+  let deals = 0;
+  let read = 0;
   let filtered = 0;
   let duplicates = 0;
   // each deal's place in `out`, by identity
@@ -276,18 +287,20 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
   lines.forEach((raw, i) => {
     const ref = withoutComment(raw).trim();
     if (ref === '' || ref.startsWith('#')) return;
+    read++;
     // a pipe, socket or device named as a position file would hold the plan up (reading a pipe waits
     // for a writer, past Ctrl-C), and is not there to read again when the study resumes
     const st = statOrNull(resolve(cwd, ref));
     if (st !== null && !st.isFile() && !st.isDirectory()) {
-      bad.push({ line: i + 1, message: `position file ${pathForMessage(ref)}: not a regular file (a pipe, socket or device); a deals file names position files, which are read again when its study resumes` });
+      bad.push({ line: i + 1, message: `position file ${pathForMessage(ref)}: not a regular file (a pipe, socket or device); a deals file names position files, which are read again when its study resumes`, text: ref, unknown: false });
       return;
     }
     const r = load(ref);
     if (!r.ok) {
-      bad.push({ line: i + 1, message: r.error.message });
+      bad.push({ line: i + 1, message: r.error.message, text: ref, unknown: st === null && r.error.code === 'bad-file' });
       return;
     }
+    deals++;
     const p = planFromLoaded(r.value, cwd);
     if ((filter.game && p.game !== filter.game) || (filter.suits && !filter.suits.includes(p.suits))) {
       filtered++;
@@ -307,6 +320,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     seen.set(id, out.length);
     out.push(p);
   });
+  if (bad.length && deals === 0 && bad[0]!.unknown) throw notADealsFile(name, path, load, cwd, given, bad[0]!, read);
   if (bad.length) {
     // every bad line's number first (the first 50), then the first 20 messages
     const more = (n: number) => (bad.length > n ? `, … ${bad.length - n} more` : '');
@@ -321,6 +335,29 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
   }
   if (out.length > MAX_PLANNED_DEALS) throw new InputError('bad-file', `--deals ${name}: more than ${MAX_PLANNED_DEALS} deals; split the study`);
   return { deals: out, leftOut: filtered, duplicates };
+}
+
+/** What a line of a deals file is, for the messages that say so. */
+const DEALS_LINE_HELP = 'a deals line is a deal code (SP2-1007), pysol:GAME:N or a position-file path (relative to the working directory)';
+
+/**
+ * The error for a file given as `--deals` that is not a deals file: no line of it is a deal, and its
+ * first bad line is not even shaped like one (no deal code, pysol: reference or file that exists; a
+ * JSON or HTML file, a text of notes). One short line instead of every line's message: the file, the
+ * first bad line's number and text (quoteInput, cut to 60 characters), and what a deals line is; or,
+ * for a file that is itself a position file (read from a path, not a pipe), that it is one and where
+ * it goes instead. InputError `bad-file`.
+ */
+function notADealsFile(name: string, path: string, load: DealLoader, cwd: string, given: string | undefined, first: { line: number; text: string }, lines: number): InputError {
+  if (given === undefined && path !== '-') {
+    const itself = load(resolve(cwd, path));
+    if (itself.ok) {
+      const v = itself.value.position.variant;
+      return new InputError('bad-file', `--deals ${name}: is a position file (${v.game}, ${v.suits} suit${v.suits === 1 ? '' : 's'}), not a deals file: solve it with spidersolve solve, or put its path on a line of a deals file`);
+    }
+  }
+  const which = lines === 1 ? `line ${first.line}` : `none of its ${lines.toLocaleString('en-US')} lines is a deal: line ${first.line}`;
+  return new InputError('bad-file', `--deals ${name}: not a deals file: ${which}, ${quoteInput(first.text, 60)}, is no deal code, pysol:GAME:N or position file that exists; ${DEALS_LINE_HELP}`);
 }
 
 /** What a study plans: seeds (game, suit counts, ranges; the last may be open) or a deals file. */

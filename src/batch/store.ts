@@ -20,7 +20,7 @@ import type { DealLink, ResultRecord, StoredRow } from './records.js';
 import { blindReport, blindRows, blindStatusOf, hasBlindStudies, settledBlindPlaces, type BlindRecord, type BlindReportRow, type BlindStatus, type BlindWalkRow } from './blind.js';
 import type { ReportRow, ResultStatus, WonPositions } from './report.js';
 import * as read from './storeRead.js';
-import type { ResultFilter, StoredOutcome, StudyInfo } from './storeRead.js';
+import type { InputFile, ResultFilter, StoredOutcome, StudyInfo } from './storeRead.js';
 import * as write from './storeWrite.js';
 import type { RunStatus } from './liveness.js';
 import { checkPlan, studyParamsJson, studyWith, type StudyParams } from './studyParams.js';
@@ -29,7 +29,7 @@ export { BUSY_TIMEOUT_MS, DEFAULT_DB_PATH } from './openDatabase.js';
 export { RESULT_COLUMNS, recordFromError, recordFromOutcome, type DealLink, type ResultRecord, type StoredRow } from './records.js';
 export { HEARTBEAT_MS, parseProcStat, processStartMs, processStat, runIsDead, STALE_MS, type RunInfo, type RunStatus } from './liveness.js';
 export { paramsDiff, studyParamsJson, type StudyParams } from './studyParams.js';
-export type { ResultFilter, StoredOutcome, StudyInfo } from './storeRead.js';
+export type { InputFile, ResultFilter, StoredOutcome, StudyInfo } from './storeRead.js';
 
 /** The results database. Open with `ResultStore.openForWriting` or `ResultStore.openForReading`. */
 export class ResultStore {
@@ -347,6 +347,14 @@ export class ResultStore {
   /** Study names that are not in the database, of those given (for a one-line error). */
   unknownStudies(names: readonly string[]): string[] {
     return read.unknownStudies(this.#db, names);
+  }
+
+  /**
+   * The deals files and position files the studies were planned from (storeRead.ts inputFiles):
+   * what report and export must not write their --out over.
+   */
+  inputFiles(): InputFile[] {
+    return read.inputFiles(this.#db);
   }
 
   // ---- report and export (storeRead.ts walk)

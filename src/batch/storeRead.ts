@@ -186,6 +186,32 @@ export function matchStudyName(db: Database.Database, name: string): string {
   return same.length === 1 ? same[0]! : name;
 }
 
+/** A file a study of the database was planned from (see `inputFiles`). */
+export interface InputFile {
+  /** Absolute path, as the plan recorded it. */
+  readonly path: string;
+  /** `deals`: a study's deals file (--deals); `position`: a position file named on a line of one. */
+  readonly kind: 'deals' | 'position';
+  /** The study a deals file planned (a position file's study is not looked up: it is named by deal). */
+  readonly study?: string;
+}
+
+/**
+ * The files the database's studies were planned from, as the plan recorded them (absolute paths):
+ * each study's deals file (`studies.deals_spec` `file:<path>`, but not /dev/stdin, standard input)
+ * and each position file a deal was reached by (`deal_names` `file:<path>`, found through its index);
+ * each path once. Reads only: whether they still exist is the caller's to see.
+ */
+export function inputFiles(db: Database.Database): InputFile[] {
+  const out = new Map<string, InputFile>();
+  const deals = db.prepare("SELECT name, substr(deals_spec, 6) AS path FROM studies WHERE substr(deals_spec, 1, 5) = 'file:' ORDER BY id").all() as { name: string; path: string }[];
+  for (const d of deals) if (d.path !== '/dev/stdin' && !out.has(d.path)) out.set(d.path, { path: d.path, kind: 'deals', study: d.name });
+  // 'file;' is the first text after every 'file:…' (';' follows ':'): a range of the index on name
+  const positions = db.prepare("SELECT DISTINCT substr(name, 6) FROM deal_names WHERE name >= 'file:' AND name < 'file;'").pluck().all() as string[];
+  for (const p of positions) if (!out.has(p)) out.set(p, { path: p, kind: 'position' });
+  return [...out.values()];
+}
+
 /** Study names that are not in the database, of those given (for a one-line error). */
 export function unknownStudies(db: Database.Database, names: readonly string[]): string[] {
   const has = db.prepare('SELECT 1 FROM studies WHERE name = ?').pluck();

@@ -9,9 +9,9 @@ import { isatty, ReadStream } from 'node:tty';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { stringify } from 'csv-stringify';
-import { INVISIBLE_CLASS, InputError, quoteInput } from '../game/errors.js';
+import { INVISIBLE_CLASS, InputError, pathForMessage, quoteInput, wholeNumber } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import type { GameName, SuitCount } from '../game/variant.js';
 import { dealsFileName, parseSeeds, parseSuitsList, planStudy, type PlannedDeal, type StudyPlanSpec } from '../batch/deals.js';
@@ -60,6 +60,8 @@ interface BatchCliOptions {
   shardAndNoShard?: boolean;
   /** `--quiet`: no progress bar or notes on stderr. */
   quiet?: boolean;
+  /** `--seed [n]`, a hidden option: refused, naming --seeds and --player-seed (seedNotOption). */
+  seed?: string | boolean;
 }
 
 /** A fully checked batch request (no file touched yet apart from reading the deals file). */
@@ -134,6 +136,7 @@ export function defaultStudyName(req: Pick<BatchRequest, 'study' | 'legacyStudy'
  * --seeds/--deals, bad --max-positions/--workers, any bad line of the deals file.
  */
 export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = process.env, dealsText?: string): BatchRequest {
+  if (o.seed !== undefined) throw seedNotOption(o.seed);
   // the shard first: a bad --shard or scheduler variable is refused before a deals file is read
   const shard = resolveShard(o, env);
   if ((o.seeds === undefined) === (o.deals === undefined)) {
@@ -207,6 +210,18 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     },
     ...(blind ? { blind } : {}),
   };
+}
+
+/**
+ * The error for `batch --seed` (a hidden option, so that commander does not answer "did you mean
+ * --seeds?" alone): batch has two seeds, the deals' (`--seeds`) and the blind player's
+ * (`--player-seed`, which `blind` once called --seed); the line names both, with the value given.
+ * InputError `bad-option`.
+ */
+export function seedNotOption(value: string | boolean): InputError {
+  const given = typeof value === 'string' ? ` ${quoteInput(value)}` : '';
+  const v = typeof value === 'string' && /^\d+$/.test(value.trim()) ? value.trim() : null;
+  return new InputError('bad-option', `option --seed${given}: batch has no --seed; give --seeds ${v ?? '<range>'} for the seeds of the deals (with --game and --suits), or --player-seed ${v ?? '<n>'} for the blind player's own seed (with --player)`);
 }
 
 /** The blind player's seed when --player-seed is not given (as in `blind`). */
@@ -284,10 +299,8 @@ export function parseBudgets(text: string): number[] {
     throw new InputError('bad-option', `${whole}: ${why}`);
   };
   const out = parts.map((p) => {
-    const t = p.trim();
-    if (!/^\d+$/.test(t)) return fault(`budget ${quoteInput(p)}: not a whole number in digits (1..${MAX_MAX_POSITIONS})`);
-    const n = Number(t);
-    return n >= 1 && n <= MAX_MAX_POSITIONS ? n : fault(`budget ${quoteInput(p)}: must be 1..${MAX_MAX_POSITIONS}`);
+    const n = wholeNumber(p, 1, MAX_MAX_POSITIONS);
+    return 'why' in n ? fault(`budget ${quoteInput(p)}: ${n.why}`) : n.value;
   });
   for (let i = 1; i < out.length; i++) {
     if (out[i]! <= out[i - 1]!) fault(`a ladder's budgets must increase (${out[i - 1]} then ${out[i]})`);
@@ -727,7 +740,8 @@ function checkStudies(store: ResultStore, given: ResultFilter): ResultFilter {
  * would destroy the results), and any other SQLite database (results merged elsewhere, the default
  * database while --db names another, another program's; isSqliteFile) or its -wal, -shm or -journal
  * file, each with a one-line `bad-option` error. Missing parent directories are fine: `createOutDir`
- * makes them.
+ * makes them. The files the studies were planned from are checked once the database is open
+ * (checkOutNotInput).
  */
 export function checkOutPath(out: string, db: string): void {
   const name = `option --out ${quoteInput(out, 120)}`;
@@ -748,6 +762,26 @@ export function checkOutPath(out: string, db: string): void {
   if (owner !== null || isSqliteFile(out)) {
     const what = owner !== null ? `a file of the SQLite database ${quoteInput(owner, 120)}` : 'an SQLite database';
     throw new InputError('bad-option', `${name}: is ${what}; writing there would destroy it, so nothing was written: give another file name`);
+  }
+}
+
+/**
+ * Refuses an `--out` (checked by checkOutPath first) that is one of the files the studies of the open
+ * database were planned from (ResultStore.inputFiles): a study's deals file, or a position file named
+ * on a line of one; the same file by its path, through a link or by another name (same device and
+ * inode). Writing the report there would destroy what a resumed or repeated batch reads again. A path
+ * that does not exist, or is no regular file (/dev/stdout), destroys no input and is not checked.
+ * Throws InputError `bad-option`: `option --out "deals.txt": is the deals file of study "deals-at-1M-positions"
+ * in results.sqlite; writing there would destroy it, so nothing was written: give another file name`.
+ */
+export function checkOutNotInput(out: string, store: ResultStore): void {
+  const st = statOrNull(out);
+  if (!st?.isFile()) return;
+  for (const f of store.inputFiles()) {
+    const input = statOrNull(f.path);
+    if (!input?.isFile() || input.dev !== st.dev || input.ino !== st.ino) continue;
+    const what = f.kind === 'deals' ? `the deals file of study "${printableName(f.study ?? '')}"` : `the position file ${pathForMessage(f.path)}, a deal of a study`;
+    throw new InputError('bad-option', `option --out ${quoteInput(out, 120)}: is ${what} in ${pathForMessage(store.path)}; writing there would destroy it, so nothing was written: give another file name`);
   }
 }
 
@@ -859,6 +893,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
+    if (o.out !== undefined) checkOutNotInput(o.out, store);
     const filter = checkStudies(store, parsed);
     if (format === 'html' || format === 'vega') {
       // loaded here, not at start-up: Vega and Vega-Lite take about half a second to load
@@ -942,6 +977,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
+    if (o.out !== undefined) checkOutNotInput(o.out, store);
     const filter = checkStudies(store, parsed);
     if (o.summary) {
       const rows = store.report(filter);
@@ -1019,6 +1055,8 @@ export function registerBatchCommands(program: Command): void {
     .option('--no-shard', 'run the whole study even inside a Slurm job array or Kubernetes Indexed Job')
     .option('--player <spec>', `play every deal blind instead of solving it (a blind study, stored in blind_results; no --max-positions): ${PLAYER_HELP}`)
     .option('--player-seed <n>', `the blind player's own random seed, 0..4294967295 (default ${DEFAULT_PLAYER_SEED}); with --player`)
+    // not an option: refused, naming the two seeds batch has (seedNotOption)
+    .addOption(new Option('--seed [n]', 'not an option of batch: see --seeds and --player-seed').hideHelp())
     .addHelpText('after', '\nExit status: 0 done, 2 bad input (a damaged database too), 130 interrupted (run the same command again to resume), 1 the database deleted or replaced, held locked by another program too long, the disk full or a disk I/O error (the message says what was kept), or an internal error.')
     .action(batchAction);
   // commander keeps only the last of --shard K/N and --no-shard; note that both were given, so that

@@ -10,7 +10,7 @@ import { DEFAULT_DB_PATH } from '../batch/store.js';
 import { makeCard, suitOf, SUIT_SYMBOLS, type Card, type Suit } from '../game/cards.js';
 import { ownNumbering, pysolNumbering, type Numbering } from '../game/numbering.js';
 import { isPysolKind, pysolDeal } from '../game/pysol.js';
-import { InputError, quoteInput } from '../game/errors.js';
+import { InputError, quoteInput, wholeNumber } from '../game/errors.js';
 import type { Position } from '../game/position.js';
 import { loadDeal, type LoadedDeal } from '../game/ref.js';
 import { MAX_MAX_POSITIONS } from '../solver/types.js';
@@ -161,15 +161,16 @@ export function lineWords(args: readonly string[], quiet = false): string[] {
 }
 
 /**
- * Parses an integer option value in min..max. Throws InputError `bad-option`, one line naming the option:
- * `option --max-positions "abc": not an integer`, `option --count "0": must be 1..1000000`.
+ * Parses a whole-number option value in min..max, written in digits alone (errors.ts wholeNumber, the
+ * rule player parameters follow too: no sign). Throws InputError `bad-option`, one line naming the
+ * option: `option --max-positions "abc": not a whole number in digits (1..200000000)`, `option --count
+ * "0": must be 1..1000000`, `option --player-seed "+5": a sign is not taken; write the number in digits
+ * alone (0..4294967295)`.
  */
 export function parseIntOption(name: string, text: string, min: number, max: number): number {
-  const t = String(text).trim();
-  if (!/^[+-]?\d+$/.test(t)) throw new InputError('bad-option', `option --${name} ${quoteInput(text)}: not a whole number in digits (${min}..${max})`);
-  const n = Number(t);
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError('bad-option', `option --${name} ${quoteInput(text)}: must be ${min}..${max}`);
-  return n;
+  const r = wholeNumber(text, min, max);
+  if ('why' in r) throw new InputError('bad-option', `option --${name} ${quoteInput(text)}: ${r.why}`);
+  return r.value;
 }
 
 /**

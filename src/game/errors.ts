@@ -82,6 +82,23 @@ export function quoteInput(text: string, max = QUOTE_MAX): string {
 }
 
 /**
+ * The one rule for a whole number the user writes as an option value or a player parameter
+ * (`--player-seed 5`, `--workers 2`, `sample:k=8`): digits alone, after trimming the spaces at its ends;
+ * no sign (`+5` and `-1` are refused alike), separators, decimal point or exponent. Returns the number
+ * when it is in lo..hi, or why not, as the end of a message that the caller starts by naming the input
+ * (`option --workers "+2": `): `a sign is not taken; write the number in digits alone (1..256)`,
+ * `not a whole number in digits (1..256)`, `must be 1..256`.
+ */
+export function wholeNumber(text: string, lo: number, hi: number): { value: number } | { why: string } {
+  const t = String(text).trim();
+  if (/^[+-]\d+$/.test(t)) return { why: `a sign is not taken; write the number in digits alone (${lo}..${hi})` };
+  if (!/^\d+$/.test(t)) return { why: `not a whole number in digits (${lo}..${hi})` };
+  const n = Number(t);
+  if (!Number.isSafeInteger(n) || n < lo || n > hi) return { why: `must be ${lo}..${hi}` };
+  return { value: n };
+}
+
+/**
  * Why the contents of a file, read as UTF-8, are not text, or null when they are: `a zero byte at
  * line N` for a NUL, `bytes that are not UTF-8 text at line N` for bytes the reading replaced by
  * U+FFFD (the first of either). A binary file (a program, an image, a database) is then refused as a

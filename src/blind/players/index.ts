@@ -4,7 +4,7 @@
  * filled in; `specText` writes the canonical form (every parameter, fixed order) that is stored with a
  * result, so two specs that mean the same player have the same text.
  */
-import { InputError, quoteInput } from '../../game/errors.js';
+import { InputError, quoteInput, wholeNumber } from '../../game/errors.js';
 import { createGreedy } from './greedy.js';
 import { createSample, type SampleSettings } from './sample.js';
 import type { BlindPlayer } from './types.js';
@@ -68,10 +68,10 @@ export function parsePlayerSpec(text: string): PlayerSpec {
   for (const [key, value] of params) {
     if (key === 'k' || key === 'budget' || key === 'escalate' || key === 'hop') {
       const [lo, hi] = SAMPLE_BOUNDS[key];
-      if (!/^\d+$/.test(value)) throw bad(`${key} ${quoteInput(value)}: not a whole number in digits (${lo}..${hi})`);
-      const n = Number(value);
-      if (!Number.isSafeInteger(n) || n < lo || n > hi) throw bad(`${key} ${quoteInput(value)}: must be ${lo}..${hi}`);
-      out[key] = n;
+      // the rule of whole-number options too (errors.ts wholeNumber): digits alone, no sign
+      const n = wholeNumber(value, lo, hi);
+      if ('why' in n) throw bad(`${key} ${quoteInput(value)}: ${n.why}`);
+      out[key] = n.value;
     } else if (key === 'plan') {
       if (value !== 'prefix' && value !== 'move') throw bad(`plan ${quoteInput(value)}: use prefix or move`);
       out.plan = value;
