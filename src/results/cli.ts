@@ -236,7 +236,7 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
         process.stderr.write(`results: ${row.id} loss ${i + 1}/${of} ${c.deal}: ${c.check === 'lost' ? 'confirmed' : c.check === 'won' ? 'CONTRADICTED (won)' : 'undecided'} in ${c.checkPositions.toLocaleString('en-US')} positions (the solve: ${c.solverPositions.toLocaleString('en-US')})\n`);
       });
       const n = (s: string) => checks.filter((c) => c.check === s).length;
-      process.stdout.write(`results: ${row.title}: ${checks.length} losses checked without the solver's reductions at ${budget.toLocaleString('en-US')} positions: ${n('lost')} confirmed, ${n('undecided')} undecided, ${n('won')} contradicted; wrote ${lossesPath(row)}\n`);
+      process.stdout.write(`results: ${row.title}: ${checks.length} ${checks.length === 1 ? 'loss' : 'losses'} checked without the solver's reductions at ${budget.toLocaleString('en-US')} positions: ${n('lost')} confirmed, ${n('undecided')} undecided, ${n('won')} contradicted; wrote ${lossesPath(row)}\n`);
       return n('won') > 0 ? 1 : 0;
     }
     case 'table':
