@@ -6,6 +6,7 @@
  *   npm run results -- ROW --shard K/N [--db FILE]     run shard K of N of row ROW into its own database
  *   npm run results -- merge ROW FILE…                 merge shard databases into ROW's, then export it
  *   npm run results -- export ROW                      export ROW from its database without running
+ *   npm run results -- confirm ROW [--budget N]        check each loss of ROW again (confirm.ts)
  *   npm run results -- table                           write docs/results.md (and docs/results.html)
  *   npm run results -- rows                            list the rows
  *
@@ -19,7 +20,7 @@
  * The rows' files are under the project's folder, or under RESULTS_ROOT when that is set (a cluster's
  * shared volume: deploy/results).
  *
- * Exit status: 0 done; 2 bad input (one line `results: …` on stderr); 130 the batch was interrupted
+ * Exit status: 0 done (confirm: no loss contradicted; 1 when one is); 2 bad input (one line `results: …` on stderr); 130 the batch was interrupted
  * (what it finished is exported); otherwise the batch's own status.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -30,6 +31,7 @@ import { ResultStore } from '../batch/store.js';
 import { InputError } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { exportRow, readSummary, summaryPath, writeAtomically, type RowSummary, type Sitting } from './export.js';
+import { CHECK_BUDGET, confirmRow, lossesPath } from './confirm.js';
 import { batchArgs, dealList, findRow, RESULTS_DIR, RESULTS_ROWS, type ResultsRow } from './rows.js';
 import { renderTable } from './table.js';
 
@@ -54,12 +56,14 @@ export type ResultsCommand =
   | { readonly kind: 'run'; readonly row: ResultsRow; readonly workers?: number; readonly limit?: number; readonly shard?: { readonly index: number; readonly count: number; readonly db: string } }
   | { readonly kind: 'export'; readonly row: ResultsRow }
   | { readonly kind: 'merge'; readonly row: ResultsRow; readonly files: readonly string[] }
+  | { readonly kind: 'confirm'; readonly row: ResultsRow; readonly budget: number }
   | { readonly kind: 'table' }
   | { readonly kind: 'rows' }
   | { readonly kind: 'help' };
 
 const USAGE = `usage: npm run results -- ROW [--workers N] [--limit N]   run a row (resumable), then export it
        npm run results -- export ROW                      export a row from its database
+       npm run results -- confirm ROW [--budget N]        check each loss of ROW again, without the solver's reductions
        npm run results -- table                           write docs/results.md (and docs/results.html)
        npm run results -- rows                            list the rows
 ROW is one of ${RESULTS_ROWS.map((r) => r.id).join(', ')}.`;
@@ -90,6 +94,16 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
   if (first === 'export') {
     if (rest.length !== 1) throw new UsageError('export takes one row');
     return { kind: 'export', row: rowOf(rest[0]) };
+  }
+  if (first === 'confirm') {
+    const row = rowOf(rest[0]);
+    let budget = CHECK_BUDGET;
+    const opts = rest.slice(1);
+    if (opts.length === 0) return { kind: 'confirm', row, budget };
+    const [name, inline] = opts[0]!.includes('=') ? [opts[0]!.slice(0, opts[0]!.indexOf('=')), opts[0]!.slice(opts[0]!.indexOf('=') + 1)] : [opts[0]!, opts[1]];
+    if (name !== '--budget' || opts.length !== (opts[0]!.includes('=') ? 1 : 2)) throw new UsageError(`confirm takes a row and --budget N, not ${JSON.stringify(opts.join(' '))}`);
+    budget = positiveInt('--budget', inline);
+    return { kind: 'confirm', row, budget };
   }
   const row = rowOf(first);
   let workers: number | undefined;
@@ -177,7 +191,8 @@ function describe(s: RowSummary): string {
 async function writeTable(root: string): Promise<void> {
   const summaries = RESULTS_ROWS.map((r) => readSummary(summaryPath(r, root)));
   const csv = (r: ResultsRow) => (existsSync(join(root, r.csv)) ? readFileSync(join(root, r.csv), 'utf8') : null);
-  writeAtomically(join(root, 'docs/results.md'), renderTable(RESULTS_ROWS, summaries, csv));
+  const losses = (r: ResultsRow) => (existsSync(join(root, lossesPath(r))) ? readFileSync(join(root, lossesPath(r)), 'utf8') : null);
+  writeAtomically(join(root, 'docs/results.md'), renderTable(RESULTS_ROWS, summaries, csv, losses));
   process.stdout.write('wrote docs/results.md\n');
   // paths as the user sees them from the project's folder (the HTML report names its database)
   const show = (p: string) => relative(process.cwd(), join(root, p)) || '.';
@@ -214,6 +229,15 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
     case 'export': {
       process.stdout.write(describe(exportRow(cmd.row, root, SOLVER_VERSION)) + '\n');
       return 0;
+    }
+    case 'confirm': {
+      const { row, budget } = cmd;
+      const checks = confirmRow(row, root, SOLVER_VERSION, budget, (c, i, of) => {
+        process.stderr.write(`results: ${row.id} loss ${i + 1}/${of} ${c.deal}: ${c.check === 'lost' ? 'confirmed' : c.check === 'won' ? 'CONTRADICTED (won)' : 'undecided'} in ${c.checkPositions.toLocaleString('en-US')} positions (the solve: ${c.solverPositions.toLocaleString('en-US')})\n`);
+      });
+      const n = (s: string) => checks.filter((c) => c.check === s).length;
+      process.stdout.write(`results: ${row.title}: ${checks.length} ${checks.length === 1 ? 'loss' : 'losses'} checked without the solver's reductions at ${budget.toLocaleString('en-US')} positions: ${n('lost')} confirmed, ${n('undecided')} undecided, ${n('won')} contradicted; wrote ${lossesPath(row)}\n`);
+      return n('won') > 0 ? 1 : 0;
     }
     case 'table':
       await writeTable(root);

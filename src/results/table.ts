@@ -6,6 +6,7 @@
  * Wilson score intervals), as `spidersolve report` prints them for the row's study.
  */
 import { budgetWords } from '../batch/report.js';
+import { lossesPath, parseLossesCsv } from './confirm.js';
 import type { RowSummary, RungCounts } from './export.js';
 import { batchArgs, type ResultsRow } from './rows.js';
 
@@ -125,7 +126,29 @@ function plspider(r: ResultsRow, dealsCsv: string | null): string[] {
   return out;
 }
 
-function rowSection(r: ResultsRow, s: RowSummary | null, dealsCsv: string | null): string[] {
+/**
+ * The row page's line on the second check of its losses (confirm.ts), from the losses file's text:
+ * how many of the `lost` deals it confirmed, left undecided (named) or contradicted (named); a note
+ * that none was checked when the row has losses and no file.
+ */
+export function lossCheckLine(r: ResultsRow, lost: readonly string[], lossesText: string | null): string[] {
+  if (lost.length === 0) return [];
+  const how = `the complete search alone, from the deal, without the solver's reductions and without its earlier stages (\`npm run results -- confirm ${r.id}\`, src/solver/confirm.ts)`;
+  const byDeal = new Map((lossesText ? parseLossesCsv(lossesText) : []).map((c) => [c.deal, c]));
+  const checks = lost.map((d) => byDeal.get(d)).filter((c) => c !== undefined);
+  if (checks.length === 0) return ['', `Second check of the losses, by ${how}: not run yet.`];
+  const of = (st: string) => checks.filter((c) => c.check === st);
+  const budgets = [...new Set(checks.map((c) => c.checkBudget))].map(budgetWords).join(', ');
+  const seconds = checks.reduce((a, c) => a + c.checkSeconds, 0);
+  const more = checks.filter((c) => c.check === 'lost').reduce((a, c) => a + (c.checkPositions - c.solverPositions), 0);
+  const parts = [`${num(of('lost').length)} of the ${num(lost.length)} losses confirmed`];
+  if (of('undecided').length) parts.push(`${num(of('undecided').length)} undecided at ${budgets} positions (${of('undecided').map((c) => c.deal).join(', ')})`);
+  parts.push(of('won').length ? `**${num(of('won').length)} contradicted** (won: ${of('won').map((c) => c.deal).join(', ')})` : 'none contradicted');
+  if (checks.length < lost.length) parts.push(`${num(lost.length - checks.length)} not checked yet`);
+  return ['', `Second check of the losses, by ${how}: ${parts.join('; ')}. The confirmed checks stored ${num(more)} positions more than the solves in all, in ${seconds.toFixed(1)} s; \`${lossesPath(r)}\` lists each.`];
+}
+
+function rowSection(r: ResultsRow, s: RowSummary | null, dealsCsv: string | null, lossesText: string | null = null): string[] {
   const out = [`### ${r.title}`, ''];
   out.push(`- Deals: ${deals(r)}; ${s ? `${num(s.counted)} counted, ${s.complete ? '**complete**' : '**partial**'}` : 'not run yet'}.`);
   out.push(`- Command: \`npm run results -- ${r.id}\` (it runs \`spidersolve ${batchArgs(r).join(' ')}\` with the deals on standard input, then exports \`${r.csv}\`).`);
@@ -143,6 +166,7 @@ function rowSection(r: ResultsRow, s: RowSummary | null, dealsCsv: string | null
   const lost = list.filter((d) => d.status === 'lost').map((d) => d.deal);
   const open = list.filter((d) => d.status === 'undecided' || d.status === 'error').map((d) => d.deal);
   out.push('', `Lost (proven): ${lost.length ? lost.join(', ') : 'none'}. Undecided: ${open.length ? open.join(', ') : 'none'}.`);
+  out.push(...lossCheckLine(r, lost, lossesText));
   if (s.grades) {
     const g = s.grades;
     const cuts = g.cuts.map((c) => num(Math.round(c)));
@@ -153,10 +177,10 @@ function rowSection(r: ResultsRow, s: RowSummary | null, dealsCsv: string | null
 }
 
 /**
- * The text of docs/results.md for `rows`, given each row's summary (null: not run) and a reader of
- * its CSV text (null: none).
+ * The text of docs/results.md for `rows`, given each row's summary (null: not run), a reader of its
+ * CSV text (null: none) and one of its loss checks' CSV text (confirm.ts; null: none).
  */
-export function renderTable(rows: readonly ResultsRow[], summaries: readonly (RowSummary | null)[], csv: (r: ResultsRow) => string | null): string {
+export function renderTable(rows: readonly ResultsRow[], summaries: readonly (RowSummary | null)[], csv: (r: ResultsRow) => string | null, losses: (r: ResultsRow) => string | null = () => null): string {
   const versions = [...new Set(summaries.filter((s): s is RowSummary => s !== null).map((s) => s.solverVersion))];
   const out = [
     '# Win rates of Spider and Spiderette',
@@ -181,7 +205,7 @@ export function renderTable(rows: readonly ResultsRow[], summaries: readonly (Ro
   });
   out.push('', 'Undecided counts deals whose worker failed too (none unless said below). A partial row counts the first deals of its list.', '');
   out.push(...published(rows, summaries), '', '## Rows', '');
-  rows.forEach((r, i) => out.push(...rowSection(r, summaries[i] ?? null, csv(r))));
+  rows.forEach((r, i) => out.push(...rowSection(r, summaries[i] ?? null, csv(r), losses(r))));
   out.push(METHOD);
   return out.join('\n');
 }

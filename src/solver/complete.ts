@@ -40,10 +40,14 @@ export interface CompleteOutcome {
  * for measurement only): a queued position reached by a card move that turned up no card and removed
  * no suit keeps the move back to its parent (1 byte in the queue), and does not try it, since it meets
  * a position this search visited (no answer, count or line changes, only `tried` and the time).
+ * `reductions` (default true): the sound reductions of SolverState.generate and the canonical key
+ * of interchangeable columns (KeyCodec); false searches every legal move and keeps columns in their
+ * order (confirm.ts: the second check of a loss). A table searched without them must not hold keys
+ * written with them.
  */
-export function completeSearch(start: Position, maxPositions: number, table: PositionTable, store: ColumnStore, skipBack = true): CompleteOutcome {
+export function completeSearch(start: Position, maxPositions: number, table: PositionTable, store: ColumnStore, skipBack = true, reductions = true): CompleteOutcome {
   const state = new SolverState(start);
-  const codec = new KeyCodec(state, undefined, true, store);
+  const codec = new KeyCodec(state, undefined, reductions, store);
   const moves = new Int32Array(1024);
   let queue = new Int32Array(1024);
   // per queued node, the move back to its parent (a tag, state.ts moveTag, columns as decoded) when
@@ -68,7 +72,7 @@ export function completeSearch(start: Position, maxPositions: number, table: Pos
     const back = backs[head]!;
     const node = queue[head++]!;
     codec.decode(table.arena, table.keyOffset(node), state);
-    const n = state.generate(moves, true);
+    const n = state.generate(moves, reductions);
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
       if (back !== NO_REVERSE && moveTag(m) === back) continue;

@@ -1,0 +1,92 @@
+/**
+ * The second check of a row's losses (src/results/confirm.ts, `npm run results -- confirm ROW`): each
+ * deal a row's database holds as lost is searched again without the solver's reductions, the answers
+ * go to ROW-losses.csv, and the row's page says how many were confirmed.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
+import { recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
+import { parseResultsArgs, UsageError } from '../src/results/cli.js';
+import { CHECK_BUDGET, confirmRow, lossesCsv, lossesPath, parseLossesCsv, type LossCheck } from '../src/results/confirm.js';
+import { exportRow } from '../src/results/export.js';
+import type { ResultsRow } from '../src/results/rows.js';
+import { lossCheckLine, renderTable } from '../src/results/table.js';
+
+const V = '9.9.9';
+/** A row of Spiderette 1 suit seeds: SE1-2152 stored lost as the solver proves it (184 positions), SE1-3 stored lost by hand (a solve wins it), SE1-1 won. */
+const row: ResultsRow = {
+  id: 'check', title: 'Spiderette 1 suit (check)', game: 'spiderette', suits: 1, source: { kind: 'seeds' }, count: 3000,
+  budgets: [1000], study: 'results-check', db: 'data/results/check.sqlite', csv: 'data/results/check.csv', published: [],
+};
+
+function rec(d: PlannedDeal, status: 'won' | 'lost', positions: number): ResultRecord {
+  return recordFromOutcome(d, 1000, {
+    key: d.key, status, positions, elapsedMs: 5, line: status === 'won' ? '1-2' : '', moveCount: status === 'won' ? 1 : null,
+    classicScore: null, revealScore: null, peakBytes: positions * 100, solverVersion: V, workerMs: 5,
+  });
+}
+
+function root(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'spidersolve-confirm-'));
+  const d = [...planSeeds('spiderette', [1], [{ from: 1, to: 1 }]), ...planSeeds('spiderette', [1], [{ from: 3, to: 3 }]), ...planSeeds('spiderette', [1], [{ from: 2152, to: 2152 }])];
+  const records = [rec(d[0]!, 'won', 50), rec(d[1]!, 'lost', 60), rec(d[2]!, 'lost', 184)];
+  const s = ResultStore.openForWriting(join(dir, row.db));
+  const study = s.ensureStudy(row.study, { game: null, suits: null, dealsSpec: 'file:/dev/stdin', maxPositions: 1000, budgets: [1000], planned: d.length });
+  s.writeResults(null, records, study, d.map((x, i) => ({ deal: records[i]!.deal, ord: i, name: x.key })));
+  s.close();
+  return dir;
+}
+
+describe('npm run results -- confirm ROW', () => {
+  it('parses a row and an optional budget', () => {
+    expect(parseResultsArgs(['confirm', 'spiderette1'])).toMatchObject({ kind: 'confirm', budget: CHECK_BUDGET, row: { id: 'spiderette1' } });
+    expect(parseResultsArgs(['confirm', 'spiderette1', '--budget', '5000'])).toMatchObject({ kind: 'confirm', budget: 5000 });
+    expect(parseResultsArgs(['confirm', 'spiderette1', '--budget=5000'])).toMatchObject({ kind: 'confirm', budget: 5000 });
+    expect(() => parseResultsArgs(['confirm', 'spiderette1', '--budget', '0'])).toThrow(UsageError);
+    expect(() => parseResultsArgs(['confirm', 'spiderette1', '--workers', '2'])).toThrow(UsageError);
+    expect(() => parseResultsArgs(['confirm', 'nosuchrow'])).toThrow(UsageError);
+  });
+
+  it('confirms a true loss, leaves a false one undecided within its budget, writes the file, and does not check an answered deal again', () => {
+    const dir = root();
+    const seen: string[] = [];
+    const checks = confirmRow(row, dir, V, 2000, (c) => seen.push(`${c.deal} ${c.check}`));
+    expect(seen).toEqual(['SE1-3 undecided', 'SE1-2152 lost']);
+    expect(checks.map((c) => [c.deal, c.solverPositions, c.check, c.checkPositions, c.checkBudget])).toEqual([
+      ['SE1-3', 60, 'undecided', 2000, 2000],
+      ['SE1-2152', 184, 'lost', 184, 2000],
+    ]);
+    const text = readFileSync(join(dir, lossesPath(row)), 'utf8');
+    expect(text.split('\n')[0]).toBe('deal,solver_positions,check,check_positions,check_budget,check_seconds');
+    expect(parseLossesCsv(text).map((c) => c.deal)).toEqual(['SE1-3', 'SE1-2152']);
+    // again at the same budget: both answered, nothing searched (the times are the file's)
+    const again = confirmRow(row, dir, V, 2000);
+    expect(again).toEqual(parseLossesCsv(text));
+    // a larger budget checks the undecided deal again only
+    const more: string[] = [];
+    confirmRow(row, dir, V, 3000, (c) => more.push(`${c.deal} ${c.check} ${c.checkBudget}`));
+    expect(more).toEqual(['SE1-3 undecided 3000', 'SE1-2152 lost 2000']);
+  });
+
+  it("the row's page gives the check: confirmed, undecided (named), contradicted (named), not checked", () => {
+    const c = (deal: string, check: LossCheck['check'], positions: number): LossCheck => ({ deal, solverPositions: 100, check, checkPositions: positions, checkBudget: 16_000_000, checkSeconds: 0.5 });
+    const text = lossesCsv([c('SE1-7', 'lost', 150), c('SE1-8', 'undecided', 16_000_000), c('SE1-9', 'won', 900)]);
+    const line = lossCheckLine(row, ['SE1-7', 'SE1-8', 'SE1-9', 'SE1-10'], text).join('\n');
+    expect(line).toContain("without the solver's reductions and without its earlier stages (`npm run results -- confirm check`, src/solver/confirm.ts)");
+    expect(line).toContain('1 of the 4 losses confirmed; 1 undecided at 16M positions (SE1-8); **1 contradicted** (won: SE1-9); 1 not checked yet. The confirmed checks stored 50 positions more than the solves in all, in 1.5 s; `data/results/check-losses.csv` lists each.');
+    expect(lossCheckLine(row, ['SE1-7'], null).join('')).toContain('not run yet');
+    expect(lossCheckLine(row, [], text)).toEqual([]);
+  });
+
+  it('the table shows the check under the row', () => {
+    const dir = root();
+    confirmRow(row, dir, V, 2000);
+    const s = exportRow(row, dir, V);
+    const md = renderTable([row], [s], () => readFileSync(join(dir, row.csv), 'utf8'), () => readFileSync(join(dir, lossesPath(row)), 'utf8'));
+    expect(md).toContain('Lost (proven): SE1-3, SE1-2152. Undecided: none.');
+    expect(md).toContain('1 of the 2 losses confirmed; 1 undecided at 2k positions (SE1-3); none contradicted.');
+  });
+});
