@@ -64,6 +64,11 @@ export const METHOD = `## Method
   1000000,4000000,16000000\`). A deal is **won** when the solver found a winning line (it replays
   under the rules), **lost** when the complete search proved that no line wins (rules.md R19), and
   **undecided** when the top rung ran out of positions first.
+- **Second check of the losses.** \`npm run results -- confirm ROW\` searches every lost deal again
+  with the complete search alone: from the deal, with a fresh table and none of the solver's
+  reductions (every legal move, columns kept in their order; \`src/solver/confirm.ts\`). It shares
+  the rules and the table with the solver, not the pruning nor the stages whose positions the solve's
+  proof reuses. Each row's section says how many losses it confirmed.
 - **Floor and ceiling.** floor = won / deals, a lower bound on the row's win rate; ceiling = (won +
   undecided) / deals, an upper bound (every deal not proven lost may be winnable; a deal whose worker
   failed counts here too). Each has a 95% Wilson score interval (Wilson 1927, z = 1.959964), the
