@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
 import { recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
-import { parseResultsArgs, UsageError } from '../src/results/cli.js';
+import { parseResultsArgs, resultsMain, UsageError } from '../src/results/cli.js';
 import { CHECK_BUDGET, confirmRow, lossesCsv, lossesPath, parseLossesCsv, type LossCheck } from '../src/results/confirm.js';
 import { exportRow } from '../src/results/export.js';
 import type { ResultsRow } from '../src/results/rows.js';
@@ -48,6 +48,19 @@ describe('npm run results -- confirm ROW', () => {
     expect(() => parseResultsArgs(['confirm', 'spiderette1', '--budget', '0'])).toThrow(UsageError);
     expect(() => parseResultsArgs(['confirm', 'spiderette1', '--workers', '2'])).toThrow(UsageError);
     expect(() => parseResultsArgs(['confirm', 'nosuchrow'])).toThrow(UsageError);
+  });
+
+  it('a row not run yet: one line naming the command that runs it, exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spidersolve-confirm-'));
+    const err: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
+    try {
+      expect(await resultsMain(['confirm', 'spiderette1'], dir)).toBe(2);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(err.join('')).toBe('results: confirm spiderette1: the row has no database yet (data/results/spiderette1.sqlite); run npm run results -- spiderette1 first\n');
   });
 
   it('confirms a true loss, leaves a false one undecided within its budget, writes the file, and does not check an answered deal again', () => {

@@ -232,6 +232,10 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
     }
     case 'confirm': {
       const { row, budget } = cmd;
+      if (!existsSync(join(root, row.db))) {
+        process.stderr.write(`results: confirm ${row.id}: the row has no database yet (${row.db}); run npm run results -- ${row.id} first\n`);
+        return 2;
+      }
       const checks = confirmRow(row, root, SOLVER_VERSION, budget, (c, i, of) => {
         process.stderr.write(`results: ${row.id} loss ${i + 1}/${of} ${c.deal}: ${c.check === 'lost' ? 'confirmed' : c.check === 'won' ? 'CONTRADICTED (won)' : 'undecided'} in ${c.checkPositions.toLocaleString('en-US')} positions (the solve: ${c.solverPositions.toLocaleString('en-US')})\n`);
       });
