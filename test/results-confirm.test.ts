@@ -3,13 +3,13 @@
  * deal a row's database holds as lost is searched again without the solver's reductions, the answers
  * go to ROW-losses.csv, and the row's page says how many were confirmed.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
 import { recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
-import { parseResultsArgs, resultsMain, UsageError } from '../src/results/cli.js';
+import { parseResultsArgs, resultsMain, shrinkRefusal, UsageError } from '../src/results/cli.js';
 import { CHECK_BUDGET, confirmRow, lossesCsv, lossesPath, parseLossesCsv, type LossCheck } from '../src/results/confirm.js';
 import { exportRow } from '../src/results/export.js';
 import type { ResultsRow } from '../src/results/rows.js';
@@ -101,5 +101,33 @@ describe('npm run results -- confirm ROW', () => {
     const md = renderTable([row], [s], () => readFileSync(join(dir, row.csv), 'utf8'), () => readFileSync(join(dir, lossesPath(row)), 'utf8'));
     expect(md).toContain('Lost (proven): SE1-3, SE1-2152. Undecided: none.');
     expect(md).toContain('1 of the 2 losses confirmed; 1 undecided at 2k positions (SE1-3); none contradicted.');
+  });
+
+  it('keeps every answer the file held, and refuses a database without the row\'s study', () => {
+    const dir = root();
+    const old: LossCheck = { deal: 'SE1-999', solverPositions: 10, check: 'lost', checkPositions: 10, checkBudget: 16_000_000, checkSeconds: 0.1 };
+    writeFileSync(join(dir, lossesPath(row)), lossesCsv([old]));
+    const checks = confirmRow(row, dir, V, 2000);
+    expect(checks.map((c) => c.deal)).toEqual(['SE1-3', 'SE1-2152']);
+    expect(parseLossesCsv(readFileSync(join(dir, lossesPath(row)), 'utf8')).map((c) => c.deal)).toEqual(['SE1-3', 'SE1-2152', 'SE1-999']);
+    const other: ResultsRow = { ...row, study: 'results-other' };
+    expect(() => confirmRow(other, dir, V, 2000)).toThrow('database data/results/check.sqlite holds no study "results-other": it is not this row\'s database; run npm run results -- check to make it');
+  });
+
+  it('names only the budgets of the checks left undecided', () => {
+    const c = (deal: string, check: LossCheck['check'], budget: number): LossCheck => ({ deal, solverPositions: 100, check, checkPositions: 100, checkBudget: budget, checkSeconds: 0.5 });
+    const line = lossCheckLine(row, ['SE1-7', 'SE1-8'], lossesCsv([c('SE1-7', 'lost', 100_000), c('SE1-8', 'undecided', 1000)])).join('');
+    expect(line).toContain('1 of the 2 losses confirmed; 1 undecided at 1k positions (SE1-8); none contradicted.');
+  });
+
+  it('refuses to replace a row\'s committed files by a smaller row (a fresh clone has no databases)', () => {
+    const dir = root();
+    exportRow(row, dir, V); // the committed files: 3 deals
+    expect(shrinkRefusal(row, dir, 3, 'export check')).toBeNull();
+    expect(shrinkRefusal(row, dir, 2, 'check --limit 2')).toBe(
+      "check --limit 2: the row's committed files count 3 deals (data/results/check.json) and this would count 2, so they would be replaced by a smaller row; rebuild it with npm run results -- check --limit 3, or delete data/results/check.json to start the row over",
+    );
+    rmSync(join(dir, row.db));
+    expect(shrinkRefusal(row, dir, 0, 'export check')).toContain('export check: the row\'s committed files count 3 deals (data/results/check.json) and its database data/results/check.sqlite is not here (the databases are not in git)');
   });
 });

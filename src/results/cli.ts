@@ -62,6 +62,8 @@ export type ResultsCommand =
   | { readonly kind: 'help' };
 
 const USAGE = `usage: npm run results -- ROW [--workers N] [--limit N]   run a row (resumable), then export it
+       npm run results -- ROW --shard K/N [--db FILE]     run shard K of N of the row into its own database
+       npm run results -- merge ROW FILE...               merge shard databases into the row's, then export it
        npm run results -- export ROW                      export a row from its database
        npm run results -- confirm ROW [--budget N]        check each loss of ROW again, without the solver's reductions
        npm run results -- table                           write docs/results.md (and docs/results.html)
@@ -160,6 +162,19 @@ function counted(row: ResultsRow, root: string): number {
   }
 }
 
+/**
+ * Why writing the row's committed files now would shrink them (null when it would not): the row's
+ * summary (committed with its CSV) counts `committed` deals, and the export would count `willCount`,
+ * fewer. The databases are not in git: in a fresh clone a row must be rebuilt to its committed length
+ * before it is exported again.
+ */
+export function shrinkRefusal(row: ResultsRow, root: string, willCount: number, what: string): string | null {
+  const committed = readSummary(summaryPath(row, root))?.counted ?? 0;
+  if (willCount >= committed) return null;
+  const json = relative(root, summaryPath(row, root));
+  return `${what}: the row's committed files count ${committed.toLocaleString('en-US')} deals (${json}) and ${willCount === 0 && !existsSync(join(root, row.db)) ? `its database ${row.db} is not here (the databases are not in git)` : `this would count ${willCount.toLocaleString('en-US')}`}, so they would be replaced by a smaller row; rebuild it with npm run results -- ${row.id}${committed < row.count ? ` --limit ${committed}` : ''}, or delete ${json} to start the row over`;
+}
+
 /** Runs `spidersolve batch` on the row's first `limit` deals; resolves with its exit status (a signal that ended it: 128 + its number). */
 function runBatch(row: ResultsRow, root: string, workers?: number, limit?: number, shard?: { index: number; count: number; db: string }): Promise<number> {
   return new Promise((resolvePromise, reject) => {
@@ -198,6 +213,12 @@ async function writeTable(root: string): Promise<void> {
   const show = (p: string) => relative(process.cwd(), join(root, p)) || '.';
   const present = RESULTS_ROWS.filter((r) => existsSync(join(root, r.db)));
   const dbs = present.map((r) => show(r.db));
+  // the charts cover every row counted in the committed files, or the page is left as it is
+  const missing = RESULTS_ROWS.filter((r, i) => (summaries[i]?.counted ?? 0) > 0 && !present.includes(r));
+  if (missing.length > 0) {
+    process.stdout.write(`left docs/results.html as it was: the database of ${missing.map((r) => r.id).join(', ')} is not here (the databases are not in git; npm run results -- ROW rebuilds one)\n`);
+    return;
+  }
   if (dbs.length === 0) return;
   // the HTML report's charts over every row: the rows' databases merged into one (gitignored), then
   // report --format html, both by the spidersolve command
@@ -227,6 +248,11 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
       for (const r of RESULTS_ROWS) process.stdout.write(`${r.id}\t${r.title}\t${r.count} deals (${r.source.kind === 'pysol' ? `pysol:${r.source.pysol}:1-${r.count}` : `seeds 1-${r.count}`})\tladder ${r.budgets.join(',')}\t${r.db}\n`);
       return 0;
     case 'export': {
+      const refusal = shrinkRefusal(cmd.row, root, counted(cmd.row, root), `export ${cmd.row.id}`);
+      if (refusal) {
+        process.stderr.write(`results: ${refusal}\n`);
+        return 2;
+      }
       process.stdout.write(describe(exportRow(cmd.row, root, SOLVER_VERSION)) + '\n');
       return 0;
     }
@@ -236,11 +262,14 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
         process.stderr.write(`results: confirm ${row.id}: the row has no database yet (${row.db}); run npm run results -- ${row.id} first\n`);
         return 2;
       }
-      const checks = confirmRow(row, root, SOLVER_VERSION, budget, (c, i, of) => {
-        process.stderr.write(`results: ${row.id} loss ${i + 1}/${of} ${c.deal}: ${c.check === 'lost' ? 'confirmed' : c.check === 'won' ? 'CONTRADICTED (won)' : 'undecided'} in ${c.checkPositions.toLocaleString('en-US')} positions (the solve: ${c.solverPositions.toLocaleString('en-US')})\n`);
+      let reused = 0;
+      const checks = confirmRow(row, root, SOLVER_VERSION, budget, (c, i, of, fromFile) => {
+        if (fromFile) reused++;
+        const answer = c.check === 'lost' ? 'confirmed' : c.check === 'won' ? 'CONTRADICTED (won)' : 'undecided';
+        process.stderr.write(`results: ${row.id} loss ${i + 1}/${of} ${c.deal}: ${answer} in ${c.checkPositions.toLocaleString('en-US')} positions (the solve: ${c.solverPositions.toLocaleString('en-US')})${fromFile ? `, as the file had it (checked at ${c.checkBudget.toLocaleString('en-US')})` : ''}\n`);
       });
       const n = (s: string) => checks.filter((c) => c.check === s).length;
-      process.stdout.write(`results: ${row.title}: ${checks.length} ${checks.length === 1 ? 'loss' : 'losses'} checked without the solver's reductions at ${budget.toLocaleString('en-US')} positions: ${n('lost')} confirmed, ${n('undecided')} undecided, ${n('won')} contradicted; wrote ${lossesPath(row)}\n`);
+      process.stdout.write(`results: ${row.title}: ${checks.length} ${checks.length === 1 ? 'loss' : 'losses'} checked without the solver's reductions (${checks.length - reused} searched now at ${budget.toLocaleString('en-US')} positions, ${reused} answered before): ${n('lost')} confirmed, ${n('undecided')} undecided, ${n('won')} contradicted; wrote ${lossesPath(row)}\n`);
       return n('won') > 0 ? 1 : 0;
     }
     case 'table':
@@ -251,6 +280,11 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
     case 'run': {
       const { row, workers, limit, shard } = cmd;
       if (shard) return runShard(row, root, shard, workers, limit);
+      const refusal = shrinkRefusal(row, root, Math.min(limit ?? row.count, row.count), rowCommand(row, limit).replace(/^npm run results -- /, ''));
+      if (refusal) {
+        process.stderr.write(`results: ${refusal}\n`);
+        return 2;
+      }
       const before = counted(row, root);
       const cpu0 = childrenCpuSeconds();
       const t0 = Date.now();

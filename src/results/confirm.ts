@@ -10,6 +10,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
+import { ResultStore } from '../batch/store.js';
+import { InputError } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import { confirmLoss } from '../solver/confirm.js';
 import type { SolveStatus } from '../solver/types.js';
@@ -61,21 +63,37 @@ export function parseLossesCsv(text: string): LossCheck[] {
 
 /**
  * Checks every deal row `row` proved lost (its database under `root`, results of `solverVersion`)
- * with confirmLoss at `budget` positions, one after the other in the row's order, and writes
+ * with confirmLoss at `budget` positions, one after the other in the row's order, and rewrites
  * lossesPath(row) after each. A deal the file has already answered (confirmed or contradicted, or left
- * undecided at this budget or more) is not checked again, unless the row's proof has changed since. `onDeal` is told each answer as it comes.
- * Returns every check in the file. Throws InputError for a missing or damaged database.
+ * undecided at this budget or more) is not checked again, unless the row's proof has changed since;
+ * `onDeal` is told each answer as it comes, and whether it was the file's (`reused`). The file keeps
+ * every answer it held: the deals of this run in the row's order, then the others as they were (a
+ * deal the database no longer holds as lost, or an interrupted run's deals not reached yet).
+ * Returns the checks of the row's losses, in its order. Throws InputError for a missing or damaged
+ * database, or one without the row's study.
  */
-export function confirmRow(row: ResultsRow, root: string, solverVersion: string, budget = CHECK_BUDGET, onDeal?: (c: LossCheck, index: number, of: number) => void): LossCheck[] {
+export function confirmRow(row: ResultsRow, root: string, solverVersion: string, budget = CHECK_BUDGET, onDeal?: (c: LossCheck, index: number, of: number, reused: boolean) => void): LossCheck[] {
   const path = join(root, lossesPath(row));
   const before = new Map(existsSync(path) ? parseLossesCsv(readFileSync(path, 'utf8')).map((c) => [c.deal, c]) : []);
-  const lost = rowDeals(row, join(root, row.db), solverVersion).filter((d) => d.status === 'lost');
+  const db = join(root, row.db);
+  const store = ResultStore.openForReading(db);
+  try {
+    if (!store.studies().some((s) => s.name === row.study)) throw new InputError('bad-file', `database ${row.db} holds no study ${JSON.stringify(row.study)}: it is not this row's database; run npm run results -- ${row.id} to make it`);
+  } finally {
+    store.close();
+  }
+  const lost = rowDeals(row, db, solverVersion).filter((d) => d.status === 'lost');
   const out: LossCheck[] = [];
+  // the file: this run's answers so far, then every other answer it held
+  const write = () => {
+    const done = new Set(out.map((c) => c.deal));
+    writeAtomically(path, lossesCsv([...out, ...[...before.values()].filter((c) => !done.has(c.deal))]));
+  };
   lost.forEach((d, i) => {
     const old = before.get(d.deal);
     if (old && old.solverPositions === d.positions && (old.check !== 'undecided' || old.checkBudget >= budget)) {
       out.push(old);
-      onDeal?.(old, i, lost.length);
+      onDeal?.(old, i, lost.length, true);
       return;
     }
     const loaded = loadDeal(d.deal);
@@ -83,10 +101,10 @@ export function confirmRow(row: ResultsRow, root: string, solverVersion: string,
     const c = confirmLoss(loaded.value.position, budget);
     const check: LossCheck = { deal: d.deal, solverPositions: d.positions ?? 0, check: c.status, checkPositions: c.positions, checkBudget: budget, checkSeconds: c.elapsedMs / 1000 };
     out.push(check);
-    onDeal?.(check, i, lost.length);
+    onDeal?.(check, i, lost.length, false);
     // written after each deal: an interrupted check keeps what it finished
-    writeAtomically(path, lossesCsv(out));
+    write();
   });
-  writeAtomically(path, lossesCsv(out));
+  write();
   return out;
 }

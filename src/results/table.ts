@@ -143,7 +143,7 @@ export function lossCheckLine(r: ResultsRow, lost: readonly string[], lossesText
   const checks = lost.map((d) => byDeal.get(d)).filter((c) => c !== undefined);
   if (checks.length === 0) return ['', `Second check of the losses, by ${how}: not run yet.`];
   const of = (st: string) => checks.filter((c) => c.check === st);
-  const budgets = [...new Set(checks.map((c) => c.checkBudget))].map(budgetWords).join(', ');
+  const budgets = [...new Set(of('undecided').map((c) => c.checkBudget))].map(budgetWords).join(', ');
   const seconds = checks.reduce((a, c) => a + c.checkSeconds, 0);
   const more = checks.filter((c) => c.check === 'lost').reduce((a, c) => a + (c.checkPositions - c.solverPositions), 0);
   const parts = [`${num(of('lost').length)} of the ${num(lost.length)} losses confirmed`];
