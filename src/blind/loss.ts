@@ -20,7 +20,8 @@ import { solve } from '../solver/solve.js';
 export interface LossPoint {
   /**
    * Moves played before the last position proven winnable (0 = the start), or null when not even the
-   * start was proven winnable within the budget (or the game was won: nothing was lost). The length
+   * start was proven winnable within the budget (`exact` then says whether the start was proven lost:
+   * the deal cannot be won at all), or the game was won (nothing was lost). The length
    * of the line when the end itself was proven winnable: no move lost the deal, the player stopped
    * where a win still existed.
    */
@@ -29,7 +30,8 @@ export interface LossPoint {
    * True when the position after `lastWinnable` was proven lost, so move `lastWinnable + 1` (counting
    * from 1) lost the deal; false when that position was undecided (the loss is there or later; when
    * it is the end, the loss is that last move or the player's stopping there). True too when
-   * `lastWinnable` is the end (proven winnable: nothing later to look at).
+   * `lastWinnable` is the end (proven winnable: nothing later to look at), and when `lastWinnable` is
+   * null because the start itself was proven lost (R19).
    */
   readonly exact: boolean;
   /** Position budget of each solve. */
@@ -62,7 +64,8 @@ export function findLoss(start: Position, line: readonly string[], budget: numbe
     return s;
   };
   // winnable positions form a prefix: find its last member
-  if (status(0) !== 'won') return { lastWinnable: null, exact: false, budget, solves, positions: stored };
+  // the start not winnable: proven lost (no move lost it: the deal cannot be won), or not known
+  if (status(0) !== 'won') return { lastWinnable: null, exact: status(0) === 'lost', budget, solves, positions: stored };
   let lo = 0;
   let hi = positions.length - 1; // the end is stuck: not won
   while (hi - lo > 1) {

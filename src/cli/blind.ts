@@ -67,6 +67,7 @@ export function lossText(g: BlindGame, loss: LossPoint | null): string {
   if (g.result === 'won') return 'won: nothing was lost';
   if (loss === null) return 'where the deal was lost: not looked for (--loss-budget 0)';
   const at = lossPlace(g, loss);
+  if (at === null && loss.exact) return `no move lost the deal: it cannot be won even seeing every card (the start proven lost, every reachable position examined within ${fmt(loss.budget)} positions)`;
   if (at === null) return `where the deal was lost: unknown (no perfect-information win of the deal found within ${fmt(loss.budget)} positions)`;
   const m = at.move;
   const last = m === g.steps.length ? ' (the last move)' : '';
