@@ -11,9 +11,9 @@ import { planFromLoaded, planSeeds, type PlannedDeal } from '../src/batch/deals.
 import { recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
 import { loadDealOrThrow } from '../src/cli/common.js';
 import { parseResultsArgs, UsageError } from '../src/results/cli.js';
-import { dealsCsv, exportRow, gradeOf, gradesOf, readSummary, rowDeals, summaryPath, winnablePath, type DealResult } from '../src/results/export.js';
+import { dealsCsv, exportRow, gradeOf, gradesOf, parseCsvRecords, readSummary, rowDeals, summaryPath, winnablePath, type DealResult } from '../src/results/export.js';
 import { batchArgs, dealList, dealName, dealNumber, findRow, RESULTS_LADDER, RESULTS_ROWS, type ResultsRow } from '../src/results/rows.js';
-import { bandPoints, parseDealsCsv, pct, renderTable } from '../src/results/table.js';
+import { bandPoints, pct, renderTable } from '../src/results/table.js';
 
 describe('the rows', () => {
   it('are the six rows of the issue, with their deals, ladders, studies and databases', () => {
@@ -162,7 +162,7 @@ describe('a row exported from its database', () => {
 
   it('of an older solver only, gives no deals', () => {
     const root = tinyRoot();
-    expect(rowDeals(tiny, join(root, tiny.db), '0.0.1').map((d) => [d.deal, d.status])).toEqual([['SE1-3', 'won']]);
+    expect(rowDeals(tiny, join(root, tiny.db), '0.0.1')!.map((d) => [d.deal, d.status])).toEqual([['SE1-3', 'won']]);
     expect(exportRow(tiny, root, '1.0.0')).toMatchObject({ counted: 0, top: null, complete: false });
   });
 });
@@ -212,7 +212,7 @@ describe('the table', () => {
     expect(bandPoints(s.top)).toBeCloseTo((0.9637758913675698 - 0.11762077423264783) * 100, 10);
     expect(pct(0.99994)).toBe('99.994%');
     expect(pct(null)).toBe('–');
-    expect(parseDealsCsv(csv)[1]).toEqual({ deal: 'SE1-2', status: 'won', budget: '400', positions: '250', total_positions: '350', moves: '35' });
+    expect(parseCsvRecords(csv)[1]).toEqual({ deal: 'SE1-2', status: 'won', budget: '400', positions: '250', total_positions: '350', moves: '35' });
   });
 
   it('says a row not run yet, and compares Spider 4 suits with plspider deal by deal', () => {

@@ -81,6 +81,21 @@ function rowOf(id: string | undefined): ResultsRow {
   return row;
 }
 
+/**
+ * The options among `args` (`--name value` or `--name=value`), each of `names` at most once; a value
+ * left out reads as ''. Throws UsageError for any other argument or an option given twice.
+ */
+function readOptions(args: readonly string[], names: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    if (!names.includes(name) || out.has(name)) throw new UsageError(`unknown or repeated option ${JSON.stringify(a)}`);
+    out.set(name, inline ?? args[++i] ?? '');
+  }
+  return out;
+}
+
 /** Parses the arguments after `npm run results --`. Throws UsageError on anything it does not know. */
 export function parseResultsArgs(args: readonly string[]): ResultsCommand {
   if (args.length === 0 || args.includes('--help') || args.includes('-h')) return { kind: 'help' };
@@ -99,29 +114,15 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
   }
   if (first === 'confirm') {
     const row = rowOf(rest[0]);
-    let budget = CHECK_BUDGET;
-    const opts = rest.slice(1);
-    if (opts.length === 0) return { kind: 'confirm', row, budget };
-    const [name, inline] = opts[0]!.includes('=') ? [opts[0]!.slice(0, opts[0]!.indexOf('=')), opts[0]!.slice(opts[0]!.indexOf('=') + 1)] : [opts[0]!, opts[1]];
-    if (name !== '--budget' || opts.length !== (opts[0]!.includes('=') ? 1 : 2)) throw new UsageError(`confirm takes a row and --budget N, not ${JSON.stringify(opts.join(' '))}`);
-    budget = positiveInt('--budget', inline);
-    return { kind: 'confirm', row, budget };
+    const budget = readOptions(rest.slice(1), ['--budget']).get('--budget');
+    return { kind: 'confirm', row, budget: budget === undefined ? CHECK_BUDGET : positiveInt('--budget', budget) };
   }
   const row = rowOf(first);
-  let workers: number | undefined;
-  let limit: number | undefined;
-  let shard: string | undefined;
-  let db: string | undefined;
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i]!;
-    const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = () => inline ?? rest[++i];
-    if (name === '--workers' && workers === undefined) workers = positiveInt(name, value());
-    else if (name === '--limit' && limit === undefined) limit = positiveInt(name, value());
-    else if (name === '--shard' && shard === undefined) shard = value() ?? '';
-    else if (name === '--db' && db === undefined) db = value() ?? '';
-    else throw new UsageError(`unknown or repeated option ${JSON.stringify(a)}`);
-  }
+  const opts = readOptions(rest, ['--workers', '--limit', '--shard', '--db']);
+  const workers = opts.has('--workers') ? positiveInt('--workers', opts.get('--workers')) : undefined;
+  const limit = opts.has('--limit') ? positiveInt('--limit', opts.get('--limit')) : undefined;
+  const shard = opts.get('--shard');
+  const db = opts.get('--db');
   if (db !== undefined && shard === undefined) throw new UsageError(`option --db: only with --shard (a row's own database is ${row.db})`);
   if (db === '') throw new UsageError('option --db: give a file name');
   let sh: { index: number; count: number; db: string } | undefined;

@@ -10,12 +10,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { ResultStore } from '../batch/store.js';
 import { InputError } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
 import { confirmLoss } from '../solver/confirm.js';
 import type { SolveStatus } from '../solver/types.js';
-import { rowDeals, writeAtomically } from './export.js';
+import { parseCsvRecords, rowDeals, writeAtomically } from './export.js';
 import type { ResultsRow } from './rows.js';
 
 /** Default position budget of a loss's second check: the top of the rows' ladder (16,000,000). */
@@ -49,11 +48,7 @@ export function lossesCsv(checks: readonly LossCheck[]): string {
 
 /** Loss checks read back from lossesCsv's text (lines it cannot read are left out). */
 export function parseLossesCsv(text: string): LossCheck[] {
-  const [head, ...lines] = text.split(/\r?\n/).filter((l) => l !== '');
-  if (!head) return [];
-  const cols = head.split(',');
-  return lines
-    .map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])) as Record<string, string | undefined>)
+  return (parseCsvRecords(text) as Record<string, string | undefined>[])
     .filter((r) => r.deal && (r.check === 'lost' || r.check === 'won' || r.check === 'undecided'))
     .map((r) => ({
       deal: r.deal!, solverPositions: Number(r.solver_positions), check: r.check as SolveStatus,
@@ -75,14 +70,9 @@ export function parseLossesCsv(text: string): LossCheck[] {
 export function confirmRow(row: ResultsRow, root: string, solverVersion: string, budget = CHECK_BUDGET, onDeal?: (c: LossCheck, index: number, of: number, reused: boolean) => void): LossCheck[] {
   const path = join(root, lossesPath(row));
   const before = new Map(existsSync(path) ? parseLossesCsv(readFileSync(path, 'utf8')).map((c) => [c.deal, c]) : []);
-  const db = join(root, row.db);
-  const store = ResultStore.openForReading(db);
-  try {
-    if (!store.studies().some((s) => s.name === row.study)) throw new InputError('bad-file', `database ${row.db} holds no study ${JSON.stringify(row.study)}: it is not this row's database; run npm run results -- ${row.id} to make it`);
-  } finally {
-    store.close();
-  }
-  const lost = rowDeals(row, db, solverVersion).filter((d) => d.status === 'lost');
+  const deals = rowDeals(row, join(root, row.db), solverVersion);
+  if (deals === null) throw new InputError('bad-file', `database ${row.db} holds no study ${JSON.stringify(row.study)}: it is not this row's database; run npm run results -- ${row.id} to make it`);
+  const lost = deals.filter((d) => d.status === 'lost');
   const out: LossCheck[] = [];
   // the file: this run's answers so far, then every other answer it held
   const write = () => {

@@ -91,14 +91,26 @@ export interface RowSummary {
 }
 
 /**
- * The row's deals from the database at `db`, counted at the top rung for `solverVersion`, in the
- * row's order (deal number). A deal with no result of that version yet is left out. Throws what the
- * store throws (a missing or damaged database: InputError).
+ * The records of a CSV file the results commands write (ROW.csv, ROW-losses.csv) as objects keyed by
+ * its header; these files have no quoted cells.
  */
-export function rowDeals(row: ResultsRow, db: string, solverVersion: string): DealResult[] {
+export function parseCsvRecords(text: string): Record<string, string>[] {
+  const [head, ...lines] = text.split(/\r?\n/).filter((l) => l !== '');
+  if (!head) return [];
+  const cols = head.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
+}
+
+/**
+ * The row's deals from the database at `db`, counted at the top rung for `solverVersion`, in the
+ * row's order (deal number). A deal with no result of that version yet is left out; null when the
+ * database holds no study of the row. Throws what the store throws (a missing or damaged database:
+ * InputError).
+ */
+export function rowDeals(row: ResultsRow, db: string, solverVersion: string): DealResult[] | null {
   const store = ResultStore.openForReading(db);
   try {
-    if (!store.studies().some((s) => s.name === row.study)) return [];
+    if (!store.studies().some((s) => s.name === row.study)) return null;
     const byName = new Map<string, (StoredRow & { budget: number })[]>();
     for (const r of store.rows({ studies: [row.study] })) {
       if (r.solverVersion !== solverVersion) continue;
@@ -194,7 +206,7 @@ export function winnablePath(row: ResultsRow, root: string): string {
  */
 export function exportRow(row: ResultsRow, root: string, solverVersion: string, sitting?: Sitting): RowSummary {
   const dbPath = join(root, row.db);
-  const deals = existsSync(dbPath) ? rowDeals(row, dbPath, solverVersion) : [];
+  const deals = (existsSync(dbPath) ? rowDeals(row, dbPath, solverVersion) : null) ?? [];
   let rungs: RungCounts[] = [];
   let searchMs = 0;
   let peak: number | null = null;

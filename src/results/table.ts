@@ -7,7 +7,7 @@
  */
 import { budgetWords } from '../batch/report.js';
 import { lossesPath, parseLossesCsv } from './confirm.js';
-import type { RowSummary, RungCounts } from './export.js';
+import { parseCsvRecords, type RowSummary, type RungCounts } from './export.js';
 import { batchArgs, type ResultsRow } from './rows.js';
 
 /** plspider's results on PySolFC Spider (4 suits) numbers 1–32,000 (tranzoa.net/alex/plspider.htm, 2005): every deal won but two; 14934 "appears to be unwinnable", the other is not named on the page's summary. */
@@ -23,13 +23,6 @@ function num(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** The rows of a row's CSV (ROW.csv) as objects keyed by its header; our own CSV has no quoted cells. */
-export function parseDealsCsv(text: string): Record<string, string>[] {
-  const [head, ...lines] = text.split(/\r?\n/).filter((l) => l !== '');
-  if (!head) return [];
-  const cols = head.split(',');
-  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
-}
 
 /** The band of a rung: from the floor's 95% low end to the ceiling's 95% high end, in points (null without deals). */
 export function bandPoints(t: RungCounts | null): number | null {
@@ -115,7 +108,7 @@ function published(rows: readonly ResultsRow[], summaries: readonly (RowSummary 
 
 function plspider(r: ResultsRow, dealsCsv: string | null): string[] {
   if (r.id !== 'spider4' || !dealsCsv) return [];
-  const list = parseDealsCsv(dealsCsv);
+  const list = parseCsvRecords(dealsCsv);
   if (list.length === 0) return [];
   const numberOf = (d: string) => Number(d.slice(d.lastIndexOf(':') + 1));
   const max = Math.max(...list.map((d) => numberOf(d.deal!)));
@@ -167,7 +160,7 @@ function rowSection(r: ResultsRow, s: RowSummary | null, dealsCsv: string | null
     out.push('', '| budget | deals | won | lost | undecided | errors | floor | 95% CI | ceiling | 95% CI |', '|---:|---:|---:|---:|---:|---:|---:|---|---:|---|');
     for (const g of s.rungs) out.push(`| ${budgetWords(g.budget)} | ${num(g.deals)} | ${num(g.won)} | ${num(g.lost)} | ${num(g.undecided)} | ${num(g.errors)} | ${pct(g.floor)} | ${pct(g.ciLow)}–${pct(g.ciHigh)} | ${pct(g.ceiling)} | ${pct(g.ceilingLow)}–${pct(g.ceilingHigh)} |`);
   }
-  const list = dealsCsv ? parseDealsCsv(dealsCsv) : [];
+  const list = dealsCsv ? parseCsvRecords(dealsCsv) : [];
   const lost = list.filter((d) => d.status === 'lost').map((d) => d.deal);
   const open = list.filter((d) => d.status === 'undecided' || d.status === 'error').map((d) => d.deal);
   out.push('', `Lost (proven): ${lost.length ? lost.join(', ') : 'none'}. Undecided: ${open.length ? open.join(', ') : 'none'}.`);
