@@ -17,6 +17,7 @@ import { loadDeal } from '../src/game/ref.js';
 import { solve } from '../src/solver/solve.js';
 import { PROGRESS_EVERY } from '../src/solver/types.js';
 import { makeLostDb } from './helpers/db.js';
+import { runInProcess } from './helpers/cli.js';
 
 let dir: string;
 beforeAll(() => {
@@ -143,7 +144,8 @@ describe('SPIDERSOLVE_DB, --out and --quiet', () => {
     const other = join(dir, 'absent.sqlite');
     const cli = await run(['studies', '--db', other], { SPIDERSOLVE_DB: db });
     expect([cli.code, cli.stderr]).toEqual([2, `spidersolve: database ${other}: no such file (run spidersolve batch first, or give --db)\n`]);
-    const empty = await run(['studies'], { SPIDERSOLVE_DB: '' });
+    // from a folder with no default database (the project's own may hold one: the README's main job makes it)
+    const empty = await runInProcess(['studies'], { env: { SPIDERSOLVE_DB: '' }, cwd: dir });
     expect(empty.stderr).toBe('spidersolve: database data/results.sqlite: no such file (run spidersolve batch first, or give --db)\n');
     for (const cmd of ['batch', 'report', 'export', 'studies', 'view']) {
       const h = await run([cmd, '--help']);
