@@ -75,7 +75,20 @@ function positiveInt(name: string, v: string | undefined): number {
   return Number(v);
 }
 
+/** The error for an argument that starts with `-` and is no option the command knows (`--name=value`: the name alone). */
+function unknownOption(arg: string): UsageError {
+  const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+  return new UsageError(`unknown option ${JSON.stringify(name)}; npm run results -- --help lists the commands and their options`);
+}
+
+/** For a command that takes no options: throws unknownOption for the first argument that starts with `-`. */
+function refuseOptions(args: readonly string[]): void {
+  const option = args.find((a) => a.startsWith('-'));
+  if (option !== undefined) throw unknownOption(option);
+}
+
 function rowOf(id: string | undefined): ResultsRow {
+  if (id?.startsWith('-')) throw unknownOption(id);
   const row = id === undefined ? undefined : findRow(id);
   if (!row) throw new UsageError(`${id === undefined ? 'no row given' : `unknown row ${JSON.stringify(id)}`}; give one of ${RESULTS_ROWS.map((r) => r.id).join(', ')}`);
   return row;
@@ -83,14 +96,16 @@ function rowOf(id: string | undefined): ResultsRow {
 
 /**
  * The options among `args` (`--name value` or `--name=value`), each of `names` at most once; a value
- * left out reads as ''. Throws UsageError for any other argument or an option given twice.
+ * left out reads as ''. Throws UsageError for an option it does not know (unknownOption), an option
+ * given twice, or an argument that is no option.
  */
 function readOptions(args: readonly string[], names: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    if (!names.includes(name) || out.has(name)) throw new UsageError(`unknown or repeated option ${JSON.stringify(a)}`);
+    if (!names.includes(name)) throw a.startsWith('-') ? unknownOption(a) : new UsageError(`unexpected argument ${JSON.stringify(a)}`);
+    if (out.has(name)) throw new UsageError(`option ${name} given twice`);
     out.set(name, inline ?? args[++i] ?? '');
   }
   return out;
@@ -101,14 +116,17 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
   if (args.length === 0 || args.includes('--help') || args.includes('-h')) return { kind: 'help' };
   const [first, ...rest] = args;
   if (first === 'table' || first === 'rows') {
+    refuseOptions(rest);
     if (rest.length) throw new UsageError(`${first} takes no arguments (${rest.join(' ')})`);
     return { kind: first };
   }
   if (first === 'merge') {
+    refuseOptions(rest);
     if (rest.length < 2) throw new UsageError('merge takes a row and the shard databases to merge into its database');
     return { kind: 'merge', row: rowOf(rest[0]), files: rest.slice(1) };
   }
   if (first === 'export') {
+    refuseOptions(rest);
     if (rest.length !== 1) throw new UsageError('export takes one row');
     return { kind: 'export', row: rowOf(rest[0]) };
   }

@@ -1,0 +1,58 @@
+/**
+ * More rough edges of the command line, in process: `npm run results` given an option it does not
+ * know, the Markdown report's legend, the results' refusal to shrink a row, an interrupted
+ * `results -- confirm ROW`, and `blind --out` onto a file it did not write.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resultsMain } from '../src/results/cli.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-rough2-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `npm run results -- ARGS` in process with `root` as the project's folder; its exit status and what it wrote. */
+async function results(args: readonly string[], root = dir): Promise<{ status: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const [wo, we] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
+  process.stdout.write = ((t: string) => (out.push(String(t)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
+  try {
+    const status = await resultsMain(args, root);
+    return { status, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    process.stdout.write = wo;
+    process.stderr.write = we;
+  }
+}
+
+describe('npm run results -- with an option it does not know', () => {
+  const said = (name: string) => `results: unknown option "${name}"; npm run results -- --help lists the commands and their options\n`;
+
+  it('--bogus alone is an unknown option, not an unknown row: one line, exit 2', async () => {
+    expect(await results(['--bogus'])).toEqual({ status: 2, stdout: '', stderr: said('--bogus') });
+  });
+
+  it('after a row, a command, or as --name=value: the option is named', async () => {
+    expect(await results(['spider4', '--bogus'])).toEqual({ status: 2, stdout: '', stderr: said('--bogus') });
+    expect(await results(['spider4', '--bogus=3'])).toEqual({ status: 2, stdout: '', stderr: said('--bogus') });
+    expect(await results(['confirm', 'spider4', '-x'])).toEqual({ status: 2, stdout: '', stderr: said('-x') });
+    expect(await results(['confirm', '--bogus'])).toEqual({ status: 2, stdout: '', stderr: said('--bogus') });
+    expect(await results(['export', '--bogus'])).toEqual({ status: 2, stdout: '', stderr: said('--bogus') });
+    expect(await results(['table', '--bogus'])).toEqual({ status: 2, stdout: '', stderr: said('--bogus') });
+    expect(await results(['merge', 'spider4', '--bogus', 'a.sqlite'])).toEqual({ status: 2, stdout: '', stderr: said('--bogus') });
+  });
+
+  it('a word that is no row is still an unknown row; an option twice and a stray word are named as such', async () => {
+    expect((await results(['bogus'])).stderr).toMatch(/^results: unknown row "bogus"; give one of spider4, /);
+    expect(await results(['spider4', '--limit', '2', '--limit', '3'])).toEqual({ status: 2, stdout: '', stderr: 'results: option --limit given twice\n' });
+    expect(await results(['spider4', 'extra'])).toEqual({ status: 2, stdout: '', stderr: 'results: unexpected argument "extra"\n' });
+  });
+});
