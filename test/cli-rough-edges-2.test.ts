@@ -7,7 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_LEGEND } from '../src/batch/report.js';
 import { resultsMain } from '../src/results/cli.js';
+import { runInProcess } from './helpers/cli.js';
+import { makeLostDb } from './helpers/db.js';
 
 let dir: string;
 beforeAll(() => {
@@ -54,5 +57,38 @@ describe('npm run results -- with an option it does not know', () => {
     expect((await results(['bogus'])).stderr).toMatch(/^results: unknown row "bogus"; give one of spider4, /);
     expect(await results(['spider4', '--limit', '2', '--limit', '3'])).toEqual({ status: 2, stdout: '', stderr: 'results: option --limit given twice\n' });
     expect(await results(['spider4', 'extra'])).toEqual({ status: 2, stdout: '', stderr: 'results: unexpected argument "extra"\n' });
+  });
+});
+
+describe('report --format md: the legend under the table', () => {
+  it('the Markdown report ends with the same two legend lines as the text report, escaped for Markdown', async () => {
+    const db = join(dir, 'md.sqlite');
+    makeLostDb(db);
+    const [md, text, html] = [
+      await runInProcess(['report', '--db', db, '--format', 'md']),
+      await runInProcess(['report', '--db', db]),
+      await runInProcess(['report', '--db', db, '--format', 'html']),
+    ];
+    expect(md.status).toBe(0);
+    const lines = md.stdout.split('\n');
+    expect(lines[0]).toMatch(/^\| study \| game \| suits \| budget \| deals \| won \| lost \| undecided \|/);
+    expect(lines[2]).toMatch(/^\| st \| spider \| 1 \| 100 \| 3 \| 0 \| 3 \| 0 \| 0 \| 0\.0% \|/);
+    // the table, a blank line, then the legend as one paragraph of two lines
+    expect(lines.slice(3)).toEqual([
+      '',
+      'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals (ceil low/high: its interval);',
+      'undecided = neither won nor lost within the budget (counted in the ceiling, not the floor); pos and ms: median and 95th percentile (p95) of positions searched and milliseconds, over won deals.',
+      '',
+    ]);
+    // one source: the text table's last lines and the HTML report's legend are the same words
+    expect(text.stdout.trimEnd().split('\n').slice(-2)).toEqual([...REPORT_LEGEND]);
+    expect(html.stdout).toContain(`<p class="legend">${REPORT_LEGEND.join(' ')}</p>`);
+  });
+
+  it('no rows: "no results" alone, no legend', async () => {
+    const db = join(dir, 'md-empty.sqlite');
+    makeLostDb(db);
+    const r = await runInProcess(['report', '--db', db, '--format', 'md', '--game', 'spiderette']);
+    expect(r).toMatchObject({ status: 0, stdout: 'no results\n' });
   });
 });

@@ -331,6 +331,21 @@ export function formatTable(rows: readonly ReportRow[]): string {
     .join('\n') + '\n';
 }
 
+/**
+ * What the report's columns mean, two lines: the one source of these words, printed under the text
+ * table (report, batch's summary), as a paragraph under the Markdown table (markdownLegend) and under
+ * the HTML report's table. Floor, ceiling and undecided as docs/rules.md R19 defines them.
+ */
+export const REPORT_LEGEND: readonly string[] = [
+  'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals (ceil low/high: its interval);',
+  'undecided = neither won nor lost within the budget (counted in the ceiling, not the floor); pos and ms: median and 95th percentile (p95) of positions searched and milliseconds, over won deals.',
+];
+
+/** REPORT_LEGEND as a Markdown paragraph (its words escaped by markdownText, one source line a line), ending in `\n`. */
+export function markdownLegend(): string {
+  return REPORT_LEGEND.map(markdownText).join('\n') + '\n';
+}
+
 /** GitHub-flavoured Markdown table, same cells as `formatTable`; `no results` (a line) when there are no rows, as `formatTable`. */
 export function formatMarkdown(rows: readonly ReportRow[]): string {
   if (rows.length === 0) return 'no results\n';

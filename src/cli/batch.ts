@@ -19,7 +19,7 @@ import { canonicalPath, databaseFiles, fileInTheWay, isSqliteFile, makeDirs, sam
 import { isDamagedDatabase } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress, NO_PROGRESS } from '../batch/progress.js';
-import { budgetWords, formatCsv, partialOfRows, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat, type ReportRow } from '../batch/report.js';
+import { budgetWords, formatCsv, markdownLegend, REPORT_LEGEND, partialOfRows, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat, type ReportRow } from '../batch/report.js';
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
 import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.js';
 import { oneLine } from '../batch/schema.js';
@@ -419,11 +419,8 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
   return lines.join('\n') + '\n';
 }
 
-/** Two lines under the batch's table that say what its columns mean (docs/commands.md: `spidersolve report`). */
-export const TABLE_LEGEND: readonly string[] = [
-  'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals (ceil low/high: its interval);',
-  'pos and ms: median and 95th percentile (p95) of positions searched and milliseconds, over won deals.',
-];
+/** The legend under the batch's and the report's text table (report.ts REPORT_LEGEND, docs/commands.md: `spidersolve report`). */
+export const TABLE_LEGEND: readonly string[] = REPORT_LEGEND;
 
 /** Is `path` a pipe or a character device (a terminal), not a file that can be read at once? */
 function isStream(path: string): boolean {
@@ -922,6 +919,8 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     let text = formatReport(rows, format, rowsPartial(store, filter));
     // the text table says what its columns mean, as batch's summary does
     if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + TABLE_LEGEND.join('\n') + '\n';
+    // the Markdown table too, as a paragraph under it
+    if (format === 'md' && rows.length > 0) text = text.trimEnd() + '\n\n' + markdownLegend();
     // blind studies (blind.ts): their own table under the solve table, or their rows alone
     if (blind.length > 0) text = withBlindRows(text, rows.length, blind, format as ReportFormat);
     if (format === 'csv') blindCsvNote(rows.length, blind, o.quiet);

@@ -4,7 +4,7 @@
  * font from elsewhere, nothing loaded from the network. And the charts' specifications with their
  * data as JSON (`report --format vega`), for people who want to restyle them.
  */
-import { HUMAN_HEADERS, humanCell, REPORT_COLUMNS, type ReportRow } from '../batch/report.js';
+import { HUMAN_HEADERS, humanCell, REPORT_COLUMNS, REPORT_LEGEND, type ReportRow } from '../batch/report.js';
 import { BLIND_LEGEND, blindTableShape, type BlindReportRow } from '../batch/blind.js';
 import { escapeHtml } from '../view/html.js';
 import { blindRateChart } from './blindChart.js';
@@ -157,7 +157,7 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
 <h1>spidersolve study report</h1>
 <p class="meta">${escapeHtml(meta1)}</p>
 ${meta.notes?.length ? `<div class="warn" role="note" data-partial>${meta.notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>\n` : ''}${rows.length || !blind.length ? `${rows.length ? table(rows) : '<p>No results.</p>'}
-<p class="legend">Floor: won / deals, a lower bound on the win rate; CI: its 95% Wilson score interval; ceiling: deals not proven lost / deals, an upper bound (docs/rules.md R19). Positions and times (ms) are of won deals: median and 95th percentile.</p>
+<p class="legend">${escapeHtml(REPORT_LEGEND.join(' '))}</p>
 ` : ''}${blind.length ? `<h2>Blind play</h2>
 ${blindTable(blind)}
 <p class="legend">${escapeHtml(BLIND_LEGEND.map((l) => l.trim()).join(' '))}</p>
