@@ -3,13 +3,13 @@
  * know, the Markdown report's legend, the results' refusal to shrink a row, an interrupted
  * `results -- confirm ROW`, and `blind --out` onto a file it did not write.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_LEGEND } from '../src/batch/report.js';
 import { resultsMain } from '../src/results/cli.js';
-import { runInProcess } from './helpers/cli.js';
+import { ROOT, runInProcess } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
 
 let dir: string;
@@ -90,5 +90,35 @@ describe('report --format md: the legend under the table', () => {
     makeLostDb(db);
     const r = await runInProcess(['report', '--db', db, '--format', 'md', '--game', 'spiderette']);
     expect(r).toMatchObject({ status: 0, stdout: 'no results\n' });
+  });
+});
+
+describe('npm run results: the refusal to shrink a committed row is one short line', () => {
+  /** A project folder holding the committed summary of `id` (its file in data/results), without its database, as a fresh clone has. */
+  function clone(id: string): string {
+    const root = mkdtempSync(join(dir, 'clone-'));
+    mkdirSync(join(root, 'data/results'), { recursive: true });
+    copyFileSync(join(ROOT, `data/results/${id}.json`), join(root, `data/results/${id}.json`));
+    return root;
+  }
+
+  it('export with no database: names the row, its committed count, the missing database and the command that rebuilds it', async () => {
+    const root = clone('spider4');
+    const r = await results(['export', 'spider4'], root);
+    expect(r).toEqual({
+      status: 2, stdout: '',
+      stderr: 'results: export spider4: the committed row has 32,000 deals but data/results/spider4.sqlite is not here (not in git); rebuild it: npm run results -- spider4\n',
+    });
+    expect(r.stderr.length).toBeLessThan(160);
+  });
+
+  it('a run shorter than the committed row: both counts and the command, before anything runs', async () => {
+    const root = clone('spider4');
+    const r = await results(['spider4', '--limit', '200'], root);
+    expect(r).toEqual({
+      status: 2, stdout: '',
+      stderr: 'results: spider4 --limit 200: would shrink the committed row from 32,000 to 200 deals; rebuild it first: npm run results -- spider4\n',
+    });
+    expect(r.stderr.length).toBeLessThan(160);
   });
 });

@@ -125,9 +125,9 @@ describe('npm run results -- confirm ROW', () => {
     exportRow(row, dir, V); // the committed files: 3 deals
     expect(shrinkRefusal(row, dir, 3, 'export check')).toBeNull();
     expect(shrinkRefusal(row, dir, 2, 'check --limit 2')).toBe(
-      "check --limit 2: the row's committed files count 3 deals (data/results/check.json) and this would count 2, so they would be replaced by a smaller row; rebuild it with npm run results -- check --limit 3, or delete data/results/check.json to start the row over",
+      'check --limit 2: would shrink the committed row from 3 to 2 deals; rebuild it first: npm run results -- check --limit 3',
     );
     rmSync(join(dir, row.db));
-    expect(shrinkRefusal(row, dir, 0, 'export check')).toContain('export check: the row\'s committed files count 3 deals (data/results/check.json) and its database data/results/check.sqlite is not here (the databases are not in git)');
+    expect(shrinkRefusal(row, dir, 0, 'export check')).toBe('export check: the committed row has 3 deals but data/results/check.sqlite is not here (not in git); rebuild it: npm run results -- check --limit 3');
   });
 });

@@ -182,16 +182,20 @@ function counted(row: ResultsRow, root: string): number {
 }
 
 /**
- * Why writing the row's committed files now would shrink them (null when it would not): the row's
- * summary (committed with its CSV) counts `committed` deals, and the export would count `willCount`,
- * fewer. The databases are not in git: in a fresh clone a row must be rebuilt to its committed length
- * before it is exported again.
+ * Why writing the row's committed files now would shrink them (null when it would not), one line of
+ * about 150 characters: the row's summary (committed with its CSV) counts `committed` deals, and the
+ * export would count `willCount`, fewer; `what` names the command refused (`export spider4`,
+ * `spider4 --limit 200`). The databases are not in git: in a fresh clone a row must be rebuilt to its
+ * committed length (the command the line ends with) before it is exported again.
  */
 export function shrinkRefusal(row: ResultsRow, root: string, willCount: number, what: string): string | null {
   const committed = readSummary(summaryPath(row, root))?.counted ?? 0;
   if (willCount >= committed) return null;
-  const json = relative(root, summaryPath(row, root));
-  return `${what}: the row's committed files count ${committed.toLocaleString('en-US')} deals (${json}) and ${willCount === 0 && !existsSync(join(root, row.db)) ? `its database ${row.db} is not here (the databases are not in git)` : `this would count ${willCount.toLocaleString('en-US')}`}, so they would be replaced by a smaller row; rebuild it with npm run results -- ${row.id}${committed < row.count ? ` --limit ${committed}` : ''}, or delete ${json} to start the row over`;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const rebuild = rowCommand(row, committed);
+  return willCount === 0 && !existsSync(join(root, row.db))
+    ? `${what}: the committed row has ${n(committed)} deals but ${row.db} is not here (not in git); rebuild it: ${rebuild}`
+    : `${what}: would shrink the committed row from ${n(committed)} to ${n(willCount)} deals; rebuild it first: ${rebuild}`;
 }
 
 /** Runs `spidersolve batch` on the row's first `limit` deals; resolves with its exit status (a signal that ended it: 128 + its number). */
