@@ -3,13 +3,13 @@
  * know, the Markdown report's legend, the results' refusal to shrink a row, an interrupted
  * `results -- confirm ROW`, and `blind --out` onto a file it did not write.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_LEGEND } from '../src/batch/report.js';
 import { resultsMain } from '../src/results/cli.js';
-import { ROOT, runInProcess } from './helpers/cli.js';
+import { expectUnchanged, ROOT, runInProcess, snapshot } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
 
 let dir: string;
@@ -120,5 +120,47 @@ describe('npm run results: the refusal to shrink a committed row is one short li
       stderr: 'results: spider4 --limit 200: would shrink the committed row from 32,000 to 200 deals; rebuild it first: npm run results -- spider4\n',
     });
     expect(r.stderr.length).toBeLessThan(160);
+  });
+});
+
+describe('blind --out: as careful as the other --out options', () => {
+  const blind = (out: string) => runInProcess(['blind', 'SE1-1', '--player', 'greedy', '--loss-budget', '0', '--out', out], { cwd: dir });
+  const refused = (out: string, why: string) => ({ status: 2, signal: null, stdout: '', stderr: `spidersolve: option --out "${out}": ${why}\n` });
+
+  it('an existing file spidersolve did not write (notes, another page) is refused, one line naming it, and left as it was', async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'my notes on SE1-1\n');
+    writeFileSync(join(dir, 'other.html'), '<!doctype html>\n<html lang="en">\n<head>\n<title>my page</title>\n</head><body>hello</body></html>\n');
+    for (const name of ['notes.txt', 'other.html']) {
+      const before = snapshot(join(dir, name));
+      expect(await blind(name)).toEqual(refused(name, 'is a file spidersolve did not write (not one of its HTML pages); writing there would destroy it, so nothing was written: give another file name'));
+      expectUnchanged(join(dir, name), before);
+    }
+  });
+
+  it('a directory, or a path under a file, is refused; a missing folder is made (as report --out and view --out do)', async () => {
+    mkdirSync(join(dir, 'pages'), { recursive: true });
+    expect(await blind('pages')).toEqual(refused('pages', 'is a directory; give a file name'));
+    expect(await blind('notes.txt/se1-1.html')).toEqual(refused('notes.txt/se1-1.html', 'notes.txt is not a directory'));
+    const made = await blind('new/folder/se1-1.html');
+    // (greedy does not win SE1-1: exit 3, stuck)
+    expect([made.status, made.stderr]).toEqual([3, 'spidersolve: wrote new/folder/se1-1.html: SE1-1, played blind by greedy: stuck after 35 moves\n']);
+    expect(readFileSync(join(dir, 'new/folder/se1-1.html'), 'utf8')).toMatch(/^<!doctype html>\n[\s\S]*<title>SE1-1 — spidersolve viewer<\/title>/);
+  });
+
+  it('a page spidersolve wrote (blind, view, an HTML report) and an empty file are replaced', async () => {
+    expect((await blind('again.html')).stderr).toMatch(/^spidersolve: wrote again\.html: /);
+    const first = readFileSync(join(dir, 'again.html'), 'utf8');
+    expect((await blind('again.html')).stderr).toMatch(/^spidersolve: wrote again\.html: /);
+    expect(readFileSync(join(dir, 'again.html'), 'utf8')).toBe(first);
+    const view = await runInProcess(['view', 'SE1-2', '--out', 'view.html'], { cwd: dir });
+    expect(view.status).toBe(0);
+    expect((await blind('view.html')).stderr).toMatch(/^spidersolve: wrote view\.html: SE1-1/);
+    const db = join(dir, 'page.sqlite');
+    makeLostDb(db);
+    expect((await runInProcess(['report', '--db', db, '--format', 'html', '--out', 'report.html'], { cwd: dir })).status).toBe(0);
+    expect((await blind('report.html')).stderr).toMatch(/^spidersolve: wrote report\.html: SE1-1/);
+    writeFileSync(join(dir, 'empty.html'), '');
+    expect((await blind('empty.html')).stderr).toMatch(/^spidersolve: wrote empty\.html: SE1-1/);
+    expect(readFileSync(join(dir, 'empty.html'), 'utf8')).toBe(first);
   });
 });

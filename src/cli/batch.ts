@@ -3,7 +3,7 @@
  * src/batch (runner: pool + store + progress; report: aggregation; store: SQLite). Bad input throws
  * InputError; main.ts prints `spidersolve: <message>` and exits 2. An interrupted batch exits 130.
  */
-import { closeSync, constants, createReadStream, fstatSync, open, openSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, open, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { isatty, ReadStream } from 'node:tty';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -780,6 +780,40 @@ export function checkOutNotInput(out: string, store: ResultStore): void {
     const what = f.kind === 'deals' ? `the deals file of study "${printableName(f.study ?? '')}"` : `the position file ${pathForMessage(f.path)}, a deal of a study`;
     throw new InputError('bad-option', `option --out ${quoteInput(out, 120)}: is ${what} in ${pathForMessage(store.path)}; writing there would destroy it, so nothing was written: give another file name`);
   }
+}
+
+/**
+ * Is the file at `path` an HTML page spidersolve wrote (a viewer page of `view` or `blind`, or an
+ * HTML report)? Read from its first 4 KiB: the head both pages start with, up to the title that ends
+ * in `spidersolve viewer` or is `spidersolve study report` (view/page.ts viewerPage, report/html.ts).
+ * False for a file it cannot read.
+ */
+export function isOurHtmlPage(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buf = Buffer.alloc(4096);
+    const head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+    return /^<!doctype html>\n<html lang="en">\n<head>\n(?:<meta [^\n]*>\n)*<title>(?:[^<\n]* — spidersolve viewer|spidersolve study report)<\/title>\n/.test(head);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Refuses an `--out` (checked by checkOutPath first) that would overwrite a file spidersolve did not
+ * write: an existing regular file that is not empty and not one of its HTML pages (isOurHtmlPage). A
+ * page it wrote before is replaced, as a second run of the same command does; an empty file holds
+ * nothing to lose; a path that is no regular file (/dev/null) is left to checkOutWritable. Throws
+ * InputError `bad-option`: `option --out "notes.txt": is a file spidersolve did not write (not one of
+ * its HTML pages); writing there would destroy it, so nothing was written: give another file name`.
+ */
+export function checkOutReplaceable(out: string): void {
+  const st = statOrNull(out);
+  if (!st?.isFile() || st.size === 0 || isOurHtmlPage(out)) return;
+  throw new InputError('bad-option', `option --out ${quoteInput(out, 120)}: is a file spidersolve did not write (not one of its HTML pages); writing there would destroy it, so nothing was written: give another file name`);
 }
 
 /**

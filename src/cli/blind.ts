@@ -22,7 +22,7 @@ import type { LoadedDeal } from '../game/ref.js';
 import { MAX_MAX_POSITIONS } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage } from '../view/page.js';
-import { checkOutPath, checkOutWritable, DEFAULT_PLAYER_SEED } from './batch.js';
+import { checkOutPath, checkOutReplaceable, checkOutWritable, DEFAULT_PLAYER_SEED } from './batch.js';
 import { DEAL_HELP, loadDealOrThrow, parseIntOption, printJson, printLines, variantLabel, wroteLine } from './common.js';
 
 /** Exit code of each blind result. */
@@ -197,7 +197,7 @@ export function registerBlindCommand(program: Command): void {
     .addOption(new Option('--seed <n>', 'older name of --player-seed').hideHelp())
     .option('--loss-budget <n>', `when the game is stuck, position budget of each solve that looks for the move where the deal was lost, 0 (do not look) or 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_LOSS_BUDGET})`)
     .option('--json', 'print one JSON object { code, label, game, suits, player, seed (the player seed), result (won or stuck), stuckReason, completed, completeSuits, steps: [{ move, words, turnedUp: [{ column, card }], completed }], line, faceDown, stock, work: { solves, positions, plans, fallbacks } and elapsedMs (the play), loss: { lastWinnable, exact, budget, solves, positions, elapsedMs } or null (the search for where the deal was lost), cost: { elapsedMs, solves, positions, lossSolves, lossPositions, lossElapsedMs } (the two together, as the cost line) }')
-    .option('--out <file>', 'also write the game as a viewer page (HTML; face-down cards hidden until turned up, a toggle reveals them; the move where the deal was lost marked) and say so on stderr; not - (stdout holds the game) nor the position file played; checked before the game is played')
+    .option('--out <file>', 'also write the game as a viewer page (HTML; face-down cards hidden until turned up, a toggle reveals them; the move where the deal was lost marked) and say so on stderr (missing parent directories are created); not - (stdout holds the game), the position file played, nor an existing file other than a page spidersolve wrote; checked before the game is played')
     .addHelpText('after', `\n${DEAL_HELP}\n\nExamples:\n  spidersolve blind SP1-10001 --player greedy\n  spidersolve blind SP4-10001 --player sample:k=8,budget=20000 --player-seed 7 --out game.html\n\nExit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error.`)
     .action(async (ref: string, o: BlindCliOptions) => {
       // stdout holds the game in words (or JSON): the page has no place there
@@ -213,6 +213,8 @@ export function registerBlindCommand(program: Command): void {
         if (deal.source.kind === 'file' && sameFileAs(o.out, [deal.source.path]) !== null) {
           throw new InputError('bad-option', `option --out ${quoteInput(o.out, 120)}: is the position file ${quoteInput(deal.source.path, 120)} this page shows; writing there would destroy it, so nothing was written: give another file name`);
         }
+        // a file the tool did not write (notes, another program's page) is not overwritten
+        checkOutReplaceable(o.out);
         checkOutWritable(o.out);
       }
       const g = playBlind(deal.position, spec, seed);
