@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_LEGEND } from '../src/batch/report.js';
-import { resultsMain } from '../src/results/cli.js';
+import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
+import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
+import { EXIT_INTERRUPTED } from '../src/cli/batch.js';
+import { confirmCommand, resultsMain } from '../src/results/cli.js';
+import { lossesPath, parseLossesCsv, workerLossChecker } from '../src/results/confirm.js';
+import type { ResultsRow } from '../src/results/rows.js';
+import { SOLVER_VERSION } from '../src/solver/types.js';
 import { expectUnchanged, ROOT, runInProcess, snapshot } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
 
@@ -162,5 +168,99 @@ describe('blind --out: as careful as the other --out options', () => {
     writeFileSync(join(dir, 'empty.html'), '');
     expect((await blind('empty.html')).stderr).toMatch(/^spidersolve: wrote empty\.html: SE1-1/);
     expect(readFileSync(join(dir, 'empty.html'), 'utf8')).toBe(first);
+  });
+});
+
+describe('npm run results -- confirm ROW, interrupted', () => {
+  /** A row of Spiderette 1 suit seeds whose database holds SE1-3 lost (60 positions; at 2,000 the check leaves it undecided) and SE1-2152 lost (184 positions: confirmed). */
+  const row: ResultsRow = {
+    id: 'check', title: 'Spiderette 1 suit (check)', game: 'spiderette', suits: 1, source: { kind: 'seeds' }, count: 3000,
+    budgets: [1000], study: 'results-check', db: 'data/results/check.sqlite', csv: 'data/results/check.csv', published: [],
+  };
+  function rowRoot(): string {
+    const root = mkdtempSync(join(dir, 'confirm-'));
+    const d: PlannedDeal[] = [3, 2152].flatMap((n) => planSeeds('spiderette', [1], [{ from: n, to: n }]));
+    const records = d.map((x, i) => recordFromOutcome(x, 1000, {
+      key: x.key, status: 'lost', positions: [60, 184][i]!, elapsedMs: 5, line: '', moveCount: null, classicScore: null, revealScore: null,
+      peakBytes: 100, solverVersion: SOLVER_VERSION, workerMs: 5,
+    }));
+    const s = ResultStore.openForWriting(join(root, row.db));
+    const study = s.ensureStudy(row.study, { game: null, suits: null, dealsSpec: 'file:/dev/stdin', maxPositions: 1000, budgets: [1000], planned: d.length });
+    s.writeResults(null, records, study, d.map((x, i) => ({ deal: records[i]!.deal, ord: i, name: x.key })));
+    s.close();
+    return root;
+  }
+
+  /** confirmCommand with stderr and stdout captured; `stopAt`: a text of stderr on whose line the signal fires, as Ctrl-C would. */
+  async function confirm(root: string, stopAt?: string): Promise<{ status: number; stdout: string; stderr: string }> {
+    const ctl = new AbortController();
+    const out: string[] = [];
+    const err: string[] = [];
+    const [wo, we] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
+    process.stdout.write = ((t: string) => (out.push(String(t)), true)) as typeof process.stdout.write;
+    process.stderr.write = ((t: string) => {
+      err.push(String(t));
+      if (stopAt !== undefined && String(t).includes(stopAt)) ctl.abort();
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      const status = await confirmCommand(row, root, 2000, ctl.signal);
+      return { status, stdout: out.join(''), stderr: err.join('') };
+    } finally {
+      process.stdout.write = wo;
+      process.stderr.write = we;
+    }
+  }
+
+  it('keeps the answers written, says how many losses were checked and that the same command resumes, exit 130 as batch; the same command then resumes', async () => {
+    const root = rowRoot();
+    const stopped = await confirm(root, 'loss 1/2');
+    expect(stopped).toEqual({
+      status: EXIT_INTERRUPTED, stdout: '',
+      stderr:
+        'results: check loss 1/2 SE1-3: undecided in 2,000 positions (the solve: 60)\n' +
+        'results: confirm check interrupted: 1 of 2 losses checked, kept in data/results/check-losses.csv; the same command resumes: npm run results -- confirm check --budget 2000\n',
+    });
+    expect(EXIT_INTERRUPTED).toBe(130);
+    const kept = parseLossesCsv(readFileSync(join(root, lossesPath(row)), 'utf8'));
+    expect(kept.map((c) => [c.deal, c.check, c.checkPositions, c.checkBudget])).toEqual([['SE1-3', 'undecided', 2000, 2000]]);
+    // the same command: the answer kept is not searched again, the other deal is
+    const resumed = await confirm(root);
+    expect(resumed.status).toBe(0);
+    expect(resumed.stderr.split('\n')[0]).toBe('results: check loss 1/2 SE1-3: undecided in 2,000 positions (the solve: 60), as the file had it (checked at 2,000)');
+    expect(resumed.stderr.split('\n')[1]).toBe('results: check loss 2/2 SE1-2152: confirmed in 184 positions (the solve: 184)');
+    expect(resumed.stdout).toBe("results: Spiderette 1 suit (check): 2 losses checked without the solver's reductions (1 searched now at 2,000 positions, 1 answered before): 1 confirmed, 1 undecided, 0 contradicted; wrote data/results/check-losses.csv\n");
+  });
+
+  it('a signal before the first answer: 0 of 2 checked, nothing lost', async () => {
+    const root = rowRoot();
+    const ctl = new AbortController();
+    ctl.abort();
+    const err: string[] = [];
+    const we = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
+    try {
+      expect(await confirmCommand(row, root, 2000, ctl.signal)).toBe(130);
+    } finally {
+      process.stderr.write = we;
+    }
+    expect(err.join('')).toBe('results: confirm check interrupted: 0 of 2 losses checked, kept in data/results/check-losses.csv; the same command resumes: npm run results -- confirm check --budget 2000\n');
+  });
+
+  it('the search runs in a worker thread, which the signal ends in the middle of a long search', async () => {
+    const worker = workerLossChecker();
+    try {
+      // (SE1-2152 in the worker: the same answer as in this thread)
+      expect(await worker.check('SE1-2152', 2000)).toMatchObject({ status: 'lost', positions: 184 });
+      // a Spider 4 suits deal at 16M positions searches far longer than this test runs
+      const ctl = new AbortController();
+      const long = worker.check('SP4-1', 16_000_000, ctl.signal);
+      setTimeout(() => ctl.abort(), 200);
+      await expect(long).rejects.toMatchObject({ name: 'AbortError' });
+      // a deal that cannot be loaded is a one-line error
+      await expect(worker.check('SE1-zz', 2000)).rejects.toThrow(/^deal SE1-zz: /);
+    } finally {
+      await worker.close();
+    }
   });
 });

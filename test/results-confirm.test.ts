@@ -63,10 +63,10 @@ describe('npm run results -- confirm ROW', () => {
     expect(err.join('')).toBe('results: confirm spiderette1: the row has no database yet (data/results/spiderette1.sqlite); run npm run results -- spiderette1 first\n');
   });
 
-  it('confirms a true loss, leaves a false one undecided within its budget, writes the file, and does not check an answered deal again', () => {
+  it('confirms a true loss, leaves a false one undecided within its budget, writes the file, and does not check an answered deal again', async () => {
     const dir = root();
     const seen: string[] = [];
-    const checks = confirmRow(row, dir, V, 2000, (c) => seen.push(`${c.deal} ${c.check}`));
+    const checks = await confirmRow(row, dir, V, 2000, (c) => seen.push(`${c.deal} ${c.check}`));
     expect(seen).toEqual(['SE1-3 undecided', 'SE1-2152 lost']);
     expect(checks.map((c) => [c.deal, c.solverPositions, c.check, c.checkPositions, c.checkBudget])).toEqual([
       ['SE1-3', 60, 'undecided', 2000, 2000],
@@ -76,11 +76,11 @@ describe('npm run results -- confirm ROW', () => {
     expect(text.split('\n')[0]).toBe('deal,solver_positions,check,check_positions,check_budget,check_seconds');
     expect(parseLossesCsv(text).map((c) => c.deal)).toEqual(['SE1-3', 'SE1-2152']);
     // again at the same budget: both answered, nothing searched (the times are the file's)
-    const again = confirmRow(row, dir, V, 2000);
+    const again = await confirmRow(row, dir, V, 2000);
     expect(again).toEqual(parseLossesCsv(text));
     // a larger budget checks the undecided deal again only
     const more: string[] = [];
-    confirmRow(row, dir, V, 3000, (c) => more.push(`${c.deal} ${c.check} ${c.checkBudget}`));
+    await confirmRow(row, dir, V, 3000, (c) => more.push(`${c.deal} ${c.check} ${c.checkBudget}`));
     expect(more).toEqual(['SE1-3 undecided 3000', 'SE1-2152 lost 2000']);
   });
 
@@ -94,24 +94,24 @@ describe('npm run results -- confirm ROW', () => {
     expect(lossCheckLine(row, [], text)).toEqual([]);
   });
 
-  it('the table shows the check under the row', () => {
+  it('the table shows the check under the row', async () => {
     const dir = root();
-    confirmRow(row, dir, V, 2000);
+    await confirmRow(row, dir, V, 2000);
     const s = exportRow(row, dir, V);
     const md = renderTable([row], [s], () => readFileSync(join(dir, row.csv), 'utf8'), () => readFileSync(join(dir, lossesPath(row)), 'utf8'));
     expect(md).toContain('Lost (proven): SE1-3, SE1-2152. Undecided: none.');
     expect(md).toContain('1 of the 2 losses confirmed; 1 undecided at 2k positions (SE1-3); none contradicted.');
   });
 
-  it('keeps every answer the file held, and refuses a database without the row\'s study', () => {
+  it('keeps every answer the file held, and refuses a database without the row\'s study', async () => {
     const dir = root();
     const old: LossCheck = { deal: 'SE1-999', solverPositions: 10, check: 'lost', checkPositions: 10, checkBudget: 16_000_000, checkSeconds: 0.1 };
     writeFileSync(join(dir, lossesPath(row)), lossesCsv([old]));
-    const checks = confirmRow(row, dir, V, 2000);
+    const checks = await confirmRow(row, dir, V, 2000);
     expect(checks.map((c) => c.deal)).toEqual(['SE1-3', 'SE1-2152']);
     expect(parseLossesCsv(readFileSync(join(dir, lossesPath(row)), 'utf8')).map((c) => c.deal)).toEqual(['SE1-3', 'SE1-2152', 'SE1-999']);
     const other: ResultsRow = { ...row, study: 'results-other' };
-    expect(() => confirmRow(other, dir, V, 2000)).toThrow('database data/results/check.sqlite holds no study "results-other": it is not this row\'s database; run npm run results -- check to make it');
+    await expect(confirmRow(other, dir, V, 2000)).rejects.toThrow('database data/results/check.sqlite holds no study "results-other": it is not this row\'s database; run npm run results -- check to make it');
   });
 
   it('names only the budgets of the checks left undecided', () => {

@@ -21,7 +21,7 @@
  * shared volume: deploy/results).
  *
  * Exit status: 0 done (confirm: no loss contradicted; 1 when one is); 2 bad input (one line `results: …` on stderr); 130 the batch was interrupted
- * (what it finished is exported); otherwise the batch's own status.
+ * (what it finished is exported) or confirm was (the answers written are kept); otherwise the batch's own status.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -31,7 +31,9 @@ import { ResultStore } from '../batch/store.js';
 import { InputError } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { exportRow, readSummary, summaryPath, writeAtomically, type RowSummary, type Sitting } from './export.js';
-import { CHECK_BUDGET, confirmRow, lossesPath } from './confirm.js';
+import { abortOnSignals } from '../batch/stopSignals.js';
+import { EXIT_INTERRUPTED } from '../cli/batch.js';
+import { CHECK_BUDGET, confirmRow, lossesPath, workerLossChecker, type LossCheck } from './confirm.js';
 import { batchArgs, dealList, findRow, RESULTS_DIR, RESULTS_ROWS, type ResultsRow } from './rows.js';
 import { renderTable } from './table.js';
 
@@ -253,6 +255,42 @@ async function writeTable(root: string): Promise<void> {
   process.stdout.write('wrote docs/results.html\n');
 }
 
+/**
+ * `npm run results -- confirm ROW [--budget N]`: checks each loss of the row again (confirm.ts
+ * confirmRow, the searches in a worker thread), one line on stderr a loss, then the count on stdout.
+ * Returns the exit status: 0 no loss contradicted, 1 one is, 2 the row has no database yet, and
+ * EXIT_INTERRUPTED (130, as an interrupted batch) when `signal` fires: every answer already written
+ * to ROW-losses.csv is kept and one line on stderr says how many losses were checked and that the
+ * same command resumes.
+ */
+export async function confirmCommand(row: ResultsRow, root: string, budget: number, signal?: AbortSignal): Promise<number> {
+  if (!existsSync(join(root, row.db))) {
+    process.stderr.write(`results: confirm ${row.id}: the row has no database yet (${row.db}); run npm run results -- ${row.id} first\n`);
+    return 2;
+  }
+  let reused = 0;
+  let losses = 0;
+  const worker = workerLossChecker();
+  let checks: LossCheck[];
+  try {
+    checks = await confirmRow(row, root, SOLVER_VERSION, budget, (c, i, of, fromFile) => {
+      if (fromFile) reused++;
+      const answer = c.check === 'lost' ? 'confirmed' : c.check === 'won' ? 'CONTRADICTED (won)' : 'undecided';
+      process.stderr.write(`results: ${row.id} loss ${i + 1}/${of} ${c.deal}: ${answer} in ${c.checkPositions.toLocaleString('en-US')} positions (the solve: ${c.solverPositions.toLocaleString('en-US')})${fromFile ? `, as the file had it (checked at ${c.checkBudget.toLocaleString('en-US')})` : ''}\n`);
+    }, { signal, check: worker.check, onPlan: (n) => (losses = n) });
+  } finally {
+    await worker.close();
+  }
+  if (signal?.aborted) {
+    const command = `npm run results -- confirm ${row.id}${budget !== CHECK_BUDGET ? ` --budget ${budget}` : ''}`;
+    process.stderr.write(`results: confirm ${row.id} interrupted: ${checks.length} of ${losses} ${losses === 1 ? 'loss' : 'losses'} checked, kept in ${lossesPath(row)}; the same command resumes: ${command}\n`);
+    return EXIT_INTERRUPTED;
+  }
+  const n = (s: string) => checks.filter((c) => c.check === s).length;
+  process.stdout.write(`results: ${row.title}: ${checks.length} ${checks.length === 1 ? 'loss' : 'losses'} checked without the solver's reductions (${checks.length - reused} searched now at ${budget.toLocaleString('en-US')} positions, ${reused} answered before): ${n('lost')} confirmed, ${n('undecided')} undecided, ${n('won')} contradicted; wrote ${lossesPath(row)}\n`);
+  return n('won') > 0 ? 1 : 0;
+}
+
 /** Runs the `results` command on `args`; returns its exit status. */
 export async function resultsMain(args: readonly string[], root = process.env.RESULTS_ROOT || PROJECT_ROOT): Promise<number> {
   let cmd: ResultsCommand;
@@ -280,20 +318,13 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
       return 0;
     }
     case 'confirm': {
-      const { row, budget } = cmd;
-      if (!existsSync(join(root, row.db))) {
-        process.stderr.write(`results: confirm ${row.id}: the row has no database yet (${row.db}); run npm run results -- ${row.id} first\n`);
-        return 2;
+      // Ctrl-C, SIGTERM or SIGHUP stop the checks as they stop a batch (a second one quits at once)
+      const stop = abortOnSignals();
+      try {
+        return await confirmCommand(cmd.row, root, cmd.budget, stop.signal);
+      } finally {
+        stop.dispose();
       }
-      let reused = 0;
-      const checks = confirmRow(row, root, SOLVER_VERSION, budget, (c, i, of, fromFile) => {
-        if (fromFile) reused++;
-        const answer = c.check === 'lost' ? 'confirmed' : c.check === 'won' ? 'CONTRADICTED (won)' : 'undecided';
-        process.stderr.write(`results: ${row.id} loss ${i + 1}/${of} ${c.deal}: ${answer} in ${c.checkPositions.toLocaleString('en-US')} positions (the solve: ${c.solverPositions.toLocaleString('en-US')})${fromFile ? `, as the file had it (checked at ${c.checkBudget.toLocaleString('en-US')})` : ''}\n`);
-      });
-      const n = (s: string) => checks.filter((c) => c.check === s).length;
-      process.stdout.write(`results: ${row.title}: ${checks.length} ${checks.length === 1 ? 'loss' : 'losses'} checked without the solver's reductions (${checks.length - reused} searched now at ${budget.toLocaleString('en-US')} positions, ${reused} answered before): ${n('lost')} confirmed, ${n('undecided')} undecided, ${n('won')} contradicted; wrote ${lossesPath(row)}\n`);
-      return n('won') > 0 ? 1 : 0;
     }
     case 'table':
       await writeTable(root);

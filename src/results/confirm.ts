@@ -9,10 +9,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
 import { stringify } from 'csv-stringify/sync';
 import { InputError } from '../game/errors.js';
 import { loadDeal } from '../game/ref.js';
-import { confirmLoss } from '../solver/confirm.js';
+import { RUNNING_FROM_SOURCE, workerExecArgv } from '../batch/pool.js';
+import { confirmLoss, type ConfirmResult } from '../solver/confirm.js';
 import type { SolveStatus } from '../solver/types.js';
 import { parseCsvRecords, rowDeals, writeAtomically } from './export.js';
 import type { ResultsRow } from './rows.js';
@@ -57,6 +60,53 @@ export function parseLossesCsv(text: string): LossCheck[] {
 }
 
 /**
+ * How a loss is searched again: `deal` (its name in the row) with confirmLoss at `budget` positions.
+ * Rejects with the error of a deal that cannot be loaded, or with an AbortError once `signal` fires
+ * (the search stopped, where the checker can stop it).
+ */
+export type LossChecker = (deal: string, budget: number, signal?: AbortSignal) => Promise<ConfirmResult>;
+
+/** The LossChecker of this thread: the search runs to its end, so a signal counts only between deals. */
+export const inThreadLossChecker: LossChecker = async (deal, budget) => {
+  const loaded = loadDeal(deal);
+  if (!loaded.ok) throw loaded.error;
+  return confirmLoss(loaded.value.position, budget);
+};
+
+/**
+ * A LossChecker that searches in a worker thread (workers/confirm.worker.ts, a Piscina pool of one
+ * thread, as the batch's solve pool: pool.ts), so that the main thread hears a signal during a long
+ * search: when `signal` fires the task is aborted, which ends its thread, and the check rejects with
+ * an AbortError. A deal that cannot be loaded rejects with an InputError. `close` ends the pool (call
+ * it when done).
+ */
+export function workerLossChecker(): { check: LossChecker; close(): Promise<void> } {
+  const file = fileURLToPath(new URL(`../../workers/confirm.worker.${RUNNING_FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url));
+  const pool = new Piscina<{ deal: string; budget: number }, ConfirmResult>({
+    filename: pathToFileURL(file).href, minThreads: 1, maxThreads: 1, idleTimeout: 60_000, execArgv: workerExecArgv(file),
+  });
+  const check: LossChecker = async (deal, budget, signal) => {
+    try {
+      return await pool.run({ deal, budget }, signal ? { signal } : {});
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      throw new InputError('bad-file', `deal ${deal}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  return { check, close: () => pool.destroy() };
+}
+
+/** Options of confirmRow. */
+export interface ConfirmOptions {
+  /** Stops the checks (Ctrl-C): no deal is begun after it fires, and the one under way is dropped where `check` can stop it. */
+  readonly signal?: AbortSignal;
+  /** Told once, before the first answer, how many losses the row holds. */
+  readonly onPlan?: (losses: number) => void;
+  /** How each loss is searched (default inThreadLossChecker). */
+  readonly check?: LossChecker;
+}
+
+/**
  * Checks every deal row `row` proved lost (its database under `root`, results of `solverVersion`)
  * with confirmLoss at `budget` positions, one after the other in the row's order, and rewrites
  * lossesPath(row) after each. A deal the file has already answered (confirmed or contradicted, or left
@@ -64,37 +114,52 @@ export function parseLossesCsv(text: string): LossCheck[] {
  * `onDeal` is told each answer as it comes, and whether it was the file's (`reused`). The file keeps
  * every answer it held: the deals of this run in the row's order, then the others as they were (a
  * deal the database no longer holds as lost, or an interrupted run's deals not reached yet).
- * Returns the checks of the row's losses, in its order. Throws InputError for a missing or damaged
- * database, or one without the row's study.
+ * When `o.signal` fires the checks stop: every answer already written is kept, the deal under way is
+ * left for the next run (the same call resumes), and the checks so far are returned (`signal.aborted`
+ * tells the caller that they are not all).
+ * Resolves with the checks of the row's losses, in its order. Rejects with InputError for a missing
+ * or damaged database, or one without the row's study.
  */
-export function confirmRow(row: ResultsRow, root: string, solverVersion: string, budget = CHECK_BUDGET, onDeal?: (c: LossCheck, index: number, of: number, reused: boolean) => void): LossCheck[] {
+export async function confirmRow(
+  row: ResultsRow, root: string, solverVersion: string, budget = CHECK_BUDGET,
+  onDeal?: (c: LossCheck, index: number, of: number, reused: boolean) => void, o: ConfirmOptions = {},
+): Promise<LossCheck[]> {
   const path = join(root, lossesPath(row));
   const before = new Map(existsSync(path) ? parseLossesCsv(readFileSync(path, 'utf8')).map((c) => [c.deal, c]) : []);
   const deals = rowDeals(row, join(root, row.db), solverVersion);
   if (deals === null) throw new InputError('bad-file', `database ${row.db} holds no study ${JSON.stringify(row.study)}: it is not this row's database; run npm run results -- ${row.id} to make it`);
   const lost = deals.filter((d) => d.status === 'lost');
+  o.onPlan?.(lost.length);
   const out: LossCheck[] = [];
+  const check = o.check ?? inThreadLossChecker;
   // the file: this run's answers so far, then every other answer it held
   const write = () => {
     const done = new Set(out.map((c) => c.deal));
     writeAtomically(path, lossesCsv([...out, ...[...before.values()].filter((c) => !done.has(c.deal))]));
   };
-  lost.forEach((d, i) => {
+  for (const [i, d] of lost.entries()) {
     const old = before.get(d.deal);
     if (old && old.solverPositions === d.positions && (old.check !== 'undecided' || old.checkBudget >= budget)) {
       out.push(old);
       onDeal?.(old, i, lost.length, true);
-      return;
+      continue;
     }
-    const loaded = loadDeal(d.deal);
-    if (!loaded.ok) throw loaded.error;
-    const c = confirmLoss(loaded.value.position, budget);
-    const check: LossCheck = { deal: d.deal, solverPositions: d.positions ?? 0, check: c.status, checkPositions: c.positions, checkBudget: budget, checkSeconds: c.elapsedMs / 1000 };
-    out.push(check);
-    onDeal?.(check, i, lost.length, false);
+    // a turn of the event loop, so that a signal that came during the last search is heard
+    await new Promise((r) => setImmediate(r));
+    if (o.signal?.aborted) break;
+    let c: ConfirmResult;
+    try {
+      c = await check(d.deal, budget, o.signal);
+    } catch (e) {
+      if (o.signal?.aborted) break;
+      throw e;
+    }
+    const answer: LossCheck = { deal: d.deal, solverPositions: d.positions ?? 0, check: c.status, checkPositions: c.positions, checkBudget: budget, checkSeconds: c.elapsedMs / 1000 };
+    out.push(answer);
+    onDeal?.(answer, i, lost.length, false);
     // written after each deal: an interrupted check keeps what it finished
     write();
-  });
+  }
   write();
   return out;
 }
