@@ -9,7 +9,8 @@
  * database deleted or replaced during a batch), one line `spidersolve: <message>` naming the file and
  * what was kept; 2 a damaged database file (SQLITE_CORRUPT, SQLITE_NOTADB), one line naming it; 1 a database
  * another program held locked past the busy timeout, or a full or failing disk under a command other
- * than batch, one line naming it (faults.ts databaseFaultMessage); 1 anything else, reported as `spidersolve: internal error: <message>` (set
+ * than batch, one line naming it (faults.ts databaseFaultMessage); 1 a search that ran out of memory
+ * (SolverMemoryError), one line with the positions stored and the advice to give a smaller budget; 1 anything else, reported as `spidersolve: internal error: <message>` (set
  * SPIDERSOLVE_DEBUG=1 to get the stack as well).
  */
 import { realpathSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { damagedDatabaseMessage, databaseFaultMessage, FileFault, forgetDatabases, isBusyDatabase, isDamagedDatabase, storageFaultKind } from '../batch/faults.js';
 import { INVISIBLE_CHARS, InputError, quoteInput } from '../game/errors.js';
-import { SOLVER_VERSION } from '../solver/types.js';
+import { SOLVER_VERSION, SolverMemoryError } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
 import { registerBlindCommand } from './blind.js';
 import { registerCompletionCommand } from './completion.js';
@@ -200,6 +201,10 @@ export async function runProgram(program: Command, given: readonly string[]): Pr
     } else if (e instanceof FileFault) {
       // a file failed under us (disk full, I/O error, database deleted): not a defect of ours
       process.stderr.write(`spidersolve: ${oneLine(e.message)}\n`);
+      code = 1;
+    } else if (e instanceof SolverMemoryError) {
+      // the machine had no memory left for the search's table: a limit of the machine, not a defect
+      process.stderr.write(`spidersolve: ${oneLine(e.message)}: this machine has no more memory for the search; give a smaller position budget\n`);
       code = 1;
     } else if (isDamagedDatabase(e)) {
       // a truncated or overwritten database file: bad input, named

@@ -74,24 +74,30 @@ export const inThreadLossChecker: LossChecker = async (deal, budget) => {
 };
 
 /**
+ * What the confirm worker (workers/confirm.worker.ts) answers: the result, or the fault that kept it
+ * from one: `load` (the deal cannot be loaded) or `memory` (SolverMemoryError), with its message (a
+ * message crosses threads intact; an error's class does not).
+ */
+export type ConfirmAnswer = { readonly result: ConfirmResult } | { readonly fault: 'load' | 'memory'; readonly message: string };
+
+/**
  * A LossChecker that searches in a worker thread (workers/confirm.worker.ts, a Piscina pool of one
  * thread, as the batch's solve pool: pool.ts), so that the main thread hears a signal during a long
  * search: when `signal` fires the task is aborted, which ends its thread, and the check rejects with
- * an AbortError. A deal that cannot be loaded rejects with an InputError. `close` ends the pool (call
- * it when done).
+ * an AbortError. A deal that cannot be loaded rejects with an InputError; a search that ran out of
+ * memory (SolverMemoryError in the worker) with an Error saying so and what to do. `close` ends the
+ * pool (call it when done).
  */
 export function workerLossChecker(): { check: LossChecker; close(): Promise<void> } {
   const file = fileURLToPath(new URL(`../../workers/confirm.worker.${RUNNING_FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url));
-  const pool = new Piscina<{ deal: string; budget: number }, ConfirmResult>({
+  const pool = new Piscina<{ deal: string; budget: number }, ConfirmAnswer>({
     filename: pathToFileURL(file).href, minThreads: 1, maxThreads: 1, idleTimeout: 60_000, execArgv: workerExecArgv(file),
   });
   const check: LossChecker = async (deal, budget, signal) => {
-    try {
-      return await pool.run({ deal, budget }, signal ? { signal } : {});
-    } catch (e) {
-      if (signal?.aborted) throw e;
-      throw new InputError('bad-file', `deal ${deal}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    const answer = await pool.run({ deal, budget }, signal ? { signal } : {});
+    if ('result' in answer) return answer.result;
+    if (answer.fault === 'load') throw new InputError('bad-file', `deal ${deal}: ${answer.message}`);
+    throw new Error(`deal ${deal}: ${answer.message}; give a smaller --budget, or check it on a machine with more memory`);
   };
   return { check, close: () => pool.destroy() };
 }

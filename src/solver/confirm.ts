@@ -18,7 +18,7 @@ import { completeSearch } from './complete.js';
 import { ColumnStore, KeyCodec } from './key.js';
 import { lineText, rebuildPacked } from './line.js';
 import { SolverState } from './state.js';
-import { PositionTable } from './table.js';
+import { memoryFault, PositionTable } from './table.js';
 import { DEFAULT_MAX_POSITIONS, type SolveStatus } from './types.js';
 
 /** What confirmLoss answers. */
@@ -42,8 +42,8 @@ export interface ConfirmResult {
 /**
  * Searches every position reachable from `position`, breadth-first, with no reduction (see the module
  * comment), up to `maxPositions` distinct positions (default 1,000,000). Deterministic: the same
- * position and budget give the same answer and count. Throws Error only on a defect (a win whose line
- * does not replay).
+ * position and budget give the same answer and count. Throws SolverMemoryError (types.ts) when the
+ * machine has no memory left for the table, Error on a defect (a win whose line does not replay).
  */
 export function confirmLoss(position: Position, maxPositions = DEFAULT_MAX_POSITIONS): ConfirmResult {
   const max = Math.max(1, Math.floor(maxPositions));
@@ -52,7 +52,12 @@ export function confirmLoss(position: Position, maxPositions = DEFAULT_MAX_POSIT
   // (a key's length depends only on the number of columns: any codec of the game reads it)
   const lengths = new KeyCodec(new SolverState(position), undefined, false, store);
   const table = new PositionTable(max, (a, o) => lengths.keyLength(a, o));
-  const full = completeSearch(position, max, table, store, false, false);
+  let full: ReturnType<typeof completeSearch>;
+  try {
+    full = completeSearch(position, max, table, store, false, false);
+  } catch (e) {
+    throw memoryFault(e, table, store.bytes);
+  }
   let line: string[] = [];
   if (full.status === 'won') {
     line = lineText(position, rebuildPacked(position, table.pathTo(full.goal), table, full.codec));

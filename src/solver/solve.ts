@@ -35,7 +35,7 @@ import { completeSearch } from './complete.js';
 import { beamSearch, type BeamOptions } from './beam.js';
 import { ColumnStore, KeyCodec } from './key.js';
 import { SolverState } from './state.js';
-import { PositionTable } from './table.js';
+import { memoryFault, PositionTable } from './table.js';
 import { DEFAULT_MAX_POSITIONS, SOLVER_VERSION, type SolveOptions, type SolveResult, type StageReport } from './types.js';
 
 /**
@@ -63,7 +63,8 @@ export interface SolveTuning extends BeamOptions {
  * won (with a line replayed to a win through the rules engine), lost (every reachable position was
  * examined) or undecided (budget spent) — docs/rules.md R19 — with the stages it ran (`stages`: what each
  * stored and how it ended). `tuning` changes the stages' settings (for experiments only: the commands
- * never pass it). Throws Error only on a solver defect (a claimed win that does not replay).
+ * never pass it). Throws SolverMemoryError (types.ts) when the machine has no memory left for the
+ * table (the table is freed; no answer), Error on a solver defect (a claimed win that does not replay).
  */
 export function solve(position: Position, opts: SolveOptions = {}, tuning: SolveTuning = {}): SolveResult {
   const max = Math.max(1, Math.floor(opts.maxPositions ?? DEFAULT_MAX_POSITIONS));
@@ -81,35 +82,40 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
   // the beam search's outcome, for the progress line (opts.progress)
   let bestOf: ReturnType<typeof beamSearch> | null = null;
   const stages: StageReport[] = [];
-  if (quickShare > 0) {
-    const quick = restartSearch(position, Math.min(max, Math.max(tuning.quickMin ?? QUICK_MIN, Math.floor(max * quickShare))), store, table);
-    peak = quick.peakBytes;
-    if (quick.status === 'won') {
-      status = 'won';
-      packed = quick.moves;
+  try {
+    if (quickShare > 0) {
+      const quick = restartSearch(position, Math.min(max, Math.max(tuning.quickMin ?? QUICK_MIN, Math.floor(max * quickShare))), store, table);
+      peak = quick.peakBytes;
+      if (quick.status === 'won') {
+        status = 'won';
+        packed = quick.moves;
+      }
+      stages.push({ stage: 'quick', positions: table.size, iterations: null, end: quick.status === 'won' ? 'won' : quick.ranDry ? 'ran dry' : table.size >= max ? 'budget spent' : 'share spent' });
     }
-    stages.push({ stage: 'quick', positions: table.size, iterations: null, end: quick.status === 'won' ? 'won' : quick.ranDry ? 'ran dry' : table.size >= max ? 'budget spent' : 'share spent' });
-  }
-  // (a table the quick stage filled to the budget goes on: the later stages stop only when they need
-  // a position more, so a budget equal to a deal's reachable positions proves it lost)
-  if (status !== 'won') {
-    const before = table.size;
-    const beam = beamSearch(position, max, table, store, { ...tuning, handOff: tuning.complete !== 'beam' });
-    bestOf = beam;
-    peak = Math.max(peak, table.bytes + store.bytes + beam.peakBytes);
-    const beamEnd = beam.status === 'exhausted' ? beam.handedOver! : beam.status === 'undecided' ? 'budget spent' : beam.status;
-    stages.push({ stage: 'beam', positions: table.size - before, iterations: beam.iterations, end: beamEnd });
-    if (beam.status === 'exhausted') {
-      const before2 = table.size;
-      const full = completeSearch(position, max, table, store);
-      stages.push({ stage: 'complete', positions: table.size - before2, iterations: null, end: full.status === 'undecided' ? 'budget spent' : full.status });
-      status = full.status;
-      if (status === 'won') packed = rebuildPacked(position, table.pathTo(full.goal), table, full.codec);
-      peak = Math.max(peak, table.bytes + store.bytes + full.peakBytes);
-    } else {
-      status = beam.status;
-      if (status === 'won') packed = rebuildPacked(position, table.pathTo(beam.goal), table, beam.codec);
+    // (a table the quick stage filled to the budget goes on: the later stages stop only when they need
+    // a position more, so a budget equal to a deal's reachable positions proves it lost)
+    if (status !== 'won') {
+      const before = table.size;
+      const beam = beamSearch(position, max, table, store, { ...tuning, handOff: tuning.complete !== 'beam' });
+      bestOf = beam;
+      peak = Math.max(peak, table.bytes + store.bytes + beam.peakBytes);
+      const beamEnd = beam.status === 'exhausted' ? beam.handedOver! : beam.status === 'undecided' ? 'budget spent' : beam.status;
+      stages.push({ stage: 'beam', positions: table.size - before, iterations: beam.iterations, end: beamEnd });
+      if (beam.status === 'exhausted') {
+        const before2 = table.size;
+        const full = completeSearch(position, max, table, store);
+        stages.push({ stage: 'complete', positions: table.size - before2, iterations: null, end: full.status === 'undecided' ? 'budget spent' : full.status });
+        status = full.status;
+        if (status === 'won') packed = rebuildPacked(position, table.pathTo(full.goal), table, full.codec);
+        peak = Math.max(peak, table.bytes + store.bytes + full.peakBytes);
+      } else {
+        status = beam.status;
+        if (status === 'won') packed = rebuildPacked(position, table.pathTo(beam.goal), table, beam.codec);
+      }
     }
+  } catch (e) {
+    // no memory left for the table: stop, free it, and give no answer (SolverMemoryError)
+    throw memoryFault(e, table, store.bytes);
   }
   let moveCount: number | null = null;
   let classic: number | null = null;

@@ -16,7 +16,7 @@
  * cache misses of a large table, and costs no memory.
  */
 
-import { PROGRESS_EVERY } from './types.js';
+import { isAllocationFailure, PROGRESS_EVERY, SolverMemoryError } from './types.js';
 
 /** PositionTable.visit's answer for a new position that the table has no room for (its budget is spent). */
 export const FULL = -2;
@@ -321,4 +321,17 @@ export class PositionTable {
     giveSlots(this.slots);
     this.slots = slots;
   }
+}
+
+/**
+ * What a search that threw `e` over `table` throws on: when `e` is an allocation failure
+ * (types.ts isAllocationFailure), the table is released and a SolverMemoryError with its size and
+ * bytes (plus `otherBytes`: the column store's) is returned; any other error is returned as it is.
+ */
+export function memoryFault(e: unknown, table: PositionTable, otherBytes: number): unknown {
+  if (!isAllocationFailure(e)) return e;
+  const fault = new SolverMemoryError(table.size, table.bytes + otherBytes);
+  table.onGrow = null;
+  table.release();
+  return fault;
 }

@@ -103,3 +103,25 @@ export const MAX_MAX_POSITIONS = 200_000_000;
 
 /** Version string stored with every result; bump when the search changes what it finds or counts. */
 export const SOLVER_VERSION = '3.8.0';
+
+/**
+ * Thrown by solve (solve.ts) and confirmLoss (confirm.ts) when the machine has no memory left for the
+ * table to grow (an ArrayBuffer that cannot be allocated): the search is stopped and its table freed,
+ * and no answer is given, since one that depended on the machine's memory would break the rule that
+ * a deal, budget and solver version give one answer and one count. `positions`: positions stored
+ * when it ran out; `bytes`: the table's and column store's bytes then.
+ */
+export class SolverMemoryError extends Error {
+  constructor(
+    readonly positions: number,
+    readonly bytes: number,
+  ) {
+    super(`memory ran out with ${positions.toLocaleString('en-US')} positions stored (${(bytes / 2 ** 30).toFixed(2)} GB of table)`);
+    this.name = 'SolverMemoryError';
+  }
+}
+
+/** Is `e` the error V8 throws when an ArrayBuffer or typed array cannot be allocated (RangeError: `Array buffer allocation failed`, `Invalid typed array length`)? */
+export function isAllocationFailure(e: unknown): boolean {
+  return e instanceof RangeError && /allocation failed|invalid typed array length|invalid array buffer length/i.test(e.message);
+}
