@@ -61,8 +61,8 @@ describe('npm run results -- with an option it does not know', () => {
 
   it('a word that is no row is still an unknown row; an option twice and a stray word are named as such', async () => {
     expect((await results(['bogus'])).stderr).toMatch(/^results: unknown row "bogus"; give one of spider4, /);
-    expect(await results(['spider4', '--limit', '2', '--limit', '3'])).toEqual({ status: 2, stdout: '', stderr: 'results: option --limit given twice\n' });
-    expect(await results(['spider4', 'extra'])).toEqual({ status: 2, stdout: '', stderr: 'results: unexpected argument "extra"\n' });
+    expect(await results(['spider4', '--limit', '2', '--limit', '3'])).toEqual({ status: 2, stdout: '', stderr: 'results: option --limit given twice; give it once\n' });
+    expect(await results(['spider4', 'extra'])).toEqual({ status: 2, stdout: '', stderr: 'results: unexpected argument "extra"; npm run results -- --help lists the commands and their options\n' });
   });
 });
 
@@ -83,7 +83,7 @@ describe('report --format md: the legend under the table', () => {
     expect(lines.slice(3)).toEqual([
       '',
       'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals (ceil low/high: its interval);',
-      'undecided = neither won nor lost within the budget (counted in the ceiling, not the floor); pos and ms: median and 95th percentile (p95) of positions searched and milliseconds, over won deals.',
+      'undecided = neither won nor lost within the budget (counted in the ceiling, not the floor); pos and ms: median and 95th percentile (p95) of positions stored and milliseconds, over won deals.',
       '',
     ]);
     // one source: the text table's last lines and the HTML report's legend are the same words
@@ -129,6 +129,9 @@ describe('npm run results: the refusal to shrink a committed row is one short li
   });
 });
 
+/** The refusal of an --out file spidersolve did not write (cli/batch.ts checkOutReplaceable). */
+const NOT_OURS = 'is a file spidersolve did not write (not one of its pages, reports, exports or position files); writing there would destroy it, so nothing was written: give another file name, or remove that file first';
+
 describe('blind --out: as careful as the other --out options', () => {
   const blind = (out: string) => runInProcess(['blind', 'SE1-1', '--player', 'greedy', '--loss-budget', '0', '--out', out], { cwd: dir });
   const refused = (out: string, why: string) => ({ status: 2, signal: null, stdout: '', stderr: `spidersolve: option --out "${out}": ${why}\n` });
@@ -138,7 +141,7 @@ describe('blind --out: as careful as the other --out options', () => {
     writeFileSync(join(dir, 'other.html'), '<!doctype html>\n<html lang="en">\n<head>\n<title>my page</title>\n</head><body>hello</body></html>\n');
     for (const name of ['notes.txt', 'other.html']) {
       const before = snapshot(join(dir, name));
-      expect(await blind(name)).toEqual(refused(name, 'is a file spidersolve did not write (not one of its HTML pages); writing there would destroy it, so nothing was written: give another file name'));
+      expect(await blind(name)).toEqual(refused(name, NOT_OURS));
       expectUnchanged(join(dir, name), before);
     }
   });
@@ -261,6 +264,46 @@ describe('npm run results -- confirm ROW, interrupted', () => {
       await expect(worker.check('SE1-zz', 2000)).rejects.toThrow(/^deal SE1-zz: /);
     } finally {
       await worker.close();
+    }
+  });
+});
+
+describe('report, export, view and show --out: a file spidersolve did not write is refused; its own are replaced', () => {
+  const refused = (out: string) => ({ status: 2, signal: null, stdout: '', stderr: `spidersolve: option --out "${out}": ${NOT_OURS}\n` });
+
+  it('each command refuses my notes, exit 2, one line, the file left as it was', async () => {
+    const db = join(dir, 'outs.sqlite');
+    makeLostDb(db);
+    const notes = join(dir, 'mine.txt');
+    writeFileSync(notes, 'my notes\n');
+    const before = snapshot(notes);
+    for (const args of [
+      ['report', '--db', db, '--format', 'md', '--out', 'mine.txt'],
+      ['report', '--db', db, '--format', 'html', '--out', 'mine.txt'],
+      ['export', '--csv', '--db', db, '--out', 'mine.txt'],
+      ['view', 'SE1-2', '--out', 'mine.txt'],
+      ['show', 'SE4-7', '--format', 'position', '--out', 'mine.txt'],
+    ]) {
+      expect(await runInProcess(args, { cwd: dir })).toEqual(refused('mine.txt'));
+      expectUnchanged(notes, before);
+    }
+  });
+
+  it('a second run over its own file replaces it, whatever the format (table, md, csv, json, vega, html; export; show text, json, position forms)', async () => {
+    const db = join(dir, 'outs2.sqlite');
+    makeLostDb(db);
+    const runs: string[][] = [
+      ...['table', 'md', 'csv', 'json', 'vega', 'html'].map((f) => ['report', '--db', db, '--format', f, '--out', `r.${f}`]),
+      ['export', '--csv', '--db', db, '--out', 'e.csv'],
+      ['view', 'SE1-2', '--out', 'v.html'],
+      ...['text', 'json', 'position', 'position-json'].map((f) => ['show', 'pysol:spider:3', '--format', f, '--out', `s.${f}`]),
+      ['show', 'SE4-7', '--out', 's2.text'],
+    ];
+    for (const args of runs) {
+      const first = await runInProcess(args, { cwd: dir });
+      expect([args.join(' '), first.status]).toEqual([args.join(' '), 0]);
+      const again = await runInProcess(args, { cwd: dir });
+      expect([args.join(' '), again.status, again.stderr.startsWith('spidersolve: wrote ')]).toEqual([args.join(' '), 0, true]);
     }
   });
 });

@@ -71,6 +71,6 @@ describe('a search out of memory', () => {
     const r = await runInProcess(['solve', 'SE4-1011']);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('spidersolve: memory ran out with 3,000 positions stored (0.00 GB of table): this machine has no more memory for the search; give a smaller position budget\n');
+    expect(r.stderr).toBe('spidersolve: memory ran out with 3,000 positions stored (0.00 GB of table): no more memory was to be had (the machine\'s, or a limit such as ulimit -v); give a position budget below 3,000, or run where more memory is free\n');
   });
 });

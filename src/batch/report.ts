@@ -338,7 +338,7 @@ export function formatTable(rows: readonly ReportRow[]): string {
  */
 export const REPORT_LEGEND: readonly string[] = [
   'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals (ceil low/high: its interval);',
-  'undecided = neither won nor lost within the budget (counted in the ceiling, not the floor); pos and ms: median and 95th percentile (p95) of positions searched and milliseconds, over won deals.',
+  'undecided = neither won nor lost within the budget (counted in the ceiling, not the floor); pos and ms: median and 95th percentile (p95) of positions stored and milliseconds, over won deals.',
 ];
 
 /** REPORT_LEGEND as a Markdown paragraph (its words escaped by markdownText, one source line a line), ending in `\n`. */

@@ -783,18 +783,38 @@ export function checkOutNotInput(out: string, store: ResultStore): void {
 }
 
 /**
- * Is the file at `path` an HTML page spidersolve wrote (a viewer page of `view` or `blind`, or an
- * HTML report)? Read from its first 4 KiB: the head both pages start with, up to the title that ends
- * in `spidersolve viewer` or is `spidersolve study report` (view/page.ts viewerPage, report/html.ts).
- * False for a file it cannot read.
+ * How each kind of file spidersolve writes through `--out` begins (its first bytes): the viewer page
+ * of `view` and `blind` and the HTML report (the head both start with, up to the title: view/page.ts
+ * viewerPage, report/html.ts); the report's table, Markdown, CSV and JSON, its charts' specs (vega),
+ * and `export --csv` (src/batch/report.ts, blind.ts); `show`'s text, JSON and position-file forms
+ * (src/game/positionFile.ts).
  */
-export function isOurHtmlPage(path: string): boolean {
+const OUR_FILE_STARTS: readonly RegExp[] = [
+  /^<!doctype html>\n<html lang="en">\n<head>\n(?:<meta [^\n]*>\n)*<title>(?:[^<\n]* — spidersolve viewer|spidersolve study report)<\/title>\n/,
+  /^study[ ,]/,
+  /^\| study \|/,
+  /^\*\*blind play\*\*\n/,
+  /^blind play\n/,
+  /^no results\n/,
+  /^\[\n {2}\{\n {4}"study": /,
+  /^\[\]\n/,
+  /^\{\n {2}"generator": "spidersolve /,
+  /^# spidersolve position\n/,
+  /^\{\n {2}"(?:game|code)": /,
+  /^(?:deal|PySolFC|position) [^\n]*\((?:spider|spiderette), [124] suits?\)\n/,
+];
+
+/**
+ * Is the file at `path` one spidersolve writes through `--out` (OUR_FILE_STARTS: a page, a report, an
+ * export, a position)? Read from its first 4 KiB. False for a file it cannot read.
+ */
+export function isOurOutputFile(path: string): boolean {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
     const buf = Buffer.alloc(4096);
     const head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
-    return /^<!doctype html>\n<html lang="en">\n<head>\n(?:<meta [^\n]*>\n)*<title>(?:[^<\n]* — spidersolve viewer|spidersolve study report)<\/title>\n/.test(head);
+    return OUR_FILE_STARTS.some((re) => re.test(head));
   } catch {
     return false;
   } finally {
@@ -804,16 +824,17 @@ export function isOurHtmlPage(path: string): boolean {
 
 /**
  * Refuses an `--out` (checked by checkOutPath first) that would overwrite a file spidersolve did not
- * write: an existing regular file that is not empty and not one of its HTML pages (isOurHtmlPage). A
- * page it wrote before is replaced, as a second run of the same command does; an empty file holds
+ * write: an existing regular file that is not empty and not one of its outputs (isOurOutputFile). A
+ * file it wrote before is replaced, as a second run of the same command does; an empty file holds
  * nothing to lose; a path that is no regular file (/dev/null) is left to checkOutWritable. Throws
  * InputError `bad-option`: `option --out "notes.txt": is a file spidersolve did not write (not one of
- * its HTML pages); writing there would destroy it, so nothing was written: give another file name`.
+ * its pages, reports, exports or position files); writing there would destroy it, so nothing was
+ * written: give another file name, or remove that file first`.
  */
 export function checkOutReplaceable(out: string): void {
   const st = statOrNull(out);
-  if (!st?.isFile() || st.size === 0 || isOurHtmlPage(out)) return;
-  throw new InputError('bad-option', `option --out ${quoteInput(out, 120)}: is a file spidersolve did not write (not one of its HTML pages); writing there would destroy it, so nothing was written: give another file name`);
+  if (!st?.isFile() || st.size === 0 || isOurOutputFile(out)) return;
+  throw new InputError('bad-option', `option --out ${quoteInput(out, 120)}: is a file spidersolve did not write (not one of its pages, reports, exports or position files); writing there would destroy it, so nothing was written: give another file name, or remove that file first`);
 }
 
 /**
@@ -924,7 +945,11 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
-    if (o.out !== undefined) checkOutNotInput(o.out, store);
+    if (o.out !== undefined) {
+      checkOutNotInput(o.out, store);
+      // a file the tool did not write (notes, another program's output) is not overwritten
+      checkOutReplaceable(o.out);
+    }
     const filter = checkStudies(store, parsed);
     if (format === 'html' || format === 'vega') {
       // loaded here, not at start-up: Vega and Vega-Lite take about half a second to load
@@ -1010,7 +1035,11 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
   try {
-    if (o.out !== undefined) checkOutNotInput(o.out, store);
+    if (o.out !== undefined) {
+      checkOutNotInput(o.out, store);
+      // a file the tool did not write (notes, another program's output) is not overwritten
+      checkOutReplaceable(o.out);
+    }
     const filter = checkStudies(store, parsed);
     if (o.summary) {
       const rows = store.report(filter);

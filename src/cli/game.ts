@@ -37,7 +37,7 @@ import {
   QUIET_HELP,
   wroteLine,
 } from './common.js';
-import { checkOutPath, stdoutDash, writeOut } from './batch.js';
+import { checkOutPath, checkOutReplaceable, stdoutDash, writeOut } from './batch.js';
 import { sameFileAs } from '../batch/files.js';
 import { DEFAULT_DB_PATH } from '../batch/store.js';
 
@@ -158,6 +158,8 @@ export function registerGameCommands(program: Command): void {
       if (opts.out !== undefined && d.source.kind === 'file' && sameFileAs(opts.out, [d.source.path]) !== null) {
         throw new InputError('bad-option', `option --out ${quoteInput(opts.out, 120)}: is the position file ${quoteInput(d.source.path, 120)} shown; writing there would destroy it, so nothing was written: give another file name`);
       }
+      // a file the tool did not write is not overwritten
+      if (opts.out !== undefined) checkOutReplaceable(opts.out);
       const numbering = numberingFor(d, opts.columns);
       // a position file: a file's own source line kept, else the deal's name as its source line
       const source = d.source.kind === 'file' && d.source.text !== undefined ? d.source.text : d.label;

@@ -204,7 +204,7 @@ export async function runProgram(program: Command, given: readonly string[]): Pr
       code = 1;
     } else if (e instanceof SolverMemoryError) {
       // the machine had no memory left for the search's table: a limit of the machine, not a defect
-      process.stderr.write(`spidersolve: ${oneLine(e.message)}: this machine has no more memory for the search; give a smaller position budget\n`);
+      process.stderr.write(`spidersolve: ${oneLine(e.message)}: no more memory was to be had (the machine's, or a limit such as ulimit -v); give a position budget below ${e.positions.toLocaleString('en-US')}, or run where more memory is free\n`);
       code = 1;
     } else if (isDamagedDatabase(e)) {
       // a truncated or overwritten database file: bad input, named

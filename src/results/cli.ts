@@ -70,7 +70,17 @@ const USAGE = `usage: npm run results -- ROW [--workers N] [--limit N]   run a r
        npm run results -- confirm ROW [--budget N]        check each loss of ROW again, without the solver's reductions
        npm run results -- table                           write docs/results.md (and docs/results.html)
        npm run results -- rows                            list the rows
-ROW is one of ${RESULTS_ROWS.map((r) => r.id).join(', ')}.`;
+ROW is one of ${RESULTS_ROWS.map((r) => r.id).join(', ')}.
+
+  --workers N   worker threads of the row's batch (default: one a core)
+  --limit N     run the row's first N deals only (a prefix of its deal list; a later run with a larger
+                N goes on from there); never fewer than the committed data/results/ROW.json counts
+  --budget N    confirm's position budget a loss (default 16,000,000)
+  --shard K/N, --db FILE   see docs/cluster.md
+A row of 10,000 deals takes hours of CPU (docs/results.md gives each row's CPU time a deal).
+RESULTS_ROOT=DIR works in DIR instead of this project (its data/results and docs).
+Exit status: 0 done; 2 bad input (one line); 130 interrupted (what was finished is kept; the same
+command resumes); confirm: 1 when a loss is contradicted; otherwise the batch's status.`;
 
 function positiveInt(name: string, v: string | undefined): number {
   if (v === undefined || !/^[1-9]\d*$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`option ${name} ${JSON.stringify(v ?? '')}: give a positive whole number`);
@@ -106,8 +116,8 @@ function readOptions(args: readonly string[], names: readonly string[]): Map<str
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    if (!names.includes(name)) throw a.startsWith('-') ? unknownOption(a) : new UsageError(`unexpected argument ${JSON.stringify(a)}`);
-    if (out.has(name)) throw new UsageError(`option ${name} given twice`);
+    if (!names.includes(name)) throw a.startsWith('-') ? unknownOption(a) : new UsageError(`unexpected argument ${JSON.stringify(a)}; npm run results -- --help lists the commands and their options`);
+    if (out.has(name)) throw new UsageError(`option ${name} given twice; give it once`);
     out.set(name, inline ?? args[++i] ?? '');
   }
   return out;
