@@ -202,7 +202,9 @@ describe('the table', () => {
     const s = exportRow(tiny, root, V, sitting);
     const csv = readFileSync(join(root, tiny.csv), 'utf8');
     const md = renderTable([tiny], [s], () => csv);
-    expect(md).toContain('| Spiderette 1 suit (test) | 5 of 6 | 2 | 1 | 2 | 40.000% (11.762%–76.928%) | 80.000% (37.553%–96.378%) | 84.62 pt | 100, 400 | 0.40 s | 9.9.9 | partial |');
+    expect(md).toContain('| Spiderette 1 suit (test) | 5 of 6 | 2 | 1 | 2 | 40.000% (11.762%–76.928%) | 80.000% (37.553%–96.378%) | 84.62 pt | 100, 400 | 0.40 s | 9.9.9 | partial (1 not yet at every rung) |');
+    // the run stopped before its upper rung reached one deal: said, with the command that finishes it
+    expect(md).toContain('- Not yet at every rung: 1 of the 2 undecided deals (the run was stopped before its upper rungs reached them); `npm run results -- tiny --limit 5` finishes them.');
     expect(md).toContain('| 400 | 5 | 2 | 1 | 2 | 0 | 40.000% | 11.762%–76.928% | 80.000% | 37.553%–96.378% |');
     expect(md).toContain('| 100 | 5 | 1 | 1 | 3 | 0 | 20.000% |');
     expect(md).toContain('Lost (proven): SE1-3. Undecided: SE1-4, SE1-5.');

@@ -149,6 +149,8 @@ export function lossCheckLine(r: ResultsRow, lost: readonly string[], lossesText
 function rowSection(r: ResultsRow, s: RowSummary | null, dealsCsv: string | null, lossesText: string | null = null): string[] {
   const out = [`### ${r.title}`, ''];
   out.push(`- Deals: ${deals(r)}; ${s ? `${num(s.counted)} counted, ${s.complete ? '**complete**' : '**partial**'}` : 'not run yet'}.`);
+  // a run stopped in its upper rungs: some deals undecided so far only because a rung has not reached them
+  if (s && s.unfinished > 0) out.push(`- Not yet at every rung: ${num(s.unfinished)} of the ${num(s.top?.undecided ?? 0)} undecided deals (the run was stopped before its upper rungs reached them); \`npm run results -- ${r.id} --limit ${s.counted}\` finishes them.`);
   out.push(`- Command: \`npm run results -- ${r.id}\` (it runs \`spidersolve ${batchArgs(r).join(' ')}\` with the deals on standard input, then exports \`${r.csv}\`).`);
   out.push(`- Budget ladder: ${ladder(r)} positions; study \`${r.study}\` in \`${r.db}\`.`);
   if (!s) return [...out, ''];
@@ -198,7 +200,7 @@ export function renderTable(rows: readonly ResultsRow[], summaries: readonly (Ro
     const band = bandPoints(t);
     const cpu = cpuOf(s).perDeal;
     out.push(
-      `| ${r.title} | ${num(t.deals)} of ${num(r.count)} | ${num(t.won)} | ${num(t.lost)} | ${num(t.undecided + t.errors)} | ${pct(t.floor)} (${pct(t.ciLow)}–${pct(t.ciHigh)}) | ${pct(t.ceiling)} (${pct(t.ceilingLow)}–${pct(t.ceilingHigh)}) | ${band === null ? '–' : `${band.toFixed(2)} pt`} | ${ladder(r)} | ${cpu === null ? '–' : `${cpu.toFixed(2)} s`} | ${s.solverVersion} | ${s.complete ? 'complete' : 'partial'} |`,
+      `| ${r.title} | ${num(t.deals)} of ${num(r.count)} | ${num(t.won)} | ${num(t.lost)} | ${num(t.undecided + t.errors)} | ${pct(t.floor)} (${pct(t.ciLow)}–${pct(t.ciHigh)}) | ${pct(t.ceiling)} (${pct(t.ceilingLow)}–${pct(t.ceilingHigh)}) | ${band === null ? '–' : `${band.toFixed(2)} pt`} | ${ladder(r)} | ${cpu === null ? '–' : `${cpu.toFixed(2)} s`} | ${s.solverVersion} | ${s.complete ? 'complete' : s.unfinished > 0 ? `partial (${num(s.unfinished)} not yet at every rung)` : 'partial'} |`,
     );
   });
   out.push('', 'Undecided counts deals whose worker failed too (none unless said below). A partial row counts the first deals of its list.', '');
