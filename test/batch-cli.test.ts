@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
-import { parseBatchOptions, resumeCommand, TABLE_LEGEND } from '../src/cli/batch.js';
+import { parseBatchOptions, resumeCommand } from '../src/cli/batch.js';
+import { REPORT_LEGEND } from '../src/batch/report.js';
 import { SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { expectUnchanged, ROOT, runInProcess, snapshot, type Run } from './helpers/cli.js';
@@ -574,7 +575,7 @@ describe('spidersolve report and export', () => {
       cli(['report', '--db', db]),
     ]);
     // the text table: header, one row, then the legend of its columns
-    expect(table.stdout.trimEnd().split('\n').slice(1)).toEqual([expect.stringMatching(/^spiderette-4-seeds-1-8-at-77-positions\s+spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/), ...TABLE_LEGEND]);
+    expect(table.stdout.trimEnd().split('\n').slice(1)).toEqual([expect.stringMatching(/^spiderette-4-seeds-1-8-at-77-positions\s+spiderette\s+4\s+77\s+8\s+4\s+2\s+2\s+0\s+50\.0%/), ...REPORT_LEGEND]);
     const rows = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(rows).toEqual([expect.objectContaining({ study: 'spiderette-4-seeds-1-8-at-77-positions', game: 'spiderette', suits: 4, budget: 77, deals: 8, won: 4, lost: 2, undecided: 2, errors: 0, floor: 0.5, ceiling: 0.75, medianPositions: 554, p95Positions: 789 })]);
     expect(md.stdout.split('\n')[2]).toMatch(/^\| spiderette-4-seeds-1-8-at-77-positions \| spiderette \| 4 \| 77 \| 8 \| 4 \|/);

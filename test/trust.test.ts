@@ -21,7 +21,8 @@ import type { ProgressSink } from '../src/batch/progress.js';
 import { runBatch, type BatchOptions, type BatchSummary } from '../src/batch/runner.js';
 import { ResultStore } from '../src/batch/store.js';
 import { summarize } from '../src/batch/report.js';
-import { checkOutPath, formatBatchSummary, TABLE_LEGEND } from '../src/cli/batch.js';
+import { checkOutPath, formatBatchSummary } from '../src/cli/batch.js';
+import { REPORT_LEGEND } from '../src/batch/report.js';
 import { expectOneLineError, expectUnchanged, ROOT as ROOT_DIR, runInProcess as cli, snapshot } from './helpers/cli.js';
 import { countIn, makeLostDb } from './helpers/db.js';
 import { withEnv } from './helpers/env.js';
@@ -605,15 +606,15 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
     expect(first).toBe('npm ci && npx spidersolve batch --deals data/pysol-sample.txt --study pysol-sample && npx spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md');
     const lines = formatBatchSummary(oneDealSummary()).trimEnd().split('\n');
     expect(lines.at(-3)).toMatch(/^\s*spider\s+1\s+100\s+1\s+1\s/);
-    expect(lines.slice(-2)).toEqual([...TABLE_LEGEND]);
-    expect(TABLE_LEGEND.join(' ')).toMatch(/floor = won \/ deals.*CI = its 95% Wilson interval.*ceiling = .*95th percentile \(p95\)/);
+    expect(lines.slice(-2)).toEqual([...REPORT_LEGEND]);
+    expect(REPORT_LEGEND.join(' ')).toMatch(/floor = won \/ deals.*CI = its 95% Wilson interval.*ceiling = .*95th percentile \(p95\)/);
   });
 
   it("an interrupted batch's table ends with the line report prints for a partial study", () => {
     const summary = oneDealSummary({ study: 'intr', planned: 200, ran: 13, won: 13, remaining: 187, counted: 13, interrupted: true });
     const lines = formatBatchSummary(summary).trimEnd().split('\n');
     expect(lines.at(-1)).toBe('study intr: 13 of 200 planned deals counted (partial: missing shards or an unfinished run)');
-    expect(formatBatchSummary({ ...summary, interrupted: false, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(TABLE_LEGEND.at(-1));
+    expect(formatBatchSummary({ ...summary, interrupted: false, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(REPORT_LEGEND.at(-1));
   });
 
   it("a shard's table ends with the line report prints for its database: the shard's deals of the study's plan", () => {
@@ -621,7 +622,7 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
     const summary = oneDealSummary({ study: 'sh', planned: 4, ran: 4, won: 4, remaining: 0, counted: 4 });
     expect(formatBatchSummary(summary, 0, shard).trimEnd().split('\n').at(-1)).toBe('study sh: 4 of 12 planned deals counted (partial: missing shards or an unfinished run)');
     // one shard of one: the whole study
-    expect(formatBatchSummary(summary, 0, { ...shard, shard: '0/1', count: 1, studyDeals: 4 }).trimEnd().split('\n').at(-1)).toBe(TABLE_LEGEND.at(-1));
+    expect(formatBatchSummary(summary, 0, { ...shard, shard: '0/1', count: 1, studyDeals: 4 }).trimEnd().split('\n').at(-1)).toBe(REPORT_LEGEND.at(-1));
   });
 
   it('names a budget of one position in the singular', () => {
@@ -643,7 +644,7 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
       'study open: 345 deals counted so far, before its --until-width 0.02 rule was met (partial: an open-ended study its rule has not stopped yet; run its batch command again to go on)',
     );
     // stopped by its rule (not interrupted): whole
-    expect(formatBatchSummary({ ...summary, interrupted: false, planned: 345, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(TABLE_LEGEND.at(-1));
+    expect(formatBatchSummary({ ...summary, interrupted: false, planned: 345, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(REPORT_LEGEND.at(-1));
   });
 });
 

@@ -409,7 +409,7 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
     '',
     ...(s.blind
       ? [formatBlindTable(s.blind).trimEnd(), ...(s.blind.length > 0 ? BLIND_LEGEND : [])]
-      : [formatTable(s.report).trimEnd(), ...(s.report.length > 0 ? TABLE_LEGEND : [])]),
+      : [formatTable(s.report).trimEnd(), ...(s.report.length > 0 ? REPORT_LEGEND : [])]),
     // an interrupted run's table counts part of the plan, and a shard's its shard of it: the line
     // report prints under it too (a shard's database counts its own deals of the study's plan)
     ...((s.interrupted || shard !== null) && s.counted !== null
@@ -418,9 +418,6 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
   ];
   return lines.join('\n') + '\n';
 }
-
-/** The legend under the batch's and the report's text table (report.ts REPORT_LEGEND, docs/commands.md: `spidersolve report`). */
-export const TABLE_LEGEND: readonly string[] = REPORT_LEGEND;
 
 /** Is `path` a pipe or a character device (a terminal), not a file that can be read at once? */
 function isStream(path: string): boolean {
@@ -977,7 +974,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     const blind = store.blindReport(filter);
     let text = formatReport(rows, format, rowsPartial(store, filter));
     // the text table says what its columns mean, as batch's summary does
-    if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + TABLE_LEGEND.join('\n') + '\n';
+    if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + REPORT_LEGEND.join('\n') + '\n';
     // the Markdown table too, as a paragraph under it
     if (format === 'md' && rows.length > 0) text = text.trimEnd() + '\n\n' + markdownLegend();
     // blind studies (blind.ts): their own table under the solve table, or their rows alone

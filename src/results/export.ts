@@ -8,6 +8,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { highestBelow, percentile, statusAt, type ReportRow, type ResultStatus } from '../batch/report.js';
 import { ResultStore, type StoredRow } from '../batch/store.js';
 import { dealNumber, type ResultsRow } from './rows.js';
@@ -92,13 +93,11 @@ export interface RowSummary {
 
 /**
  * The records of a CSV file the results commands write (ROW.csv, ROW-losses.csv) as objects keyed by
- * its header; these files have no quoted cells.
+ * its header (csv-parse, RFC 4180); empty lines are skipped, and a line with more or fewer cells than
+ * the header is read as far as it goes. Throws csv-parse's error on a malformed quote.
  */
 export function parseCsvRecords(text: string): Record<string, string>[] {
-  const [head, ...lines] = text.split(/\r?\n/).filter((l) => l !== '');
-  if (!head) return [];
-  const cols = head.split(',');
-  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
+  return parse(text, { columns: true, skip_empty_lines: true, relax_column_count: true });
 }
 
 /**
