@@ -3,7 +3,7 @@
  * deal a row's database holds as lost is searched again without the solver's reductions, the answers
  * go to ROW-losses.csv, and the row's page says how many were confirmed.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +61,21 @@ describe('npm run results -- confirm ROW', () => {
       process.stderr.write = write;
     }
     expect(err.join('')).toBe('results: confirm spiderette1: the row has no database yet (data/results/spiderette1.sqlite); run npm run results -- spiderette1 first\n');
+  });
+
+  it('a partial row committed but not built here: the command names the committed length, not the whole row', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spidersolve-confirm-'));
+    mkdirSync(join(dir, 'data/results'), { recursive: true });
+    writeFileSync(join(dir, 'data/results/spiderette4.json'), JSON.stringify({ counted: 2400 }));
+    const err: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
+    try {
+      expect(await resultsMain(['confirm', 'spiderette4'], dir)).toBe(2);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(err.join('')).toBe('results: confirm spiderette4: the row has no database yet (data/results/spiderette4.sqlite); run npm run results -- spiderette4 --limit 2400 first\n');
   });
 
   it('confirms a true loss, leaves a false one undecided within its budget, writes the file, and does not check an answered deal again', async () => {

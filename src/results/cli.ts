@@ -275,7 +275,7 @@ async function writeTable(root: string): Promise<void> {
  */
 export async function confirmCommand(row: ResultsRow, root: string, budget: number, signal?: AbortSignal): Promise<number> {
   if (!existsSync(join(root, row.db))) {
-    process.stderr.write(`results: confirm ${row.id}: the row has no database yet (${row.db}); run npm run results -- ${row.id} first\n`);
+    process.stderr.write(`results: confirm ${row.id}: the row has no database yet (${row.db}); run ${rowCommand(row, readSummary(summaryPath(row, root))?.counted || undefined)} first\n`);
     return 2;
   }
   let reused = 0;
