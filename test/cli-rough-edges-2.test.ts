@@ -67,7 +67,7 @@ describe('npm run results -- with an option it does not know', () => {
 });
 
 describe('report --format md: the legend under the table', () => {
-  it('the Markdown report ends with the same two legend lines as the text report, escaped for Markdown', async () => {
+  it('the Markdown report ends with the same legend lines as the text report, escaped for Markdown', async () => {
     const db = join(dir, 'md.sqlite');
     makeLostDb(db);
     const [md, text, html] = [
@@ -79,15 +79,16 @@ describe('report --format md: the legend under the table', () => {
     const lines = md.stdout.split('\n');
     expect(lines[0]).toMatch(/^\| study \| game \| suits \| budget \| deals \| won \| lost \| undecided \|/);
     expect(lines[2]).toMatch(/^\| st \| spider \| 1 \| 100 \| 3 \| 0 \| 3 \| 0 \| 0 \| 0\.0% \|/);
-    // the table, a blank line, then the legend as one paragraph of two lines
+    // the table, a blank line, then the legend as one paragraph of three lines
     expect(lines.slice(3)).toEqual([
       '',
       'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals (ceil low/high: its interval);',
-      'undecided = neither won nor lost within the budget (counted in the ceiling, not the floor); pos and ms: median and 95th percentile (p95) of positions stored and milliseconds, over won deals.',
+      'undecided = neither won nor lost within the budget (counted in the ceiling, not the floor); errors = deals whose solve failed (it ran out of memory, say), solved again when the batch is resumed;',
+      'budget = the position budget of each search; pos and ms: median and 95th percentile (p95) of positions stored and milliseconds, over won deals; solver = the solver version the results were stored under.',
       '',
     ]);
     // one source: the text table's last lines and the HTML report's legend are the same words
-    expect(text.stdout.trimEnd().split('\n').slice(-2)).toEqual([...REPORT_LEGEND]);
+    expect(text.stdout.trimEnd().split('\n').slice(-REPORT_LEGEND.length)).toEqual([...REPORT_LEGEND]);
     expect(html.stdout).toContain(`<p class="legend">${REPORT_LEGEND.join(' ')}</p>`);
   });
 

@@ -605,8 +605,8 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
     const first = /```sh\n(npm ci && [^\n]*)\n```/.exec(readme)![1]!;
     expect(first).toBe('npm ci && npx spidersolve batch --deals data/pysol-sample.txt --study pysol-sample && npx spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md');
     const lines = formatBatchSummary(oneDealSummary()).trimEnd().split('\n');
-    expect(lines.at(-3)).toMatch(/^\s*spider\s+1\s+100\s+1\s+1\s/);
-    expect(lines.slice(-2)).toEqual([...REPORT_LEGEND]);
+    expect(lines.at(-REPORT_LEGEND.length - 1)).toMatch(/^\s*spider\s+1\s+100\s+1\s+1\s/);
+    expect(lines.slice(-REPORT_LEGEND.length)).toEqual([...REPORT_LEGEND]);
     expect(REPORT_LEGEND.join(' ')).toMatch(/floor = won \/ deals.*CI = its 95% Wilson interval.*ceiling = .*95th percentile \(p95\)/);
   });
 

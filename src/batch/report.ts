@@ -332,13 +332,15 @@ export function formatTable(rows: readonly ReportRow[]): string {
 }
 
 /**
- * What the report's columns mean, two lines: the one source of these words, printed under the text
+ * What the report's columns mean, three lines: the one source of these words, printed under the text
  * table (report, batch's summary), as a paragraph under the Markdown table (markdownLegend) and under
- * the HTML report's table. Floor, ceiling and undecided as docs/rules.md R19 defines them.
+ * the HTML report's table. Floor, ceiling and undecided as docs/rules.md R19 defines them; an error
+ * is a deal whose solve failed (stored as `error`, solved again when the batch is resumed).
  */
 export const REPORT_LEGEND: readonly string[] = [
   'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals (ceil low/high: its interval);',
-  'undecided = neither won nor lost within the budget (counted in the ceiling, not the floor); pos and ms: median and 95th percentile (p95) of positions stored and milliseconds, over won deals.',
+  'undecided = neither won nor lost within the budget (counted in the ceiling, not the floor); errors = deals whose solve failed (it ran out of memory, say), solved again when the batch is resumed;',
+  'budget = the position budget of each search; pos and ms: median and 95th percentile (p95) of positions stored and milliseconds, over won deals; solver = the solver version the results were stored under.',
 ];
 
 /** REPORT_LEGEND as a Markdown paragraph (its words escaped by markdownText, one source line a line), ending in `\n`. */
