@@ -28,7 +28,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
 import { BLIND_LEGEND, BLIND_REPORT_COLUMNS, blindRecords, formatBlindTable, type BlindReportRow } from '../batch/blind.js';
 import { stringify as csvStringify } from 'csv-stringify/sync';
-import { dbOption, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, wroteLine } from './common.js';
+import { dbOption, formatOfOutFile, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, wroteLine } from './common.js';
 import { signalAtStage, takeOverEarlySignals } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT). */
@@ -637,6 +637,15 @@ function summaryRecords(s: BatchSummary): ReturnType<typeof rowsAsRecords> {
 const READ_EXIT_HELP = '\n\nExit status: 0 done, 2 bad input (one line on stderr), 1 the database held locked by another program for more than 10 s, a disk I/O or internal error.';
 
 const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'md', 'csv', 'json'];
+
+/**
+ * The report format an `--out` file's extension gives when --format is not given (common.ts
+ * formatOfOutFile): `.html`/`.htm` html, `.md`/`.markdown` md, `.csv` csv, `.json` json, `.txt`
+ * table; any other name, the table.
+ */
+export const REPORT_FORMAT_OF_EXTENSION: Readonly<Record<string, ReportFormat | PictureFormat>> = {
+  '.html': 'html', '.htm': 'html', '.md': 'md', '.markdown': 'md', '.csv': 'csv', '.json': 'json', '.txt': 'table',
+};
 /** The report's picture formats (src/report/html.ts): one HTML file with charts, or the charts' Vega-Lite specs. */
 type PictureFormat = 'html' | 'vega';
 const PICTURE_FORMATS: readonly PictureFormat[] = ['html', 'vega'];
@@ -929,14 +938,15 @@ function withBlindRows(text: string, solveRows: number, blind: readonly BlindRep
   }
 }
 
-async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format: string; out?: string; json?: boolean; quiet?: boolean }, cmd: Command): Promise<void> {
+async function reportAction(o: { db: string; game?: string; suits?: string; study?: string[]; pool?: boolean; format?: string; out?: string; json?: boolean; quiet?: boolean }, cmd: Command): Promise<void> {
   stdoutDash(o);
-  if (o.json && cmd.getOptionValueSource('format') === 'cli' && o.format !== 'json') {
+  if (o.json && o.format !== undefined && o.format !== 'json') {
     throw new InputError('bad-option', `options --json and --format ${quoteInput(o.format)}: --json is --format json; give one`);
   }
-  const format = (o.json ? 'json' : o.format) as ReportFormat | PictureFormat;
+  // no --format: the --out file's extension says it (report.html is the HTML report), else the table
+  const format = (o.json ? 'json' : (o.format ?? (o.out === undefined ? undefined : formatOfOutFile(o.out, REPORT_FORMAT_OF_EXTENSION)) ?? 'table')) as ReportFormat | PictureFormat;
   if (!REPORT_FORMATS.includes(format as ReportFormat) && !PICTURE_FORMATS.includes(format as PictureFormat)) {
-    throw new InputError('bad-option', `option --format ${quoteInput(o.format)}: use table, md, csv, json, html or vega`);
+    throw new InputError('bad-option', `option --format ${quoteInput(o.format ?? '')}: use table, md, csv, json, html or vega`);
   }
   const parsed = parseFilter(o);
   if (o.out !== undefined) checkOutPath(o.out, o.db);
@@ -1138,11 +1148,11 @@ export function registerBatchCommands(program: Command): void {
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')
     .option('--study <name>', `only this study ${REPEATABLE}; default: every study, one set of rows each`, (v: string, acc: string[] = []) => [...acc, v])
     .option('--pool', 'one set of rows over the studies\' deals together (each deal once), naming the studies pooled')
-    .option('--format <format>', 'table, md, csv, json (an array of row objects), html (one self-contained file with the table and charts) or vega (the charts\' Vega-Lite specs with their data)', 'table')
-    .option('--out <file>', 'write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p)')
+    .option('--format <format>', 'table, md, csv, json (an array of row objects), html (one self-contained file with the table and charts) or vega (the charts\' Vega-Lite specs with their data); default: from the --out file\'s extension (.html or .htm html, .md md, .csv csv, .json json, .txt table), else table')
+    .option('--out <file>', 'write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p); without --format, its extension gives the format (see --format)')
     .option('--json', 'the same as --format json')
     .option('--quiet', QUIET_HELP)
-    .addHelpText('after', '\nBlind studies (batch --player) get a table of their own: the blind win rate beside the\nperfect-information rate of the same deals (a CSV of solve rows leaves them out; give --study).\n\nExamples:\n  spidersolve report\n  spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md\n  spidersolve report --format html --out reports/study.html\n  spidersolve report --game spider --suits 4 --json' + READ_EXIT_HELP)
+    .addHelpText('after', '\nBlind studies (batch --player) get a table of their own: the blind win rate beside the\nperfect-information rate of the same deals (a CSV of solve rows leaves them out; give --study).\n\nExamples:\n  spidersolve report\n  spidersolve report --study pysol-sample --format md --out reports/pysol-sample.md\n  spidersolve report --out reports/study.html   (HTML, from the extension)\n  spidersolve report --game spider --suits 4 --json' + READ_EXIT_HELP)
     .action(reportAction);
 
   program

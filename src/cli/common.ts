@@ -3,7 +3,7 @@
  * Commands throw InputError for anything the user got wrong; main.ts reports it in one place.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import { DEFAULT_DB_PATH } from '../batch/store.js';
@@ -90,6 +90,17 @@ export const QUIET_HELP = 'print nothing on stderr but errors: no progress, note
  */
 export function wroteLine(out: string, what: string, quiet?: boolean): void {
   if (!quiet) process.stderr.write(`spidersolve: wrote ${out}: ${what}\n`);
+}
+
+/**
+ * The output format an `--out` file's name asks for, by its extension (case-insensitive, the last
+ * one: `r.v2.HTML` is `.html`): `formats[ext]`, the extensions written with their dot; undefined for
+ * another extension or none. A command takes it when `--format` is not given (an explicit --format
+ * wins, whatever the name).
+ */
+export function formatOfOutFile<F extends string>(out: string, formats: Readonly<Record<string, F>>): F | undefined {
+  const ext = extname(out).toLowerCase();
+  return Object.hasOwn(formats, ext) ? formats[ext] : undefined;
 }
 
 /** Writes one JSON object to stdout (2-space indented, newline-terminated). */

@@ -34,6 +34,7 @@ import {
   printLines,
   variantLabel,
   DEAL_HELP,
+  formatOfOutFile,
   QUIET_HELP,
   wroteLine,
 } from './common.js';
@@ -41,6 +42,12 @@ import { checkOutPath, checkOutReplaceable, stdoutDash, writeOut } from './batch
 import { sameFileAs } from '../batch/files.js';
 import { DEFAULT_DB_PATH } from '../batch/store.js';
 
+/**
+ * The `show` format an `--out` file's extension gives when --format is not given (common.ts
+ * formatOfOutFile): `.json` json, `.txt` text; any other name, the text. The position-file forms
+ * are asked for by name (--format position, position-json).
+ */
+export const SHOW_FORMAT_OF_EXTENSION: Readonly<Record<string, 'json' | 'text'>> = { '.json': 'json', '.txt': 'text' };
 
 /** Header lines naming what was loaded: code or file, variant, and the PySolFC mapping when imported. */
 function describeLoaded(d: LoadedDeal): string[] {
@@ -139,19 +146,21 @@ export function registerGameCommands(program: Command): void {
     .description('show a deal or position: columns (face-down cards as ## unless --reveal), stock, removed suits, deal code')
     .argument('<deal>', DEAL_HELP)
     .option('--reveal', 'show the face-down cards and the stock\'s cards (the solver\'s view, R18)')
-    .option('--format <format>', 'text, json, or a position file every <deal> argument reads back: position (the text form) or position-json (the JSON form); both write every card, face-down ones included', 'text')
+    .option('--format <format>', 'text, json, or a position file every <deal> argument reads back: position (the text form) or position-json (the JSON form); both write every card, face-down ones included; default: from the --out file\'s extension (.json json, .txt text), else text')
     .option('--json', 'same as --format json: { code, label, source, game, suits, columns: [{ faceDown (count, or cards with --reveal), faceUp }], stock (deal sizes, or cards with --reveal), removed, won, and with --reveal position (the JSON position-file form) }')
     .option('--columns <numbering>', `${COLUMNS_HELP}; the text form lays the columns out in that numbering, as play does (json and the position forms are always in spidersolve's order, so that they read back)`)
-    .option('--out <file>', 'write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p)')
+    .option('--out <file>', 'write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p); without --format, its extension gives the format (see --format; a position file needs --format position or position-json)')
     .option('--quiet', QUIET_HELP)
     .addHelpText('after', '\nExamples:\n  spidersolve show SP2-1007\n  spidersolve show pysol:spider:14934 --reveal\n  spidersolve show board.txt --json\n  spidersolve show SE4-7 --format position --out se4-7.txt   (then: spidersolve solve se4-7.txt)')
-    .action(async (ref: string, opts: { reveal?: boolean; format: string; json?: boolean; columns?: string; out?: string; quiet?: boolean }, cmd: Command) => {
+    .action(async (ref: string, opts: { reveal?: boolean; format?: string; json?: boolean; columns?: string; out?: string; quiet?: boolean }) => {
       stdoutDash(opts);
-      const format = opts.json ? 'json' : String(opts.format).toLowerCase();
-      if (opts.json && cmd.getOptionValueSource('format') === 'cli' && String(opts.format).toLowerCase() !== 'json') {
-        throw new InputError('bad-option', `options --json and --format ${quoteInput(opts.format)} ask for different outputs; give one of them`);
+      // no --format: the --out file's extension says it (se4-7.json is JSON), else the text
+      const given = opts.format === undefined ? undefined : String(opts.format).toLowerCase();
+      const format = opts.json ? 'json' : (given ?? (opts.out === undefined ? undefined : formatOfOutFile(opts.out, SHOW_FORMAT_OF_EXTENSION)) ?? 'text');
+      if (opts.json && given !== undefined && given !== 'json') {
+        throw new InputError('bad-option', `options --json and --format ${quoteInput(opts.format!)} ask for different outputs; give one of them`);
       }
-      if (!['text', 'json', 'position', 'position-json'].includes(format)) throw new InputError('bad-option', `option --format ${quoteInput(opts.format)}: use text, json, position or position-json`);
+      if (!['text', 'json', 'position', 'position-json'].includes(format)) throw new InputError('bad-option', `option --format ${quoteInput(opts.format ?? '')}: use text, json, position or position-json`);
       if (opts.out !== undefined) checkOutPath(opts.out, DEFAULT_DB_PATH);
       const d = loadDealOrThrow(ref, opts.quiet);
       // the output over the position file it shows would destroy it (as view refuses it)

@@ -1,0 +1,123 @@
+/**
+ * More rough edges of the command line, in process: `report --out` and `show --out` take the format
+ * from the file's extension, the report legend explains every column.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_LEGEND } from '../src/batch/report.js';
+import { runInProcess } from './helpers/cli.js';
+import { makeLostDb } from './helpers/db.js';
+
+let dir: string;
+let db: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-rough3-'));
+  db = join(dir, 'lost.sqlite');
+  makeLostDb(db);
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('report --out without --format: the format from the file\'s extension', () => {
+  /** Runs `report --db DB --out FILE ...more` and returns its status, stderr and the file's text. */
+  async function reportTo(file: string, ...more: string[]): Promise<{ status: number | null; stderr: string; text: string }> {
+    const out = join(dir, file);
+    const r = await runInProcess(['report', '--db', db, '--out', out, ...more]);
+    expect(r.stdout).toBe('');
+    return { status: r.status, stderr: r.stderr.replace(`${out}: `, 'OUT: '), text: readFileSync(out, 'utf8') };
+  }
+
+  it('.html and .htm (any case) write the HTML report', async () => {
+    for (const name of ['r.html', 'r.htm', 'R2.HTML']) {
+      const r = await reportTo(name);
+      expect([r.status, r.stderr]).toEqual([0, 'spidersolve: wrote OUT: HTML report, 1 row of 1 study\n']);
+      expect(r.text).toMatch(/^<!doctype html>\n<html lang="en">\n/);
+    }
+  });
+
+  it('.md and .markdown write Markdown, .csv CSV, .json JSON, .txt the text table', async () => {
+    const md = await reportTo('r.md');
+    expect([md.status, md.stderr]).toEqual([0, 'spidersolve: wrote OUT: Markdown report, 1 row of 1 study\n']);
+    expect(md.text.split('\n')[0]).toMatch(/^\| study \| game \| suits \|/);
+    expect((await reportTo('r.markdown')).text).toBe(md.text);
+    const csv = await reportTo('r.csv');
+    expect([csv.status, csv.stderr]).toEqual([0, 'spidersolve: wrote OUT: CSV report, 1 row of 1 study\n']);
+    expect(csv.text).toMatch(/^study,game,suits,budget,deals,won,lost,undecided,errors,/);
+    const json = await reportTo('r.json');
+    expect([json.status, json.stderr]).toEqual([0, 'spidersolve: wrote OUT: JSON report, 1 row of 1 study\n']);
+    expect(JSON.parse(json.text)).toEqual([expect.objectContaining({ study: 'st', game: 'spider', suits: 1, budget: 100, deals: 3, won: 0, lost: 3 })]);
+    const txt = await reportTo('r.txt');
+    expect([txt.status, txt.stderr]).toEqual([0, 'spidersolve: wrote OUT: report table, 1 row of 1 study\n']);
+    expect(txt.text).toMatch(/^study +game +suits +budget/);
+  });
+
+  it('another extension, or none, is the text table, as before', async () => {
+    for (const name of ['r.out', 'report']) {
+      const r = await reportTo(name);
+      expect([r.status, r.stderr]).toEqual([0, 'spidersolve: wrote OUT: report table, 1 row of 1 study\n']);
+      expect(r.text).toMatch(/^study +game +suits +budget/);
+    }
+  });
+
+  it('an explicit --format (or --json) wins over the extension', async () => {
+    const csv = await reportTo('x.html', '--format', 'csv');
+    expect([csv.status, csv.stderr]).toEqual([0, 'spidersolve: wrote OUT: CSV report, 1 row of 1 study\n']);
+    expect(csv.text).toMatch(/^study,game,/);
+    const table = await reportTo('x.md', '--format', 'table');
+    expect(table.text).toMatch(/^study +game +suits/);
+    const json = await reportTo('x.csv', '--json');
+    expect(JSON.parse(json.text)).toHaveLength(1);
+  });
+
+  it('--json with another --format is still refused; --help says where the format comes from', async () => {
+    const r = await runInProcess(['report', '--db', db, '--json', '--format', 'md', '--out', join(dir, 'y.json')]);
+    expect([r.status, r.stdout, r.stderr]).toEqual([2, '', 'spidersolve: options --json and --format "md": --json is --format json; give one\n']);
+    const help = (await runInProcess(['report', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain("default: from the --out file's extension (.html or .htm html, .md md, .csv csv, .json json, .txt table), else table");
+    expect(help).toContain('without --format, its extension gives the format (see --format)');
+  });
+});
+
+describe('show --out without --format: the format from the file\'s extension', () => {
+  it('.json writes the JSON form, .txt and others the text; --format wins', async () => {
+    const json = join(dir, 'se4-7.json');
+    const r = await runInProcess(['show', 'SE4-7', '--out', json]);
+    expect([r.status, r.stdout, r.stderr]).toEqual([0, '', `spidersolve: wrote ${json}: SE4-7, JSON\n`]);
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toMatchObject({ code: 'SE4-7', game: 'spiderette', suits: 4 });
+    const text = (await runInProcess(['show', 'SE4-7'])).stdout;
+    for (const name of ['se4-7.txt', 'se4-7.view']) {
+      const out = join(dir, name);
+      expect((await runInProcess(['show', 'SE4-7', '--out', out])).stderr).toBe(`spidersolve: wrote ${out}: SE4-7, text\n`);
+      expect(readFileSync(out, 'utf8')).toBe(text);
+    }
+    const pos = join(dir, 'pos.json');
+    expect((await runInProcess(['show', 'SE4-7', '--format', 'position', '--out', pos])).stderr).toBe(`spidersolve: wrote ${pos}: SE4-7, a position file (text form)\n`);
+    expect(readFileSync(pos, 'utf8')).toMatch(/^# spidersolve position\n/);
+  });
+
+  it('--help says so', async () => {
+    const help = (await runInProcess(['show', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain("default: from the --out file's extension (.json json, .txt text), else text");
+  });
+});
+
+describe('the report legend explains every column', () => {
+  it('errors, budget and solver have a clause each, under the text table, in the same words as REPORT_LEGEND', async () => {
+    expect(REPORT_LEGEND).toEqual([
+      'floor = won / deals (a proven lower bound on the win rate); CI = its 95% Wilson interval; ceiling = deals not proven lost / deals (ceil low/high: its interval);',
+      'undecided = neither won nor lost within the budget (counted in the ceiling, not the floor); errors = deals whose solve failed (it ran out of memory, say), solved again when the batch is resumed;',
+      'budget = the position budget of each search; pos and ms: median and 95th percentile (p95) of positions stored and milliseconds, over won deals; solver = the solver version the results were stored under.',
+    ]);
+    const r = await runInProcess(['report', '--db', db]);
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.slice(-3)).toEqual([...REPORT_LEGEND]);
+    // every column of the table's header is named in the legend
+    const header = lines[0]!.split(/\s{2,}/);
+    expect(header).toEqual(['study', 'game', 'suits', 'budget', 'deals', 'won', 'lost', 'undecided', 'errors', 'floor', 'CI low', 'CI high', 'ceiling', 'ceil low', 'ceil high', 'med pos', 'p95 pos', 'med ms', 'p95 ms', 'solver']);
+    for (const word of ['errors =', 'budget =', 'solver =']) expect(REPORT_LEGEND.join(' ')).toContain(word);
+  });
+});
