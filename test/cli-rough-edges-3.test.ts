@@ -1,8 +1,9 @@
 /**
  * More rough edges of the command line, in process: `report --out` and `show --out` take the format
- * from the file's extension, the report legend explains every column.
+ * from the file's extension, the report legend explains every column, `batch --json` gives its suit
+ * counts as numbers.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,5 +120,30 @@ describe('the report legend explains every column', () => {
     const header = lines[0]!.split(/\s{2,}/);
     expect(header).toEqual(['study', 'game', 'suits', 'budget', 'deals', 'won', 'lost', 'undecided', 'errors', 'floor', 'CI low', 'CI high', 'ceiling', 'ceil low', 'ceil high', 'med pos', 'p95 pos', 'med ms', 'p95 ms', 'solver']);
     for (const word of ['errors =', 'budget =', 'solver =']) expect(REPORT_LEGEND.join(' ')).toContain(word);
+  });
+});
+
+describe('batch --json: suits as numbers', () => {
+  const batch = async (...args: string[]) => {
+    const r = await runInProcess(['batch', ...args, '--max-positions', '50', '--workers', '1', '--quiet', '--json']);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    return JSON.parse(r.stdout) as Record<string, unknown>;
+  };
+
+  it('one suit count: [2]; several: [1, 2], in order; a report row\'s suits stays a number', async () => {
+    const one = await batch('--game', 'spiderette', '--suits', '2', '--seeds', '1', '--db', join(dir, 'suits-one.sqlite'));
+    expect(one.suits).toEqual([2]);
+    expect((one.report as { suits: unknown }[]).map((r) => r.suits)).toEqual([2]);
+    const two = await batch('--game', 'spiderette', '--suits', '2,1', '--seeds', '1', '--db', join(dir, 'suits-two.sqlite'));
+    expect([two.game, two.suits]).toEqual(['spiderette', [1, 2]]);
+    // in its place among the fields, after game
+    expect(Object.keys(two).slice(0, 7)).toEqual(['study', 'studyId', 'runId', 'db', 'game', 'suits', 'maxPositions']);
+  });
+
+  it('a deals file without --suits: null (its deals may be of any suit count)', async () => {
+    const deals = join(dir, 'suits-deals.txt');
+    writeFileSync(deals, 'SE1-1\nSE2-1\n');
+    const r = await batch('--deals', deals, '--db', join(dir, 'suits-file.sqlite'));
+    expect([r.game, r.suits]).toEqual([null, null]);
   });
 });

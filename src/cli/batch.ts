@@ -588,7 +588,9 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     }
   }
   if (o.json) {
-    const { report, blind, ...rest } = summary;
+    const { report, blind, ...summed } = summary;
+    // (suits in its place among the fields, as numbers)
+    const rest = { ...summed, suits: suitCounts(summed.suits) };
     process.stdout.write(JSON.stringify({ ...(blind ? blindCounts(rest) : rest), leftOut, duplicates, shard, report: summaryRecords(summary), ...(blind ? { blind: blindRecords(blind) } : {}) }) + '\n');
   } else {
     process.stdout.write(formatBatchSummary(summary, leftOut, shard, duplicates, o.seeds !== undefined ? 'seeds' : 'lines'));
@@ -603,6 +605,15 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     process.stderr.write(`spidersolve: ${left}; resume with ${again}:\n  ${resumeCommand(undefined, shard && typeof o.shard !== 'string' ? shard.shard : null)}\n`);
     process.exitCode = EXIT_INTERRUPTED; // main.ts keeps a status set by the command
   }
+}
+
+/**
+ * The study's suit counts as `batch --json` gives them: the numbers of its `--suits` list, always an
+ * array (`[4]`, `[1, 2]`: each a report row's `suits`), or null when none was given (a deals file
+ * not filtered by suit count, whose deals may be of any).
+ */
+export function suitCounts(suits: string | null): number[] | null {
+  return suits === null ? null : suits.split(',').map(Number);
 }
 
 /**
@@ -1117,7 +1128,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--workers <n>', 'worker threads (default: number of cores)')
     .addOption(dbOption())
     .option('--study <name>', 'study name (default: from the game, suits, deals and budgets, e.g. spider-4-seeds-1-1000-at-1M-positions, or the deals file\'s name: deals-at-1M-positions; a study begun under the name these options gave before, spider-4-seeds-1-1000-1M-positions, is resumed under it)')
-    .option('--json', 'print one JSON object instead of the text summary')
+    .option('--json', 'print one JSON object instead of the text summary (suits: the suit counts as numbers, [1, 2], or null for a deals file without --suits; report: the rows as report --json prints them)')
     .option('--quiet', QUIET_HELP)
     .option('--shard <K/N>', 'run only shard K of N of the study\'s deals, K counting from 0 (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set); give each shard its own --db and merge them after')
     .option('--shard-count <n>', 'the number of shards, for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K)')
