@@ -1,13 +1,14 @@
 /**
  * More rough edges of the command line, in process: `report --out` and `show --out` take the format
  * from the file's extension, the report legend explains every column, `batch --json` gives its suit
- * counts as numbers.
+ * counts as numbers, a bad database named by SPIDERSOLVE_DB is said to come from there.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_LEGEND } from '../src/batch/report.js';
+import { dbFromEnvMessage } from '../src/cli/common.js';
 import { runInProcess } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
 
@@ -145,5 +146,35 @@ describe('batch --json: suits as numbers', () => {
     writeFileSync(deals, 'SE1-1\nSE2-1\n');
     const r = await batch('--deals', deals, '--db', join(dir, 'suits-file.sqlite'));
     expect([r.game, r.suits]).toEqual([null, null]);
+  });
+});
+
+describe('a bad database named by SPIDERSOLVE_DB', () => {
+  it('the error says the path came from SPIDERSOLVE_DB and how to change it', async () => {
+    const notOurs = join(dir, 'notes.sqlite');
+    writeFileSync(notOurs, 'not a database, just some notes\n');
+    const report = await runInProcess(['report'], { env: { SPIDERSOLVE_DB: notOurs } });
+    expect([report.status, report.stdout, report.stderr]).toEqual([
+      2, '', `spidersolve: database ${notOurs} (from SPIDERSOLVE_DB): not an SQLite database; left untouched (set SPIDERSOLVE_DB to another path or give --db)\n`,
+    ]);
+    const absent = join(dir, 'absent.sqlite');
+    expect((await runInProcess(['studies'], { env: { SPIDERSOLVE_DB: absent } })).stderr).toBe(
+      `spidersolve: database ${absent} (from SPIDERSOLVE_DB): no such file (run spidersolve batch first, or set SPIDERSOLVE_DB to another path or give --db)\n`,
+    );
+    // a message without advice gets it at its end
+    const folder = join(dir, 'a-folder.sqlite');
+    mkdirSync(folder);
+    const batch = await runInProcess(['batch', '--game', 'spider', '--suits', '1', '--seeds', '1', '--max-positions', '50', '--quiet'], { env: { SPIDERSOLVE_DB: folder } });
+    expect([batch.status, batch.stderr]).toEqual([2, `spidersolve: database ${folder} (from SPIDERSOLVE_DB): is a directory; set SPIDERSOLVE_DB to another path or give --db\n`]);
+  });
+
+  it('with --db the message is as before, and an error about another file is left alone', async () => {
+    const notOurs = join(dir, 'notes2.sqlite');
+    writeFileSync(notOurs, 'notes\n');
+    const r = await runInProcess(['report', '--db', notOurs], { env: { SPIDERSOLVE_DB: join(dir, 'elsewhere.sqlite') } });
+    expect(r.stderr).toBe(`spidersolve: database ${notOurs}: not an SQLite database; left untouched (use another --db path)\n`);
+    const out = await runInProcess(['report', '--out', `${dir}/`], { env: { SPIDERSOLVE_DB: db } });
+    expect(out.stderr).toBe(`spidersolve: option --out "${dir}/": ends in /, so it names a folder; give a file name\n`);
+    expect(dbFromEnvMessage('database other.sqlite: no such file (run spidersolve batch first, or give --db)', 'mine.sqlite')).toBe('database other.sqlite: no such file (run spidersolve batch first, or give --db)');
   });
 });

@@ -10,7 +10,7 @@ import { DEFAULT_DB_PATH } from '../batch/store.js';
 import { makeCard, suitOf, SUIT_SYMBOLS, type Card, type Suit } from '../game/cards.js';
 import { ownNumbering, pysolNumbering, type Numbering } from '../game/numbering.js';
 import { isPysolKind, pysolDeal } from '../game/pysol.js';
-import { InputError, quoteInput, wholeNumber } from '../game/errors.js';
+import { InputError, pathForMessage, quoteInput, wholeNumber } from '../game/errors.js';
 import type { Position } from '../game/position.js';
 import { loadDeal, type LoadedDeal } from '../game/ref.js';
 import { MAX_MAX_POSITIONS } from '../solver/types.js';
@@ -78,6 +78,22 @@ export function useDefaultDbForEmptyEnv(_program: Command, cmd: Command): void {
   if (cmd.getOptionValueSource('db') === 'env' && String(cmd.getOptionValue('db') ?? '').trim() === '') {
     cmd.setOptionValueWithSource('db', DEFAULT_DB_PATH, 'default');
   }
+}
+
+/**
+ * An error message about the results database as said when the command took its path from
+ * SPIDERSOLVE_DB (`db`; not from --db): `database PATH (from SPIDERSOLVE_DB): …`, with its advice to
+ * give another --db (`use another --db path`, `give --db`) made `set SPIDERSOLVE_DB to another path
+ * or give --db`, and that advice added after a message that gives none. A message that does not
+ * begin with `database PATH` (another file's) is returned as it is.
+ */
+export function dbFromEnvMessage(message: string, db: string): string {
+  const head = `database ${pathForMessage(db)}`;
+  if (!message.startsWith(`${head}:`) && !message.startsWith(`${head} `)) return message;
+  const advice = `set ${DB_ENV} to another path or give --db`;
+  const rest = message.slice(head.length);
+  const advised = rest.replace(/(?:use|give) another --db(?: path)?|give --db\b/g, advice);
+  return `${head} (from ${DB_ENV})${advised}${advised === rest ? `; ${advice}` : ''}`;
 }
 
 /** Help of `--quiet`, the same for every command that has it. */

@@ -5,7 +5,8 @@
  *
  * Exit codes: 0 success (or the status a command set in `process.exitCode`, e.g. batch's 130); 2 a fault in the input (an InputError: bad deal code, bad move, missing file,
  * bad option value; or a commander usage error), reported on stderr as one line
- * `spidersolve: <message>`; 1 a fault of a file under the command (a FileFault: disk full, I/O error,
+ * `spidersolve: <message>` (a bad database whose path came from SPIDERSOLVE_DB, not --db, said so:
+ * common.ts dbFromEnvMessage); 1 a fault of a file under the command (a FileFault: disk full, I/O error,
  * database deleted or replaced during a batch), one line `spidersolve: <message>` naming the file and
  * what was kept; 2 a damaged database file (SQLITE_CORRUPT, SQLITE_NOTADB), one line naming it; 1 a database
  * another program held locked past the busy timeout, or a full or failing disk under a command other
@@ -22,7 +23,7 @@ import { SOLVER_VERSION, SolverMemoryError } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
 import { registerBlindCommand } from './blind.js';
 import { registerCompletionCommand } from './completion.js';
-import { DB_ENV, packageInfo, REPEATABLE, useDefaultDbForEmptyEnv } from './common.js';
+import { DB_ENV, dbFromEnvMessage, packageInfo, REPEATABLE, useDefaultDbForEmptyEnv } from './common.js';
 import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
 import { releaseEarlySignals } from './signals.js';
@@ -176,12 +177,12 @@ export async function runProgram(program: Command, given: readonly string[]): Pr
   quietErrors(program);
   // the help of `help` (`help --help`, `help -h`, `help help`) is the general help, which lists it
   const args = given.length === 2 && given[0] === 'help' && ['--help', '-h', 'help'].includes(given[1]!) ? ['--help'] : given;
+  const named = program.commands.find((c) => c.name() === args[0]);
   try {
     // commander answers `help <unknown>` with the whole help on stderr; say what is wrong instead
     if (args[0] === 'help' && args[1] !== undefined && !program.commands.some((c) => c.name() === args[1])) {
       throw new InputError('bad-option', `help: unknown command '${args[1]}' (spidersolve --help lists the commands)`);
     }
-    const named = program.commands.find((c) => c.name() === args[0]);
     if (named) refuseOptionMistakes(named, args);
     await program.parseAsync([...args], { from: 'user' });
     // A command may set its own status (batch: 130 when interrupted); keep it.
@@ -189,7 +190,9 @@ export async function runProgram(program: Command, given: readonly string[]): Pr
     code = typeof set === 'number' ? set : set ? Number(set) || 0 : 0;
   } catch (e) {
     if (e instanceof InputError) {
-      process.stderr.write(`spidersolve: ${oneLine(e.message)}\n`);
+      // a bad database named by SPIDERSOLVE_DB, not by --db: the message says so, and how to change it
+      const db = named?.getOptionValueSource('db') === 'env' ? String(named.getOptionValue('db')) : null;
+      process.stderr.write(`spidersolve: ${oneLine(db === null ? e.message : dbFromEnvMessage(e.message, db))}\n`);
       code = 2;
     } else if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') code = 0;
