@@ -221,7 +221,7 @@ describe('spidersolve batch: bad input', () => {
     const viaJson = await cli(['report', '--db', db, '--study', 'Caf\u00e9', '--json']);
     expect([viaJson.status, viaJson.stdout]).toEqual([0, report.stdout]);
     expectOneLineError(await cli(['report', '--db', db, '--json', '--format', 'md']), /^spidersolve: options --json and --format "md": --json is --format json; give one\n$/);
-    expectOneLineError(await cli(['export', '--db', db, '--json']), /^spidersolve: export: --json is not an export format \(give --csv\); for the report rows as JSON use spidersolve report --format json\n$/);
+    expectOneLineError(await cli(['export', '--db', db, '--json']), /^spidersolve: export: --json is not an export format \(export writes CSV only\); for the report rows as JSON use spidersolve report --format json\n$/);
     const again = await cli([...base, '--study', 'Caf\u00e9', '--json']);
     expect(again.status).toBe(0);
     expect(JSON.parse(again.stdout).study).toBe('Cafe\u0301');

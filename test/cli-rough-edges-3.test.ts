@@ -1,7 +1,8 @@
 /**
  * More rough edges of the command line, in process: `report --out` and `show --out` take the format
  * from the file's extension, the report legend explains every column, `batch --json` gives its suit
- * counts as numbers, a bad database named by SPIDERSOLVE_DB is said to come from there.
+ * counts as numbers, a bad database named by SPIDERSOLVE_DB is said to come from there, `export`
+ * writes CSV without --csv.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -176,5 +177,37 @@ describe('a bad database named by SPIDERSOLVE_DB', () => {
     const out = await runInProcess(['report', '--out', `${dir}/`], { env: { SPIDERSOLVE_DB: db } });
     expect(out.stderr).toBe(`spidersolve: option --out "${dir}/": ends in /, so it names a folder; give a file name\n`);
     expect(dbFromEnvMessage('database other.sqlite: no such file (run spidersolve batch first, or give --db)', 'mine.sqlite')).toBe('database other.sqlite: no such file (run spidersolve batch first, or give --db)');
+  });
+});
+
+describe('export: CSV without --csv', () => {
+  it('writes the same CSV with and without --csv, per deal and with --summary', async () => {
+    const [plain, flagged, summary, summaryFlagged] = [
+      await runInProcess(['export', '--db', db]),
+      await runInProcess(['export', '--csv', '--db', db]),
+      await runInProcess(['export', '--summary', '--db', db]),
+      await runInProcess(['export', '--csv', '--summary', '--db', db]),
+    ];
+    expect([plain.status, plain.stderr]).toEqual([0, '']);
+    expect(plain.stdout.split('\r\n').slice(0, 2)).toEqual([
+      expect.stringMatching(/^study,name,deal,code,game,suits,/),
+      expect.stringMatching(/^st,SP1-1,[^,]+,SP1-1,spider,1,/),
+    ]);
+    expect(plain.stdout.split('\r\n').filter(Boolean)).toHaveLength(4);
+    expect(flagged).toEqual(plain);
+    expect([summary.status, summary.stdout]).toEqual([0, expect.stringMatching(/^study,game,suits,budget,deals,won,lost,undecided,errors,/)]);
+    expect(summaryFlagged).toEqual(summary);
+    const out = join(dir, 'export.csv');
+    const file = await runInProcess(['export', '--db', db, '--out', out]);
+    expect([file.status, file.stderr]).toEqual([0, `spidersolve: wrote ${out}: CSV, 3 rows (one a study and deal)\n`]);
+    expect(readFileSync(out, 'utf8')).toBe(plain.stdout);
+  });
+
+  it('--json is still refused, saying export writes CSV only; --help says CSV is the default', async () => {
+    const r = await runInProcess(['export', '--db', db, '--json']);
+    expect([r.status, r.stdout, r.stderr]).toEqual([2, '', 'spidersolve: export: --json is not an export format (export writes CSV only); for the report rows as JSON use spidersolve report --format json\n']);
+    const help = (await runInProcess(['export', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--csv CSV output: the default and only format (taken, as older command lines give it; changes nothing)');
+    expect(help).toContain('spidersolve export --out reports/results.csv');
   });
 });

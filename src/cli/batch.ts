@@ -803,7 +803,7 @@ export function checkOutNotInput(out: string, store: ResultStore): void {
  * How each kind of file spidersolve writes through `--out` begins (its first bytes): the viewer page
  * of `view` and `blind` and the HTML report (the head both start with, up to the title: view/page.ts
  * viewerPage, report/html.ts); the report's table, Markdown, CSV and JSON, its charts' specs (vega),
- * and `export --csv` (src/batch/report.ts, blind.ts); `show`'s text, JSON and position-file forms
+ * and `export` (src/batch/report.ts, blind.ts); `show`'s text, JSON and position-file forms
  * (src/game/positionFile.ts).
  */
 const OUR_FILE_STARTS: readonly RegExp[] = [
@@ -1023,7 +1023,7 @@ function blindCsvNote(solveRows: number, blind: readonly BlindReportRow[], quiet
   process.stderr.write(`spidersolve: note: ${rowWords(blind.length)} of blind play left out of this CSV (their columns differ); for them: ${names}\n`);
 }
 
-/** The columns `export --csv` adds when blind rows are exported (blind.ts BLIND_COLUMNS). */
+/** The columns `export` adds when blind rows are exported (blind.ts BLIND_COLUMNS). */
 const BLIND_EXPORT_EXTRA = ['player', 'player_seed', 'completed', 'solves'] as const;
 
 /**
@@ -1047,8 +1047,8 @@ function* withBlindExportRows(store: ResultStore, filter: ResultFilter): Generat
 
 async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summary?: boolean; out?: string; game?: string; suits?: string; study?: string[]; pool?: boolean; quiet?: boolean }): Promise<void> {
   stdoutDash(o);
-  if (o.json) throw new InputError('bad-option', 'export: --json is not an export format (give --csv); for the report rows as JSON use spidersolve report --format json');
-  if (!o.csv) throw new InputError('bad-option', 'export: give --csv (the only export format)');
+  // CSV is the only format: --csv, once required, is taken and changes nothing
+  if (o.json) throw new InputError('bad-option', 'export: --json is not an export format (export writes CSV only); for the report rows as JSON use spidersolve report --format json');
   const parsed = parseFilter(o);
   if (o.out !== undefined) checkOutPath(o.out, o.db);
   const store = ResultStore.openForReading(o.db);
@@ -1169,7 +1169,7 @@ export function registerBatchCommands(program: Command): void {
   program
     .command('export')
     .description('export the results studies count as RFC 4180 CSV (per study and deal, or the report rows with --summary)')
-    .option('--csv', 'CSV output (required)')
+    .option('--csv', 'CSV output: the default and only format (taken, as older command lines give it; changes nothing)')
     .option('--summary', 'export the report rows instead of one row per deal')
     .addOption(dbOption())
     .option('--study <name>', `only this study ${REPEATABLE}; default: every study, one set of rows each`, (v: string, acc: string[] = []) => [...acc, v])
@@ -1179,7 +1179,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--out <file>', 'write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p)')
     .option('--json', 'not an export format: refused, pointing to report --format json')
     .option('--quiet', QUIET_HELP)
-    .addHelpText('after', '\nBlind games follow the solve rows, with the columns player, player_seed, completed and solves.\n\nExamples:\n  spidersolve export --csv --out reports/results.csv\n  spidersolve export --csv --study pysol-sample\n  spidersolve export --csv --summary' + READ_EXIT_HELP)
+    .addHelpText('after', '\nBlind games follow the solve rows, with the columns player, player_seed, completed and solves.\n\nExamples:\n  spidersolve export --out reports/results.csv\n  spidersolve export --study pysol-sample\n  spidersolve export --summary' + READ_EXIT_HELP)
     .action(exportAction);
 
   registerStudiesCommand(program);
