@@ -120,7 +120,10 @@ describe('an option with its value missing', () => {
     );
     expect(existsSync(db)).toBe(false);
     expect(await refused('report', '--db', db, '--out', '--json')).toMatch(/^spidersolve: option --out <file>: no value given \(the next word, "--json", is an option\)/);
-    expect(await refused('solve', 'SE1-1', '--max-positions', '--json')).toMatch(/^spidersolve: option --max-positions <n>: no value given/);
+    // (--json is taken for an option, so solve says the error in JSON on stdout too)
+    const json = await cli('solve', 'SE1-1', '--max-positions', '--json');
+    expect([json.status, json.stderr]).toEqual([2, expect.stringMatching(/^spidersolve: option --max-positions <n>: no value given[^\n]*\n$/)]);
+    expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'bad-option', message: json.stderr.replace(/^spidersolve: /, '').trimEnd() } });
     // a value written with = is the user's own: here a budget that is not one
     expect(await refused('solve', 'SE1-1', '--max-positions=--json')).toBe('spidersolve: option --max-positions "--json": not a whole number in digits (1..200000000)');
   });

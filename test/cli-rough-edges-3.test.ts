@@ -2,7 +2,7 @@
  * More rough edges of the command line, in process: `report --out` and `show --out` take the format
  * from the file's extension, the report legend explains every column, `batch --json` gives its suit
  * counts as numbers, a bad database named by SPIDERSOLVE_DB is said to come from there, `export`
- * writes CSV without --csv.
+ * writes CSV without --csv, `solve --json` and `blind --json` print their errors as JSON.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_LEGEND } from '../src/batch/report.js';
 import { dbFromEnvMessage } from '../src/cli/common.js';
+import { faultOf } from '../src/cli/main.js';
+import { SolverMemoryError } from '../src/solver/types.js';
 import { runInProcess } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
 
@@ -209,5 +211,53 @@ describe('export: CSV without --csv', () => {
     const help = (await runInProcess(['export', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(help).toContain('--csv CSV output: the default and only format (taken, as older command lines give it; changes nothing)');
     expect(help).toContain('spidersolve export --out reports/results.csv');
+  });
+});
+
+describe('solve --json and blind --json: an error as JSON on stdout', () => {
+  /** Asserts the run printed `{ error: { code, message } }` on stdout, the same message on stderr, and exit `status`. */
+  function expectJsonError(r: { status: number | null; stdout: string; stderr: string }, code: string, message: string, status = 2): void {
+    expect(JSON.parse(r.stdout)).toEqual({ error: { code, message } });
+    expect(r.stderr).toBe(`spidersolve: ${message}\n`);
+    expect(r.status).toBe(status);
+  }
+
+  it('solve: a bad deal, a bad option, an unknown option, a missing file', async () => {
+    const code = await runInProcess(['solve', 'SP2-1007x', '--json']);
+    const plain = await runInProcess(['solve', 'SP2-1007x']);
+    expect([plain.status, plain.stdout]).toEqual([2, '']);
+    expectJsonError(code, 'bad-code', plain.stderr.replace(/^spidersolve: /, '').trimEnd());
+    expectJsonError(await runInProcess(['solve', 'SE1-1', '--json', '--max-positions', '0']), 'bad-option', 'option --max-positions "0": must be 1..200000000');
+    expectJsonError(await runInProcess(['solve', 'SE1-1', '--json', '--bogus']), 'bad-option', "unknown option '--bogus'");
+    expectJsonError(await runInProcess(['solve', '--json']), 'bad-usage', "missing required argument 'deal'");
+    const missing = join(dir, 'missing.json');
+    const file = await runInProcess(['solve', missing, '--json']);
+    expect(JSON.parse(file.stdout)).toEqual({ error: { code: 'bad-file', message: expect.stringContaining(missing) } });
+    expect(file.status).toBe(2);
+  });
+
+  it('blind: a bad player, a bad deal', async () => {
+    const plain = await runInProcess(['blind', 'SE1-1', '--player', 'nobody']);
+    expect([plain.status, plain.stdout]).toEqual([2, '']);
+    expectJsonError(await runInProcess(['blind', 'SE1-1', '--player', 'nobody', '--json']), 'bad-option', plain.stderr.replace(/^spidersolve: /, '').trimEnd());
+    expectJsonError(await runInProcess(['blind', 'SE9-1', '--json']), 'bad-code', (await runInProcess(['blind', 'SE9-1'])).stderr.replace(/^spidersolve: /, '').trimEnd());
+  });
+
+  it('without --json, and for other commands, errors stay text; a result is still the result', async () => {
+    expect((await runInProcess(['solve', 'SP2-1007x'])).stdout).toBe('');
+    expect((await runInProcess(['hint', 'SP2-1007x', '--json'])).stdout).toBe('');
+    // after -- it is no option
+    const r = await runInProcess(['solve', '--', '--json']);
+    expect([r.status, r.stdout]).toEqual([2, '']);
+    const won = await runInProcess(['solve', 'SE1-1', '--json', '--max-positions', '20000']);
+    expect([won.status, (JSON.parse(won.stdout) as { status: string }).status]).toEqual([0, 'won']);
+  });
+
+  it('the codes of the faults that are not bad input: out-of-memory, internal (exit 1)', () => {
+    expect(faultOf(new SolverMemoryError(1000, 2 ** 30))).toEqual({
+      status: 1, code: 'out-of-memory',
+      message: 'memory ran out with 1,000 positions stored (1.00 GB of table): no more memory was to be had (the machine\'s, or a limit such as ulimit -v); give a position budget below 1,000, or run where more memory is free',
+    });
+    expect(faultOf(new Error('boom'))).toMatchObject({ status: 1, code: 'internal', message: 'internal error: boom' });
   });
 });

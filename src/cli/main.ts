@@ -12,7 +12,8 @@
  * another program held locked past the busy timeout, or a full or failing disk under a command other
  * than batch, one line naming it (faults.ts databaseFaultMessage); 1 a search that ran out of memory
  * (SolverMemoryError), one line with the positions stored and the advice to give a smaller budget; 1 anything else, reported as `spidersolve: internal error: <message>` (set
- * SPIDERSOLVE_DEBUG=1 to get the stack as well).
+ * SPIDERSOLVE_DEBUG=1 to get the stack as well). With --json, `solve` and `blind` also print the error
+ * on stdout as one JSON object `{ "error": { "code", "message" } }` (Fault, JSON_ERROR_COMMANDS).
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,7 @@ import { SOLVER_VERSION, SolverMemoryError } from '../solver/types.js';
 import { registerBatchCommands } from './batch.js';
 import { registerBlindCommand } from './blind.js';
 import { registerCompletionCommand } from './completion.js';
-import { DB_ENV, dbFromEnvMessage, packageInfo, REPEATABLE, useDefaultDbForEmptyEnv } from './common.js';
+import { DB_ENV, dbFromEnvMessage, packageInfo, printJson, REPEATABLE, useDefaultDbForEmptyEnv } from './common.js';
 import { registerGameCommands } from './game.js';
 import { registerMergeCommand } from './merge.js';
 import { releaseEarlySignals } from './signals.js';
@@ -145,6 +146,68 @@ export function quietOnClosedPipe(): void {
   });
 }
 
+/** A failed command as reported (runProgram): its exit status, a stable code, and the one-line message. */
+export interface Fault {
+  /** The exit status: 2 bad input, 1 a fault of a file, of the machine, or an internal error. */
+  status: number;
+  /**
+   * What went wrong, for programs: an InputError's code (errors.ts: `bad-code`, `bad-option`,
+   * `bad-file`, …; `bad-file` too for a damaged database), `bad-option` or `bad-usage` for a command
+   * line commander refused (an option, or an argument missing or too many), `file-fault` (a file or
+   * database failed under the command: disk full, I/O error, held locked), `out-of-memory` (a search
+   * the machine had no memory for), `internal`.
+   */
+  code: string;
+  /** The message, one line, as printed after `spidersolve: `. */
+  message: string;
+  /** The stack of an internal error (printed with SPIDERSOLVE_DEBUG=1). */
+  stack?: string;
+  /** True when commander printed what is wrong already (its help, on stderr): nothing more is printed there. */
+  shown?: boolean;
+}
+
+/**
+ * What runProgram reports for error `e` thrown by command `named` (see the module comment), or null
+ * for commander's help and version, which end the command with status 0 and say nothing more.
+ */
+export function faultOf(e: unknown, named?: Command): Fault | null {
+  if (e instanceof InputError) {
+    // a bad database named by SPIDERSOLVE_DB, not by --db: the message says so, and how to change it
+    const db = named?.getOptionValueSource('db') === 'env' ? String(named.getOptionValue('db')) : null;
+    return { status: 2, code: e.code, message: oneLine(db === null ? e.message : dbFromEnvMessage(e.message, db)) };
+  }
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return null;
+    if (e.code === 'commander.help' || e.code === 'commander.executeSubCommandAsync') return e.exitCode === 0 ? null : { status: 2, code: 'bad-usage', message: 'no command given; spidersolve --help lists the commands', shown: true };
+    return { status: 2, code: /option/i.test(e.code) ? 'bad-option' : 'bad-usage', message: oneLine(e.message.replace(/^error:\s*/, '')) };
+  }
+  // a file failed under us (disk full, I/O error, database deleted): not a defect of ours
+  if (e instanceof FileFault) return { status: 1, code: 'file-fault', message: oneLine(e.message) };
+  if (e instanceof SolverMemoryError) {
+    // the machine had no memory left for the search's table: a limit of the machine, not a defect
+    return { status: 1, code: 'out-of-memory', message: `${oneLine(e.message)}: no more memory was to be had (the machine's, or a limit such as ulimit -v); give a position budget below ${e.positions.toLocaleString('en-US')}, or run where more memory is free` };
+  }
+  // a truncated or overwritten database file: bad input, named
+  if (isDamagedDatabase(e)) return { status: 2, code: 'bad-file', message: oneLine(damagedDatabaseMessage(e)) };
+  // another program held the database locked, or the disk was full or failed: not a defect of ours
+  if (isBusyDatabase(e) || storageFaultKind(e) !== null) return { status: 1, code: 'file-fault', message: oneLine(databaseFaultMessage(e)) };
+  const msg = e instanceof Error ? e.message : String(e);
+  return { status: 1, code: 'internal', message: `internal error: ${oneLine(msg)}`, stack: (e as Error)?.stack ?? '' };
+}
+
+/**
+ * The commands whose `--json` covers their errors too: with --json, an error is also printed on
+ * stdout as one JSON object `{ "error": { "code", "message" } }` (Fault's code and message), with the
+ * same exit status and the same line on stderr.
+ */
+export const JSON_ERROR_COMMANDS: ReadonlySet<string> = new Set(['solve', 'blind']);
+
+/** Whether a command line (the command's name first) gives `--json` among its options (before any `--`). */
+function asksForJson(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--json');
+}
+
 /**
  * Runs the program on the user's arguments (`process.argv.slice(2)`), reporting errors as the module
  * comment says. Returns the exit code and also sets `process.exitCode`.
@@ -189,40 +252,14 @@ export async function runProgram(program: Command, given: readonly string[]): Pr
     const set = process.exitCode;
     code = typeof set === 'number' ? set : set ? Number(set) || 0 : 0;
   } catch (e) {
-    if (e instanceof InputError) {
-      // a bad database named by SPIDERSOLVE_DB, not by --db: the message says so, and how to change it
-      const db = named?.getOptionValueSource('db') === 'env' ? String(named.getOptionValue('db')) : null;
-      process.stderr.write(`spidersolve: ${oneLine(db === null ? e.message : dbFromEnvMessage(e.message, db))}\n`);
-      code = 2;
-    } else if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') code = 0;
-      else if (e.code === 'commander.help' || e.code === 'commander.executeSubCommandAsync') code = e.exitCode === 0 ? 0 : 2;
-      else {
-        process.stderr.write(`spidersolve: ${oneLine(e.message.replace(/^error:\s*/, ''))}\n`);
-        code = 2;
-      }
-    } else if (e instanceof FileFault) {
-      // a file failed under us (disk full, I/O error, database deleted): not a defect of ours
-      process.stderr.write(`spidersolve: ${oneLine(e.message)}\n`);
-      code = 1;
-    } else if (e instanceof SolverMemoryError) {
-      // the machine had no memory left for the search's table: a limit of the machine, not a defect
-      process.stderr.write(`spidersolve: ${oneLine(e.message)}: no more memory was to be had (the machine's, or a limit such as ulimit -v); give a position budget below ${e.positions.toLocaleString('en-US')}, or run where more memory is free\n`);
-      code = 1;
-    } else if (isDamagedDatabase(e)) {
-      // a truncated or overwritten database file: bad input, named
-      process.stderr.write(`spidersolve: ${oneLine(damagedDatabaseMessage(e))}\n`);
-      code = 2;
-    } else if (isBusyDatabase(e) || storageFaultKind(e) !== null) {
-      // another program held the database locked, or the disk was full or failed: not a defect of ours
-      process.stderr.write(`spidersolve: ${oneLine(databaseFaultMessage(e))}\n`);
-      code = 1;
-    } else {
-      const msg = e instanceof Error ? e.message : String(e);
-      process.stderr.write(`spidersolve: internal error: ${oneLine(msg)}\n`);
-      if (process.env.SPIDERSOLVE_DEBUG) process.stderr.write(`${(e as Error)?.stack ?? ''}\n`);
-      code = 1;
+    const fault = faultOf(e, named);
+    if (fault !== null) {
+      if (!fault.shown) process.stderr.write(`spidersolve: ${fault.message}\n`);
+      if (fault.stack !== undefined && process.env.SPIDERSOLVE_DEBUG) process.stderr.write(`${fault.stack}\n`);
+      // a script that asked for JSON gets the error as JSON too, on stdout
+      if (named !== undefined && JSON_ERROR_COMMANDS.has(named.name()) && asksForJson(args)) printJson({ error: { code: fault.code, message: fault.message } });
     }
+    code = fault?.status ?? 0;
   }
   process.exitCode = code;
   return code;
