@@ -2,7 +2,8 @@
  * More rough edges of the command line, in process: `report --out` and `show --out` take the format
  * from the file's extension, the report legend explains every column, `batch --json` gives its suit
  * counts as numbers, a bad database named by SPIDERSOLVE_DB is said to come from there, `export`
- * writes CSV without --csv, `solve --json` and `blind --json` print their errors as JSON.
+ * writes CSV without --csv, `solve --json` and `blind --json` print their errors as JSON, `npm run
+ * results` with no arguments is an error.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_LEGEND } from '../src/batch/report.js';
 import { dbFromEnvMessage } from '../src/cli/common.js';
 import { faultOf } from '../src/cli/main.js';
+import { resultsMain } from '../src/results/cli.js';
 import { SolverMemoryError } from '../src/solver/types.js';
 import { runInProcess } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
@@ -259,5 +261,32 @@ describe('solve --json and blind --json: an error as JSON on stdout', () => {
       message: 'memory ran out with 1,000 positions stored (1.00 GB of table): no more memory was to be had (the machine\'s, or a limit such as ulimit -v); give a position budget below 1,000, or run where more memory is free',
     });
     expect(faultOf(new Error('boom'))).toMatchObject({ status: 1, code: 'internal', message: 'internal error: boom' });
+  });
+});
+
+/** Runs `npm run results -- ARGS` in process with `root` as the project's folder; its exit status and what it wrote. */
+async function results(args: readonly string[], root = dir): Promise<{ status: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const [wo, we] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
+  process.stdout.write = ((t: string) => (out.push(String(t)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
+  try {
+    const status = await resultsMain(args, root);
+    return { status, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    process.stdout.write = wo;
+    process.stderr.write = we;
+  }
+}
+
+describe('npm run results -- with no arguments', () => {
+  it('prints the usage on stderr after one line saying what is missing, exit 2; --help prints it on stdout, exit 0', async () => {
+    const help = await results(['--help']);
+    expect([help.status, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toMatch(/^usage: npm run results -- ROW \[--workers N\] \[--limit N\]/);
+    expect(await results([])).toEqual({ status: 2, stdout: '', stderr: `results: no row or command given\n${help.stdout}` });
+    expect((await results(['-h'])).stdout).toBe(help.stdout);
+    expect(help.stdout).toContain('2 bad input (one line; no arguments at all: this usage, on stderr)');
   });
 });

@@ -71,7 +71,8 @@ describe('the rows', () => {
     expect(parseResultsArgs(['spider2', '--workers', '1', '--limit=200'])).toEqual({ kind: 'run', row: findRow('spider2'), workers: 1, limit: 200 });
     expect(parseResultsArgs(['table'])).toEqual({ kind: 'table' });
     expect(parseResultsArgs(['export', 'spider4'])).toEqual({ kind: 'export', row: findRow('spider4') });
-    expect(parseResultsArgs([])).toEqual({ kind: 'help' });
+    expect(parseResultsArgs([])).toEqual({ kind: 'usage' });
+    expect(parseResultsArgs(['--help'])).toEqual({ kind: 'help' });
     expect(() => parseResultsArgs(['spider3'])).toThrow(/unknown row "spider3"; give one of spider4, spider2/);
     expect(() => parseResultsArgs(['spider4', '--limit', '0'])).toThrow(/option --limit "0": give a positive whole number/);
     expect(() => parseResultsArgs(['spider4', '--limit', '2', '--limit', '3'])).toThrow(UsageError);

@@ -20,7 +20,8 @@
  * The rows' files are under the project's folder, or under RESULTS_ROOT when that is set (a cluster's
  * shared volume: deploy/results).
  *
- * Exit status: 0 done (confirm: no loss contradicted; 1 when one is); 2 bad input (one line `results: …` on stderr); 130 the batch was interrupted
+ * Exit status: 0 done (confirm: no loss contradicted; 1 when one is); 2 bad input (one line `results: …` on stderr;
+ * no arguments at all: that line and the usage); 130 the batch was interrupted
  * (what it finished is exported) or confirm was (the answers written are kept); otherwise the batch's own status.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -61,7 +62,9 @@ export type ResultsCommand =
   | { readonly kind: 'confirm'; readonly row: ResultsRow; readonly budget: number }
   | { readonly kind: 'table' }
   | { readonly kind: 'rows' }
-  | { readonly kind: 'help' };
+  | { readonly kind: 'help' }
+  /** No row and no command: the usage on stderr, exit 2 (a script that forgot its row notices). */
+  | { readonly kind: 'usage' };
 
 const USAGE = `usage: npm run results -- ROW [--workers N] [--limit N]   run a row (resumable), then export it
        npm run results -- ROW --shard K/N [--db FILE]     run shard K of N of the row into its own database
@@ -79,8 +82,9 @@ ROW is one of ${RESULTS_ROWS.map((r) => r.id).join(', ')}.
   --shard K/N, --db FILE   see docs/cluster.md
 A row of 10,000 deals takes hours of CPU (docs/results.md gives each row's CPU time a deal).
 RESULTS_ROOT=DIR works in DIR instead of this project (its data/results and docs).
-Exit status: 0 done; 2 bad input (one line); 130 interrupted (what was finished is kept; the same
-command resumes); confirm: 1 when a loss is contradicted; otherwise the batch's status.`;
+Exit status: 0 done; 2 bad input (one line; no arguments at all: this usage, on stderr); 130
+interrupted (what was finished is kept; the same command resumes); confirm: 1 when a loss is
+contradicted; otherwise the batch's status.`;
 
 function positiveInt(name: string, v: string | undefined): number {
   if (v === undefined || !/^[1-9]\d*$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`option ${name} ${JSON.stringify(v ?? '')}: give a positive whole number`);
@@ -125,7 +129,8 @@ function readOptions(args: readonly string[], names: readonly string[]): Map<str
 
 /** Parses the arguments after `npm run results --`. Throws UsageError on anything it does not know. */
 export function parseResultsArgs(args: readonly string[]): ResultsCommand {
-  if (args.length === 0 || args.includes('--help') || args.includes('-h')) return { kind: 'help' };
+  if (args.includes('--help') || args.includes('-h')) return { kind: 'help' };
+  if (args.length === 0) return { kind: 'usage' };
   const [first, ...rest] = args;
   if (first === 'table' || first === 'rows') {
     refuseOptions(rest);
@@ -315,6 +320,9 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
     case 'help':
       process.stdout.write(USAGE + '\n');
       return 0;
+    case 'usage':
+      process.stderr.write(`results: no row or command given\n${USAGE}\n`);
+      return 2;
     case 'rows':
       for (const r of RESULTS_ROWS) process.stdout.write(`${r.id}\t${r.title}\t${r.count} deals (${r.source.kind === 'pysol' ? `pysol:${r.source.pysol}:1-${r.count}` : `seeds 1-${r.count}`})\tladder ${r.budgets.join(',')}\t${r.db}\n`);
       return 0;
