@@ -3,7 +3,8 @@
  * from the file's extension, the report legend explains every column, `batch --json` gives its suit
  * counts as numbers, a bad database named by SPIDERSOLVE_DB is said to come from there, `export`
  * writes CSV without --csv, `solve --json` and `blind --json` print their errors as JSON, `npm run
- * results` with no arguments is an error.
+ * results` with no arguments is an error, and names the rows' files as they open from the working
+ * folder under RESULTS_ROOT.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +14,10 @@ import { REPORT_LEGEND } from '../src/batch/report.js';
 import { dbFromEnvMessage } from '../src/cli/common.js';
 import { faultOf } from '../src/cli/main.js';
 import { resultsMain } from '../src/results/cli.js';
+import { RESULTS_ROWS, shownPath } from '../src/results/rows.js';
 import { SolverMemoryError } from '../src/solver/types.js';
-import { runInProcess } from './helpers/cli.js';
+import { ROOT, runInProcess } from './helpers/cli.js';
+import { withEnv } from './helpers/env.js';
 import { makeLostDb } from './helpers/db.js';
 
 let dir: string;
@@ -264,15 +267,18 @@ describe('solve --json and blind --json: an error as JSON on stdout', () => {
   });
 });
 
-/** Runs `npm run results -- ARGS` in process with `root` as the project's folder; its exit status and what it wrote. */
-async function results(args: readonly string[], root = dir): Promise<{ status: number; stdout: string; stderr: string }> {
+/**
+ * Runs `npm run results -- ARGS` in process with `root` as the project's folder (null: the
+ * command's own default, RESULTS_ROOT or the project's); its exit status and what it wrote.
+ */
+async function results(args: readonly string[], root: string | null = dir): Promise<{ status: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
   const [wo, we] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
   process.stdout.write = ((t: string) => (out.push(String(t)), true)) as typeof process.stdout.write;
   process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
   try {
-    const status = await resultsMain(args, root);
+    const status = await (root === null ? resultsMain(args) : resultsMain(args, root));
     return { status, stdout: out.join(''), stderr: err.join('') };
   } finally {
     process.stdout.write = wo;
@@ -288,5 +294,44 @@ describe('npm run results -- with no arguments', () => {
     expect(await results([])).toEqual({ status: 2, stdout: '', stderr: `results: no row or command given\n${help.stdout}` });
     expect((await results(['-h'])).stdout).toBe(help.stdout);
     expect(help.stdout).toContain('2 bad input (one line; no arguments at all: this usage, on stderr)');
+  });
+});
+
+describe('npm run results -- under RESULTS_ROOT: paths that open from the working folder', () => {
+  it('shownPath: relative to the working folder inside it, absolute outside it', () => {
+    expect(shownPath('/p', 'data/results/spider4.csv', '/p')).toBe('data/results/spider4.csv');
+    expect(shownPath('/p', 'data/results/spider4.csv', '/p/data')).toBe('results/spider4.csv');
+    expect(shownPath('/shared/vol', 'data/results/spider4.csv', '/p')).toBe('/shared/vol/data/results/spider4.csv');
+    expect(shownPath('/p/../q', 'docs/results.md', '/p')).toBe('/q/docs/results.md');
+    expect(shownPath('/p', '.', '/p')).toBe('.');
+  });
+
+  it('a RESULTS_ROOT elsewhere: rows, export and confirm name its files by their absolute paths', async () => {
+    const root = mkdtempSync(join(dir, 'vol-'));
+    mkdirSync(join(root, 'data/results'), { recursive: true });
+    writeFileSync(join(root, 'data/results/spider4.json'), JSON.stringify({ counted: 32000 }));
+    const rows = await withEnv({ RESULTS_ROOT: root }, () => results(['rows'], null));
+    expect(rows.status).toBe(0);
+    expect(rows.stdout.split('\n').filter(Boolean).map((l) => l.split('\t').at(-1))).toEqual(RESULTS_ROWS.map((r) => join(root, r.db)));
+    const exp = await withEnv({ RESULTS_ROOT: root }, () => results(['export', 'spider4'], null));
+    expect(exp).toEqual({
+      status: 2, stdout: '',
+      stderr: `results: export spider4: the committed row has 32,000 deals but ${join(root, 'data/results/spider4.sqlite')} is not here (not in git); rebuild it: npm run results -- spider4\n`,
+    });
+    expect((await results(['confirm', 'spiderette1'], root)).stderr).toBe(`results: confirm spiderette1: the row has no database yet (${join(root, 'data/results/spiderette1.sqlite')}); run npm run results -- spiderette1 first\n`);
+  });
+
+  it('run from inside that folder, or from the project with its own files: relative paths, as before', async () => {
+    const root = mkdtempSync(join(dir, 'vol-'));
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      expect((await results(['confirm', 'spiderette1'], root)).stderr).toBe('results: confirm spiderette1: the row has no database yet (data/results/spiderette1.sqlite); run npm run results -- spiderette1 first\n');
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(process.cwd()).toBe(ROOT.replace(/\/$/, ''));
+    const rows = await results(['rows'], ROOT);
+    expect(rows.stdout.split('\n')[0]!.split('\t').at(-1)).toBe('data/results/spider4.sqlite');
   });
 });

@@ -60,7 +60,8 @@ describe('npm run results -- confirm ROW', () => {
     } finally {
       process.stderr.write = write;
     }
-    expect(err.join('')).toBe('results: confirm spiderette1: the row has no database yet (data/results/spiderette1.sqlite); run npm run results -- spiderette1 first\n');
+    // (the database named as it opens from the working folder: the row's folder is elsewhere)
+    expect(err.join('')).toBe(`results: confirm spiderette1: the row has no database yet (${join(dir, 'data/results/spiderette1.sqlite')}); run npm run results -- spiderette1 first\n`);
   });
 
   it('a partial row committed but not built here: the command names the committed length, not the whole row', async () => {
@@ -75,7 +76,7 @@ describe('npm run results -- confirm ROW', () => {
     } finally {
       process.stderr.write = write;
     }
-    expect(err.join('')).toBe('results: confirm spiderette4: the row has no database yet (data/results/spiderette4.sqlite); run npm run results -- spiderette4 --limit 2400 first\n');
+    expect(err.join('')).toBe(`results: confirm spiderette4: the row has no database yet (${join(dir, 'data/results/spiderette4.sqlite')}); run npm run results -- spiderette4 --limit 2400 first\n`);
   });
 
   it('confirms a true loss, leaves a false one undecided within its budget, writes the file, and does not check an answered deal again', async () => {
@@ -126,7 +127,7 @@ describe('npm run results -- confirm ROW', () => {
     expect(checks.map((c) => c.deal)).toEqual(['SE1-3', 'SE1-2152']);
     expect(parseLossesCsv(readFileSync(join(dir, lossesPath(row)), 'utf8')).map((c) => c.deal)).toEqual(['SE1-3', 'SE1-2152', 'SE1-999']);
     const other: ResultsRow = { ...row, study: 'results-other' };
-    await expect(confirmRow(other, dir, V, 2000)).rejects.toThrow('database data/results/check.sqlite holds no study "results-other": it is not this row\'s database; run npm run results -- check to make it');
+    await expect(confirmRow(other, dir, V, 2000)).rejects.toThrow(`database ${join(dir, 'data/results/check.sqlite')} holds no study "results-other": it is not this row's database; run npm run results -- check to make it`);
   });
 
   it('names only the budgets of the checks left undecided', () => {
@@ -143,6 +144,6 @@ describe('npm run results -- confirm ROW', () => {
       'check --limit 2: would shrink the committed row from 3 to 2 deals; rebuild it first: npm run results -- check --limit 3',
     );
     rmSync(join(dir, row.db));
-    expect(shrinkRefusal(row, dir, 0, 'export check')).toBe('export check: the committed row has 3 deals but data/results/check.sqlite is not here (not in git); rebuild it: npm run results -- check --limit 3');
+    expect(shrinkRefusal(row, dir, 0, 'export check')).toBe(`export check: the committed row has 3 deals but ${join(dir, 'data/results/check.sqlite')} is not here (not in git); rebuild it: npm run results -- check --limit 3`);
   });
 });

@@ -18,7 +18,8 @@
  * result; the same command resumes. After the batch, the row is exported (src/results/export.ts).
  *
  * The rows' files are under the project's folder, or under RESULTS_ROOT when that is set (a cluster's
- * shared volume: deploy/results).
+ * shared volume: deploy/results). Messages name them as they open from the working folder
+ * (rows.ts shownPath: relative to it when inside it, else absolute).
  *
  * Exit status: 0 done (confirm: no loss contradicted; 1 when one is); 2 bad input (one line `results: …` on stderr;
  * no arguments at all: that line and the usage); 130 the batch was interrupted
@@ -26,7 +27,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ResultStore } from '../batch/store.js';
 import { InputError } from '../game/errors.js';
@@ -35,7 +36,7 @@ import { exportRow, readSummary, summaryPath, writeAtomically, type RowSummary, 
 import { abortOnSignals } from '../batch/stopSignals.js';
 import { EXIT_INTERRUPTED } from '../cli/batch.js';
 import { CHECK_BUDGET, confirmRow, lossesPath, workerLossChecker, type LossCheck } from './confirm.js';
-import { batchArgs, dealList, findRow, RESULTS_DIR, RESULTS_ROWS, type ResultsRow } from './rows.js';
+import { batchArgs, dealList, findRow, RESULTS_DIR, RESULTS_ROWS, shownPath, type ResultsRow } from './rows.js';
 import { renderTable } from './table.js';
 
 /** The project's root (this file is src/results/cli.ts, or dist/src/results/cli.js when built). */
@@ -211,7 +212,7 @@ export function shrinkRefusal(row: ResultsRow, root: string, willCount: number, 
   const n = (x: number) => x.toLocaleString('en-US');
   const rebuild = rowCommand(row, committed);
   return willCount === 0 && !existsSync(join(root, row.db))
-    ? `${what}: the committed row has ${n(committed)} deals but ${row.db} is not here (not in git); rebuild it: ${rebuild}`
+    ? `${what}: the committed row has ${n(committed)} deals but ${shownPath(root, row.db)} is not here (not in git); rebuild it: ${rebuild}`
     : `${what}: would shrink the committed row from ${n(committed)} to ${n(willCount)} deals; rebuild it first: ${rebuild}`;
 }
 
@@ -248,15 +249,15 @@ async function writeTable(root: string): Promise<void> {
   const csv = (r: ResultsRow) => (existsSync(join(root, r.csv)) ? readFileSync(join(root, r.csv), 'utf8') : null);
   const losses = (r: ResultsRow) => (existsSync(join(root, lossesPath(r))) ? readFileSync(join(root, lossesPath(r)), 'utf8') : null);
   writeAtomically(join(root, 'docs/results.md'), renderTable(RESULTS_ROWS, summaries, csv, losses));
-  process.stdout.write('wrote docs/results.md\n');
-  // paths as the user sees them from the project's folder (the HTML report names its database)
-  const show = (p: string) => relative(process.cwd(), join(root, p)) || '.';
+  // paths as the user sees them from the working folder (the HTML report names its database)
+  const show = (p: string) => shownPath(root, p);
+  process.stdout.write(`wrote ${show('docs/results.md')}\n`);
   const present = RESULTS_ROWS.filter((r) => existsSync(join(root, r.db)));
   const dbs = present.map((r) => show(r.db));
   // the charts cover every row counted in the committed files, or the page is left as it is
   const missing = RESULTS_ROWS.filter((r, i) => (summaries[i]?.counted ?? 0) > 0 && !present.includes(r));
   if (missing.length > 0) {
-    process.stdout.write(`left docs/results.html as it was: the database of ${missing.map((r) => r.id).join(', ')} is not here (the databases are not in git; npm run results -- ROW rebuilds one)\n`);
+    process.stdout.write(`left ${show('docs/results.html')} as it was: the database of ${missing.map((r) => r.id).join(', ')} is not here (the databases are not in git; npm run results -- ROW rebuilds one)\n`);
     return;
   }
   if (dbs.length === 0) return;
@@ -267,7 +268,7 @@ async function writeTable(root: string): Promise<void> {
   const spidersolve = (args: string[]) => spawnSync(process.execPath, spidersolveArgv(args), { cwd: process.cwd(), stdio: ['ignore', 'ignore', 'inherit'] }).status;
   const code = spidersolve(['merge', '--into', all, ...dbs]) || spidersolve(['report', '--db', all, '--format', 'html', '--out', show('docs/results.html'), ...present.flatMap((r) => ['--study', r.study])]);
   if (code !== 0) throw new Error(`the HTML report could not be written (spidersolve exit ${code}; see above)`);
-  process.stdout.write('wrote docs/results.html\n');
+  process.stdout.write(`wrote ${show('docs/results.html')}\n`);
 }
 
 /**
@@ -280,7 +281,7 @@ async function writeTable(root: string): Promise<void> {
  */
 export async function confirmCommand(row: ResultsRow, root: string, budget: number, signal?: AbortSignal): Promise<number> {
   if (!existsSync(join(root, row.db))) {
-    process.stderr.write(`results: confirm ${row.id}: the row has no database yet (${row.db}); run ${rowCommand(row, readSummary(summaryPath(row, root))?.counted || undefined)} first\n`);
+    process.stderr.write(`results: confirm ${row.id}: the row has no database yet (${shownPath(root, row.db)}); run ${rowCommand(row, readSummary(summaryPath(row, root))?.counted || undefined)} first\n`);
     return 2;
   }
   let reused = 0;
@@ -298,11 +299,11 @@ export async function confirmCommand(row: ResultsRow, root: string, budget: numb
   }
   if (signal?.aborted) {
     const command = `npm run results -- confirm ${row.id}${budget !== CHECK_BUDGET ? ` --budget ${budget}` : ''}`;
-    process.stderr.write(`results: confirm ${row.id} interrupted: ${checks.length} of ${losses} ${losses === 1 ? 'loss' : 'losses'} checked, kept in ${lossesPath(row)}; the same command resumes: ${command}\n`);
+    process.stderr.write(`results: confirm ${row.id} interrupted: ${checks.length} of ${losses} ${losses === 1 ? 'loss' : 'losses'} checked, kept in ${shownPath(root, lossesPath(row))}; the same command resumes: ${command}\n`);
     return EXIT_INTERRUPTED;
   }
   const n = (s: string) => checks.filter((c) => c.check === s).length;
-  process.stdout.write(`results: ${row.title}: ${checks.length} ${checks.length === 1 ? 'loss' : 'losses'} checked without the solver's reductions (${checks.length - reused} searched now at ${budget.toLocaleString('en-US')} positions, ${reused} answered before): ${n('lost')} confirmed, ${n('undecided')} undecided, ${n('won')} contradicted; wrote ${lossesPath(row)}\n`);
+  process.stdout.write(`results: ${row.title}: ${checks.length} ${checks.length === 1 ? 'loss' : 'losses'} checked without the solver's reductions (${checks.length - reused} searched now at ${budget.toLocaleString('en-US')} positions, ${reused} answered before): ${n('lost')} confirmed, ${n('undecided')} undecided, ${n('won')} contradicted; wrote ${shownPath(root, lossesPath(row))}\n`);
   return n('won') > 0 ? 1 : 0;
 }
 
@@ -324,7 +325,7 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
       process.stderr.write(`results: no row or command given\n${USAGE}\n`);
       return 2;
     case 'rows':
-      for (const r of RESULTS_ROWS) process.stdout.write(`${r.id}\t${r.title}\t${r.count} deals (${r.source.kind === 'pysol' ? `pysol:${r.source.pysol}:1-${r.count}` : `seeds 1-${r.count}`})\tladder ${r.budgets.join(',')}\t${r.db}\n`);
+      for (const r of RESULTS_ROWS) process.stdout.write(`${r.id}\t${r.title}\t${r.count} deals (${r.source.kind === 'pysol' ? `pysol:${r.source.pysol}:1-${r.count}` : `seeds 1-${r.count}`})\tladder ${r.budgets.join(',')}\t${shownPath(root, r.db)}\n`);
       return 0;
     case 'export': {
       const refusal = shrinkRefusal(cmd.row, root, counted(cmd.row, root), `export ${cmd.row.id}`);
@@ -372,7 +373,7 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
         wallSeconds: Math.round((Date.now() - t0) / 100) / 10,
       };
       const s = exportRow(row, root, SOLVER_VERSION, after > before || code === 130 ? sitting : undefined);
-      process.stdout.write(`results: ${describe(s)}; this sitting ${after - before} deals, ${sitting.cpuSeconds} CPU s; wrote ${row.csv}\n`);
+      process.stdout.write(`results: ${describe(s)}; this sitting ${after - before} deals, ${sitting.cpuSeconds} CPU s; wrote ${shownPath(root, row.csv)}\n`);
       if (code === 130) process.stderr.write(`results: interrupted; what was finished is kept and exported; to resume: ${sitting.command}\n`);
       return code;
     }
@@ -418,7 +419,7 @@ async function mergeShards(row: ResultsRow, root: string, files: readonly string
   const added = files.flatMap((f) => readSittings(shardSittingsPath(f))).filter((x) => !known.has(JSON.stringify(x)));
   let s = exportRow(row, root, SOLVER_VERSION);
   for (const x of added) s = exportRow(row, root, SOLVER_VERSION, x);
-  process.stdout.write(`results: ${describe(s)}; wrote ${row.csv}\n`);
+  process.stdout.write(`results: ${describe(s)}; wrote ${shownPath(root, row.csv)}\n`);
   return 0;
 }
 

@@ -8,6 +8,7 @@
  * Spiderette: src/game/pysol.ts kinds spider1, spider2, spider, spiderette), seeds of this project's own
  * deal (src/game/deal.ts) otherwise (one- and two-suit Spiderette, which PySolFC does not have).
  */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { PysolKind } from '../game/pysol.js';
 
 /** How a row names its deals: PySolFC game numbers of one kind, or this project's seeds. */
@@ -53,6 +54,19 @@ export const RESULTS_LADDER: readonly number[] = Object.freeze([1_000_000, 4_000
 
 /** Folder of the rows' databases, CSV files and lists, relative to the project's root. */
 export const RESULTS_DIR = 'data/results';
+
+/**
+ * A file of the rows (`path`, relative to `root`: the project's folder, or RESULTS_ROOT) as the
+ * `results` command names it, so that it opens from the folder the command runs in (`cwd`):
+ * relative to that folder when inside it (`data/results/spider4.csv`, run from the project's
+ * folder as npm runs it), else absolute (`/shared/results/data/results/spider4.csv`).
+ */
+export function shownPath(root: string, path: string, cwd = process.cwd()): string {
+  const abs = resolve(root, path);
+  const rel = relative(cwd, abs);
+  if (rel === '') return '.';
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? abs : rel;
+}
 
 const PLSPIDER: PublishedFigure = {
   result: '31,998 of PySol numbers 1–32,000 proven winnable (99.994%); 14934 "appears unwinnable"',
