@@ -4,7 +4,7 @@
  * counts as numbers, a bad database named by SPIDERSOLVE_DB is said to come from there, `export`
  * writes CSV without --csv, `solve --json` and `blind --json` print their errors as JSON, `npm run
  * results` with no arguments is an error, and names the rows' files as they open from the working
- * folder under RESULTS_ROOT.
+ * folder under RESULTS_ROOT; `npm run results` builds only what changed.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -333,5 +333,22 @@ describe('npm run results -- under RESULTS_ROOT: paths that open from the workin
     expect(process.cwd()).toBe(ROOT.replace(/\/$/, ''));
     const rows = await results(['rows'], ROOT);
     expect(rows.stdout.split('\n')[0]!.split('\t').at(-1)).toBe('data/results/spider4.sqlite');
+  });
+});
+
+describe('npm run results: the build before it is skipped when nothing changed', () => {
+  const json = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Record<string, Record<string, unknown>>;
+
+  it('the script builds with tsc -b (up to date: nothing compiled), the build is incremental, its record inside dist', () => {
+    const scripts = json('package.json').scripts!;
+    expect(scripts.results).toBe('tsc -b tsconfig.json && node dist/src/results/cli.js');
+    // npm run build and the type check are as they were
+    expect([scripts.build, scripts.prepare, scripts.typecheck]).toEqual(['tsc -p tsconfig.json', 'tsc -p tsconfig.json', 'tsc -p tsconfig.check.json']);
+    const main = json('tsconfig.json').compilerOptions!;
+    // removing dist removes the record of what was built with it, so the next build is whole
+    expect([main.incremental, main.outDir, main.tsBuildInfoFile]).toEqual([true, 'dist', 'dist/.tsbuildinfo']);
+    // the other configurations extend it: each keeps its own record, or none
+    expect(json('tsconfig.bench.json').compilerOptions!.tsBuildInfoFile).toBe('dist/.tsbuildinfo-bench');
+    expect(json('tsconfig.check.json').compilerOptions!.incremental).toBe(false);
   });
 });
