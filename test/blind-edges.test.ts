@@ -19,7 +19,7 @@ import { completionCommands, completionScript } from '../src/cli/completion.js';
 import { buildProgram } from '../src/cli/main.js';
 import { dealPosition } from '../src/game/deal.js';
 import { solve } from '../src/solver/solve.js';
-import { SE1 } from './helpers/game.js';
+import { SE1, SE2 } from './helpers/game.js';
 import { expectOneLineError, expectUnchanged, runInProcess, snapshot } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-blind-edges-'));
@@ -119,8 +119,8 @@ describe('where a blind game was lost, at its last move', () => {
   }
 
   it('the end itself winnable (greedy stopped with a win left): not lost by a move, findLoss answers the end', async () => {
-    // SE1-11: greedy stops after 34 moves with 30 legal moves left, from which the solver wins
-    const start = dealPosition(SE1, 11);
+    // SE1-16: greedy stops after 34 moves, where the solver still wins
+    const start = dealPosition(SE1, 16);
     const g = playBlind(start, { name: 'greedy' }, 1);
     expect([g.result, g.line.length]).toEqual(['stuck', 34]);
     const end = replayPositions(start, g.line)[34]!;
@@ -128,27 +128,27 @@ describe('where a blind game was lost, at its last move', () => {
     expect(findLoss(start, g.line, 5000)).toMatchObject({ lastWinnable: 34, exact: true });
     // a game of no moves from a winnable start: the end is the start
     expect(findLoss(start, [], 5000)).toMatchObject({ lastWinnable: 0, exact: true, solves: 1 });
-    expect(await lossLine('SE1-11', 5000)).toEqual({
+    expect(await lossLine('SE1-16', 5000)).toEqual({
       line: 'the deal was not lost by a move: the player stopped after move 34, the last, where a perfect-information win still existed (proven, 5,000 positions a solve)',
       moves: 34,
     });
-    const out = join(dir, 'se1-11.html');
-    await runInProcess(['blind', 'SE1-11', '--player', 'greedy', '--loss-budget', '5000', '--out', out]);
+    const out = join(dir, 'se1-16.html');
+    await runInProcess(['blind', 'SE1-16', '--player', 'greedy', '--loss-budget', '5000', '--out', out]);
     expect(readFileSync(out, 'utf8')).toContain('(the player stopped here; a win still existed)');
   });
 
   it('the last move, unproven: that move or the stopping after it, not "or later"', async () => {
-    // SE1-38: 27 moves; a win before the 27th, the end undecided at 5,000 positions
-    const start = dealPosition(SE1, 38);
+    // SE2-28: 33 moves; a win before the 33rd, the end undecided at 5,000 positions
+    const start = dealPosition(SE2, 28);
     const g = playBlind(start, { name: 'greedy' }, 1);
-    expect(g.line).toHaveLength(27);
-    expect(findLoss(start, g.line, 5000)).toMatchObject({ lastWinnable: 26, exact: false });
-    expect(await lossLine('SE1-38', 5000)).toEqual({
-      line: 'the deal was lost at move 27 (the last move) or by stopping after it: a perfect-information win existed before move 27; after it none was found within 5,000 positions (unproven)',
-      moves: 27,
+    expect(g.line).toHaveLength(33);
+    expect(findLoss(start, g.line, 5000)).toMatchObject({ lastWinnable: 32, exact: false });
+    expect(await lossLine('SE2-28', 5000)).toEqual({
+      line: 'the deal was lost at move 33 (the last move) or by stopping after it: a perfect-information win existed before move 33; after it none was found within 5,000 positions (unproven)',
+      moves: 33,
     });
-    const out = join(dir, 'se1-38.html');
-    await runInProcess(['blind', 'SE1-38', '--player', 'greedy', '--loss-budget', '5000', '--out', out]);
+    const out = join(dir, 'se2-28.html');
+    await runInProcess(['blind', 'SE2-28', '--player', 'greedy', '--loss-budget', '5000', '--out', out]);
     expect(readFileSync(out, 'utf8')).toContain('(the deal was lost here or by stopping after it)');
   });
 
@@ -161,11 +161,12 @@ describe('where a blind game was lost, at its last move', () => {
 
   it('the last move, proven: says it is the last', () => {
     const g = playBlind(dealPosition(SE1, 38), { name: 'greedy' }, 1);
-    expect(lossText(g, { lastWinnable: 26, exact: true, budget: 1000, solves: 5, positions: 900 })).toBe(
-      'the deal was lost at move 27 (the last move): a perfect-information win existed before it and none after it (proven, 1,000 positions a solve)',
+    expect(g.line).toHaveLength(39);
+    expect(lossText(g, { lastWinnable: 38, exact: true, budget: 1000, solves: 5, positions: 900 })).toBe(
+      'the deal was lost at move 39 (the last move): a perfect-information win existed before it and none after it (proven, 1,000 positions a solve)',
     );
-    expect(lossText(g, { lastWinnable: 25, exact: true, budget: 1000, solves: 5, positions: 900 })).toBe(
-      'the deal was lost at move 26: a perfect-information win existed before it and none after it (proven, 1,000 positions a solve)',
+    expect(lossText(g, { lastWinnable: 37, exact: true, budget: 1000, solves: 5, positions: 900 })).toBe(
+      'the deal was lost at move 38: a perfect-information win existed before it and none after it (proven, 1,000 positions a solve)',
     );
     expect(lossText({ ...g, steps: [], line: [] }, { lastWinnable: 0, exact: true, budget: 1000, solves: 1, positions: 9 })).toBe(
       'the deal was not lost by a move: the player stopped at the start, where a perfect-information win still existed (proven, 1,000 positions a solve)',
@@ -183,10 +184,10 @@ describe('the cost line counts the solves that found where the deal was lost', (
 
   it('greedy runs no solve of its own: every solve is the loss search\'s, in the text and in --json', async () => {
     const { cost, j } = await both('SE1-38', '--player', 'greedy', '--loss-budget', '5000');
-    expect(cost).toMatch(/^cost: \d+\.\d s; 7 solves, 11,929 positions, 0 plans, 0 greedy fallbacks \(of these, finding where the deal was lost: \d+\.\d s, 7 solves, 11,929 positions\)$/);
+    expect(cost).toMatch(/^cost: \d+\.\d s; 8 solves, 308 positions, 0 plans, 0 greedy fallbacks \(of these, finding where the deal was lost: \d+\.\d s, 8 solves, 308 positions\)$/);
     expect(j.work).toMatchObject({ solves: 0, positions: 0 });
-    expect(j.loss).toMatchObject({ solves: 7, positions: 11_929 });
-    expect(j.cost).toMatchObject({ solves: 7, positions: 11_929, lossSolves: 7, lossPositions: 11_929, lossElapsedMs: j.loss!.elapsedMs });
+    expect(j.loss).toMatchObject({ solves: 8, positions: 308 });
+    expect(j.cost).toMatchObject({ solves: 8, positions: 308, lossSolves: 8, lossPositions: 308, lossElapsedMs: j.loss!.elapsedMs });
     expect(j.cost.elapsedMs).toBeCloseTo(j.elapsedMs + j.loss!.elapsedMs, 0);
   });
 

@@ -32,7 +32,7 @@ const GREEDY = ['--player', 'greedy', '--loss-budget', '300'];
 describe('blind --out', () => {
   it('refuses the position file it plays, in one line, before playing; the file is kept', async () => {
     const pos = join(dir, 'mid2.json');
-    const made = await runInProcess(['show', 'SE1-5', '--format', 'position-json', '--out', pos, '--quiet']);
+    const made = await runInProcess(['show', 'SE1-16', '--format', 'position-json', '--out', pos, '--quiet']);
     expect(made.status).toBe(0);
     const before = snapshot(pos);
     const r = await runInProcess(['blind', pos, ...GREEDY, '--out', pos]);
@@ -53,14 +53,14 @@ describe('blind --out', () => {
 
   it('refuses a place that cannot be written before the game is played, leaving nothing there', async () => {
     // (/sys refuses a new file even to root, whom a folder's mode does not stop)
-    const r = await runInProcess(['blind', 'SE1-5', ...GREEDY, '--out', '/sys/g.html']);
+    const r = await runInProcess(['blind', 'SE1-16', ...GREEDY, '--out', '/sys/g.html']);
     expectOneLineError(r, /^spidersolve: option --out "\/sys\/g\.html": cannot write there \(EACCES: permission denied, folder \/sys\); nothing was written\n$/);
     expect(r.stdout).toBe('');
     expect(vi.mocked(playBlind)).not.toHaveBeenCalled();
     expect(readdirSync('/sys').some((n) => n.startsWith('.spidersolve-probe'))).toBe(false);
     // missing folders under a writable one are fine (made when the page is written); the probe is gone
     const deep = join(dir, 'new', 'deeper', 'g.html');
-    const ok = await runInProcess(['blind', 'SE1-5', ...GREEDY, '--out', deep]);
+    const ok = await runInProcess(['blind', 'SE1-16', ...GREEDY, '--out', deep]);
     expect(ok.status).toBe(3);
     expect(existsSync(deep)).toBe(true);
     expect(readdirSync(join(dir, 'new', 'deeper'))).toEqual(['g.html']);
@@ -68,7 +68,7 @@ describe('blind --out', () => {
   });
 
   it('refuses --out - (stdout holds the game) in one line, before playing', async () => {
-    const r = await runInProcess(['blind', 'SE1-5', ...GREEDY, '--out', '-']);
+    const r = await runInProcess(['blind', 'SE1-16', ...GREEDY, '--out', '-']);
     expectOneLineError(r, /^spidersolve: option --out -: blind prints the game on stdout, so the page cannot go there: give a file name for the page\n$/);
     expect(r.stdout).toBe('');
     expect(vi.mocked(playBlind)).not.toHaveBeenCalled();
@@ -76,15 +76,15 @@ describe('blind --out', () => {
 
   it('says what it wrote on stderr as other commands do, with the text and with --json', async () => {
     const page = join(dir, 'se1-5.html');
-    const text = await runInProcess(['blind', 'SE1-5', ...GREEDY, '--out', page]);
+    const text = await runInProcess(['blind', 'SE1-16', ...GREEDY, '--out', page]);
     expect(text.status).toBe(3);
-    expect(text.stderr).toBe(`spidersolve: wrote ${page}: SE1-5, played blind by greedy: stuck after 260 moves\n`);
+    expect(text.stderr).toBe(`spidersolve: wrote ${page}: SE1-16, played blind by greedy: stuck after 34 moves\n`);
     expect(text.stdout).not.toMatch(/wrote/);
-    expect(text.stdout).toMatch(/^stuck after 260 moves/m);
-    const json = await runInProcess(['blind', 'SE1-5', ...GREEDY, '--out', page, '--json']);
+    expect(text.stdout).toMatch(/^stuck after 34 moves/m);
+    const json = await runInProcess(['blind', 'SE1-16', ...GREEDY, '--out', page, '--json']);
     expect(json.status).toBe(3);
-    expect(json.stderr).toBe(`spidersolve: wrote ${page}: SE1-5, played blind by greedy: stuck after 260 moves\n`);
-    expect(JSON.parse(json.stdout)).toMatchObject({ code: 'SE1-5', result: 'stuck', player: 'greedy' });
+    expect(json.stderr).toBe(`spidersolve: wrote ${page}: SE1-16, played blind by greedy: stuck after 34 moves\n`);
+    expect(JSON.parse(json.stdout)).toMatchObject({ code: 'SE1-16', result: 'stuck', player: 'greedy' });
   });
 });
 
@@ -95,10 +95,10 @@ describe('batch --player --json', () => {
     const r = await runInProcess([...args, '--json']);
     expect(r.status).toBe(0);
     const s = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(s).toMatchObject({ won: 1, stuck: 2, errors: 0, ran: 3, player: 'greedy' });
+    expect(s).toMatchObject({ won: 2, stuck: 1, errors: 0, ran: 3, player: 'greedy' });
     expect(s).not.toHaveProperty('lost');
     expect(s).not.toHaveProperty('undecided');
-    expect((s.blind as Record<string, unknown>[])[0]).toMatchObject({ deals: 3, won: 1, stuck: 2 });
+    expect((s.blind as Record<string, unknown>[])[0]).toMatchObject({ deals: 3, won: 2, stuck: 1 });
     // a solve study's summary keeps its own counts
     const solved = JSON.parse((await runInProcess(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-2', '--workers', '1', '--db', db, '--max-positions', '300', '--json'])).stdout) as Record<string, unknown>;
     expect(Object.keys(solved)).toEqual(expect.arrayContaining(['won', 'lost', 'undecided', 'errors']));

@@ -154,7 +154,7 @@ describe('blind --out: as careful as the other --out options', () => {
     expect(await blind('notes.txt/se1-1.html')).toEqual(refused('notes.txt/se1-1.html', 'notes.txt is not a directory'));
     const made = await blind('new/folder/se1-1.html');
     // (greedy does not win SE1-1: exit 3, stuck)
-    expect([made.status, made.stderr]).toEqual([3, 'spidersolve: wrote new/folder/se1-1.html: SE1-1, played blind by greedy: stuck after 35 moves\n']);
+    expect([made.status, made.stderr]).toEqual([3, 'spidersolve: wrote new/folder/se1-1.html: SE1-1, played blind by greedy: stuck after 36 moves\n']);
     expect(readFileSync(join(dir, 'new/folder/se1-1.html'), 'utf8')).toMatch(/^<!doctype html>\n[\s\S]*<title>SE1-1 — spidersolve viewer<\/title>/);
   });
 

@@ -8,17 +8,19 @@
  * - empties a column (R10 makes an empty column the most useful thing on the tableau): +60;
  * - lands on a card of its own suit (an in-suit build, R7): +30;
  * - uncovers a card its group did not sit on naturally (rank below, R6): +5; plus 1 per card moved.
+ * - moves into an empty column (toEmptyScore): +40 less the face-down cards left when it turns up a
+ *   card; +20 when the card it uncovers can then go onto the next rank of its own suit.
  * Moves it never plays: one that breaks an in-suit run (the group sits on the next rank of its suit); one that moves a group
  * off a card one rank higher onto another card of another suit (no gain); one into an empty column
- * (unless that is the only way left to fill it for a deal, below); one that leads back to a view
- * already passed through since the last card turned up (no back-and-forth).
+ * that does neither of the above (unless that is the only way left to fill it for a deal, below); one
+ * that leads back to a view already passed through since the last card turned up (no back-and-forth).
  * It plays the best move with a positive score (ties: the first in legalMoves order: source column,
  * target column, count); else it deals (R12); else, when an empty column blocks the deal, it fills it
  * with the group whose removal uncovers the most (a card not sitting naturally first, a group that would
  * break an in-suit run last: fillForDeal); else it stops. After IDLE_LIMIT moves without a card turned
  * up it deals if it may, else fills an empty column for the deal, else stops.
  */
-import { rankOf, suitOf } from '../../game/cards.js';
+import { type Card, rankOf, suitOf } from '../../game/cards.js';
 import type { Move } from '../../game/move.js';
 import { observationKey, observedMoves, type Observation } from '../observation.js';
 import type { BlindPlayer } from './types.js';
@@ -44,11 +46,11 @@ export function greedyScore(obs: Observation, m: Move & { kind: 'move' }): numbe
   const reveals = whole && src.down > 0;
   const empties = whole && src.down === 0;
   const toEmpty = dst.up.length === 0;
-  if (toEmpty) return -Infinity;
-  const onto = dst.up[dst.up.length - 1]!;
-  const inSuit = suitOf(onto) === suitOf(head);
   const natural = below !== null && rankOf(below) === rankOf(head) + 1;
   const breaksRun = natural && suitOf(below!) === suitOf(head);
+  if (toEmpty) return toEmptyScore(obs, m, below, breaksRun, reveals, whole);
+  const onto = dst.up[dst.up.length - 1]!;
+  const inSuit = suitOf(onto) === suitOf(head);
   // a group already sitting in suit gains nothing by moving, unless it uncovers or empties
   if (breaksRun && !whole) return -Infinity;
   let score = m.count;
@@ -58,6 +60,29 @@ export function greedyScore(obs: Observation, m: Move & { kind: 'move' }): numbe
   if (below !== null && !natural) score += 5;
   if (!reveals && !empties && natural && !inSuit) return -Infinity;
   return score;
+}
+
+/**
+ * Score of a move into an empty column (R10: any movable group may go there), which spends the empty
+ * column: played only when it turns up a face-down card (+40, less the face-down cards left in that
+ * column, plus 1 per card moved), or when the card it uncovers can then go onto the next rank of its
+ * own suit (+20, plus 1 per card moved): the exposed card of another column, or the last card of the
+ * group moved, as the ace under a run K…2 goes onto its 2 once the run has moved, completing the suit
+ * (R13). Never a whole column with nothing under it, nor a group that breaks an in-suit run.
+ * -Infinity otherwise.
+ */
+function toEmptyScore(obs: Observation, m: Move & { kind: 'move' }, below: Card | null, breaksRun: boolean, reveals: boolean, whole: boolean): number {
+  const src = obs.columns[m.from]!;
+  if (reveals) return 40 - src.down + m.count;
+  if (whole || below === null || breaksRun) return -Infinity;
+  const wanted = (c: Card | undefined) => c !== undefined && suitOf(c) === suitOf(below) && rankOf(c) === rankOf(below) + 1;
+  if (wanted(src.up[src.up.length - 1])) return 20 + m.count;
+  for (let i = 0; i < obs.columns.length; i++) {
+    if (i === m.from || i === m.to) continue;
+    const up = obs.columns[i]!.up;
+    if (wanted(up[up.length - 1])) return 20 + m.count;
+  }
+  return -Infinity;
 }
 
 /** Moves the greedy player makes without turning up a card before it deals or stops (a guard against long cycles). */
