@@ -11,12 +11,13 @@ import { REPORT_LEGEND } from '../src/batch/report.js';
 import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
 import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { EXIT_INTERRUPTED } from '../src/cli/batch.js';
-import { confirmCommand, resultsMain } from '../src/results/cli.js';
+import { confirmCommand } from '../src/results/cli.js';
 import { lossesPath, parseLossesCsv, workerLossChecker } from '../src/results/confirm.js';
 import type { ResultsRow } from '../src/results/rows.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
 import { expectUnchanged, ROOT, runInProcess, snapshot } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
+import { type ResultsRun, runResults } from './helpers/results.js';
 
 let dir: string;
 beforeAll(() => {
@@ -26,20 +27,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs `npm run results -- ARGS` in process with `root` as the project's folder; its exit status and what it wrote. */
-async function results(args: readonly string[], root = dir): Promise<{ status: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const [wo, we] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-  process.stdout.write = ((t: string) => (out.push(String(t)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
-  try {
-    const status = await resultsMain(args, root);
-    return { status, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = wo;
-    process.stderr.write = we;
-  }
+/** Runs `npm run results -- ARGS` in process with `root` as the project's folder (helpers/results.ts). */
+function results(args: readonly string[], root: string = dir): Promise<ResultsRun> {
+  return runResults(args, root);
 }
 
 describe('npm run results -- with an option it does not know', () => {

@@ -13,12 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_LEGEND } from '../src/batch/report.js';
 import { dbFromEnvMessage } from '../src/cli/common.js';
 import { faultOf } from '../src/cli/main.js';
-import { resultsMain } from '../src/results/cli.js';
 import { RESULTS_ROWS, shownPath } from '../src/results/rows.js';
 import { SolverMemoryError } from '../src/solver/types.js';
 import { ROOT, runInProcess } from './helpers/cli.js';
 import { withEnv } from './helpers/env.js';
 import { makeLostDb } from './helpers/db.js';
+import { type ResultsRun, runResults } from './helpers/results.js';
 
 let dir: string;
 let db: string;
@@ -267,23 +267,9 @@ describe('solve --json and blind --json: an error as JSON on stdout', () => {
   });
 });
 
-/**
- * Runs `npm run results -- ARGS` in process with `root` as the project's folder (null: the
- * command's own default, RESULTS_ROOT or the project's); its exit status and what it wrote.
- */
-async function results(args: readonly string[], root: string | null = dir): Promise<{ status: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const [wo, we] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-  process.stdout.write = ((t: string) => (out.push(String(t)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
-  try {
-    const status = await (root === null ? resultsMain(args) : resultsMain(args, root));
-    return { status, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = wo;
-    process.stderr.write = we;
-  }
+/** Runs `npm run results -- ARGS` in process with `root` as the project's folder (helpers/results.ts). */
+function results(args: readonly string[], root: string | null = dir): Promise<ResultsRun> {
+  return runResults(args, root);
 }
 
 describe('npm run results -- with no arguments', () => {
