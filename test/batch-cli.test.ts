@@ -341,7 +341,7 @@ describe('spidersolve batch: bad input', () => {
     // stored as before, so a study run from standard input earlier resumes
     expect((await run('SE1-1\n')).status).toBe(0);
     const studies = JSON.parse((await cli(['studies', '--db', db, '--json'])).stdout);
-    expect(studies.map((st: { name: string; deals: string }) => [st.name, st.deals])).toEqual([['stdin-at-2k-positions', 'file:/dev/stdin']]);
+    expect(studies.map((st: { name: string; deals: string; suits: unknown }) => [st.name, st.deals, st.suits])).toEqual([['stdin-at-2k-positions', 'file:/dev/stdin', null]]);
   });
 
   it('a path ending in / names a folder: --db, merge --into and --out are refused with one line, nothing created', async () => {

@@ -147,6 +147,9 @@ describe('batch --json: suits as numbers', () => {
     expect([two.game, two.suits]).toEqual(['spiderette', [1, 2]]);
     // in its place among the fields, after game
     expect(Object.keys(two).slice(0, 7)).toEqual(['study', 'studyId', 'runId', 'db', 'game', 'suits', 'maxPositions']);
+    // studies --json gives them the same way
+    const studies = JSON.parse((await runInProcess(['studies', '--db', join(dir, 'suits-two.sqlite'), '--json'])).stdout) as { suits: unknown }[];
+    expect(studies.map((st) => st.suits)).toEqual([[1, 2]]);
   });
 
   it('a deals file without --suits: null (its deals may be of any suit count)', async () => {

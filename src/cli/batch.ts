@@ -1191,7 +1191,8 @@ function studiesAction(o: { db: string; json?: boolean }): void {
   try {
     const all = store.studies();
     if (o.json) {
-      process.stdout.write(JSON.stringify(all, null, 2) + '\n');
+      // suits as numbers, as batch --json gives them ([1, 2]; null: any)
+      process.stdout.write(JSON.stringify(all.map((s) => ({ ...s, suits: suitCounts(s.suits) })), null, 2) + '\n');
       return;
     }
     process.stdout.write(formatStudies(all));
