@@ -1045,6 +1045,22 @@ function* withBlindExportRows(store: ResultStore, filter: ResultFilter): Generat
   }
 }
 
+/**
+ * Refuses an export `--out` file named for another format (`.json`, `.md`/`.markdown`,
+ * `.html`/`.htm`, any case, as REPORT_FORMAT_OF_EXTENSION names them): export writes CSV only, and
+ * CSV under such a name misleads whoever opens it. Other names (`.csv`, `.txt`, none) are taken.
+ * Throws InputError `bad-option`, before anything is written.
+ */
+export function checkExportOut(out: string): void {
+  const format = REPORT_FORMAT_OF_EXTENSION[extname(out).toLowerCase()];
+  const label = format === 'json' ? 'JSON' : format === 'md' ? 'Markdown' : format === 'html' ? 'HTML' : undefined;
+  if (label === undefined) return;
+  throw new InputError(
+    'bad-option',
+    `option --out ${quoteInput(out, 120)}: export writes CSV only; name the file .csv (or give another name), or use spidersolve report --format ${format} for ${label}`,
+  );
+}
+
 async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summary?: boolean; out?: string; game?: string; suits?: string; study?: string[]; pool?: boolean; quiet?: boolean }): Promise<void> {
   stdoutDash(o);
   // CSV is the only format: --csv, once required, is taken and changes nothing
@@ -1057,6 +1073,8 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
       checkOutNotInput(o.out, store);
       // a file the tool did not write (notes, another program's output) is not overwritten
       checkOutReplaceable(o.out);
+      // (after the checks that it is not an input or another program's file, which say more)
+      checkExportOut(o.out);
     }
     const filter = checkStudies(store, parsed);
     if (o.summary) {
