@@ -612,7 +612,7 @@ describe('spidersolve report and export', () => {
     expect(made.map((r) => [r.status, r.stdout, r.stderr])).toEqual([
       [0, '', `spidersolve: wrote ${md}: Markdown report, 1 row of 1 study\n`],
       [0, '', `spidersolve: wrote ${sum}: CSV of the report rows, 1 row\n`],
-      [0, '', `spidersolve: wrote ${deals}: CSV, 3 rows (one a study and deal)\n`],
+      [0, '', `spidersolve: wrote ${deals}: CSV, 3 rows (one a study, deal and budget)\n`],
     ]);
     expect(readFileSync(md, 'utf8').split('\n')[2]).toBe('| st | spider | 1 | 100 | 3 | 0 | 3 | 0 | 0 | 0.0% | 0.0% | 56.1% | 0.0% | 0.0% | 56.1% | - | - | - | - | 1.0.0 |');
     // 0/3: Wilson high 0.5614970…, six decimals in CSV

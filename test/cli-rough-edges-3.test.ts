@@ -209,7 +209,7 @@ describe('export: CSV without --csv', () => {
     expect(summaryFlagged).toEqual(summary);
     const out = join(dir, 'export.csv');
     const file = await runInProcess(['export', '--db', db, '--out', out]);
-    expect([file.status, file.stderr]).toEqual([0, `spidersolve: wrote ${out}: CSV, 3 rows (one a study and deal)\n`]);
+    expect([file.status, file.stderr]).toEqual([0, `spidersolve: wrote ${out}: CSV, 3 rows (one a study, deal and budget)\n`]);
     expect(readFileSync(out, 'utf8')).toBe(plain.stdout);
   });
 

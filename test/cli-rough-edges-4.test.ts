@@ -1,8 +1,9 @@
 /**
  * Rough edges of the command line, in process: `export --out` refuses a file named for another
- * format.
+ * format; its "wrote" line and help count a row for each study, deal and budget (a ladder study's deal
+ * has one per rung).
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,5 +48,31 @@ describe('export --out: a file named for another format is refused', () => {
       expect(r.stderr).toMatch(new RegExp(`^spidersolve: wrote ${out.replace(/[.\\/]/g, '\\$&')}: CSV, 3 rows `));
     }
     expect(readdirSync(join(dir, 'taken')).sort()).toEqual(['e', 'e.csv', 'e.txt']);
+  });
+});
+
+describe('export: the rows are one a study, deal and budget', () => {
+  it('a ladder study of 2 deals undecided at both rungs exports 4 rows, and says so; --summary its 2 report rows', async () => {
+    const ladder = join(dir, 'ladder.sqlite');
+    const b = await runInProcess(['batch', '--db', ladder, '--game', 'spider', '--suits', '4', '--seeds', '1-2', '--max-positions', '20,40', '--workers', '1', '--study', 'lad', '--quiet']);
+    expect(b.status).toBe(0);
+    const out = join(dir, 'ladder.csv');
+    const r = await runInProcess(['export', '--db', ladder, '--out', out]);
+    expect([r.status, r.stdout, r.stderr]).toEqual([0, '', `spidersolve: wrote ${out}: CSV, 4 rows (one a study, deal and budget)\n`]);
+    const lines = readFileSync(out, 'utf8').split('\r\n').filter(Boolean);
+    const header = lines[0].split(',');
+    const budget = header.indexOf('max_positions');
+    expect(budget).toBeGreaterThan(1);
+    expect(lines.slice(1).map((l) => { const f = l.split(','); return `${f[0]} ${f[1]} ${f[budget]}`; }))
+      .toEqual(['lad SP4-1 20', 'lad SP4-1 40', 'lad SP4-2 20', 'lad SP4-2 40']);
+    const summaryOut = join(dir, 'ladder-summary.csv');
+    const s = await runInProcess(['export', '--db', ladder, '--summary', '--out', summaryOut]);
+    expect([s.status, s.stderr]).toEqual([0, `spidersolve: wrote ${summaryOut}: CSV of the report rows, 2 rows\n`]);
+  });
+
+  it('--help says what a row is', async () => {
+    const help = (await runInProcess(['export', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('export the results studies count as RFC 4180 CSV (one row per study, deal and budget: a ladder study has one per rung a deal was stored at; or the report rows with --summary)');
+    expect(help).toContain('--summary export the report rows instead of one row per study, deal and budget');
   });
 });

@@ -163,7 +163,7 @@ describe('SPIDERSOLVE_DB, --out and --quiet', () => {
     const pos = join(dir, 'se4-7.txt');
     const cases: [string[], string][] = [
       [['report', '--db', db, '--format', 'md', '--out', md], `spidersolve: wrote ${md}: Markdown report, 1 row of 1 study\n`],
-      [['export', '--db', db, '--csv', '--out', csv], `spidersolve: wrote ${csv}: CSV, 3 rows (one a study and deal)\n`],
+      [['export', '--db', db, '--csv', '--out', csv], `spidersolve: wrote ${csv}: CSV, 3 rows (one a study, deal and budget)\n`],
       [['export', '--db', db, '--csv', '--summary', '--out', sum], `spidersolve: wrote ${sum}: CSV of the report rows, 1 row\n`],
       [['show', 'SE4-7', '--format', 'position', '--out', pos], `spidersolve: wrote ${pos}: SE4-7, a position file (text form)\n`],
       [['view', 'SE4-7', '--line', '5-4', '--out', join(dir, 'v.html')], `spidersolve: wrote ${join(dir, 'v.html')}: SE4-7, a line of 1 move, not won\n`],

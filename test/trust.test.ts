@@ -200,7 +200,7 @@ describe('#12.1 --out that names the results database is refused before anything
       cli(['export', '--csv', '--db', db, '--out', join(sub, 'link.csv')]),
     ]);
     expect(a).toMatchObject({ status: 0, stdout: '', stderr: `spidersolve: wrote ${md}: Markdown report, 1 row of 1 study\n` });
-    expect(b).toMatchObject({ status: 0, stdout: '', stderr: `spidersolve: wrote ${join(sub, 'link.csv')}: CSV, 3 rows (one a study and deal)\n` });
+    expect(b).toMatchObject({ status: 0, stdout: '', stderr: `spidersolve: wrote ${join(sub, 'link.csv')}: CSV, 3 rows (one a study, deal and budget)\n` });
     expect(readFileSync(md, 'utf8')).toMatch(/^\| study \| game \| suits \|[^]*\| st \| spider \| 1 \| 100 \| 3 \|[^]*\n$/);
     expect(readFileSync(md, 'utf8')).not.toContain('old report');
     expect(readFileSync(csv, 'utf8').split('\r\n')).toHaveLength(5);

@@ -1125,7 +1125,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
         if (isDamagedDatabase(e) || String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_')) throw e;
         throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
       }
-      wroteLine(o.out, `CSV, ${rowWords(count)} (one a study and deal)`, o.quiet);
+      wroteLine(o.out, `CSV, ${rowWords(count)} (one a study, deal and budget)`, o.quiet);
     }
   } finally {
     store.close();
@@ -1186,9 +1186,9 @@ export function registerBatchCommands(program: Command): void {
 
   program
     .command('export')
-    .description('export the results studies count as RFC 4180 CSV (per study and deal, or the report rows with --summary)')
+    .description('export the results studies count as RFC 4180 CSV (one row per study, deal and budget: a ladder study has one per rung a deal was stored at; or the report rows with --summary)')
     .option('--csv', 'CSV output: the default and only format (taken, as older command lines give it; changes nothing)')
-    .option('--summary', 'export the report rows instead of one row per deal')
+    .option('--summary', 'export the report rows instead of one row per study, deal and budget')
     .addOption(dbOption())
     .option('--study <name>', `only this study ${REPEATABLE}; default: every study, one set of rows each`, (v: string, acc: string[] = []) => [...acc, v])
     .option('--pool', 'one set of rows over the studies\' deals together (each deal once), naming the studies pooled')
