@@ -548,7 +548,7 @@ describe('spidersolve batch --workers', () => {
     const db = join(dir, 'workers.sqlite');
     const env = { SPIDERSOLVE_BATCH_WORKER: TEST_WORKER, SPIDERSOLVE_TEST_FAKE: '1' };
     const cpus = availableParallelism();
-    const b = await cli(['batch', '--game', 'spiderette', '--suits', '4', '--seeds', '1-4', '--max-positions', '77', '--workers', String(cpus + 1), '--db', db], env);
+    const b = await cli(['batch', '--game', 'spiderette', '--suits', '4', '--seeds', `1-${cpus + 1}`, '--max-positions', '77', '--workers', String(cpus + 1), '--db', db], env);
     expect(b.status).toBe(0);
     expect(b.stderr).toContain(`spidersolve: note: --workers ${cpus + 1} is more than this machine's ${cpus} CPU${cpus === 1 ? '' : 's'}: the extra workers add memory (up to a table of the budget each), not speed\n`);
     const one = await cli(['batch', '--game', 'spiderette', '--suits', '4', '--seeds', '5-6', '--max-positions', '77', '--workers', '1', '--db', db], env);

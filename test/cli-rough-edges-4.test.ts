@@ -1,12 +1,14 @@
 /**
  * Rough edges of the command line, in process: `export --out` refuses a file named for another
  * format; its "wrote" line and help count a row for each study, deal and budget (a ladder study's deal
- * has one per rung).
+ * has one per rung); `batch` starts no more workers than the run has deals.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workersToStart } from '../src/batch/runner.js';
+import { defaultWorkerCount } from '../src/batch/pool.js';
 import { runInProcess } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
 
@@ -74,5 +76,35 @@ describe('export: the rows are one a study, deal and budget', () => {
     const help = (await runInProcess(['export', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(help).toContain('export the results studies count as RFC 4180 CSV (one row per study, deal and budget: a ladder study has one per rung a deal was stored at; or the report rows with --summary)');
     expect(help).toContain('--summary export the report rows instead of one row per study, deal and budget');
+  });
+});
+
+describe('batch --workers: no more workers than deals', () => {
+  it('workersToStart: the workers asked, at most the plan\'s deals, at least 1; all asked for an open-ended plan', () => {
+    expect([workersToStart(99, 2), workersToStart(2, 99), workersToStart(4, 4), workersToStart(3, 0), workersToStart(5, null)]).toEqual([2, 2, 4, 1, 5]);
+  });
+
+  it('--workers 99 on 2 deals starts 2 and says so; the results are those of --workers 1', async () => {
+    /** Runs the 2 deals with `workers` into a database of its own; returns the summary, the note and the export's lasting columns. */
+    async function run(workers: string): Promise<{ summary: string; noted: boolean; rows: string[]; studies: string }> {
+      const file = join(dir, `w${workers}.sqlite`);
+      const b = await runInProcess(['batch', '--db', file, '--game', 'spiderette', '--suits', '1', '--seeds', '1-2', '--max-positions', '300', '--workers', workers, '--study', 'w']);
+      expect(b.status).toBe(0);
+      const csv = (await runInProcess(['export', '--db', file])).stdout.split('\r\n').filter(Boolean);
+      const header = csv[0]!.split(',');
+      const keep = ['name', 'deal', 'max_positions', 'status', 'positions', 'move_count', 'line'].map((c) => header.indexOf(c));
+      expect(keep).not.toContain(-1);
+      const studies = (await runInProcess(['studies', '--db', file])).stdout;
+      return { summary: b.stdout, noted: b.stderr.includes('note: --workers'), rows: csv.slice(1).map((l) => keep.map((i) => l.split(',')[i]).join(',')), studies };
+    }
+    const many = await run('99');
+    const one = await run('1');
+    expect(many.summary).toMatch(/, 2 workers\)/);
+    expect(many.studies).toMatch(/; 2 workers, solver /);
+    expect(one.summary).toMatch(/, 1 worker\)/);
+    expect(many.rows).toHaveLength(2);
+    expect(many.rows).toEqual(one.rows);
+    // the note on more workers than CPUs is of the 2 started
+    expect(many.noted).toBe(2 > defaultWorkerCount());
   });
 });

@@ -69,7 +69,11 @@ export interface BatchOptions {
    * `untilWidth`.
    */
   readonly blind?: { readonly player: string; readonly seed: number };
-  /** Worker threads, ≥ 1. */
+  /**
+   * Worker threads asked for, ≥ 1. The pool starts no more than the deals of this run's plan (its
+   * shard's; at least 1), whatever is asked: a worker without a deal is only start-up time. The
+   * results are the same whatever the count.
+   */
   readonly workers: number;
   /** Database file (created if absent). */
   readonly dbPath: string;
@@ -129,6 +133,7 @@ export interface BatchSummary {
   maxPositions: number;
   /** The ladder's budgets (one for a single-budget study). */
   budgets: number[];
+  /** Worker threads started: the workers asked for, at most the deals of this run's plan (workersToStart). */
   workers: number;
   solverVersion: string;
   /** Deals in the study's plan (with --until-width: the deals counted when it stopped, or null while open). */
@@ -189,6 +194,24 @@ export interface BatchSummary {
 }
 
 /**
+ * The worker threads a run starts: `asked`, but no more than `runPlanned` (the deals of this run's
+ * plan, its shard's) and at least 1; `asked` for an open-ended plan (null). More threads than deals
+ * would only add start-up time and memory: a deal is solved by one worker, so the results do not
+ * change.
+ */
+export function workersToStart(asked: number, runPlanned: number | null): number {
+  return runPlanned === null ? asked : Math.max(1, Math.min(asked, runPlanned));
+}
+
+/**
+ * The worker threads runBatch starts for `opts` (workersToStart of its plan). Throws planRun's
+ * RangeErrors for a plan runBatch refuses.
+ */
+export function workersOfRun(opts: BatchOptions): number {
+  return workersToStart(opts.workers, planRun(opts).runPlanned);
+}
+
+/**
  * Runs (or resumes) a study; see the module comment. Opens and closes the store itself; destroys the
  * pool in all cases. Throws InputError (bad database, study name clash) before anything runs, or the
  * store's error if a write fails (the run is then marked `failed` when possible; a storage fault is
@@ -203,7 +226,7 @@ export interface BatchSummary {
 export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   const t0 = performance.now();
   const plan = planRun(opts);
-  const run = new BatchRun(opts, plan, ResultStore.openForWriting(opts.dbPath, opts.busyTimeoutMs));
+  const run = new BatchRun({ ...opts, workers: workersToStart(opts.workers, plan.runPlanned) }, plan, ResultStore.openForWriting(opts.dbPath, opts.busyTimeoutMs));
   try {
     await run.open();
     for (let rung = 0; rung < plan.budgets.length && !run.interrupted && run.stopReason === null; rung++) {

@@ -20,7 +20,7 @@ import { isDamagedDatabase } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress, NO_PROGRESS } from '../batch/progress.js';
 import { budgetWords, formatCsv, markdownLegend, REPORT_LEGEND, partialOfRows, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat, type ReportRow } from '../batch/report.js';
-import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
+import { abortOnSignals, runBatch, workersOfRun, type BatchSummary } from '../batch/runner.js';
 import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.js';
 import { oneLine } from '../batch/schema.js';
 import { RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
@@ -561,14 +561,14 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     shard = shardInfo(req);
     // on stderr at once, so that a scheduler's log of the task says which part it ran
     if (shard) note(`spidersolve: shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals, into ${req.dbPath}\n`);
-    // more workers than CPUs add memory (one table a worker), not speed
+    const runOptions = { ...req, shard: req.shard ?? undefined, shardFromEnvironment: req.shard !== null && typeof o.shard !== 'string' };
+    // more workers than CPUs add memory (one table a worker), not speed; no more workers are
+    // started than the run has deals, so the note is of those started
     const cpus = defaultWorkerCount();
-    if (req.workers > cpus) note(`spidersolve: note: --workers ${req.workers} is more than this machine's ${cpus} CPU${cpus === 1 ? '' : 's'}: the extra workers add memory (up to a table of the budget each), not speed\n`);
+    if (workersOfRun(runOptions) > cpus) note(`spidersolve: note: --workers ${req.workers} is more than this machine's ${cpus} CPU${cpus === 1 ? '' : 's'}: the extra workers add memory (up to a table of the budget each), not speed\n`);
     signalAtStage('planned');
     summary = await runBatch({
-      ...req,
-      shard: req.shard ?? undefined,
-      shardFromEnvironment: req.shard !== null && typeof o.shard !== 'string',
+      ...runOptions,
       signal: sig.signal,
       progress,
       // a line of its own, under the progress bar where one is drawn (the bar goes on below it)
