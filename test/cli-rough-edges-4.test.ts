@@ -1,7 +1,8 @@
 /**
  * Rough edges of the command line, in process: `export --out` refuses a file named for another
  * format; its "wrote" line and help count a row for each study, deal and budget (a ladder study's deal
- * has one per rung); `batch` starts no more workers than the run has deals.
+ * has one per rung); `batch` starts no more workers than the run has deals; `blind`'s text shows
+ * the cards left face down with suit symbols, as its moves show cards.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workersToStart } from '../src/batch/runner.js';
 import { defaultWorkerCount } from '../src/batch/pool.js';
+import { endText } from '../src/cli/blind.js';
+import type { BlindGame } from '../src/blind/game.js';
 import { runInProcess } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
 
@@ -106,5 +109,34 @@ describe('batch --workers: no more workers than deals', () => {
     expect(many.rows).toEqual(one.rows);
     // the note on more workers than CPUs is of the 2 started
     expect(many.noted).toBe(2 > defaultWorkerCount());
+  });
+});
+
+describe('blind: the cards left face down in the notation of the moves', () => {
+  it('blind SP2-7 --player greedy: the face-down cards with suit symbols; --json keeps the machine form', async () => {
+    const r = await runInProcess(['blind', 'SP2-7', '--player', 'greedy', '--loss-budget', '0']);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('  71. 10-4   move 4 cards 4♥..A♥ from column 10 onto 5♠ in column 4');
+    expect(lines.filter((l) => l.startsWith('  face down in column'))).toEqual([
+      '  face down in column 1: Q♥',
+      '  face down in column 2: A♥ 8♥ 8♠ A♠ 3♥',
+      '  face down in column 3: J♠ 7♥ 3♥ Q♠',
+      '  face down in column 7: 2♠',
+      '  face down in column 8: 9♥ J♥ Q♠ 4♠',
+      '  face down in column 9: K♠ 7♠ 7♠ K♥',
+      '  face down in column 10: 5♥ A♠ 2♥',
+    ]);
+    const json = JSON.parse((await runInProcess(['blind', 'SP2-7', '--player', 'greedy', '--loss-budget', '0', '--json'])).stdout) as { faceDown: string[][]; steps: { turnedUp: { card: string }[] }[] };
+    expect(json.faceDown[1]).toEqual(['AH', '8H', '8S', 'AS', '3H']);
+    expect(json.steps[0]!.turnedUp).toEqual([{ column: 7, card: '4H' }]);
+  });
+
+  it('the stock\'s cards too (10 as 10, every suit)', () => {
+    const g = { result: 'stuck', steps: [], completed: 0, completeSuits: 4, stuckReason: 'no move', faceDown: [['10D'], []], stock: [['AS', 'KC']] } as unknown as BlindGame;
+    expect(endText(g)).toEqual([
+      'stuck after 0 moves (no move the player would play), 0 of 4 suits completed; 1 card left face down, 2 in the stock',
+      '  face down in column 1: 10♦',
+      '  stock deal 1: A♠ K♣',
+    ]);
   });
 });

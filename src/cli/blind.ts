@@ -83,7 +83,19 @@ export function lossText(g: BlindGame, loss: LossPoint | null): string {
   }
 }
 
-/** The end of the game in words: won, or stuck with suits completed and the cards left face down. */
+/**
+ * A card of a blind game (BlindGame's machine form, `QH`) as the text output shows it, with the
+ * suit symbol (`Q♥`), as the moves show the cards they turn up.
+ */
+export function shownCard(card: string): string {
+  const c = parseCard(card);
+  return c === undefined ? card : makeCard(c, true);
+}
+
+/**
+ * The end of the game in words: won, or stuck with suits completed and the cards left face down and
+ * in the stock, shown with suit symbols (shownCard).
+ */
 export function endText(g: BlindGame): string[] {
   if (g.result === 'won') return [`won in ${moveCount(g.steps.length)} (${g.completed} of ${g.completeSuits} suits completed)`];
   const down = g.faceDown.reduce((s, c) => s + c.length, 0);
@@ -92,9 +104,9 @@ export function endText(g: BlindGame): string[] {
     `stuck after ${moveCount(g.steps.length)} (${g.stuckReason === 'move limit' ? 'the move limit was reached' : 'no move the player would play'}), ${g.completed} of ${g.completeSuits} suits completed; ${down} card${down === 1 ? '' : 's'} left face down${stock ? `, ${stock} in the stock` : ''}`,
   ];
   g.faceDown.forEach((c, i) => {
-    if (c.length) lines.push(`  face down in column ${i + 1}: ${c.join(' ')}`);
+    if (c.length) lines.push(`  face down in column ${i + 1}: ${c.map(shownCard).join(' ')}`);
   });
-  g.stock.forEach((d, i) => lines.push(`  stock deal ${i + 1}: ${d.join(' ')}`));
+  g.stock.forEach((d, i) => lines.push(`  stock deal ${i + 1}: ${d.map(shownCard).join(' ')}`));
   return lines;
 }
 
@@ -232,7 +244,7 @@ export function registerBlindCommand(program: Command): void {
       } else {
         const lines = [`${title} (${variantLabel(deal.position)}), played blind by ${g.player}, player seed ${seed}`];
         g.steps.forEach((s, i) => {
-          const up = s.turnedUp.length ? `: ${s.turnedUp.map((t) => makeCard(parseCard(t.card)!, true)).join(' ')}` : '';
+          const up = s.turnedUp.length ? `: ${s.turnedUp.map((t) => shownCard(t.card)).join(' ')}` : '';
           lines.push(`${String(i + 1).padStart(4)}. ${s.move.padEnd(6)} ${s.words}${up}`);
         });
         lines.push(...endText(g));
