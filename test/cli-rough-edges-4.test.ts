@@ -2,7 +2,8 @@
  * Rough edges of the command line, in process: `export --out` refuses a file named for another
  * format; its "wrote" line and help count a row for each study, deal and budget (a ladder study's deal
  * has one per rung); `batch` starts no more workers than the run has deals; `blind`'s text shows
- * the cards left face down with suit symbols, as its moves show cards.
+ * the cards left face down with suit symbols, as its moves show cards; `blind` and `hint` take
+ * --quiet.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -138,5 +139,36 @@ describe('blind: the cards left face down in the notation of the moves', () => {
       '  face down in column 1: 10♦',
       '  stock deal 1: A♠ K♣',
     ]);
+  });
+});
+
+describe('blind and hint --quiet: nothing on stderr but errors', () => {
+  it('blind --out --quiet writes the page without the "wrote" line; the game on stdout is the same', async () => {
+    const out = join(dir, 'blind.html');
+    const loud = await runInProcess(['blind', 'SE1-1', '--player', 'greedy', '--loss-budget', '0', '--out', out]);
+    expect(loud.stderr).toMatch(new RegExp(`^spidersolve: wrote ${out.replace(/[.\\/]/g, '\\$&')}: SE1-1, played blind by greedy: (won in|stuck after) \\d+ moves?\n$`));
+    rmSync(out);
+    const quiet = await runInProcess(['blind', 'SE1-1', '--player', 'greedy', '--loss-budget', '0', '--out', out, '--quiet']);
+    expect([quiet.status, quiet.stderr]).toEqual([loud.status, '']);
+    expect(quiet.stdout.replace(/^cost: .*$/m, '')).toBe(loud.stdout.replace(/^cost: .*$/m, ''));
+    expect(readFileSync(out, 'utf8')).toMatch(/^<!doctype html>/i);
+  });
+
+  it('the note on a deal code read as ASCII is left out with --quiet (blind and hint); errors stay', async () => {
+    for (const cmd of [['blind', 'ＳＥ1-1', '--player', 'greedy', '--loss-budget', '0'], ['hint', 'ＳＥ1-1', '--max-positions', '1000']]) {
+      const loud = await runInProcess(cmd);
+      expect(loud.stderr).toMatch(/^spidersolve: note: read deal "ＳＥ1-1" as SE1-1: its characters .* are not ASCII/);
+      const quiet = await runInProcess([...cmd, '--quiet']);
+      expect([quiet.status, quiet.stdout.replace(/^cost: .*$/m, ''), quiet.stderr]).toEqual([loud.status, loud.stdout.replace(/^cost: .*$/m, ''), '']);
+      const bad = await runInProcess([cmd[0]!, 'SE9-1', '--quiet']);
+      expect([bad.status, bad.stderr]).toEqual([2, expect.stringMatching(/^spidersolve: .*\n$/)]);
+    }
+  });
+
+  it('--help of both lists --quiet', async () => {
+    for (const cmd of ['blind', 'hint']) {
+      const help = (await runInProcess([cmd, '--help'])).stdout.replace(/\s+/g, ' ');
+      expect(help).toContain('--quiet print nothing on stderr but errors: no progress, notes or "wrote" line');
+    }
   });
 });

@@ -23,7 +23,7 @@ import { MAX_MAX_POSITIONS } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage } from '../view/page.js';
 import { checkOutPath, checkOutReplaceable, checkOutWritable, DEFAULT_PLAYER_SEED } from './batch.js';
-import { DEAL_HELP, loadDealOrThrow, parseIntOption, printJson, printLines, variantLabel, wroteLine } from './common.js';
+import { DEAL_HELP, loadDealOrThrow, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
 
 /** Exit code of each blind result. */
 export const BLIND_EXIT_CODES = { won: 0, stuck: 3 } as const;
@@ -39,6 +39,8 @@ interface BlindCliOptions {
   json?: boolean;
   out?: string;
   lossBudget?: string;
+  /** `--quiet`: nothing on stderr but errors (no "wrote" line, no note on a deal read as ASCII). */
+  quiet?: boolean;
 }
 
 function fmt(n: number): string {
@@ -210,6 +212,7 @@ export function registerBlindCommand(program: Command): void {
     .option('--loss-budget <n>', `when the game is stuck, position budget of each solve that looks for the move where the deal was lost, 0 (do not look) or 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_LOSS_BUDGET})`)
     .option('--json', 'print one JSON object { code, label, game, suits, player, seed (the player seed), result (won or stuck), stuckReason, completed, completeSuits, steps: [{ move, words, turnedUp: [{ column, card }], completed }], line, faceDown, stock, work: { solves, positions, plans, fallbacks } and elapsedMs (the play), loss: { lastWinnable, exact, budget, solves, positions, elapsedMs } or null (the search for where the deal was lost), cost: { elapsedMs, solves, positions, lossSolves, lossPositions, lossElapsedMs } (the two together, as the cost line) }; an error is printed as { error: { code, message } } (bad-option, bad-code, bad-file, …; the exit status and the line on stderr as without --json)')
     .option('--out <file>', 'also write the game as a viewer page (HTML; face-down cards hidden until turned up, a toggle reveals them; the move where the deal was lost marked) and say so on stderr (missing parent directories are created); not - (stdout holds the game), the position file played, nor an existing file other than a page spidersolve wrote; checked before the game is played')
+    .option('--quiet', QUIET_HELP)
     .addHelpText('after', `\n${DEAL_HELP}\n\nExamples:\n  spidersolve blind SP1-10001 --player greedy\n  spidersolve blind SP4-10001 --player sample:k=8,budget=20000 --player-seed 7 --out game.html\n\nExit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error.`)
     .action(async (ref: string, o: BlindCliOptions) => {
       // stdout holds the game in words (or JSON): the page has no place there
@@ -218,7 +221,7 @@ export function registerBlindCommand(program: Command): void {
       const seed = blindSeed(o);
       const lossBudget = o.lossBudget === undefined ? DEFAULT_LOSS_BUDGET : parseIntOption('loss-budget', o.lossBudget, 0, MAX_MAX_POSITIONS);
       if (o.out !== undefined) checkOutPath(o.out, DEFAULT_DB_PATH);
-      const deal = loadDealOrThrow(ref);
+      const deal = loadDealOrThrow(ref, o.quiet);
       if (o.out !== undefined) {
         // the page over the position file it plays would destroy it; and a place that cannot be
         // written is refused before the game (and the loss search) is played, not after
@@ -254,7 +257,7 @@ export function registerBlindCommand(program: Command): void {
       }
       if (o.out !== undefined) {
         const end = g.result === 'won' ? `won in ${moveCount(g.steps.length)}` : `stuck after ${moveCount(g.steps.length)}`;
-        wroteLine(o.out, `${title}, played blind by ${g.player}: ${end}`);
+        wroteLine(o.out, `${title}, played blind by ${g.player}: ${end}`, o.quiet);
       }
       process.exitCode = BLIND_EXIT_CODES[g.result];
     });

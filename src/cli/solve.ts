@@ -162,9 +162,10 @@ export function registerSolveCommands(program: Command): void {
     .option('--max-positions <n>', `position budget, 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_MAX_POSITIONS})`)
     .option('--columns <numbering>', COLUMNS_HELP)
     .option('--json', 'print one JSON object { code, status, move (null unless won), positions, line (the whole winning line; [] unless won), columns }')
+    .option('--quiet', QUIET_HELP)
     .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
-    .action((ref: string, opts: { maxPositions?: string; json?: boolean; columns?: string }) => {
-      const deal0 = loadDealOrThrow(ref);
+    .action((ref: string, opts: { maxPositions?: string; json?: boolean; columns?: string; quiet?: boolean }) => {
+      const deal0 = loadDealOrThrow(ref, opts.quiet);
       const numbering = numberingFor(deal0, opts.columns);
       const note = numberingNote(deal0, numbering);
       const { deal, max, r } = solveArg('hint', deal0, opts.maxPositions);
