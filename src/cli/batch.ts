@@ -1186,7 +1186,7 @@ export function registerBatchCommands(program: Command): void {
 
   program
     .command('export')
-    .description('export the results studies count as RFC 4180 CSV (one row per study, deal and budget: a ladder study has one per rung a deal was stored at; or the report rows with --summary)')
+    .description('export the results studies count as RFC 4180 CSV: one row per study, deal and budget, or the report rows (--summary)')
     .option('--csv', 'CSV output: the default and only format (taken, as older command lines give it; changes nothing)')
     .option('--summary', 'export the report rows instead of one row per study, deal and budget')
     .addOption(dbOption())
@@ -1197,7 +1197,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--out <file>', 'write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p)')
     .option('--json', 'not an export format: refused, pointing to report --format json')
     .option('--quiet', QUIET_HELP)
-    .addHelpText('after', '\nBlind games follow the solve rows, with the columns player, player_seed, completed and solves.\n\nExamples:\n  spidersolve export --out reports/results.csv\n  spidersolve export --study pysol-sample\n  spidersolve export --summary' + READ_EXIT_HELP)
+    .addHelpText('after', '\nA ladder study has one row per rung a deal was stored at. Blind games follow the solve rows, with the columns player, player_seed, completed and solves.\n\nExamples:\n  spidersolve export --out reports/results.csv\n  spidersolve export --study pysol-sample\n  spidersolve export --summary' + READ_EXIT_HELP)
     .action(exportAction);
 
   registerStudiesCommand(program);
