@@ -1052,7 +1052,7 @@ function* withBlindExportRows(store: ResultStore, filter: ResultFilter): Generat
  * Throws InputError `bad-option`, before anything is written.
  */
 export function checkExportOut(out: string): void {
-  const format = REPORT_FORMAT_OF_EXTENSION[extname(out).toLowerCase()];
+  const format = formatOfOutFile(out, REPORT_FORMAT_OF_EXTENSION);
   const label = format === 'json' ? 'JSON' : format === 'md' ? 'Markdown' : format === 'html' ? 'HTML' : undefined;
   if (label === undefined) return;
   throw new InputError(
