@@ -42,7 +42,7 @@ function firstDifference(a: BlindGame, b: BlindGame): number {
   return n;
 }
 
-const SMALL_SAMPLE: PlayerSpec = { name: 'sample', k: 2, budget: 300, plan: 'prefix', escalate: 0, hop: 0, eval: 'win' };
+const SMALL_SAMPLE: PlayerSpec = { name: 'sample', k: 2, budget: 300, plan: 'prefix', escalate: 0, hop: 0, eval: 'win', endhop: 0, endk: 0 };
 
 describe('observation (what a blind player sees, R18)', () => {
   it('holds the face-up cards and counts only; the unseen cards are the deck less the face-up ones', () => {
@@ -146,7 +146,7 @@ describe('a blind game', () => {
     expect(g.faceDown).toEqual([[], ['QS'], ['10S'], ['8S'], ['6S'], ['4S'], ['2S']]);
     // sample: every completion is proven lost (R19), so no escalation: k solves, then greedy's answer
     // (none, so no move is counted as a fallback)
-    const s = playBlind(p, { name: 'sample', k: 3, budget: 1000, plan: 'prefix', escalate: 2, hop: 0, eval: 'win' }, 1);
+    const s = playBlind(p, { name: 'sample', k: 3, budget: 1000, plan: 'prefix', escalate: 2, hop: 0, eval: 'win', endhop: 0, endk: 0 }, 1);
     expect(s).toMatchObject({ result: 'stuck', stuckReason: 'no move', work: { solves: 3, plans: 1, fallbacks: 0 } });
   });
   it('findLoss: the last position from which a perfect-information win existed (R18, R19)', () => {

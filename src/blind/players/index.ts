@@ -22,13 +22,13 @@ export type PlayerSpec = { readonly name: 'greedy' } | ({ readonly name: 'sample
  * won 7, but cost 44 s on a four-suit deal, so it is not the default; give `sample:hop=3` for one- and
  * two-suit studies.
  */
-export const SAMPLE_DEFAULTS: SampleSettings = Object.freeze({ k: 8, budget: 20_000, plan: 'prefix' as const, escalate: 0, hop: 0, eval: 'progress' as const });
+export const SAMPLE_DEFAULTS: SampleSettings = Object.freeze({ k: 8, budget: 20_000, plan: 'prefix' as const, escalate: 0, hop: 0, eval: 'progress' as const, endhop: 0, endk: 0 });
 
 /** Names of the players, for help texts. */
 export const PLAYER_NAMES = ['greedy', 'sample'] as const;
 
 /** Bounds of the sample player's whole-number parameters. */
-const SAMPLE_BOUNDS = { k: [1, 1000], budget: [100, 10_000_000], escalate: [0, 4], hop: [0, 100] } as const;
+const SAMPLE_BOUNDS = { k: [1, 1000], budget: [100, 10_000_000], escalate: [0, 4], hop: [0, 100], endhop: [0, 100], endk: [0, 1000] } as const;
 
 /** Help text of a `--player` option. */
 export const PLAYER_HELP =
@@ -64,9 +64,9 @@ export function parsePlayerSpec(text: string): PlayerSpec {
     if (first !== undefined) throw bad(`greedy takes no parameters (got ${quoteInput(first)})`);
     return { name: 'greedy' };
   }
-  const out: { k: number; budget: number; plan: SampleSettings['plan']; escalate: number; hop: number; eval: SampleSettings['eval'] } = { ...SAMPLE_DEFAULTS };
+  const out: { k: number; budget: number; plan: SampleSettings['plan']; escalate: number; hop: number; eval: SampleSettings['eval']; endhop: number; endk: number } = { ...SAMPLE_DEFAULTS };
   for (const [key, value] of params) {
-    if (key === 'k' || key === 'budget' || key === 'escalate' || key === 'hop') {
+    if (key === 'k' || key === 'budget' || key === 'escalate' || key === 'hop' || key === 'endhop' || key === 'endk') {
       const [lo, hi] = SAMPLE_BOUNDS[key];
       // the rule of whole-number options too (errors.ts wholeNumber): digits alone, no sign
       const n = wholeNumber(value, lo, hi);
@@ -85,7 +85,7 @@ export function parsePlayerSpec(text: string): PlayerSpec {
 
 /** The canonical text of a spec, stored with results: `greedy`, `sample:k=8,budget=20000,plan=prefix`. */
 export function specText(spec: PlayerSpec): string {
-  return spec.name === 'greedy' ? 'greedy' : `sample:k=${spec.k},budget=${spec.budget},plan=${spec.plan},escalate=${spec.escalate},hop=${spec.hop},eval=${spec.eval}`;
+  return spec.name === 'greedy' ? 'greedy' : `sample:k=${spec.k},budget=${spec.budget},plan=${spec.plan},escalate=${spec.escalate},hop=${spec.hop},eval=${spec.eval}${spec.endhop > 0 ? `,endhop=${spec.endhop}` : ''}${spec.endk > 0 ? `,endk=${spec.endk}` : ''}`;
 }
 
 /**

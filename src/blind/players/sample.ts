@@ -82,6 +82,13 @@ export interface SampleSettings {
    * progress line begins with, the line's gain in evaluation points: SolveResult.progress).
    */
   readonly eval: 'win' | 'progress';
+  /**
+   * The HOP check once the stock is empty (R12: no deal left): `max(hop, endhop)` leading plans are
+   * each played in every sample and solved from there. 0 = the same as `hop` throughout.
+   */
+  readonly endhop: number;
+  /** Completions drawn per plan once the stock is empty (0 = `k`). */
+  readonly endk: number;
 }
 
 /**
@@ -222,7 +229,10 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
     const unseen = unseenList(obs);
     const votes = new Map<string, Candidate>();
     const worlds: Position[] = [];
-    for (let i = 0; i < settings.k; i++) {
+    const end = obs.stockDeals.length === 0;
+    const hop = end ? Math.max(settings.hop, settings.endhop) : settings.hop;
+    const k = end && settings.endk > 0 ? settings.endk : settings.k;
+    for (let i = 0; i < k; i++) {
       const world = completion(obs, draw(unseen));
       worlds.push(world);
       const r = solve(world, { maxPositions: budget, progress });
@@ -242,15 +252,15 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
       if (line.length > 0 && !tally(votes, world, line, settings.plan, { weight, won: r.status === 'won', positions: r.positions, sample: i }, obs.stockDeals.length)) continue;
       // stop once the leader cannot be caught by the samples left (a HOP check needs every sample)
       const ranked = [...votes.values()].sort((a, b) => b.votes - a.votes);
-      const left = settings.k - 1 - i;
-      if (settings.hop === 0 && ranked.length > 0 && ranked[0]!.votes > (ranked[1]?.votes ?? 0) + left * winVote) break;
+      const left = k - 1 - i;
+      if (hop === 0 && ranked.length > 0 && ranked[0]!.votes > (ranked[1]?.votes ?? 0) + left * winVote) break;
     }
-    if (votes.size === 0) return lost === settings.k ? 'all lost' : null;
+    if (votes.size === 0) return lost === k ? 'all lost' : null;
     const ranked = [...votes.values()].sort(byVote);
-    if (settings.hop === 0 || ranked.length === 1 || won === 0) return { moves: ranked[0]!.moves, won: won > 0 };
+    if (hop === 0 || ranked.length === 1 || won === 0) return { moves: ranked[0]!.moves, won: won > 0 };
     // HOP: each of the leading plans played in every sample, and solved from where it leads
     let best: { c: Candidate; wins: number; positions: number } | null = null;
-    for (const c of ranked.slice(0, settings.hop)) {
+    for (const c of ranked.slice(0, hop)) {
       let wins = c.wins;
       let positions = c.positions;
       worlds.forEach((world, j) => {

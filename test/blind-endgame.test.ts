@@ -1,0 +1,68 @@
+/**
+ * The sample player's end-game settings (src/blind/players/sample.ts): `endhop`, the HOP check once
+ * the stock is empty (R12: no deal left), and `endk`, the completions drawn per plan then. Before the
+ * stock is empty they change nothing; after, they act as `hop` and `k` would.
+ */
+import { describe, expect, it } from 'vitest';
+import { replayPositions } from '../src/blind/loss.js';
+import { observe } from '../src/blind/observation.js';
+import { parsePlayerSpec, SAMPLE_DEFAULTS, specText } from '../src/blind/players/index.js';
+import { createSample, type SampleSettings } from '../src/blind/players/sample.js';
+import { dealPosition } from '../src/game/deal.js';
+import { InputError } from '../src/game/errors.js';
+import { SE2 } from './helpers/game.js';
+
+/** A small sample player: 4 completions of 2,000 positions, no HOP check, no end-game settings. */
+const BASE: SampleSettings = { k: 4, budget: 2000, plan: 'prefix', escalate: 0, hop: 0, eval: 'progress', endhop: 0, endk: 0 };
+
+/** SE2-3 after 34 moves of a blind game: the stock has just been dealt out (its fourth deal). */
+const START = dealPosition(SE2, 3);
+const LINE = '4-7 4-7 1-5 4-1x1 5-6 4-3 2-4x1 2-6 5-2x1 5-6 2-5 5-2x2 2-5 7-2x3 2-7 7-2x4 4-6 7-4x1 7-2 5-6 7-5x1 6-5 6-2 d 5-2 4-3 d 7-2 3-7 3-1 1-3 d 5-7 d'.split(' ');
+const AT = replayPositions(START, LINE);
+const EMPTY = AT[34]!;
+
+/** The first move a fresh player with `s` (seed 1) makes from `p`, and the solves it ran for it. */
+function first(s: SampleSettings, p = EMPTY): { move: string; solves: number } {
+  const player = createSample(s, 1);
+  const m = player.next(observe(p));
+  return { move: JSON.stringify(m), solves: player.work.solves };
+}
+
+describe('end-game settings of the sample player', () => {
+  it('the fixture: the stock is empty after move 34, not before', () => {
+    expect(EMPTY.stock).toEqual([]);
+    expect(AT[33]!.stock.length).toBe(1);
+  });
+  it('endhop acts as hop once the stock is empty: the HOP check runs (4 solves become 9), the same move as hop=2', () => {
+    expect(first(BASE)).toEqual({ move: '{"kind":"move","from":3,"to":0,"count":1}', solves: 4 });
+    expect(first({ ...BASE, endhop: 2 })).toEqual(first({ ...BASE, hop: 2 }));
+    expect(first({ ...BASE, endhop: 2 }).solves).toBe(9);
+  });
+  it('endk draws that many completions once the stock is empty: 8, and another move', () => {
+    expect(first({ ...BASE, endk: 8 })).toEqual(first({ ...BASE, k: 8 }));
+    expect(first({ ...BASE, endk: 8 })).toEqual({ move: '{"kind":"move","from":5,"to":0,"count":2}', solves: 8 });
+  });
+  it('with a deal left in the stock they change nothing: the same move and solves as without them', () => {
+    for (const i of [0, 24, 33]) {
+      expect(AT[i]!.stock.length).toBeGreaterThan(0);
+      expect(first({ ...BASE, endhop: 2, endk: 8 }, AT[i]!)).toEqual(first(BASE, AT[i]!));
+    }
+  });
+});
+
+describe('end-game settings in a player spec', () => {
+  it('parse, and are written only when set (a spec without them keeps its text)', () => {
+    expect(parsePlayerSpec('sample:endhop=3,endk=16')).toEqual({ name: 'sample', ...SAMPLE_DEFAULTS, endhop: 3, endk: 16 });
+    expect(specText(parsePlayerSpec('sample:endhop=0,endk=0,hop=0'))).toBe(specText({ name: 'sample', ...SAMPLE_DEFAULTS, endhop: 0, endk: 0 }));
+    expect(specText({ name: 'sample', ...BASE })).toBe('sample:k=4,budget=2000,plan=prefix,escalate=0,hop=0,eval=progress');
+    expect(specText({ name: 'sample', ...BASE, endhop: 3, endk: 16 })).toBe('sample:k=4,budget=2000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3,endk=16');
+  });
+  it.each([
+    ['sample:endhop=101', 'player "sample:endhop=101": endhop "101": must be 0..100'],
+    ['sample:endk=1001', 'player "sample:endk=1001": endk "1001": must be 0..1000'],
+    ['sample:endk=-1', 'player "sample:endk=-1": endk "-1": a sign is not taken; write the number in digits alone (0..1000)'],
+  ])('%s is refused in one line', (text, message) => {
+    expect(() => parsePlayerSpec(text)).toThrow(InputError);
+    expect(() => parsePlayerSpec(text)).toThrow(message);
+  });
+});
