@@ -166,8 +166,8 @@ describe('batch --player: a blind study', () => {
     expect(() => parseBatchOptions({ ...base, player: 'sample:k=0' })).toThrow(InputError);
     expect(() => parseBatchOptions({ ...base, playerSeed: '3' })).toThrow(/--player-seed: give it with --player/);
     const req = parseBatchOptions({ ...base, player: 'Sample:budget=300,k=2', playerSeed: '9' });
-    expect(req.blind).toEqual({ player: 'sample:k=2,budget=300,plan=prefix,escalate=0,hop=0,eval=progress', seed: 9 });
-    expect(req.study).toBe('spiderette-1-seeds-1-6-blind-sample:k=2,budget=300,plan=prefix,escalate=0,hop=0,eval=progress-seed-9');
+    expect(req.blind).toEqual({ player: 'sample:k=2,budget=300,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3', seed: 9 });
+    expect(req.study).toBe('spiderette-1-seeds-1-6-blind-sample:k=2,budget=300,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3-seed-9');
   });
 });
 

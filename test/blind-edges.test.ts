@@ -84,7 +84,7 @@ describe('a study name used by a blind study and a solve study', () => {
     // another player and seed: the fields that differ, named as the options are
     const other = await batch(db, '--seeds', '1-2', '--player', 'sample:k=2', '--player-seed', '8');
     expectOneLineError(other, /other parameters/);
-    expect(other.stderr).toContain(`with other parameters: player "greedy" there, "sample:k=2,budget=20000,plan=prefix,escalate=0,hop=0,eval=progress" in this run; player seed 7 there, 8 in this run; choose another --study name ${BLIND_NOTE}\n`);
+    expect(other.stderr).toContain(`with other parameters: player "greedy" there, "sample:k=2,budget=20000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3" in this run; player seed 7 there, 8 in this run; choose another --study name ${BLIND_NOTE}\n`);
     expectUnchanged(db, before);
   });
 
@@ -192,12 +192,12 @@ describe('the cost line counts the solves that found where the deal was lost', (
   });
 
   it('the sample player\'s solves and the loss search\'s add up; with --loss-budget 0 there is no share', async () => {
-    const { cost, j } = await both('SE2-5', '--player', 'sample:k=2,budget=500,eval=win,escalate=2', '--loss-budget', '20000');
+    const { cost, j } = await both('SE2-5', '--player', 'sample:k=2,budget=500,eval=win,escalate=2,endhop=0', '--loss-budget', '20000');
     expect(j.work).toMatchObject({ solves: 60, positions: 66_414 });
     expect(j.loss).toMatchObject({ solves: 8, positions: 362 });
     expect(j.cost).toMatchObject({ solves: 68, positions: 66_776, lossSolves: 8, lossPositions: 362 });
     expect(cost).toMatch(/^cost: \d+\.\d s; 68 solves, 66,776 positions, 20 plans, 1 greedy fallback \(of these, finding where the deal was lost: \d+\.\d s, 8 solves, 362 positions\)$/);
-    const none = await both('SE2-5', '--player', 'sample:k=2,budget=500,eval=win,escalate=2', '--loss-budget', '0');
+    const none = await both('SE2-5', '--player', 'sample:k=2,budget=500,eval=win,escalate=2,endhop=0', '--loss-budget', '0');
     expect(none.j.loss).toBeNull();
     expect(none.j.cost).toMatchObject({ solves: 60, positions: 66_414, lossSolves: 0, lossPositions: 0, lossElapsedMs: 0 });
     expect(none.cost).toMatch(/^cost: \d+\.\d s; 60 solves, 66,414 positions, 20 plans, 1 greedy fallback$/);

@@ -170,16 +170,16 @@ describe('player specs', () => {
     expect(parsePlayerSpec('greedy')).toEqual({ name: 'greedy' });
     expect(parsePlayerSpec('sample')).toEqual({ name: 'sample', ...SAMPLE_DEFAULTS });
     expect(parsePlayerSpec(' Sample:budget=5000 , k=3')).toEqual({ name: 'sample', ...SAMPLE_DEFAULTS, k: 3, budget: 5000 });
-    expect(specText(parsePlayerSpec('sample:plan=move,escalate=0,k=4,budget=1000'))).toBe('sample:k=4,budget=1000,plan=move,escalate=0,hop=0,eval=progress');
-    expect(specText(parsePlayerSpec('sample'))).toBe(`sample:k=${SAMPLE_DEFAULTS.k},budget=${SAMPLE_DEFAULTS.budget},plan=prefix,escalate=${SAMPLE_DEFAULTS.escalate},hop=${SAMPLE_DEFAULTS.hop},eval=${SAMPLE_DEFAULTS.eval}`);
+    expect(specText(parsePlayerSpec('sample:plan=move,escalate=0,k=4,budget=1000'))).toBe('sample:k=4,budget=1000,plan=move,escalate=0,hop=0,eval=progress,endhop=3');
+    expect(specText(parsePlayerSpec('sample'))).toBe(`sample:k=${SAMPLE_DEFAULTS.k},budget=${SAMPLE_DEFAULTS.budget},plan=prefix,escalate=${SAMPLE_DEFAULTS.escalate},hop=${SAMPLE_DEFAULTS.hop},eval=${SAMPLE_DEFAULTS.eval},endhop=${SAMPLE_DEFAULTS.endhop}`);
   });
   it.each([
-    ['nope', 'player "nope": unknown player "nope"; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win]'],
+    ['nope', 'player "nope": unknown player "nope"; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N]'],
     ['sample:k=0', 'player "sample:k=0": k "0": must be 1..1000'],
     ['sample:k=abc', 'player "sample:k=abc": k "abc": not a whole number in digits (1..1000)'],
     ['sample:budget=99', 'player "sample:budget=99": budget "99": must be 100..10000000'],
     ['sample:k=2,k=3', 'player "sample:k=2,k=3": parameter "k" given twice'],
-    ['sample:depth=3', 'player "sample:depth=3": sample takes k, budget, plan, escalate, hop and eval, not "depth"'],
+    ['sample:depth=3', 'player "sample:depth=3": sample takes k, budget, plan, escalate, hop, eval, endhop and endk, not "depth"'],
     ['sample:k', 'player "sample:k": parameter "k" is not key=value'],
     ['sample:', 'player "sample:": nothing after the colon; give key=value parameters or drop the colon'],
     ['sample:plan=all', 'player "sample:plan=all": plan "all": use prefix or move'],

@@ -18,11 +18,13 @@ export type PlayerSpec = { readonly name: 'greedy' } | ({ readonly name: 'sample
 /**
  * The sample player's defaults, chosen by measurement on Spider seeds 10001+ (CPU seconds a game, one
  * core): the cheapest setting measured in four suits (SP4 10001-10003: 16.8-62.5 s, mean 33 s a
- * game, near the 30 s of issue 42). hop=3 won 10 of 10 one-suit deals (SP1 10001-10010) where hop=0
- * won 7, but cost 44 s on a four-suit deal, so it is not the default; give `sample:hop=3` for one- and
- * two-suit studies.
+ * game, near the 30 s of issue 42). hop=3 throughout won 10 of 10 one-suit deals (SP1 10001-10010)
+ * where hop=0 won 7, but cost 44 s on a four-suit deal. The HOP check once the stock is empty
+ * (endhop=3) costs little, for the solves of an end game are small: on SP1 10001-10040 it won 37
+ * where endhop=0 won 35, on SP2 10001-10040 20 where endhop=0 won 14 (endhop=8: 20; endhop=3 with
+ * endk=16: 18), and it left SP4 10001-10030 as they were (docs/figures.md, players' end game).
  */
-export const SAMPLE_DEFAULTS: SampleSettings = Object.freeze({ k: 8, budget: 20_000, plan: 'prefix' as const, escalate: 0, hop: 0, eval: 'progress' as const, endhop: 0, endk: 0 });
+export const SAMPLE_DEFAULTS: SampleSettings = Object.freeze({ k: 8, budget: 20_000, plan: 'prefix' as const, escalate: 0, hop: 0, eval: 'progress' as const, endhop: 3, endk: 0 });
 
 /** Names of the players, for help texts. */
 export const PLAYER_NAMES = ['greedy', 'sample'] as const;
@@ -32,8 +34,8 @@ const SAMPLE_BOUNDS = { k: [1, 1000], budget: [100, 10_000_000], escalate: [0, 4
 
 /** Help text of a `--player` option. */
 export const PLAYER_HELP =
-  `blind player: greedy, or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win] (defaults k=${SAMPLE_DEFAULTS.k}, budget=${SAMPLE_DEFAULTS.budget}, plan=${SAMPLE_DEFAULTS.plan}, escalate=${SAMPLE_DEFAULTS.escalate}, hop=${SAMPLE_DEFAULTS.hop}, eval=${SAMPLE_DEFAULTS.eval}; ` +
-  `k: completions of the unseen cards solved per plan, ${SAMPLE_BOUNDS.k[0]}..${SAMPLE_BOUNDS.k[1]}; budget: positions per solve, ${SAMPLE_BOUNDS.budget[0]}..${SAMPLE_BOUNDS.budget[1]}; escalate: votes again with 4x the budget when no completion is won, 0..4 times; hop: leading plans each played and solved in every completion, the one won most played, 0 (off)..100; eval: what a completion not won is worth, its progress before the next deal (progress) or nothing (win))`;
+  `blind player: greedy, or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N] (defaults k=${SAMPLE_DEFAULTS.k}, budget=${SAMPLE_DEFAULTS.budget}, plan=${SAMPLE_DEFAULTS.plan}, escalate=${SAMPLE_DEFAULTS.escalate}, hop=${SAMPLE_DEFAULTS.hop}, eval=${SAMPLE_DEFAULTS.eval}, endhop=${SAMPLE_DEFAULTS.endhop}, endk=${SAMPLE_DEFAULTS.endk}; ` +
+  `k: completions of the unseen cards solved per plan, ${SAMPLE_BOUNDS.k[0]}..${SAMPLE_BOUNDS.k[1]}; budget: positions per solve, ${SAMPLE_BOUNDS.budget[0]}..${SAMPLE_BOUNDS.budget[1]}; escalate: votes again with 4x the budget when no completion is won, 0..4 times; hop: leading plans each played and solved in every completion, the one won most played, 0 (off)..100; eval: what a completion not won is worth, its progress before the next deal (progress) or nothing (win); endhop: the HOP check's leading plans once the stock is empty, 0..100; endk: completions a plan once the stock is empty, 0 (k)..1000)`;
 
 /**
  * Parses a player spec (case-insensitive). Throws InputError `bad-option`, one line naming the spec and
@@ -46,7 +48,7 @@ export function parsePlayerSpec(text: string): PlayerSpec {
   const name = colon < 0 ? t : t.slice(0, colon);
   const rest = colon < 0 ? null : t.slice(colon + 1);
   const bad = (why: string) => new InputError('bad-option', `player ${quoteInput(String(text))}: ${why}`);
-  if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win]`);
+  if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N]`);
   const params = new Map<string, string>();
   if (rest !== null) {
     if (rest.trim() === '') throw bad('nothing after the colon; give key=value parameters or drop the colon');
@@ -78,7 +80,7 @@ export function parsePlayerSpec(text: string): PlayerSpec {
     } else if (key === 'eval') {
       if (value !== 'win' && value !== 'progress') throw bad(`eval ${quoteInput(value)}: use win or progress`);
       out.eval = value;
-    } else throw bad(`sample takes k, budget, plan, escalate, hop and eval, not ${quoteInput(key)}`);
+    } else throw bad(`sample takes k, budget, plan, escalate, hop, eval, endhop and endk, not ${quoteInput(key)}`);
   }
   return { name: 'sample', ...out };
 }
