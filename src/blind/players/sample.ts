@@ -42,6 +42,10 @@
  *   is played (ties: fewer positions stored by those solves, then the vote's order). Every sample is
  *   drawn (no early stop). This is hindsight optimisation proper: a plan is judged by how often the
  *   game stays winnable after it, not by how often it is some sample's first choice.
+ * - endhop=N, endk=K: once the stock is empty (R12: no deal left) the check runs with max(hop, N)
+ *   leading plans, and K completions are drawn a plan (0 = k). An end game's solves are small, and it
+ *   is where a plan that one completion wins with most often loses in the others (docs/figures.md:
+ *   most one- and two-suit losses came after the last deal).
  *
  * Known weakness (hindsight optimisation): each completion is solved as if every card were known, so
  * the player values lines that need luck it cannot see coming, and never plays to gain information.
