@@ -123,6 +123,16 @@ describe('loadDeal', () => {
       expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-code', `deal "${a}": no such file, and not a deal code (write e.g. SP2-1007: game SP or SE, suits 1, 2 or 4, seed) or pysol:GAME:N`]);
     }
   });
+  it('a seeded deal code with its hyphen left out or mistyped, naming no file, gets a "did you mean"', () => {
+    for (const [a, guess] of [['SP27', 'SP2-7'], ['SP2_7', 'SP2-7'], ['se4.12', 'SE4-12'], ['sp1:50001', 'SP1-50001']]) {
+      const r = loadDeal(a!);
+      expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-code', `deal "${a}": no such file, and not a deal code (a code is game, suits, hyphen, seed); did you mean ${guess}?`]);
+    }
+    // the guess is a deal that loads; a name with an extension is still a missing file
+    expect(loadDeal('SP2-7').ok).toBe(true);
+    const f = loadDeal('SP27.txt');
+    expect(f.ok ? 'ok' : f.error.code).toBe('bad-file');
+  });
   it('file content errors come through with the file name', () => {
     const f = join(dir, 'bad.txt');
     writeFileSync(f, 'game: spider 2\nfoo: bar\n');

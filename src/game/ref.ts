@@ -118,6 +118,13 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
       const c = parseDealCode(t);
       if (!c.ok) return c;
     }
+    // no such file, and a seeded deal code with its hyphen left out or mistyped (SP27, SP2_7, se4.12):
+    // name the code it most likely is
+    const typo = /^(SP|SE)([124])[_.:]?(\d{1,10})$/i.exec(t);
+    if (code === 'ENOENT' && typo) {
+      const guess = `${typo[1]!.toUpperCase()}${typo[2]}-${typo[3]}`;
+      return err('bad-code', `deal ${quoteInput(ref, 130)}: no such file, and not a deal code (a code is game, suits, hyphen, seed); did you mean ${guess}?`);
+    }
     // no such file, and shaped like a code of another game (XX1-1): name the games there are
     if (code === 'ENOENT' && /^[a-z]{1,4}\d*x?-[0-9a-z]*$/i.test(t)) {
       return err('bad-code', `deal ${quoteInput(ref, 130)}: no such file, and not a deal code (write e.g. SP2-1007: game SP or SE, suits 1, 2 or 4, seed) or pysol:GAME:N`);
