@@ -28,7 +28,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
 import { BLIND_LEGEND, BLIND_REPORT_COLUMNS, blindRecords, formatBlindTable, type BlindReportRow } from '../batch/blind.js';
 import { stringify as csvStringify } from 'csv-stringify/sync';
-import { dbOption, formatOfOutFile, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, wroteLine } from './common.js';
+import { dbOption, formatOfOutFile, noteOutExtension, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, wroteLine } from './common.js';
 import { signalAtStage, takeOverEarlySignals } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT). */
@@ -657,6 +657,14 @@ const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'md', 'csv', 'json'];
 export const REPORT_FORMAT_OF_EXTENSION: Readonly<Record<string, ReportFormat | PictureFormat>> = {
   '.html': 'html', '.htm': 'html', '.md': 'md', '.markdown': 'md', '.csv': 'csv', '.json': 'json', '.txt': 'table',
 };
+/** Each report format in words, for the note on an `--out` name that says another (noteOutExtension). */
+const REPORT_FORMAT_WORDS: Readonly<Record<ReportFormat | PictureFormat, string>> = {
+  table: 'the text table', md: 'Markdown', csv: 'CSV', json: 'JSON', html: 'an HTML page', vega: 'Vega-Lite JSON',
+};
+/** The `--out` extensions that fit each report format (Vega-Lite specs are JSON). */
+const REPORT_EXTENSIONS_OF: Readonly<Record<ReportFormat | PictureFormat, readonly string[]>> = {
+  table: ['.txt'], md: ['.md', '.markdown'], csv: ['.csv'], json: ['.json'], html: ['.html', '.htm'], vega: ['.json'],
+};
 /** The report's picture formats (src/report/html.ts): one HTML file with charts, or the charts' Vega-Lite specs. */
 type PictureFormat = 'html' | 'vega';
 const PICTURE_FORMATS: readonly PictureFormat[] = ['html', 'vega'];
@@ -969,6 +977,8 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       checkOutReplaceable(o.out);
     }
     const filter = checkStudies(store, parsed);
+    // an explicit --format wins over the name; say so when the name says another form
+    if (o.out !== undefined && o.out !== '-') noteOutExtension(o.out, REPORT_FORMAT_WORDS[format], REPORT_EXTENSIONS_OF[format], o.quiet);
     if (format === 'html' || format === 'vega') {
       // loaded here, not at start-up: Vega and Vega-Lite take about half a second to load
       const { reportHtml, reportVega } = await import('../report/html.js');

@@ -23,7 +23,7 @@ import { MAX_MAX_POSITIONS } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage } from '../view/page.js';
 import { checkOutPath, checkOutReplaceable, checkOutWritable, DEFAULT_PLAYER_SEED } from './batch.js';
-import { DEAL_HELP, loadDealOrThrow, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
+import { DEAL_HELP, loadDealOrThrow, noteOutExtension, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
 
 /** Exit code of each blind result. */
 export const BLIND_EXIT_CODES = { won: 0, stuck: 3 } as const;
@@ -231,6 +231,7 @@ export function registerBlindCommand(program: Command): void {
         // a file the tool did not write (notes, another program's page) is not overwritten
         checkOutReplaceable(o.out);
         checkOutWritable(o.out);
+        noteOutExtension(o.out, 'an HTML page', ['.html', '.htm'], o.quiet);
       }
       const g = playBlind(deal.position, spec, seed);
       let loss: TimedLoss | null = null;

@@ -119,6 +119,24 @@ export function formatOfOutFile<F extends string>(out: string, formats: Readonly
   return Object.hasOwn(formats, ext) ? formats[ext] : undefined;
 }
 
+/** What an `--out` file's extension says it holds, in words, for the extensions the commands know. */
+const EXTENSION_WORDS: Readonly<Record<string, string>> = {
+  '.html': 'an HTML page', '.htm': 'an HTML page', '.md': 'Markdown', '.markdown': 'Markdown', '.csv': 'CSV', '.json': 'JSON', '.txt': 'text',
+};
+
+/**
+ * A note on stderr (unless `quiet`) when a command writes `out` in a form its extension does not
+ * name: `report --format md --out r.html`, `blind --out game.txt` (always a page). `writing` is the
+ * form in words (`Markdown`, `an HTML page`), `kinds` the extensions that fit it (with their dot).
+ * Nothing is said for an extension the commands do not know (`game.page`) or none. The file is
+ * written all the same: the note only says that its name will mislead.
+ */
+export function noteOutExtension(out: string, writing: string, kinds: readonly string[], quiet?: boolean): void {
+  const ext = extname(out).toLowerCase();
+  if (quiet || kinds.includes(ext) || !Object.hasOwn(EXTENSION_WORDS, ext)) return;
+  process.stderr.write(`spidersolve: note: ${out} holds ${writing}, though its extension says ${EXTENSION_WORDS[ext]}\n`);
+}
+
 /** Writes one JSON object to stdout (2-space indented, newline-terminated). */
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');

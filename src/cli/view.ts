@@ -21,7 +21,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, SOLVER_VERSION } from '../sol
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage, type Verdict } from '../view/page.js';
 import { checkOutPath, checkOutReplaceable, stdoutDash } from './batch.js';
-import { cardWords, COLUMNS_HELP, DEAL_HELP, dbOption, lineWords, loadDealOrThrow, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, wroteLine } from './common.js';
+import { cardWords, COLUMNS_HELP, DEAL_HELP, dbOption, lineWords, loadDealOrThrow, noteOutExtension, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, wroteLine } from './common.js';
 
 interface ViewOptions {
   line?: string;
@@ -121,7 +121,10 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
     throw new InputError('bad-option', `option --out ${quoteInput(o.out, 120)}: is the position file ${quoteInput(deal.source.path, 120)} this page shows; writing there would destroy it, so nothing was written: give another file name`);
   }
   // a file the tool did not write (notes, another program's page) is not overwritten
-  if (o.out !== undefined) checkOutReplaceable(o.out);
+  if (o.out !== undefined) {
+    checkOutReplaceable(o.out);
+    noteOutExtension(o.out, 'an HTML page', ['.html', '.htm'], o.quiet);
+  }
   const numbering = numberingFor(deal, o.columns);
   const cards = cardWords(deal, numbering);
   const plan = planView(deal, o, numbering);

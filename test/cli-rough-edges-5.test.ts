@@ -1,0 +1,73 @@
+/**
+ * Rough edges of the command line, in process: an `--out` name whose extension says another form than
+ * the one written gets a note on stderr (`report --format md --out r.html`, `blind --out game.txt`,
+ * `view --out page.md`); the file is written all the same, and `--quiet` drops the note.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInProcess } from './helpers/cli.js';
+import { makeLostDb } from './helpers/db.js';
+
+let dir: string;
+let db: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-rough5-'));
+  db = join(dir, 'lost.sqlite');
+  makeLostDb(db);
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The stderr lines of a run, the last (the "wrote" line) left out. */
+function notes(stderr: string): string[] {
+  return stderr.trimEnd().split('\n').slice(0, -1);
+}
+
+describe('report --format F --out NAME: a note when the name says another form', () => {
+  it('Markdown into .html, CSV into .json, the table into .md: one note each, the file written in the format asked for', async () => {
+    const cases: [string, string, string][] = [
+      ['md', 'r.html', 'Markdown, though its extension says an HTML page'],
+      ['csv', 'r.json', 'CSV, though its extension says JSON'],
+      ['table', 'r.md', 'the text table, though its extension says Markdown'],
+    ];
+    for (const [format, name, says] of cases) {
+      const out = join(dir, name);
+      const r = await runInProcess(['report', '--db', db, '--format', format, '--out', out]);
+      expect(r.status).toBe(0);
+      expect(notes(r.stderr)).toEqual([`spidersolve: note: ${out} holds ${says}`]);
+      expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^spidersolve: wrote /);
+    }
+    expect(readFileSync(join(dir, 'r.html'), 'utf8')).toMatch(/^\| study \| game \|/);
+    expect(readFileSync(join(dir, 'r.json'), 'utf8')).toMatch(/^study,game,/);
+  });
+  it('no note where the name fits or says nothing the commands know: .md for md, .json for vega, .txt for the table, .out, none', async () => {
+    for (const [format, name] of [['md', 'a.md'], ['vega', 'a.json'], ['table', 'a.txt'], ['csv', 'a.out'], ['json', 'a']]) {
+      const r = await runInProcess(['report', '--db', db, '--format', format!, '--out', join(dir, name!)]);
+      expect([r.status, notes(r.stderr)]).toEqual([0, []]);
+    }
+  });
+  it('--quiet drops the note with the rest', async () => {
+    const r = await runInProcess(['report', '--db', db, '--format', 'md', '--out', join(dir, 'q.html'), '--quiet']);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+  });
+});
+
+describe('blind and view write a page: a note for a name that says another form', () => {
+  it('blind --out game.txt: the note, then the page', async () => {
+    const out = join(dir, 'game.txt');
+    const r = await runInProcess(['blind', 'SE1-16', '--player', 'greedy', '--loss-budget', '0', '--out', out]);
+    expect(r.status).toBe(3);
+    expect(r.stderr.split('\n')[0]).toBe(`spidersolve: note: ${out} holds an HTML page, though its extension says text`);
+    expect(readFileSync(out, 'utf8')).toMatch(/^<!doctype html>/i);
+  });
+  it('view --out page.md: the note; view --out page.htm: none', async () => {
+    const md = join(dir, 'page.md');
+    const r = await runInProcess(['view', 'SE4-7', '--out', md]);
+    expect([r.status, notes(r.stderr)]).toEqual([0, [`spidersolve: note: ${md} holds an HTML page, though its extension says Markdown`]]);
+    const htm = await runInProcess(['view', 'SE4-7', '--out', join(dir, 'page.htm')]);
+    expect([htm.status, notes(htm.stderr)]).toEqual([0, []]);
+  });
+});
