@@ -98,6 +98,22 @@ describe('batch --player: a blind study', () => {
     expect(formatBatchSummary(again)).toContain('played blind by greedy, player seed 7');
   });
 
+  it('a study of a non-default end game (endhop=0, endk=3) plays that player, stores its games under its spec, and settles', async () => {
+    const db = join(dir, 'endhop0.sqlite');
+    const player = `${SAMPLE},endhop=0,endk=3`;
+    const spec = specText(parsePlayerSpec(player));
+    expect(spec).toBe('sample:k=2,budget=100,plan=prefix,escalate=0,hop=0,eval=progress,endhop=0,endk=3');
+    const s = await runBatch(options(db, player, {}, FEW));
+    expect([s.ran, s.remaining]).toEqual([4, 0]);
+    const want = expectedGames(player, ...FEW);
+    for (const g of games(db)) {
+      const w = want.get(g.seed!)!;
+      expect(g).toMatchObject({ player: spec, status: w.result, moveCount: w.line.length, line: w.line.join(' ') });
+    }
+    const again = await runBatch(options(db, player, {}, FEW));
+    expect([again.ran, again.skipped, again.remaining]).toEqual([0, 4, 0]);
+  });
+
   it('a stopped study resumes without playing its finished deals again', async () => {
     const db = join(dir, 'resume.sqlite');
     const stop = new AbortController();

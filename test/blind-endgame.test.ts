@@ -3,6 +3,7 @@
  * the stock is empty (R12: no deal left), and `endk`, the completions drawn per plan then. Before the
  * stock is empty they change nothing; after, they act as `hop` and `k` would.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replayPositions } from '../src/blind/loss.js';
 import { observe } from '../src/blind/observation.js';
@@ -51,11 +52,28 @@ describe('end-game settings of the sample player', () => {
 });
 
 describe('end-game settings in a player spec', () => {
-  it('parse, and are written only when set (a spec without them keeps its text)', () => {
+  it('parse; the canonical text always has endhop, and endk when not 0', () => {
     expect(parsePlayerSpec('sample:endhop=3,endk=16')).toEqual({ name: 'sample', ...SAMPLE_DEFAULTS, endhop: 3, endk: 16 });
-    expect(specText(parsePlayerSpec('sample:endhop=0,endk=0,hop=0'))).toBe(specText({ name: 'sample', ...SAMPLE_DEFAULTS, endhop: 0, endk: 0 }));
-    expect(specText({ name: 'sample', ...BASE })).toBe('sample:k=4,budget=2000,plan=prefix,escalate=0,hop=0,eval=progress');
+    expect(specText({ name: 'sample', ...BASE })).toBe('sample:k=4,budget=2000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=0');
     expect(specText({ name: 'sample', ...BASE, endhop: 3, endk: 16 })).toBe('sample:k=4,budget=2000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3,endk=16');
+    // a text without endhop (as stored before it existed) now reads as the default, endhop=3
+    expect(parsePlayerSpec('sample:k=4,budget=2000,plan=prefix,escalate=0,hop=0,eval=progress').endhop).toBe(3);
+  });
+  it('the canonical text reads back as the same spec, whatever the settings (the workers play what is stored)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          k: fc.integer({ min: 1, max: 1000 }), budget: fc.integer({ min: 100, max: 10_000_000 }), plan: fc.constantFrom('prefix' as const, 'move' as const),
+          escalate: fc.integer({ min: 0, max: 4 }), hop: fc.integer({ min: 0, max: 100 }), eval: fc.constantFrom('win' as const, 'progress' as const),
+          endhop: fc.integer({ min: 0, max: 100 }), endk: fc.integer({ min: 0, max: 1000 }),
+        }),
+        (s) => {
+          const spec = { name: 'sample' as const, ...s };
+          expect(parsePlayerSpec(specText(spec))).toEqual(spec);
+        },
+      ),
+      { numRuns: 300, seed: 7 },
+    );
   });
   it.each([
     ['sample:endhop=101', 'player "sample:endhop=101": endhop "101": must be 0..100'],

@@ -35,7 +35,7 @@ const SAMPLE_BOUNDS = { k: [1, 1000], budget: [100, 10_000_000], escalate: [0, 4
 /** Help text of a `--player` option. */
 export const PLAYER_HELP =
   `blind player: greedy, or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N] (defaults k=${SAMPLE_DEFAULTS.k}, budget=${SAMPLE_DEFAULTS.budget}, plan=${SAMPLE_DEFAULTS.plan}, escalate=${SAMPLE_DEFAULTS.escalate}, hop=${SAMPLE_DEFAULTS.hop}, eval=${SAMPLE_DEFAULTS.eval}, endhop=${SAMPLE_DEFAULTS.endhop}, endk=${SAMPLE_DEFAULTS.endk}; ` +
-  `k: completions of the unseen cards solved per plan, ${SAMPLE_BOUNDS.k[0]}..${SAMPLE_BOUNDS.k[1]}; budget: positions per solve, ${SAMPLE_BOUNDS.budget[0]}..${SAMPLE_BOUNDS.budget[1]}; escalate: votes again with 4x the budget when no completion is won, 0..4 times; hop: leading plans each played and solved in every completion, the one won most played, 0 (off)..100; eval: what a completion not won is worth, its progress before the next deal (progress) or nothing (win); endhop: the HOP check's leading plans once the stock is empty, 0..100; endk: completions a plan once the stock is empty, 0 (k)..1000)`;
+  `k: completions of the unseen cards solved per plan, ${SAMPLE_BOUNDS.k[0]}..${SAMPLE_BOUNDS.k[1]}; budget: positions per solve, ${SAMPLE_BOUNDS.budget[0]}..${SAMPLE_BOUNDS.budget[1]}; escalate: votes again with 4x the budget when no completion is won, 0..4 times; hop: leading plans each played and solved in every completion, the one won most played, 0 (off)..100; eval: what a completion not won is worth, its progress before the next deal (progress) or nothing (win); endhop: the HOP check's leading plans once the stock is empty, 0..100; endk: completions drawn per plan once the stock is empty, 1..1000, or 0 for k)`;
 
 /**
  * Parses a player spec (case-insensitive). Throws InputError `bad-option`, one line naming the spec and
@@ -85,9 +85,15 @@ export function parsePlayerSpec(text: string): PlayerSpec {
   return { name: 'sample', ...out };
 }
 
-/** The canonical text of a spec, stored with results: `greedy`, `sample:k=8,budget=20000,plan=prefix`. */
+/**
+ * The canonical text of a spec, stored with results and read back by the workers that play it:
+ * `greedy`, `sample:k=8,budget=20000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3`. Every
+ * parameter is written, in a fixed order, but `endk` when 0 (its default, and how the player played
+ * before it existed), so `parsePlayerSpec(specText(s))` is `s`. Results stored before `endhop`
+ * existed (players' version 3) have texts without it, and mean endhop=0.
+ */
 export function specText(spec: PlayerSpec): string {
-  return spec.name === 'greedy' ? 'greedy' : `sample:k=${spec.k},budget=${spec.budget},plan=${spec.plan},escalate=${spec.escalate},hop=${spec.hop},eval=${spec.eval}${spec.endhop > 0 ? `,endhop=${spec.endhop}` : ''}${spec.endk > 0 ? `,endk=${spec.endk}` : ''}`;
+  return spec.name === 'greedy' ? 'greedy' : `sample:k=${spec.k},budget=${spec.budget},plan=${spec.plan},escalate=${spec.escalate},hop=${spec.hop},eval=${spec.eval},endhop=${spec.endhop}${spec.endk > 0 ? `,endk=${spec.endk}` : ''}`;
 }
 
 /**
