@@ -71,3 +71,27 @@ describe('blind and view write a page: a note for a name that says another form'
     expect([htm.status, notes(htm.stderr)]).toEqual([0, []]);
   });
 });
+
+describe('blind games: the numbering of a PySolFC deal, the page\'s end sentence, export\'s row words', () => {
+  it('blind on a PySolFC deal says its moves are in spidersolve\'s layout, with spades for clubs below four suits', async () => {
+    const one = await runInProcess(['blind', 'pysol:spider1:3', '--player', 'greedy', '--loss-budget', '0']);
+    expect(one.stdout.split('\n')[1]).toBe("columns: spidersolve's layout (PySolFC columns 1,4,7,10,2,3,5,6,8,9 are spidersolve's 1-10), spades for PySolFC's clubs; show --columns pysol lays the deal out in PySolFC's");
+    const ette = await runInProcess(['blind', 'pysol:spiderette:3', '--player', 'greedy', '--loss-budget', '0']);
+    expect(ette.stdout.split('\n')[1]).toBe("columns: spidersolve's layout (the same as PySolFC's, 1-7 left to right); show --columns pysol lays the deal out in PySolFC's");
+    // a deal code has one numbering: no such line
+    const code = await runInProcess(['blind', 'SE1-16', '--player', 'greedy', '--loss-budget', '0']);
+    expect(code.stdout.split('\n')[1]).toMatch(/^ {3}1\. /);
+  });
+  it('the page\'s note starts its end sentence with a capital', async () => {
+    const out = join(dir, 'stuck.html');
+    await runInProcess(['blind', 'SE1-16', '--player', 'greedy', '--loss-budget', '0', '--out', out]);
+    expect(readFileSync(out, 'utf8')).toContain('(the reveal toggle shows them). Stuck after 34 moves');
+  });
+  it('export of blind games says what a row is for them', async () => {
+    const bdb = join(dir, 'blind.sqlite');
+    expect((await runInProcess(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-2', '--player', 'greedy', '--db', bdb, '--workers', '1', '--quiet'])).status).not.toBe(2);
+    const out = join(dir, 'blind.csv');
+    const r = await runInProcess(['export', '--db', bdb, '--out', out]);
+    expect(r.stderr).toBe(`spidersolve: wrote ${out}: CSV, 2 rows (one a study, deal and budget, or for a blind game a study, deal, player and player seed)\n`);
+  });
+});

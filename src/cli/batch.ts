@@ -1135,7 +1135,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
         if (isDamagedDatabase(e) || String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_')) throw e;
         throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
       }
-      wroteLine(o.out, `CSV, ${rowWords(count)} (one a study, deal and budget)`, o.quiet);
+      wroteLine(o.out, `CSV, ${rowWords(count)} (one a study, deal and budget${blind ? ', or for a blind game a study, deal, player and player seed' : ''})`, o.quiet);
     }
   } finally {
     store.close();

@@ -159,6 +159,16 @@ export function costText(g: BlindGame, loss: TimedLoss | null): string {
   return `cost: ${s(c.elapsedMs)}; ${plural(c.solves, 'solve')}, ${plural(c.positions, 'position')}, ${plural(g.work.plans, 'plan')}, ${plural(g.work.fallbacks, 'greedy fallback')}${share}`;
 }
 
+/**
+ * The numbering line of a blind game of a PySolFC deal: blind prints moves in spidersolve's layout
+ * only (common.ts numberingNote is the line of the commands that take --columns); PySolFC's one- and
+ * two-suit games use clubs where spidersolve uses spades (game/pysol.ts).
+ */
+export function blindPysolColumns(columns: number, suits: number): string {
+  const layout = columns === 10 ? "PySolFC columns 1,4,7,10,2,3,5,6,8,9 are spidersolve's 1-10" : "the same as PySolFC's, 1-7 left to right";
+  return `columns: spidersolve's layout (${layout})${suits < 4 ? ", spades for PySolFC's clubs" : ''}; show --columns pysol lays the deal out in PySolFC's`;
+}
+
 /** Writes the viewer page of a blind game to `out`. */
 async function writePage(deal: LoadedDeal, g: BlindGame, loss: LossPoint | null, out: string, version: string): Promise<void> {
   const frames = lineFrames(deal.position, g.line);
@@ -173,7 +183,7 @@ async function writePage(deal: LoadedDeal, g: BlindGame, loss: LossPoint | null,
     variantLabel: variantLabel(deal.position),
     completeSuits: deal.position.variant.completeSuits,
     verdict: g.result === 'won' ? 'won' : 'line',
-    note: `Played blind by ${g.player} (player seed ${g.seed}): the player saw only the face-up cards; face-down cards stay hidden until turned up (the reveal toggle shows them). ${end}.`,
+    note: `Played blind by ${g.player} (player seed ${g.seed}): the player saw only the face-up cards; face-down cards stay hidden until turned up (the reveal toggle shows them). ${end.charAt(0).toUpperCase()}${end.slice(1)}.`,
     frames: fs,
     generator: `spidersolve ${version}`,
     startIsDeal: deal.code !== null,
@@ -247,6 +257,8 @@ export function registerBlindCommand(program: Command): void {
         printJson({ code: deal.code, label: deal.label, game: v.game, suits: v.suits, ...g, loss, cost: blindCost(g, loss) });
       } else {
         const lines = [`${title} (${variantLabel(deal.position)}), played blind by ${g.player}, player seed ${seed}`];
+        // a PySolFC deal: say which numbering the moves use, as solve and hint do (blind has only spidersolve's)
+        if (deal.source.kind === 'pysol') lines.push(blindPysolColumns(v.columns, v.suits));
         g.steps.forEach((s, i) => {
           const up = s.turnedUp.length ? `: ${s.turnedUp.map((t) => shownCard(t.card)).join(' ')}` : '';
           lines.push(`${String(i + 1).padStart(4)}. ${s.move.padEnd(6)} ${s.words}${up}`);
