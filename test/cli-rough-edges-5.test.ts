@@ -95,3 +95,21 @@ describe('blind games: the numbering of a PySolFC deal, the page\'s end sentence
     expect(r.stderr).toBe(`spidersolve: wrote ${out}: CSV, 2 rows (one a study, deal and budget, or for a blind game a study, deal, player and player seed)\n`);
   });
 });
+
+describe('the blind table in text and Markdown', () => {
+  it('figures right-aligned as in the solve table; the Markdown table aligns them and has the legend under it', async () => {
+    const bdb = join(dir, 'blind-table.sqlite');
+    await runInProcess(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-12', '--player', 'greedy', '--db', bdb, '--workers', '1', '--quiet']);
+    const text = (await runInProcess(['report', '--db', bdb])).stdout.split('\n');
+    const head = text.findIndex((l) => l.startsWith('study'));
+    // deals 12 under "deals", right-aligned: the header and the figure end in the same column
+    const h = text[head]!;
+    const row = text[head + 1]!;
+    const end = h.indexOf('deals') + 'deals'.length;
+    expect(row.slice(end - 2, end)).toBe('12');
+    expect(text[head + 2]).toBe('blind: played without seeing the face-down cards or the stock, one game a deal; won/stuck/errors count games;');
+    const md = (await runInProcess(['report', '--db', bdb, '--format', 'md'])).stdout.split('\n');
+    expect(md[3]).toBe('| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    expect(md.at(-2)).toMatch(/^blind: played without seeing .* with its 95% Wilson interval\.$/);
+  });
+});

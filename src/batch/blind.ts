@@ -345,19 +345,22 @@ export function blindTableShape(rows: readonly BlindReportRow[]): { headers: str
 
 /** What the blind table's columns mean, printed under it. */
 export const BLIND_LEGEND: readonly string[] = [
-  'blind: played without seeing the face-down cards or the stock (src/blind), one game a deal; won/stuck/errors count games;',
+  'blind: played without seeing the face-down cards or the stock, one game a deal; won/stuck/errors count games;',
   '  suits done: mean completed suits a game; cpu/game: mean in-worker time; solved: deals of the row with a perfect-information solve stored (won/of);',
   '  perfect-info rate: of those, the share a solve won (a floor), with its 95% Wilson interval.',
 ];
 
-/** The blind report as a text table (`md`: a Markdown table). */
+/**
+ * The blind report as a text table (`md`: a Markdown table), names left-aligned and figures
+ * right-aligned, as the solve table is.
+ */
 export function formatBlindTable(rows: readonly BlindReportRow[], md = false): string {
-  const { headers, cells } = blindTableShape(rows);
+  const { headers, cells, names } = blindTableShape(rows);
   if (md) {
     const line = (c: readonly string[]) => `| ${c.map((x) => x.replace(/\|/g, '\\|')).join(' | ')} |`;
-    return [line(headers), `|${headers.map(() => '---').join('|')}|`, ...cells.map(line)].join('\n') + '\n';
+    return [line(headers), `|${headers.map((_, i) => (i < names ? ' --- ' : ' ---: ')).join('|')}|`, ...cells.map(line)].join('\n') + '\n';
   }
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: readonly string[]) => c.map((x, i) => x.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (c: readonly string[]) => c.map((x, i) => (i < names ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd();
   return [line(headers), ...cells.map(line)].join('\n') + '\n';
 }

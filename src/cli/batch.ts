@@ -947,7 +947,7 @@ function withBlindRows(text: string, solveRows: number, blind: readonly BlindRep
     case 'table':
       return (solveRows > 0 ? text.trimEnd() + '\n\n' : '') + 'blind play\n' + formatBlindTable(blind) + BLIND_LEGEND.join('\n') + '\n';
     case 'md':
-      return (solveRows > 0 ? text.trimEnd() + '\n\n' : '') + '**blind play**\n\n' + formatBlindTable(blind, true);
+      return (solveRows > 0 ? text.trimEnd() + '\n\n' : '') + '**blind play**\n\n' + formatBlindTable(blind, true) + '\n' + BLIND_LEGEND.map((l) => l.trim()).join(' ') + '\n';
     case 'json': {
       const solve = solveRows > 0 ? (JSON.parse(text) as unknown[]) : [];
       return JSON.stringify([...solve, ...blindRecords(blind).map((r) => ({ kind: 'blind', ...r }))], null, 2) + '\n';
