@@ -1146,7 +1146,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
 export function registerBatchCommands(program: Command): void {
   const batch = program
     .command('batch')
-    .description('solve many deals in a worker pool and store the results in SQLite (resumable)')
+    .description('solve many deals, or play them blind (--player), in a worker pool and store the results in SQLite (resumable)')
     .option('--game <game>', 'spider or spiderette (required with --seeds; a filter with --deals)')
     .option('--suits <list>', 'comma list of suit counts, e.g. 1,2,4 (required with --seeds; a filter with --deals)')
     .option('--seeds <range>', 'seeds to deal, e.g. 1-1000 or 1-10,50-60')
@@ -1181,7 +1181,7 @@ export function registerBatchCommands(program: Command): void {
 
   program
     .command('report')
-    .description('win-rate report per study, game, suits and budget (each rung of a ladder): floor and ceiling with 95% Wilson intervals, effort of won deals')
+    .description('win-rate report per study, game, suits and budget: floor and ceiling with 95% Wilson intervals; blind win rates per player')
     .addOption(dbOption())
     .option('--game <game>', 'only this game')
     .option('--suits <list>', 'only these suit counts, e.g. 1,2')

@@ -51,7 +51,7 @@ export function buildProgram(): Command {
     .version(`${packageVersion()} (solver ${SOLVER_VERSION})`, '-V, --version', "print the version: the package's and the solver's (results are stored under the solver's)")
     .description(
       'Spider and Spiderette solitaire research tool: seeded deals and deal codes, PySolFC import, ' +
-        'position files, a rules engine, a bounded perfect-information solver and batch studies.\n' +
+        'position files, a rules engine, a bounded perfect-information solver, blind play and batch studies.\n' +
         'A <deal> is a deal code (SP2-1007, SE4-7, SP4X-…), pysol:spider:N / pysol:spider2:N / ' +
         'pysol:spider1:N / pysol:spiderette:N, or a position file (.json, or the text form).',
     )
