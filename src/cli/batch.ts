@@ -661,10 +661,11 @@ export const REPORT_FORMAT_OF_EXTENSION: Readonly<Record<string, ReportFormat | 
 const REPORT_FORMAT_WORDS: Readonly<Record<ReportFormat | PictureFormat, string>> = {
   table: 'the text table', md: 'Markdown', csv: 'CSV', json: 'JSON', html: 'an HTML page', vega: 'Vega-Lite JSON',
 };
-/** The `--out` extensions that fit each report format (Vega-Lite specs are JSON). */
-const REPORT_EXTENSIONS_OF: Readonly<Record<ReportFormat | PictureFormat, readonly string[]>> = {
-  table: ['.txt'], md: ['.md', '.markdown'], csv: ['.csv'], json: ['.json'], html: ['.html', '.htm'], vega: ['.json'],
-};
+/** The `--out` extensions that fit a report format: those REPORT_FORMAT_OF_EXTENSION gives it (Vega-Lite specs are JSON). */
+function reportExtensionsOf(format: ReportFormat | PictureFormat): string[] {
+  const as = format === 'vega' ? 'json' : format;
+  return Object.keys(REPORT_FORMAT_OF_EXTENSION).filter((ext) => REPORT_FORMAT_OF_EXTENSION[ext] === as);
+}
 /** The report's picture formats (src/report/html.ts): one HTML file with charts, or the charts' Vega-Lite specs. */
 type PictureFormat = 'html' | 'vega';
 const PICTURE_FORMATS: readonly PictureFormat[] = ['html', 'vega'];
@@ -978,7 +979,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     }
     const filter = checkStudies(store, parsed);
     // an explicit --format wins over the name; say so when the name says another form
-    if (o.out !== undefined && o.out !== '-') noteOutExtension(o.out, REPORT_FORMAT_WORDS[format], REPORT_EXTENSIONS_OF[format], o.quiet);
+    if (o.out !== undefined && o.out !== '-') noteOutExtension(o.out, REPORT_FORMAT_WORDS[format], reportExtensionsOf(format), o.quiet);
     if (format === 'html' || format === 'vega') {
       // loaded here, not at start-up: Vega and Vega-Lite take about half a second to load
       const { reportHtml, reportVega } = await import('../report/html.js');
