@@ -23,7 +23,7 @@ import { MAX_MAX_POSITIONS } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage } from '../view/page.js';
 import { checkOutPath, checkOutReplaceable, checkOutWritable, DEFAULT_PLAYER_SEED } from './batch.js';
-import { DEAL_HELP, loadDealOrThrow, noteOutExtension, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
+import { DEAL_HELP, loadDealArg, noteOutExtension, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
 
 /** Exit code of each blind result. */
 export const BLIND_EXIT_CODES = { won: 0, stuck: 3 } as const;
@@ -231,7 +231,7 @@ export function registerBlindCommand(program: Command): void {
       const seed = blindSeed(o);
       const lossBudget = o.lossBudget === undefined ? DEFAULT_LOSS_BUDGET : parseIntOption('loss-budget', o.lossBudget, 0, MAX_MAX_POSITIONS);
       if (o.out !== undefined) checkOutPath(o.out, DEFAULT_DB_PATH);
-      const deal = loadDealOrThrow(ref, o.quiet);
+      const deal = await loadDealArg(ref, o.quiet);
       if (o.out !== undefined) {
         // the page over the position file it plays would destroy it; and a place that cannot be
         // written is refused before the game (and the loss search) is played, not after
