@@ -1,8 +1,12 @@
 /**
  * Rough edges of the command line, in process: a deal or position read from standard input (`-`) is
- * named `- (standard input)` in messages, as `batch --deals -` is.
+ * named `- (standard input)` in messages, as `batch --deals -` is; a player spec with an empty
+ * parameter names its place, and blanks around a spec's colon, commas and `=` are all taken alike.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parsePlayerSpec, SAMPLE_DEFAULTS, specText } from '../src/blind/players/index.js';
+import { InputError } from '../src/game/errors.js';
 import { expectOneLineError, runInProcess } from './helpers/cli.js';
 
 describe('<deal> -: standard input named as such', () => {
@@ -24,5 +28,49 @@ describe('<deal> -: standard input named as such', () => {
   it('a zero byte on standard input: not a text file, named as standard input', async () => {
     const r = await runInProcess(['show', '-'], { stdin: '\0\0' });
     expectOneLineError(r, /^spidersolve: position file - \(standard input\): not a text file \(a zero byte at line 1\)/);
+  });
+});
+
+describe('--player specs: empty parameters and blanks', () => {
+  it('blind --player "sample:k=8,,budget=100": one line naming the spec and that parameter 2 is empty', async () => {
+    const r = await runInProcess(['blind', 'SP1-1', '--player', 'sample:k=8,,budget=100']);
+    expectOneLineError(r, /^spidersolve: player "sample:k=8,,budget=100": parameter 2 of 3 is empty \(two commas in a row\); separate key=value parameters with single commas\n$/);
+  });
+
+  it.each([
+    ['sample:,k=1', 'player "sample:,k=1": parameter 1 of 2 is empty (a comma right after the colon); separate key=value parameters with single commas'],
+    ['sample:k=1,', 'player "sample:k=1,": parameter 2 of 2 is empty (a comma at the end); separate key=value parameters with single commas'],
+    ['sample:k=1, ,hop=2', 'player "sample:k=1, ,hop=2": parameter 2 of 3 is empty (two commas in a row); separate key=value parameters with single commas'],
+    ['sample:=5', 'player "sample:=5": parameter 1, "=5", has no key before its =; write key=value'],
+  ])('%s is refused in one line', (text, message) => {
+    expect(() => parsePlayerSpec(text)).toThrow(InputError);
+    expect(() => parsePlayerSpec(text)).toThrow(message);
+  });
+
+  it('blanks before or after the colon, a comma or an = are all dropped: "sample :k=1" as "sample:k= 1"', () => {
+    const k1 = { name: 'sample', ...SAMPLE_DEFAULTS, k: 1 };
+    for (const text of ['sample :k=1', 'sample: k=1', 'sample:k= 1', 'sample:k =1', ' sample : k = 1 ', 'SAMPLE\t:k=1']) expect(parsePlayerSpec(text)).toEqual(k1);
+    expect(parsePlayerSpec('sample : k = 4 , budget = 1000 , plan = move')).toEqual({ name: 'sample', ...SAMPLE_DEFAULTS, k: 4, budget: 1000, plan: 'move' });
+    // the canonical text has no blanks
+    expect(specText(parsePlayerSpec('sample : k = 4 , budget = 1000'))).toBe('sample:k=4,budget=1000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3');
+  });
+
+  it('any canonical text with blanks put around its colon, commas and = reads as the same spec', () => {
+    const blank = fc.constantFrom('', ' ', '  ', '\t');
+    fc.assert(
+      fc.property(
+        fc.record({ k: fc.integer({ min: 1, max: 1000 }), budget: fc.integer({ min: 100, max: 10_000_000 }), hop: fc.integer({ min: 0, max: 100 }), endk: fc.integer({ min: 0, max: 1000 }) }),
+        fc.array(blank, { minLength: 40, maxLength: 40 }),
+        (settings, blanks) => {
+          const spec = { name: 'sample' as const, ...SAMPLE_DEFAULTS, ...settings };
+          const text = specText(spec);
+          let i = 0;
+          const spaced = text.replace(/[:,=]/g, (c) => `${blanks[i++ % blanks.length]}${c}${blanks[i++ % blanks.length]}`);
+          expect(parsePlayerSpec(spaced)).toEqual(spec);
+          expect(specText(parsePlayerSpec(spaced))).toBe(text);
+        },
+      ),
+      { numRuns: 200, seed: 11 },
+    );
   });
 });
