@@ -1,7 +1,8 @@
 /**
  * Rough edges of the command line, in process: a deal or position read from standard input (`-`) is
  * named `- (standard input)` in messages, as `batch --deals -` is; a player spec with an empty
- * parameter names its place, and blanks around a spec's colon, commas and `=` are all taken alike.
+ * parameter names its place, and blanks around a spec's colon, commas and `=` are all taken alike;
+ * `blind`'s cost line says what its plans and greedy fallbacks are.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -72,5 +73,21 @@ describe('--player specs: empty parameters and blanks', () => {
       ),
       { numRuns: 200, seed: 11 },
     );
+  });
+});
+
+describe('blind: the cost line says what plans and greedy fallbacks are', () => {
+  it('the sample player: plans voted, and moves played by the greedy fallback without a vote', async () => {
+    const r = await runInProcess(['blind', 'SE2-5', '--player', 'sample:k=2,budget=500,eval=win,escalate=2,endhop=0', '--loss-budget', '0']);
+    // stuck: exit 3
+    expect(r.status).toBe(3);
+    const last = r.stdout.trimEnd().split('\n').at(-1)!;
+    expect(last).toMatch(/^cost: \d+\.\d s; 60 solves, 66,414 positions; 20 plans voted, 1 move played by the greedy fallback \(without a vote\)$/);
+  });
+
+  it('greedy votes on nothing: no plans or fallbacks on its line', async () => {
+    const r = await runInProcess(['blind', 'SE1-38', '--player', 'greedy', '--loss-budget', '0']);
+    const last = r.stdout.trimEnd().split('\n').at(-1)!;
+    expect(last).toMatch(/^cost: \d+\.\d s; 0 solves, 0 positions$/);
   });
 });
