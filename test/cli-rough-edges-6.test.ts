@@ -2,13 +2,26 @@
  * Rough edges of the command line, in process: a deal or position read from standard input (`-`) is
  * named `- (standard input)` in messages, as `batch --deals -` is; a player spec with an empty
  * parameter names its place, and blanks around a spec's colon, commas and `=` are all taken alike;
- * `blind`'s cost line says what its plans and greedy fallbacks are.
+ * `blind`'s cost line says what its plans and greedy fallbacks are; `merge` refuses the --into
+ * database as its only input, and one input named twice.
  */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlayerSpec, SAMPLE_DEFAULTS, specText } from '../src/blind/players/index.js';
 import { InputError } from '../src/game/errors.js';
-import { expectOneLineError, runInProcess } from './helpers/cli.js';
+import { expectOneLineError, expectUnchanged, runInProcess, snapshot } from './helpers/cli.js';
+import { countIn, makeLostDb } from './helpers/db.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-rough6-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('<deal> -: standard input named as such', () => {
   it('empty standard input: every command that reads a deal names it "- (standard input)", not /dev/stdin', async () => {
@@ -89,5 +102,46 @@ describe('blind: the cost line says what plans and greedy fallbacks are', () => 
     const r = await runInProcess(['blind', 'SE1-38', '--player', 'greedy', '--loss-budget', '0']);
     const last = r.stdout.trimEnd().split('\n').at(-1)!;
     expect(last).toMatch(/^cost: \d+\.\d s; 0 solves, 0 positions$/);
+  });
+});
+
+describe('merge: the --into database as its only input, or an input named twice, is refused', () => {
+  it('merge --into m.sqlite m.sqlite: exit 2, one line naming it, the file untouched', async () => {
+    const m = join(dir, 'm.sqlite');
+    makeLostDb(m);
+    const before = snapshot(m);
+    const r = await runInProcess(['merge', '--into', m, m]);
+    expectOneLineError(r, new RegExp(`^spidersolve: merge: ${m.replace(/[.]/g, '\\.')} is the --into database; give the databases to merge into it\\n$`));
+    expectUnchanged(m, before);
+    // by another name of it, too: that name is the one shown
+    const again = await runInProcess(['merge', '--into', m, 'm.sqlite', m], { cwd: dir });
+    expectOneLineError(again, /^spidersolve: merge: input m\.sqlite is the --into database \(\S+\/m\.sqlite\); give the databases to merge into it\n$/);
+    expectUnchanged(m, before);
+  });
+
+  it('an input given twice: exit 2, one line naming it; nothing written, not even a new target', async () => {
+    const a = join(dir, 'a.sqlite');
+    makeLostDb(a);
+    const into = join(dir, 'twice-into.sqlite');
+    const r = await runInProcess(['merge', '--into', into, a, a], { cwd: dir });
+    expectOneLineError(r, /^spidersolve: merge: input \S+\/a\.sqlite is given twice; give each database once \(was another meant\?\)\n$/);
+    expect(() => snapshot(into)).toThrow(/ENOENT/);
+    // into an existing target: it is left as it was
+    const m2 = join(dir, 'm2.sqlite');
+    copyFileSync(a, m2);
+    const before = snapshot(m2);
+    expectOneLineError(await runInProcess(['merge', '--into', m2, a, 'a.sqlite', a], { cwd: dir }), /is given twice/);
+    expectUnchanged(m2, before);
+    expect(countIn(m2)).toEqual(countIn(a));
+  });
+
+  it('the target among other inputs (a glob that matches it) is still skipped, and the others merged', async () => {
+    const a = join(dir, 'g1.sqlite');
+    makeLostDb(a);
+    const into = join(dir, 'g-into.sqlite');
+    expect((await runInProcess(['merge', '--into', into, a, '--quiet'])).status).toBe(0);
+    const r = await runInProcess(['merge', '--into', into, into, a, '--json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).inputs.map((i: { skipped: string | null }) => i.skipped)).toEqual(['it is the target', null]);
   });
 });
