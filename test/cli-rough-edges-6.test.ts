@@ -3,17 +3,35 @@
  * named `- (standard input)` in messages, as `batch --deals -` is; a player spec with an empty
  * parameter names its place, and blanks around a spec's colon, commas and `=` are all taken alike;
  * `blind`'s cost line says what its plans and greedy fallbacks are; `merge` refuses the --into
- * database as its only input, and one input named twice.
+ * database as its only input, and one input named twice; a resumed `batch` starts no more workers than
+ * it has deals left to run.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planSeeds } from '../src/batch/deals.js';
+import { runBatch, workersToStart } from '../src/batch/runner.js';
 import { parsePlayerSpec, SAMPLE_DEFAULTS, specText } from '../src/blind/players/index.js';
 import { InputError } from '../src/game/errors.js';
 import { expectOneLineError, expectUnchanged, runInProcess, snapshot } from './helpers/cli.js';
 import { countIn, makeLostDb } from './helpers/db.js';
+import { withEnv } from './helpers/env.js';
+
+const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
+
+/** Deletes the results of the database at `db` that `where` selects (a study interrupted before them). */
+function forget(db: string, where: string): number {
+  const d = new Database(db);
+  try {
+    return d.prepare(`DELETE FROM results WHERE ${where}`).run().changes;
+  } finally {
+    d.close();
+  }
+}
 
 let dir: string;
 beforeAll(() => {
@@ -143,5 +161,50 @@ describe('merge: the --into database as its only input, or an input named twice,
     const r = await runInProcess(['merge', '--into', into, into, a, '--json']);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).inputs.map((i: { skipped: string | null }) => i.skipped)).toEqual(['it is the target', null]);
+  });
+});
+
+describe('a resumed batch starts no more workers than the deals it has left to run', () => {
+  it('workersToStart takes the deals still to do: 1 left of 200, 2 asked → 1', () => {
+    expect([workersToStart(2, 1), workersToStart(8, 3), workersToStart(2, 0), workersToStart(2, 200)]).toEqual([1, 3, 1, 2]);
+  });
+
+  it('batch of 20 deals with one result missing, resumed with --workers 2: 1 worker, in the summary, --json and the run', async () => {
+    const db = join(dir, 'resume.sqlite');
+    const args = ['batch', '--db', db, '--game', 'spider', '--suits', '1', '--seeds', '1-20', '--max-positions', '100', '--study', 'r', '--workers', '2'];
+    const first = await runInProcess([...args, '--json']);
+    expect(first.status).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ planned: 20, ran: 20, workers: 2 });
+    expect(forget(db, "code = 'SP1-20'")).toBe(1);
+    const again = await runInProcess([...args, '--json']);
+    expect(again.status).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ planned: 20, skipped: 19, ran: 1, remaining: 0, workers: 1 });
+    expect(forget(db, "code = 'SP1-7'")).toBe(1);
+    const text = await runInProcess(args);
+    expect(text.stdout).toMatch(/deals 20: 19 already settled, 1 run now in [0-9.]+ s \([0-9.]+ deals\/s, 1 worker\), 0 left/);
+    const studies = (await runInProcess(['studies', '--db', db])).stdout;
+    expect(studies.match(/; \d+ workers?, solver /g)).toEqual(['; 2 workers, solver ', '; 1 worker, solver ', '; 1 worker, solver ']);
+  });
+
+  it('a ladder: a deal settled at its last rung but not at the first counts as to do (it runs again at the first)', async () => {
+    const db = join(dir, 'ladder.sqlite');
+    const opts = {
+      deals: planSeeds('spider', [1], [{ from: 1, to: 8 }]), maxPositions: 300, budgets: [300, 3000], workers: 4, dbPath: db, study: 'l',
+      studyParams: { game: 'spider', suits: '1', dealsSpec: 'seeds:1-8', maxPositions: 300 }, workerFile: TEST_WORKER,
+    };
+    const env = { SPIDERSOLVE_TEST_FAKE: '1', SPIDERSOLVE_TEST_LADDER: '1' };
+    const first = await withEnv(env, () => runBatch(opts));
+    expect(first).toMatchObject({ planned: 8, remaining: 0, workers: 4 });
+    // nothing left: no worker is needed (the pool does not start), counted as 1
+    expect((await withEnv(env, () => runBatch(opts))).workers).toBe(1);
+    // seed 5 needs 500 positions: undecided at 300, won at 3000; without its row at 300 it runs at 300 again
+    expect(forget(db, "code = 'SP1-5' AND max_positions = 300")).toBe(1);
+    const told: number[] = [];
+    const again = await withEnv(env, () => runBatch({ ...opts, onWorkers: (n: number) => told.push(n) }));
+    expect(again).toMatchObject({ ran: 1, remaining: 0, workers: 1 });
+    expect(told).toEqual([1]);
+    // two deals with nothing stored, 4 asked: 2
+    expect(forget(db, "code IN ('SP1-3', 'SP1-8')")).toBe(3); // seed 3 won at 300; seed 8 undecided at 300, won at 3000
+    expect((await withEnv(env, () => runBatch(opts))).workers).toBe(2);
   });
 });
