@@ -184,7 +184,7 @@ describe('the cost line counts the solves that found where the deal was lost', (
 
   it('greedy runs no solve of its own: every solve is the loss search\'s, in the text and in --json', async () => {
     const { cost, j } = await both('SE1-38', '--player', 'greedy', '--loss-budget', '5000');
-    expect(cost).toMatch(/^cost: \d+\.\d s; 8 solves, 308 positions, 0 plans, 0 greedy fallbacks \(of these, finding where the deal was lost: \d+\.\d s, 8 solves, 308 positions\)$/);
+    expect(cost).toMatch(/^cost: \d+\.\d s; 8 solves, 308 positions \(of these, finding where the deal was lost: \d+\.\d s, 8 solves, 308 positions\)$/);
     expect(j.work).toMatchObject({ solves: 0, positions: 0 });
     expect(j.loss).toMatchObject({ solves: 8, positions: 308 });
     expect(j.cost).toMatchObject({ solves: 8, positions: 308, lossSolves: 8, lossPositions: 308, lossElapsedMs: j.loss!.elapsedMs });
@@ -196,11 +196,11 @@ describe('the cost line counts the solves that found where the deal was lost', (
     expect(j.work).toMatchObject({ solves: 60, positions: 66_414 });
     expect(j.loss).toMatchObject({ solves: 8, positions: 362 });
     expect(j.cost).toMatchObject({ solves: 68, positions: 66_776, lossSolves: 8, lossPositions: 362 });
-    expect(cost).toMatch(/^cost: \d+\.\d s; 68 solves, 66,776 positions, 20 plans, 1 greedy fallback \(of these, finding where the deal was lost: \d+\.\d s, 8 solves, 362 positions\)$/);
+    expect(cost).toMatch(/^cost: \d+\.\d s; 68 solves, 66,776 positions \(of these, finding where the deal was lost: \d+\.\d s, 8 solves, 362 positions\); 20 plans voted, 1 move played by the greedy fallback \(without a vote\)$/);
     const none = await both('SE2-5', '--player', 'sample:k=2,budget=500,eval=win,escalate=2,endhop=0', '--loss-budget', '0');
     expect(none.j.loss).toBeNull();
     expect(none.j.cost).toMatchObject({ solves: 60, positions: 66_414, lossSolves: 0, lossPositions: 0, lossElapsedMs: 0 });
-    expect(none.cost).toMatch(/^cost: \d+\.\d s; 60 solves, 66,414 positions, 20 plans, 1 greedy fallback$/);
+    expect(none.cost).toMatch(/^cost: \d+\.\d s; 60 solves, 66,414 positions; 20 plans voted, 1 move played by the greedy fallback \(without a vote\)$/);
   });
 });
 

@@ -602,7 +602,9 @@ function verifyInput(i: OpenInput, targetPath: string, replays: ReplayCache, opt
 /**
  * Merges `inputs` into the database `into` (created if absent); see the module comment. An input
  * that is the target itself (a glob like `shards/*.sqlite` that also matches the target) is skipped
- * and said so, as is an input given twice. All or nothing: every input is checked (verify.ts, and
+ * and said so, as is another name (a link) of an input given before; but when every input is the
+ * target (`--into m.sqlite m.sqlite`), or one name is given twice, the merge is refused (InputError
+ * `bad-option`, one line naming the file) before any file is opened. All or nothing: every input is checked (verify.ts, and
  * for conflicts) before anything is written, then all are copied in one transaction. Throws
  * InputError `bad-file` (nothing written) for a bad or damaged input or a conflict, and FileFault
  * (nothing written) for a full disk, an I/O error or a lock held past MERGE_BUSY_TIMEOUT_MS. A merge
@@ -612,6 +614,15 @@ export function mergeDatabases(into: string, inputs: readonly string[], opts: Me
   const t0 = performance.now();
   if (inputs.length === 0) throw new InputError('bad-option', 'merge: give the databases to merge');
   const targetState = inspectFor('target', into);
+  // nothing but the target to merge (`merge --into m.sqlite m.sqlite`): a slip, not a merge that adds nothing
+  if (targetState.kind !== 'absent' && inputs.every((path) => sameFile(path, into))) {
+    const other = inputs.find((path) => path !== into);
+    throw new InputError('bad-option', `merge: ${other === undefined ? pathForMessage(into) : `input ${pathForMessage(other)}`} is the --into database${other === undefined ? '' : ` (${pathForMessage(into)})`}; give the databases to merge into it`);
+  }
+  // the same name twice (`s1.sqlite s1.sqlite`): a slip for another file (a shard left out?); a second
+  // name of one file (a link a glob also matches) is skipped below instead
+  const repeated = inputs.find((path, i) => inputs.indexOf(path) !== i);
+  if (repeated !== undefined) throw new InputError('bad-option', `merge: input ${pathForMessage(repeated)} is given twice; give each database once (was another meant?)`);
   const summaries: MergeInputSummary[] = [];
   const open: OpenInput[] = [];
   const openFor = new Map<MergeInputSummary, OpenInput>();

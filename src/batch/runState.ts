@@ -9,13 +9,14 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Piscina } from 'piscina';
 import { SOLVER_VERSION } from '../solver/types.js';
-import { dealName, type PlannedDeal } from './deals.js';
+import { dealName, plannedIdentity, type PlannedDeal } from './deals.js';
 import { FileFault } from './faults.js';
 import { createSolvePool } from './pool.js';
 import type { PoolOutcome, PoolTask } from './protocol.js';
 import { blindVersion } from './blind.js';
 import { NO_PROGRESS, type ProgressCounts, type ProgressSink } from './progress.js';
 import { databaseGoneFault, storageFault } from './runFaults.js';
+import { statusAt } from './report.js';
 import { oneLine } from './schema.js';
 import { shardAssignment, shardSize } from './shard.js';
 import { refuseOtherShard } from './shardCheck.js';
@@ -73,6 +74,16 @@ export function planRun(opts: BatchOptions): RunPlan {
 }
 
 /**
+ * The worker threads a run starts: `asked`, but no more than `toDo` (the deals this run still has to
+ * run: at most its plan's, its shard's; BatchRun.dealsToDo) and at least 1; `asked` for an
+ * open-ended plan (null). More threads than deals would only add start-up time and memory: a deal is
+ * solved by one worker, so the results do not change.
+ */
+export function workersToStart(asked: number, toDo: number | null): number {
+  return toDo === null ? asked : Math.max(1, Math.min(asked, toDo));
+}
+
+/**
  * The state of one run that its rungs share and add to (rung.ts), from the set-up to the summary.
  * Creating it adds the abort listener, which stays until `close`, so that an abort at any moment
  * counts: before dispatch it stops the batch before any deal runs; during dispatch `stopDispatch`
@@ -90,6 +101,11 @@ export class BatchRun {
   readonly rule: WidthRule | null;
   studyId = -1;
   runId = -1;
+  /**
+   * Worker threads the pool starts: the workers asked for, no more than the deals of the plan, and
+   * once the study is open (`open`) no more than the deals still to do (workersToStart).
+   */
+  workers: number;
   /** Sum of in-worker time of the deals that ran, milliseconds. */
   workerMs = 0;
   /** Results this run received (errors included), all rungs. */
@@ -143,6 +159,7 @@ export class BatchRun {
     this.study = store.matchStudyName(opts.study);
     this.progress = opts.progress ?? NO_PROGRESS;
     this.rungTotal = plan.runPlanned ?? 0;
+    this.workers = workersToStart(opts.workers, plan.runPlanned);
     this.rule = opts.untilWidth === undefined ? null : new WidthRule({ width: opts.untilWidth, noteAfter: opts.widthNoteAfter, estimateAfter: opts.widthEstimateAfter, onNote: opts.onNote });
     opts.signal?.addEventListener('abort', this.#onAbort, { once: true });
     if (opts.signal?.aborted) this.interrupted = true;
@@ -164,6 +181,53 @@ export class BatchRun {
   /** Why the batch stopped by its stopping rule, or null. */
   get stopReason(): string | null {
     return this.rule?.stopReason ?? null;
+  }
+
+  /**
+   * The identity (`results.deal`) a planned deal is stored under: its own when the plan knows it, else
+   * the one the database has for its name (a seeded code solved before), else the planned one.
+   */
+  identityOf(deal: PlannedDeal): string {
+    return deal.deal ?? (deal.source.kind === 'file' ? undefined : this.store.identityByName(dealName(deal))) ?? plannedIdentity(deal);
+  }
+
+  /**
+   * How many deals of this run's places (its shard's) some rung still has to run, counted up to
+   * `enough` (the count stops there): those not settled at every budget of the ladder (report.ts
+   * statusAt: nothing known, or an error, at some rung), or for a blind study without a stored game
+   * (an error is played again). Places the study already counts as settled at every budget are passed
+   * over without a look at their results; the others are looked up by their identity, in plan order,
+   * so a run with few deals left reads little. Null for an open-ended plan. A deal undecided at a rung
+   * whose next rung would settle it counts as to do: the count is never below the deals that run.
+   */
+  async dealsToDo(enough: number): Promise<number | null> {
+    const { plan, store } = this;
+    if (plan.runPlanned === null) return null;
+    const blind = this.opts.blind;
+    // the places settled at every budget (at the first, those settled at the others too)
+    const [first, ...others] = plan.budgets.map((b) => new Set(this.settledPlaces(b)));
+    const settled = new Set([...first!].filter((o) => others.every((s) => s.has(o))));
+    let n = 0;
+    let ord = -1;
+    for (const deal of this.opts.deals) {
+      ord++;
+      // let a signal in during a long look over a large plan
+      if (ord % 4096 === 4095) await nextTurn();
+      if (n >= enough || this.interrupted) break;
+      if (!this.mine(ord) || settled.has(ord)) continue;
+      const ident = this.identityOf(deal);
+      if (blind) {
+        const st = store.blindStatusOf(ident, blind.player, blind.seed, blindVersion());
+        if (st === null || st === 'error') n++;
+        continue;
+      }
+      const results = store.resultsOf(ident, SOLVER_VERSION);
+      if (plan.budgets.some((b) => {
+        const st = statusAt(results, b);
+        return st === null || st.status === 'error';
+      })) n++;
+    }
+    return n;
   }
 
   /** Is the place `ord` of the plan this run's (its shard's, or any without a shard)? */
@@ -191,7 +255,10 @@ export class BatchRun {
     if (opts.shard && opts.shardFromEnvironment && planned !== null) refuseOtherShard(store, study, planned, opts.shard, opts.dbPath);
     this.studyId = store.ensureStudy(study, { ...opts.studyParams, budgets, planned });
     store.markAbandoned();
-    this.runId = store.startRun(this.studyId, { workers: opts.workers, solverVersion: this.version, planned: runPlanned ?? 0, skipped: 0 });
+    // a resumed study with few deals left starts no more workers than those deals
+    this.workers = workersToStart(this.workers, await this.dealsToDo(this.workers));
+    opts.onWorkers?.(this.workers);
+    this.runId = store.startRun(this.studyId, { workers: this.workers, solverVersion: this.version, planned: runPlanned ?? 0, skipped: 0 });
     this.#beat = setInterval(() => {
       try {
         store.heartbeat(this.runId);
@@ -218,7 +285,7 @@ export class BatchRun {
    */
   ensurePool(): Piscina<PoolTask, PoolOutcome> {
     if (this.pool) return this.pool;
-    const pool = createSolvePool({ workers: this.opts.workers, workerFile: this.opts.workerFile, maxOldGenerationSizeMb: this.opts.maxOldGenerationSizeMb });
+    const pool = createSolvePool({ workers: this.workers, workerFile: this.opts.workerFile, maxOldGenerationSizeMb: this.opts.maxOldGenerationSizeMb });
     pool.on('error', (e: unknown) => {
       if (oneLine(e).startsWith('Unexpected message from Worker')) return;
       this.fatal ??= e;
@@ -325,7 +392,7 @@ export function summarise(run: BatchRun, uncounted: number, t0: number): BatchSu
   return {
     study, studyId: run.studyId, runId: run.runId, db: opts.dbPath,
     game: opts.studyParams.game, suits: opts.studyParams.suits,
-    maxPositions: plan.budgets[0]!, budgets: [...plan.budgets], workers: opts.workers, solverVersion: run.version,
+    maxPositions: plan.budgets[0]!, budgets: [...plan.budgets], workers: run.workers, solverVersion: run.version,
     planned: plannedNow, skipped: run.skipped, ran,
     ...run.counts,
     remaining: plannedNow === null || settledNow === null ? null : plannedNow - settledNow,

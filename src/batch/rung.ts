@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SOLVER_VERSION } from '../solver/types.js';
-import { dealName, plannedIdentity, type PlannedDeal } from './deals.js';
+import { dealName, type PlannedDeal } from './deals.js';
 import { isBusyDatabase } from './faults.js';
 import { blindRecordFromError, blindRecordFromOutcome, blindVersion, type BlindRecord } from './blind.js';
 import type { PoolOutcome, PoolTask } from './protocol.js';
@@ -83,7 +83,7 @@ class Rung {
     this.index = index;
     this.budget = run.plan.budgets[index]!;
     this.prev = index > 0 ? run.plan.budgets[index - 1]! : null;
-    this.maxInFlight = run.opts.maxInFlight ?? 2 * run.opts.workers;
+    this.maxInFlight = run.opts.maxInFlight ?? 2 * run.workers;
     this.flushEvery = run.opts.flushEvery ?? 64;
     if (index > 0) run.rungTotal = run.undecidedNext;
     run.rungReached = 0;
@@ -126,7 +126,7 @@ class Rung {
   #consider(deal: PlannedDeal, ord: number): { ident: string; links: DealLink[] } | null {
     const { run } = this;
     const name = dealName(deal);
-    const ident = deal.deal ?? (deal.source.kind === 'file' ? undefined : run.store.identityByName(name)) ?? plannedIdentity(deal);
+    const ident = run.identityOf(deal);
     // its other names in the plan are recorded among its names (the study links it once, at ord)
     const links: DealLink[] = [{ deal: ident, ord, name }, ...(deal.aliases ?? []).map((a) => ({ deal: ident, ord, name: a }))];
     const waiting = this.pending.get(ident);

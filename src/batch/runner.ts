@@ -19,6 +19,8 @@ import type { BlindReportRow } from './blind.js';
 import type { ReportRow } from './report.js';
 import { runRung } from './rung.js';
 import { BatchRun, planRun, summarise } from './runState.js';
+
+export { workersToStart } from './runState.js';
 import { ResultStore, type StudyParams } from './store.js';
 
 export { BUSY_GIVE_UP_MS, BUSY_RETRY_MS } from './runState.js';
@@ -70,11 +72,14 @@ export interface BatchOptions {
    */
   readonly blind?: { readonly player: string; readonly seed: number };
   /**
-   * Worker threads asked for, ≥ 1. The pool starts no more than the deals of this run's plan (its
-   * shard's; at least 1), whatever is asked: a worker without a deal is only start-up time. The
-   * results are the same whatever the count.
+   * Worker threads asked for, ≥ 1. The pool starts no more than the deals this run still has to run
+   * (of its plan, its shard's; at least 1; runState.ts workersToStart, BatchRun.dealsToDo), whatever
+   * is asked: a worker without a deal is only start-up time. The results are the same whatever the
+   * count.
    */
   readonly workers: number;
+  /** Told, once the study is open and before any deal runs, how many worker threads the run starts (BatchSummary.workers). */
+  readonly onWorkers?: (workers: number) => void;
   /** Database file (created if absent). */
   readonly dbPath: string;
   /** Study name and the parameters that identify it (see ResultStore.ensureStudy). */
@@ -133,7 +138,7 @@ export interface BatchSummary {
   maxPositions: number;
   /** The ladder's budgets (one for a single-budget study). */
   budgets: number[];
-  /** Worker threads started: the workers asked for, at most the deals of this run's plan (workersToStart). */
+  /** Worker threads the run starts (when any deal runs): the workers asked for, at most the deals it still had to run (workersToStart). */
   workers: number;
   solverVersion: string;
   /** Deals in the study's plan (with --until-width: the deals counted when it stopped, or null while open). */
@@ -194,24 +199,6 @@ export interface BatchSummary {
 }
 
 /**
- * The worker threads a run starts: `asked`, but no more than `runPlanned` (the deals of this run's
- * plan, its shard's) and at least 1; `asked` for an open-ended plan (null). More threads than deals
- * would only add start-up time and memory: a deal is solved by one worker, so the results do not
- * change.
- */
-export function workersToStart(asked: number, runPlanned: number | null): number {
-  return runPlanned === null ? asked : Math.max(1, Math.min(asked, runPlanned));
-}
-
-/**
- * The worker threads runBatch starts for `opts` (workersToStart of its plan). Throws planRun's
- * RangeErrors for a plan runBatch refuses.
- */
-export function workersOfRun(opts: BatchOptions): number {
-  return workersToStart(opts.workers, planRun(opts).runPlanned);
-}
-
-/**
  * Runs (or resumes) a study; see the module comment. Opens and closes the store itself; destroys the
  * pool in all cases. Throws InputError (bad database, study name clash) before anything runs, or the
  * store's error if a write fails (the run is then marked `failed` when possible; a storage fault is
@@ -226,7 +213,7 @@ export function workersOfRun(opts: BatchOptions): number {
 export async function runBatch(opts: BatchOptions): Promise<BatchSummary> {
   const t0 = performance.now();
   const plan = planRun(opts);
-  const run = new BatchRun({ ...opts, workers: workersToStart(opts.workers, plan.runPlanned) }, plan, ResultStore.openForWriting(opts.dbPath, opts.busyTimeoutMs));
+  const run = new BatchRun(opts, plan, ResultStore.openForWriting(opts.dbPath, opts.busyTimeoutMs));
   try {
     await run.open();
     for (let rung = 0; rung < plan.budgets.length && !run.interrupted && run.stopReason === null; rung++) {

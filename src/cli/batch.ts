@@ -20,7 +20,7 @@ import { isDamagedDatabase } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress, NO_PROGRESS } from '../batch/progress.js';
 import { budgetWords, formatCsv, markdownLegend, REPORT_LEGEND, partialOfRows, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat, type ReportRow } from '../batch/report.js';
-import { abortOnSignals, runBatch, workersOfRun, type BatchSummary } from '../batch/runner.js';
+import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
 import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.js';
 import { oneLine } from '../batch/schema.js';
 import { RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
@@ -563,9 +563,12 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     if (shard) note(`spidersolve: shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals, into ${req.dbPath}\n`);
     const runOptions = { ...req, shard: req.shard ?? undefined, shardFromEnvironment: req.shard !== null && typeof o.shard !== 'string' };
     // more workers than CPUs add memory (one table a worker), not speed; no more workers are
-    // started than the run has deals, so the note is of those started
+    // started than the run has deals left to run, so the note is of those started (told once the
+    // study is open)
     const cpus = defaultWorkerCount();
-    if (workersOfRun(runOptions) > cpus) note(`spidersolve: note: --workers ${req.workers} is more than this machine's ${cpus} CPU${cpus === 1 ? '' : 's'}: the extra workers add memory (up to a table of the budget each), not speed\n`);
+    const onWorkers = (started: number): void => {
+      if (started > cpus) note(`spidersolve: note: --workers ${req.workers} is more than this machine's ${cpus} CPU${cpus === 1 ? '' : 's'}: the extra workers add memory (up to a table of the budget each), not speed\n`);
+    };
     signalAtStage('planned');
     summary = await runBatch({
       ...runOptions,
@@ -576,6 +579,7 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
       // test and benchmark hook: another worker module (e.g. a slowed-down one); not for users
       workerFile: process.env.SPIDERSOLVE_BATCH_WORKER || undefined,
       onStage: signalAtStage,
+      onWorkers,
     });
   } finally {
     sig.dispose();

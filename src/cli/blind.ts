@@ -23,7 +23,7 @@ import { MAX_MAX_POSITIONS } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage } from '../view/page.js';
 import { checkOutPath, checkOutReplaceable, checkOutWritable, DEFAULT_PLAYER_SEED } from './batch.js';
-import { DEAL_HELP, loadDealOrThrow, noteOutExtension, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
+import { DEAL_HELP, loadDealArg, noteOutExtension, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
 
 /** Exit code of each blind result. */
 export const BLIND_EXIT_CODES = { won: 0, stuck: 3 } as const;
@@ -146,17 +146,21 @@ export function blindCost(g: BlindGame, loss: TimedLoss | null): BlindCost {
 }
 
 /**
- * The `cost:` line of `blind`: the play and the loss search together (blindCost), then the play's
- * plans and greedy fallbacks, then, when the loss search ran, its share: `cost: 2.3 s; 45 solves,
- * 123,456 positions, 10 plans, 2 greedy fallbacks (of these, finding where the deal was lost: 0.4 s,
- * 5 solves, 23,456 positions)`.
+ * The `cost:` line of `blind`: the play and the loss search together (blindCost), with the loss
+ * search's share when it ran, then for the sample player what its moves came from: the plans it chose
+ * by a vote of solved completions (players/sample.ts) and the moves its greedy fallback played without
+ * a vote (none voted for, or its plans going round in a circle); greedy votes on nothing, so its line
+ * has no such part. `cost: 2.3 s; 45 solves, 123,456 positions (of these, finding where the deal was
+ * lost: 0.4 s, 5 solves, 23,456 positions); 10 plans voted, 2 moves played by the greedy fallback
+ * (without a vote)`.
  */
 export function costText(g: BlindGame, loss: TimedLoss | null): string {
   const c = blindCost(g, loss);
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const plural = (n: number, word: string) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
   const share = loss === null ? '' : ` (of these, finding where the deal was lost: ${s(c.lossElapsedMs)}, ${plural(c.lossSolves, 'solve')}, ${plural(c.lossPositions, 'position')})`;
-  return `cost: ${s(c.elapsedMs)}; ${plural(c.solves, 'solve')}, ${plural(c.positions, 'position')}, ${plural(g.work.plans, 'plan')}, ${plural(g.work.fallbacks, 'greedy fallback')}${share}`;
+  const votes = g.player === 'greedy' ? '' : `; ${plural(g.work.plans, 'plan')} voted, ${plural(g.work.fallbacks, 'move')} played by the greedy fallback (without a vote)`;
+  return `cost: ${s(c.elapsedMs)}; ${plural(c.solves, 'solve')}, ${plural(c.positions, 'position')}${share}${votes}`;
 }
 
 /**
@@ -231,7 +235,7 @@ export function registerBlindCommand(program: Command): void {
       const seed = blindSeed(o);
       const lossBudget = o.lossBudget === undefined ? DEFAULT_LOSS_BUDGET : parseIntOption('loss-budget', o.lossBudget, 0, MAX_MAX_POSITIONS);
       if (o.out !== undefined) checkOutPath(o.out, DEFAULT_DB_PATH);
-      const deal = loadDealOrThrow(ref, o.quiet);
+      const deal = await loadDealArg(ref, o.quiet);
       if (o.out !== undefined) {
         // the page over the position file it plays would destroy it; and a place that cannot be
         // written is refused before the game (and the loss search) is played, not after

@@ -10,9 +10,9 @@ import { DEFAULT_DB_PATH } from '../batch/store.js';
 import { makeCard, suitOf, SUIT_SYMBOLS, type Card, type Suit } from '../game/cards.js';
 import { ownNumbering, pysolNumbering, type Numbering } from '../game/numbering.js';
 import { isPysolKind, pysolDeal } from '../game/pysol.js';
-import { InputError, pathForMessage, quoteInput, wholeNumber } from '../game/errors.js';
+import { fileErrorText, InputError, pathForMessage, quoteInput, wholeNumber } from '../game/errors.js';
 import type { Position } from '../game/position.js';
-import { loadDeal, type LoadedDeal } from '../game/ref.js';
+import { dealOfPositionText, loadDeal, MAX_POSITION_FILE_BYTES, type LoadedDeal } from '../game/ref.js';
 import { MAX_MAX_POSITIONS } from '../solver/types.js';
 import { isGameName, isSuitCount, type GameName, type SuitCount } from '../game/variant.js';
 
@@ -174,15 +174,75 @@ export function nonAsciiChars(text: string): string {
   return shown.join(', ') + (seen.length > 6 ? `, … (${seen.length} in all)` : '');
 }
 
+/** How messages name standard input given as `-` (as `--deals -` is named: deals.ts dealsFileName). */
+export const STDIN_NAME = '- (standard input)';
+
 /**
- * Resolves a `<deal>` argument through loadDeal (ref.ts), `-` as /dev/stdin; throws its InputError on
+ * The text of the process's standard input, read to its end through `process.stdin` (whatever it is:
+ * a pipe, a socket, which /dev/stdin cannot open, a file or a terminal), up to `max` bytes. Resolves
+ * null when it holds more than `max` bytes (then it is not read further); rejects with the stream's
+ * error.
+ */
+export function readStdinText(max: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const input = process.stdin;
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let done = false;
+    const finish = (value: string | null, e?: unknown): void => {
+      if (done) return;
+      done = true;
+      input.off('data', onData);
+      // a stream left part-read (too large, or broken) is closed, not left waiting
+      if (value === null) input.destroy();
+      else input.pause();
+      if (e !== undefined) reject(e);
+      else resolve(value);
+    };
+    const onData = (c: Buffer | string): void => {
+      const b = typeof c === 'string' ? Buffer.from(c) : c;
+      chunks.push(b);
+      bytes += b.length;
+      if (bytes > max) finish(null);
+    };
+    input.on('data', onData);
+    input.once('end', () => finish(Buffer.concat(chunks).toString('utf8')));
+    input.once('error', (e) => finish(null, e));
+    input.resume();
+  });
+}
+
+/**
+ * Resolves a `<deal>` argument as loadDealOrThrow does, with `-` read from standard input through
+ * `process.stdin` (readStdinText, up to MAX_POSITION_FILE_BYTES) and named `- (standard input)` in
+ * messages (STDIN_NAME); the deal's `source.path` and `label` are /dev/stdin, as before. Rejects with
+ * InputError `bad-file` when standard input cannot be read or holds more than a position file may,
+ * and with the position file's errors (ref.ts dealOfPositionText).
+ */
+export async function loadDealArg(ref: string, quiet = false): Promise<LoadedDeal> {
+  if (ref !== '-') return loadDealOrThrow(ref, quiet);
+  let text: string | null;
+  try {
+    text = await readStdinText(MAX_POSITION_FILE_BYTES);
+  } catch (e) {
+    throw new InputError('bad-file', `position file ${STDIN_NAME}: ${fileErrorText(e)}`);
+  }
+  if (text === null) throw new InputError('bad-file', `position file ${STDIN_NAME}: too large (over ${MAX_POSITION_FILE_BYTES / 1024 / 1024} MiB; a position file holds a few kilobytes)`);
+  const r = dealOfPositionText(text, '/dev/stdin', STDIN_NAME);
+  if (!r.ok) throw r.error;
+  return r.value;
+}
+
+/**
+ * Resolves a `<deal>` argument through loadDeal (ref.ts), `-` as /dev/stdin (named `- (standard
+ * input)` in messages; loadDealArg reads it through `process.stdin` instead); throws its InputError on
  * failure. A deal written in characters that are not ASCII but look like it (`ＳＰ２-１`, `SP2–1`;
  * asciiLookalike) and that names no file is read in its ASCII form, with a note on stderr saying so
  * (unless `quiet`); if that form is no deal either, the error says the characters are not ASCII.
  */
 export function loadDealOrThrow(ref: string, quiet = false): LoadedDeal {
   // `-`: a position file on standard input, as /dev/stdin names it (batch --deals - reads its list so)
-  const r = loadDeal(ref === '-' ? '/dev/stdin' : ref);
+  const r = ref === '-' ? loadDeal('/dev/stdin', STDIN_NAME) : loadDeal(ref);
   if (r.ok) return r.value;
   const ascii = asciiLookalike(ref);
   if (ascii === null) throw r.error;

@@ -26,7 +26,7 @@ import {
   numberingNote,
   formatPosition,
   lineWords,
-  loadDealOrThrow,
+  loadDealArg,
   parseGameOption,
   parseIntOption,
   parseSuitsOption,
@@ -162,7 +162,7 @@ export function registerGameCommands(program: Command): void {
       }
       if (!['text', 'json', 'position', 'position-json'].includes(format)) throw new InputError('bad-option', `option --format ${quoteInput(opts.format ?? '')}: use text, json, position or position-json`);
       if (opts.out !== undefined) checkOutPath(opts.out, DEFAULT_DB_PATH);
-      const d = loadDealOrThrow(ref, opts.quiet);
+      const d = await loadDealArg(ref, opts.quiet);
       // the output over the position file it shows would destroy it (as view refuses it)
       if (opts.out !== undefined && d.source.kind === 'file' && sameFileAs(opts.out, [d.source.path]) !== null) {
         throw new InputError('bad-option', `option --out ${quoteInput(opts.out, 120)}: is the position file ${quoteInput(d.source.path, 120)} shown; writing there would destroy it, so nothing was written: give another file name`);
@@ -193,8 +193,8 @@ export function registerGameCommands(program: Command): void {
     .option('--columns <numbering>', COLUMNS_HELP)
     .option('--json', 'print one JSON object { code, moves, won, columns (the numbering: pysol or spidersolve) }')
     .addHelpText('after', '\nExample:\n  spidersolve moves SE4-7\n  spidersolve moves pysol:spider2:5     (in PySolFC\'s column numbers)')
-    .action((ref: string, opts: { json?: boolean; columns?: string }) => {
-      const d = loadDealOrThrow(ref);
+    .action(async (ref: string, opts: { json?: boolean; columns?: string }) => {
+      const d = await loadDealArg(ref);
       const pos = d.position;
       const numbering = numberingFor(d, opts.columns);
       const note = numberingNote(d, numbering);
@@ -218,8 +218,8 @@ export function registerGameCommands(program: Command): void {
     .option('--explain', 'one line per move: its number, the notation, the cards moved in words, the card turned up, a suit completed, the stock deals left and the running scores')
     .option('--json', 'print one JSON object { code, moves, movesPlayed, classicScore, revealScore, won, flips, completed, position, columns, and with --explain explain: [one object per move] }')
     .addHelpText('after', '\nExamples:\n  spidersolve play SE4-7 5-4 d\n  spidersolve play SP2-1007 "3-5 7-4 d" --json\n  spidersolve play pysol:spider2:5 "9-8 d" --explain')
-    .action((ref: string, moveArgs: string[], opts: { reveal?: boolean; json?: boolean; columns?: string; explain?: boolean }) => {
-      const d = loadDealOrThrow(ref);
+    .action(async (ref: string, moveArgs: string[], opts: { reveal?: boolean; json?: boolean; columns?: string; explain?: boolean }) => {
+      const d = await loadDealArg(ref);
       const numbering = numberingFor(d, opts.columns);
       const note = numberingNote(d, numbering);
       const words = lineWords(moveArgs);

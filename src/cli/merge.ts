@@ -52,7 +52,8 @@ export function registerMergeCommand(program: Command): void {
         'the target how many of its planned deals it counts (partial: missing shards or an unfinished run). ' +
         'Rows are matched by their natural keys, never by ids (a study by name, a run by uid, a result by deal, budget and ' +
         'solver version, a deal name by deal and name, a study link by study and deal), so merging twice adds nothing, and ' +
-        'an input that is the target is skipped. An error result is replaced by a settled one, never the reverse. ' +
+        'an input that is the target is skipped (a glob that also matches it), as is another name (a link) of an input ' +
+        'given before; but the target as the only input, or one name given twice, is refused (exit 2). An error result is replaced by a settled one, never the reverse. ' +
         'Inputs are only read (an older schema is upgraded in a temporary copy).\nChecks, before anything is written: ' +
         "each input is read whole by SQLite's integrity check, and every row is checked: each deal code with its check " +
         'characters, status, positions and budget consistent, and each won line replayed through the rules engine to a ' +

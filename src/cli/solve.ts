@@ -10,7 +10,7 @@ import { solve } from '../solver/solve.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, type SolveProgress, type SolveResult } from '../solver/types.js';
 import { toNumbering } from '../game/numbering.js';
 import { formatExplained } from '../game/explain.js';
-import { COLUMNS_HELP, DEAL_HELP, loadDealOrThrow, numberingFor, numberingNote, parseBudgetOption, printJson, printLines, QUIET_HELP, variantLabel } from './common.js';
+import { COLUMNS_HELP, DEAL_HELP, loadDealArg, numberingFor, numberingNote, parseBudgetOption, printJson, printLines, QUIET_HELP, variantLabel } from './common.js';
 import { explainOrThrow } from './game.js';
 
 /** Exit code of each solver result. */
@@ -128,8 +128,8 @@ export function registerSolveCommands(program: Command): void {
     .option('--json', 'print one JSON object { code, label, game, suits, maxPositions, status, positions, elapsedMs, line, moveCount, classicScore, revealScore, peakBytes, solverVersion, stages, columns, and with --explain explain: [one object per move] }; stages: [{ stage (quick, beam or complete), positions (new ones it stored), iterations (beam only, else null), end (won, lost, budget spent, share spent, ran dry or budget short) }]; an error is printed as { error: { code, message } } (bad-option, bad-code, bad-file, out-of-memory, …; the exit status and the line on stderr as without --json)')
     .option('--quiet', `${QUIET_HELP}`)
     .addHelpText('after', `\n${DEAL_HELP}\n\nA solve that runs more than ${PROGRESS_FIRST_MS / 1000} s shows its progress on stderr (positions so far, rate) when stderr is a terminal, unless --json or --quiet.${EXIT_HELP}`)
-    .action((ref: string, opts: { maxPositions?: string; json?: boolean; columns?: string; explain?: boolean; quiet?: boolean }) => {
-      const deal0 = loadDealOrThrow(ref, opts.quiet);
+    .action(async (ref: string, opts: { maxPositions?: string; json?: boolean; columns?: string; explain?: boolean; quiet?: boolean }) => {
+      const deal0 = await loadDealArg(ref, opts.quiet);
       const numbering = numberingFor(deal0, opts.columns);
       const note = numberingNote(deal0, numbering);
       const { deal, max, r } = solveArg('solve', deal0, opts.maxPositions, !opts.json && !opts.quiet && process.stderr.isTTY === true);
@@ -164,8 +164,8 @@ export function registerSolveCommands(program: Command): void {
     .option('--json', 'print one JSON object { code, status, move (null unless won), positions, line (the whole winning line; [] unless won), columns }')
     .option('--quiet', QUIET_HELP)
     .addHelpText('after', `\n${DEAL_HELP}${EXIT_HELP}`)
-    .action((ref: string, opts: { maxPositions?: string; json?: boolean; columns?: string; quiet?: boolean }) => {
-      const deal0 = loadDealOrThrow(ref, opts.quiet);
+    .action(async (ref: string, opts: { maxPositions?: string; json?: boolean; columns?: string; quiet?: boolean }) => {
+      const deal0 = await loadDealArg(ref, opts.quiet);
       const numbering = numberingFor(deal0, opts.columns);
       const note = numberingNote(deal0, numbering);
       const { deal, max, r } = solveArg('hint', deal0, opts.maxPositions);

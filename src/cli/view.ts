@@ -21,7 +21,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, SOLVER_VERSION } from '../sol
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage, type Verdict } from '../view/page.js';
 import { checkOutPath, checkOutReplaceable, stdoutDash } from './batch.js';
-import { cardWords, COLUMNS_HELP, DEAL_HELP, dbOption, lineWords, loadDealOrThrow, noteOutExtension, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, wroteLine } from './common.js';
+import { cardWords, COLUMNS_HELP, DEAL_HELP, dbOption, lineWords, loadDealArg, noteOutExtension, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, wroteLine } from './common.js';
 
 interface ViewOptions {
   line?: string;
@@ -114,7 +114,7 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
     if (given('stored')) throw new InputError('bad-option', 'option --no-stored: only with --solve');
   }
   if (o.out !== undefined) checkOutPath(o.out, o.db);
-  const deal = loadDealOrThrow(ref, o.quiet);
+  const deal = await loadDealArg(ref, o.quiet);
   // the page over the position file it shows would destroy it (a study reads its position files again
   // when it resumes)
   if (o.out !== undefined && deal.source.kind === 'file' && sameFileAs(o.out, [deal.source.path]) !== null) {

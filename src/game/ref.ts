@@ -68,9 +68,10 @@ export interface LoadedDeal {
  * Resolves a `<deal>` argument (see the module comment). Errors are one-line InputErrors naming the
  * argument: `bad-code`/`bad-checksum`/`bad-composition` for a code, `bad-reference` for a pysol:
  * reference, `bad-file` for a missing or unreadable file or one that is not text (a zero byte, bytes
- * that are not UTF-8), and the position-file codes for its content.
+ * that are not UTF-8), and the position-file codes for its content. `name`: how messages name the
+ * file (default the path as pathForMessage shows it).
  */
-export function loadDeal(ref: string): Result<LoadedDeal> {
+export function loadDeal(ref: string, name: string = pathForMessage(ref)): Result<LoadedDeal> {
   const label = ref;
   const t = ref.trim();
   if (t === '') return err('bad-reference', `deal ${quoteInput(ref)}: empty; give a deal code (SP2-1007), pysol:spider:N or a position file`);
@@ -134,19 +135,30 @@ export function loadDeal(ref: string): Result<LoadedDeal> {
       : code === 'EISDIR' ? 'is a directory'
       : code === 'E2BIG' ? `too large (over ${MAX_POSITION_FILE_BYTES / 1024 / 1024} MiB; a position file holds a few kilobytes)`
       : fileErrorText(e);
-    return err('bad-file', `position file ${pathForMessage(ref)}: ${why}`);
+    return err('bad-file', `position file ${name}: ${why}`);
   }
+  return dealOfPositionText(text, ref, name, label);
+}
+
+/**
+ * The deal of a position file's text (UTF-8, already read): `path` is the file it came from (its
+ * `.json` name picks the JSON form; it is the LoadedDeal's `source.path`), `name` how messages name it
+ * (`- (standard input)` for text read from standard input), `label` what the user typed. Errors as
+ * loadDeal's for a file: `bad-file` for text that is not text (a zero byte, bytes that are not UTF-8),
+ * and the position-file codes (positionFile.ts) for its content, each naming the file as `name`.
+ */
+export function dealOfPositionText(text: string, path: string, name: string, label: string = path): Result<LoadedDeal> {
   // a binary file (a program, an image) is refused as such, not parsed as a position
   const binary = notTextReason(text);
   if (binary !== null) {
-    return err('bad-file', `position file ${pathForMessage(ref)}: not a text file (${binary}); give a position file in the text or JSON form, a deal code or pysol:GAME:N`);
+    return err('bad-file', `position file ${name}: not a text file (${binary}); give a position file in the text or JSON form, a deal code or pysol:GAME:N`);
   }
   // the JSON form by its name (`.json`) or, for a name that says nothing (a pipe: /dev/stdin, <(…)), by
   // its first character: the text form never starts with `{`
-  const json = /\.json$/i.test(ref) || text.trimStart().startsWith('{');
+  const json = /\.json$/i.test(path) || text.trimStart().startsWith('{');
   const meta: PositionFileMeta = {};
-  const r = json ? parsePositionJson(text, pathForMessage(ref), meta) : parsePositionText(text, pathForMessage(ref), meta);
+  const r = json ? parsePositionJson(text, name, meta) : parsePositionText(text, name, meta);
   if (!r.ok) return r;
   const cards = dealCardsOf(r.value);
-  return ok({ position: r.value, code: cards ? makeDealCode(r.value.variant, cards) : null, source: { kind: 'file', path: ref, ...(meta.source !== undefined ? { text: meta.source } : {}) }, label });
+  return ok({ position: r.value, code: cards ? makeDealCode(r.value.variant, cards) : null, source: { kind: 'file', path, ...(meta.source !== undefined ? { text: meta.source } : {}) }, label });
 }

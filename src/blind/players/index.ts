@@ -40,22 +40,29 @@ export const PLAYER_HELP =
 /**
  * Parses a player spec (case-insensitive). Throws InputError `bad-option`, one line naming the spec and
  * the fault: an unknown player, a parameter the player does not take, a parameter given twice, a value
- * that is not a whole number in range, or a malformed `key=value`.
+ * that is not a whole number in range, a malformed `key=value`, or an empty parameter (named by its
+ * place: `parameter 2 of 3 is empty`). Blanks around the colon, the commas and each `=` are ignored
+ * alike; specText writes the canonical form, without them.
  */
 export function parsePlayerSpec(text: string): PlayerSpec {
   const t = String(text).trim().toLowerCase();
   const colon = t.indexOf(':');
-  const name = colon < 0 ? t : t.slice(0, colon);
+  // blanks around the colon, the commas and each `=` are dropped alike (`sample : k = 1 , hop=2`)
+  const name = colon < 0 ? t : t.slice(0, colon).trim();
   const rest = colon < 0 ? null : t.slice(colon + 1);
   const bad = (why: string) => new InputError('bad-option', `player ${quoteInput(String(text))}: ${why}`);
   if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N]`);
   const params = new Map<string, string>();
   if (rest !== null) {
     if (rest.trim() === '') throw bad('nothing after the colon; give key=value parameters or drop the colon');
-    for (const part of rest.split(',')) {
+    const parts = rest.split(',');
+    for (const [i, part] of parts.entries()) {
+      // `k=8,,budget=100`, `k=8,`: named by its place, for an empty one has nothing else to show
+      if (part.trim() === '') throw bad(`parameter ${i + 1} of ${parts.length} is empty (${i === 0 ? 'a comma right after the colon' : i === parts.length - 1 ? 'a comma at the end' : 'two commas in a row'}); separate key=value parameters with single commas`);
       const eq = part.indexOf('=');
       if (eq < 0) throw bad(`parameter ${quoteInput(part.trim())} is not key=value`);
       const key = part.slice(0, eq).trim();
+      if (key === '') throw bad(`parameter ${i + 1}, ${quoteInput(part.trim())}, has no key before its =; write key=value`);
       const value = part.slice(eq + 1).trim();
       if (params.has(key)) throw bad(`parameter ${quoteInput(key)} given twice`);
       params.set(key, value);
