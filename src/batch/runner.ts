@@ -19,11 +19,9 @@ import type { BlindReportRow } from './blind.js';
 import type { ReportRow } from './report.js';
 import { runRung } from './rung.js';
 import { BatchRun, planRun, summarise } from './runState.js';
-
-export { workersToStart } from './runState.js';
 import { ResultStore, type StudyParams } from './store.js';
 
-export { BUSY_GIVE_UP_MS, BUSY_RETRY_MS } from './runState.js';
+export { BUSY_GIVE_UP_MS, BUSY_RETRY_MS, workersToStart } from './runState.js';
 export { SHARD_INFERENCE_MIN } from './shardCheck.js';
 export { abortOnSignals } from './stopSignals.js';
 export { bandText, bandWidth, WIDTH_NOTE_AFTER, widthNote } from './untilWidth.js';
