@@ -22,6 +22,7 @@ import { loadDeal } from '../src/game/ref.js';
 import { legalMoves } from '../src/game/rules.js';
 import { SE1, SE4 } from './helpers/game.js';
 import { expectOneLineError, runInProcess } from './helpers/cli.js';
+import { withEnv } from './helpers/env.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-blind-edges-2-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -151,6 +152,17 @@ describe('blind stops on SIGINT or SIGTERM after the move being played', () => {
     const o = JSON.parse(r.stdout) as { error: { code: string; message: string } };
     expect(o).toEqual({ error: { code: 'interrupted', message: 'interrupted after 0 moves, before the game ended; nothing was stored (blind keeps no results)' } });
     expect(r.stderr).toBe(`spidersolve: ${o.error.message}\n`);
+  });
+
+  it('a signal during the search for where the deal was lost: the end printed, not where it was lost; exit 130, no page', async () => {
+    const out = join(dir, 'lost.html');
+    const r = await withEnv({ SPIDERSOLVE_TEST_SIGNAL_AT: 'blind-loss' }, () => runWatching(['blind', 'SE1-16', '--player', 'greedy', '--loss-budget', '2000', '--out', out], () => {}));
+    expect(r.status).toBe(130);
+    expect(r.stdout.split('\n').filter((l) => MOVE_LINE.test(l))).toHaveLength(34);
+    expect(r.stdout).toContain('\nstuck after 34 moves (the player plays none of the 7 legal moves: each breaks an in-suit run; no deal is left), ');
+    expect(r.stdout).not.toMatch(/where the deal was lost|deal was lost at|cost:/);
+    expect(r.stderr).toBe(`spidersolve: interrupted after the game's 34 moves (it ended stuck), while looking for where the deal was lost; nothing was stored (blind keeps no results), and --out ${out} was not written (the page is written only once the search for where the deal was lost has ended too)\n`);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('the search for where the deal was lost stops between two solves', async () => {

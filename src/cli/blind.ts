@@ -323,6 +323,16 @@ export function blindSeed(o: { playerSeed?: string; seed?: string }): number {
   return given ?? old ?? DEFAULT_PLAYER_SEED;
 }
 
+/**
+ * Test hook, as signals.ts signalAtStage is for a batch: with SPIDERSOLVE_TEST_SIGNAL_AT=blind-loss
+ * (or `blind-loss:SIGTERM`) the process sends itself SIGINT (or SIGTERM) as the search for where the
+ * deal was lost begins; Node delivers it after that search's first solve.
+ */
+function signalAtLossSearch(): void {
+  const [stage, signal = 'SIGINT'] = (process.env.SPIDERSOLVE_TEST_SIGNAL_AT ?? '').split(':');
+  if (stage === 'blind-loss' && (signal === 'SIGINT' || signal === 'SIGTERM')) process.kill(process.pid, signal);
+}
+
 /** Two turns of the event loop: a signal that has come meanwhile is delivered to its handler (signals.ts). */
 async function letSignalsIn(): Promise<void> {
   for (let i = 0; i < 2; i++) await new Promise<void>((r) => setImmediate(r));
@@ -332,7 +342,7 @@ async function letSignalsIn(): Promise<void> {
  * Plays the blind game of `deal` move by move (startBlind), printing the head lines and each move as
  * it is played unless `--json`, then looks for where a stuck game was lost (findLossUnlessStopped).
  * `signal` stops it between two moves or two solves of that search: then the moves so far stay
- * printed, the line of the interruption goes to stderr (with --json, the error object to stdout),
+ * printed (and the end of a game that ended, when the search was stopped), the line of the interruption goes to stderr (with --json, the error object to stdout),
  * the exit status is EXIT_INTERRUPTED (130), and `interrupted` is returned. Else the ended game, the
  * loss search's answer, the player's account of a stop (whyNone) and each move in words in `view`.
  */
@@ -350,8 +360,9 @@ async function playToEnd(
     const note = numberingNote(deal, view.numbering);
     printLines([`${title} (${variantLabel(deal.position)}), played blind by ${specText(spec)}, player seed ${seed}`, ...(note ? [note] : [])]);
   }
-  const interrupted = (what: string): { kind: 'interrupted' } => {
-    const out = o.out === undefined ? '' : `, and --out ${o.out} was not written (the page is written only for a finished game)`;
+  const interrupted = (what: string, ended = false): { kind: 'interrupted' } => {
+    const why = ended ? 'the page is written only once the search for where the deal was lost has ended too' : 'the page is written only for a finished game';
+    const out = o.out === undefined ? '' : `, and --out ${o.out} was not written (${why})`;
     const message = `interrupted ${what}; nothing was stored (blind keeps no results)${out}`;
     process.stderr.write(`spidersolve: ${message}\n`);
     if (o.json) printJson({ error: { code: 'interrupted', message } });
@@ -372,9 +383,14 @@ async function playToEnd(
   const g = play.game();
   let loss: TimedLoss | null = null;
   if (g.result === 'stuck' && lossBudget > 0) {
+    signalAtLossSearch();
     const t0 = performance.now();
     const found = await findLossUnlessStopped(deal.position, g.line, lossBudget, signal);
-    if ('stopped' in found) return interrupted(`after the game's ${moveCount(g.steps.length)} (it ended stuck), while looking for where the deal was lost`);
+    if ('stopped' in found) {
+      // the game has ended: its end is printed; where it was lost is not known
+      if (!o.json) printLines(endText(g, play.whyNone(), view));
+      return interrupted(`after the game's ${moveCount(g.steps.length)} (it ended stuck), while looking for where the deal was lost`, true);
+    }
     loss = { ...found, elapsedMs: Math.round((performance.now() - t0) * 10) / 10 };
   }
   // (a signal after the game and the search have ended is too late to stop anything: the end is printed)
