@@ -73,11 +73,13 @@ describe('blind and view write a page: a note for a name that says another form'
 });
 
 describe('blind games: the numbering of a PySolFC deal, the page\'s end sentence, export\'s row words', () => {
-  it('blind on a PySolFC deal says its moves are in spidersolve\'s layout, with spades for clubs below four suits', async () => {
+  it('blind on a PySolFC deal says which numbering its moves are in, as solve does (PySolFC\'s by default, clubs for spades below four suits)', async () => {
     const one = await runInProcess(['blind', 'pysol:spider1:3', '--player', 'greedy', '--loss-budget', '0']);
-    expect(one.stdout.split('\n')[1]).toBe("columns: spidersolve's layout (PySolFC columns 1,4,7,10,2,3,5,6,8,9 are spidersolve's 1-10), spades for PySolFC's clubs; show --columns pysol lays the deal out in PySolFC's");
+    expect(one.stdout.split('\n')[1]).toBe("columns: PySolFC's, 1-10 left to right as PySolFC lays the deal out, so the moves can be played in PySolFC as printed; cards in PySolFC's suits (clubs for spades) (--columns spidersolve for spidersolve's layout)");
+    const own = await runInProcess(['blind', 'pysol:spider1:3', '--player', 'greedy', '--loss-budget', '0', '--columns', 'spidersolve']);
+    expect(own.stdout.split('\n')[1]).toBe("columns: spidersolve's layout (PySolFC columns 1,4,7,10,2,3,5,6,8,9 are spidersolve's 1-10); --columns pysol for PySolFC's own numbers");
     const ette = await runInProcess(['blind', 'pysol:spiderette:3', '--player', 'greedy', '--loss-budget', '0']);
-    expect(ette.stdout.split('\n')[1]).toBe("columns: spidersolve's layout (the same as PySolFC's, 1-7 left to right); show --columns pysol lays the deal out in PySolFC's");
+    expect(ette.stdout.split('\n')[1]).toBe("columns: PySolFC's, 1-7 left to right as PySolFC lays the deal out (the same as spidersolve's), so the moves can be played in PySolFC as printed (--columns spidersolve for spidersolve's layout)");
     // a deal code has one numbering: no such line
     const code = await runInProcess(['blind', 'SE1-16', '--player', 'greedy', '--loss-budget', '0']);
     expect(code.stdout.split('\n')[1]).toMatch(/^ {3}1\. /);

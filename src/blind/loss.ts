@@ -41,18 +41,23 @@ export interface LossPoint {
   readonly positions: number;
 }
 
+/** Work done so far by a loss search: solves run and positions they stored. */
+export interface LossWork {
+  readonly solves: number;
+  readonly positions: number;
+}
+
 /**
- * Finds where a game played from `start` along `line` (notation) was lost (see the module comment).
- * A line that ends in a win answers `lastWinnable: null, exact: true` with no solve. Throws Error if the
- * line does not replay (a defect of the caller: blind games always replay).
+ * The loss search of findLoss as a generator: yields the work done after each solve, returns the
+ * answer. Throws Error if the line does not replay.
  */
-export function findLoss(start: Position, line: readonly string[], budget: number): LossPoint {
+function* lossSearch(start: Position, line: readonly string[], budget: number): Generator<LossWork, LossPoint, void> {
   const positions = replayPositions(start, line);
   if (isWon(positions[positions.length - 1]!)) return { lastWinnable: null, exact: true, budget, solves: 0, positions: 0 };
   let solves = 0;
   let stored = 0;
   const memo = new Map<number, 'won' | 'lost' | 'undecided'>();
-  const status = (i: number) => {
+  function* status(i: number): Generator<LossWork, 'won' | 'lost' | 'undecided', void> {
     let s = memo.get(i);
     if (s === undefined) {
       const r = solve(positions[i]!, { maxPositions: budget });
@@ -60,24 +65,56 @@ export function findLoss(start: Position, line: readonly string[], budget: numbe
       stored += r.positions;
       s = r.status;
       memo.set(i, s);
+      yield { solves, positions: stored };
     }
     return s;
-  };
+  }
   // winnable positions form a prefix: find its last member
   // the start not winnable: proven lost (no move lost it: the deal cannot be won), or not known
-  if (status(0) !== 'won') return { lastWinnable: null, exact: status(0) === 'lost', budget, solves, positions: stored };
+  const first = yield* status(0);
+  if (first !== 'won') return { lastWinnable: null, exact: first === 'lost', budget, solves, positions: stored };
   let lo = 0;
   let hi = positions.length - 1; // the end is stuck: not won
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (status(mid) === 'won') lo = mid;
+    if ((yield* status(mid)) === 'won') lo = mid;
     else hi = mid;
   }
-  const after = status(hi);
+  const after = yield* status(hi);
   // the end proven winnable (hi is the end whenever every position solved before it was won): the
   // player stopped where a win still existed, and no move lost the deal
   if (after === 'won') return { lastWinnable: hi, exact: true, budget, solves, positions: stored };
   return { lastWinnable: lo, exact: after === 'lost', budget, solves, positions: stored };
+}
+
+/**
+ * Finds where a game played from `start` along `line` (notation) was lost (see the module comment).
+ * A line that ends in a win answers `lastWinnable: null, exact: true` with no solve. Throws Error if the
+ * line does not replay (a defect of the caller: blind games always replay).
+ */
+export function findLoss(start: Position, line: readonly string[], budget: number): LossPoint {
+  const search = lossSearch(start, line, budget);
+  for (;;) {
+    const r = search.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * findLoss, giving the event loop a turn after each solve so that `signal` (an abort on SIGINT, say)
+ * can stop it between two solves: resolves the same LossPoint, or `{ stopped: true }` with the work
+ * done before it stopped. Throws as findLoss.
+ */
+export async function findLossUnlessStopped(start: Position, line: readonly string[], budget: number, signal: AbortSignal): Promise<LossPoint | (LossWork & { readonly stopped: true })> {
+  const search = lossSearch(start, line, budget);
+  let done: LossWork = { solves: 0, positions: 0 };
+  for (;;) {
+    if (signal.aborted) return { ...done, stopped: true };
+    const r = search.next();
+    if (r.done) return r.value;
+    done = r.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 /**

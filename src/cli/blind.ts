@@ -5,25 +5,36 @@
  * where the deal was lost, if the solver knows (src/blind/loss.ts findLoss). `--out` writes the game for
  * the viewer (src/view/page.ts), face-down cards hidden until the page's reveal toggle shows them.
  *
- * Exit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error.
+ * Each move is printed as it is played (startBlind), in the deal's column numbering (`--columns`:
+ * PySolFC's by default for a `pysol:` deal, as solve and play print it). A SIGINT, SIGTERM or SIGHUP
+ * stops the game after the move being played (or the loss search between two solves): the moves so
+ * far stay printed, a line on stderr says where it stopped, and nothing is written (blind keeps no
+ * results; `--out` is written only for a finished game).
+ *
+ * Exit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error, 130 interrupted.
  */
 import { dirname } from 'node:path';
 import { Option, type Command } from 'commander';
 import { canonicalPath, makeDirs, sameFileAs, writeTextAtomically } from '../batch/files.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH } from '../batch/store.js';
-import { playBlind, type BlindGame } from '../blind/game.js';
-import { findLoss, type LossPoint } from '../blind/loss.js';
-import { parsePlayerSpec, PLAYER_HELP } from '../blind/players/index.js';
-import { makeCard, parseCard } from '../game/cards.js';
+import { abortOnSignals } from '../batch/stopSignals.js';
+import { startBlind, type BlindGame, type BlindStep } from '../blind/game.js';
+import { findLossUnlessStopped, type LossPoint } from '../blind/loss.js';
+import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
+import { IDLE_LIMIT } from '../blind/players/greedy.js';
+import type { NoMoveReason, NoMoveWhy } from '../blind/players/types.js';
+import { makeCard, parseCard, type Card } from '../game/cards.js';
+import { describeMove } from '../game/describe.js';
+import { ownNumbering, toNumbering, type Numbering } from '../game/numbering.js';
 import { MAX_SEED } from '../game/deal.js';
 import { InputError, quoteInput } from '../game/errors.js';
 import type { LoadedDeal } from '../game/ref.js';
 import { MAX_MAX_POSITIONS } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage } from '../view/page.js';
-import { checkOutPath, checkOutReplaceable, checkOutWritable, DEFAULT_PLAYER_SEED } from './batch.js';
-import { DEAL_HELP, loadDealArg, noteOutExtension, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
+import { checkOutPath, checkOutReplaceable, checkOutWritable, DEFAULT_PLAYER_SEED, EXIT_INTERRUPTED } from './batch.js';
+import { cardWords, COLUMNS_HELP, DEAL_HELP, loadDealArg, noteOutExtension, numberingFor, numberingNote, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
 
 /** Exit code of each blind result. */
 export const BLIND_EXIT_CODES = { won: 0, stuck: 3 } as const;
@@ -41,6 +52,8 @@ interface BlindCliOptions {
   lossBudget?: string;
   /** `--quiet`: nothing on stderr but errors (no "wrote" line, no note on a deal read as ASCII). */
   quiet?: boolean;
+  /** `--columns pysol|spidersolve`: the numbering the game is printed in (common.ts numberingFor). */
+  columns?: string;
 }
 
 function fmt(n: number): string {
@@ -87,29 +100,132 @@ export function lossText(g: BlindGame, loss: LossPoint | null): string {
 
 /**
  * A card of a blind game (BlindGame's machine form, `QH`) as the text output shows it, with the
- * suit symbol (`Q♥`), as the moves show the cards they turn up.
+ * suit symbol (`Q♥`), as the moves show the cards they turn up; `name` names a card otherwise
+ * (common.ts cardWords: PySolFC's clubs for spades).
  */
-export function shownCard(card: string): string {
+export function shownCard(card: string, name: (c: Card) => string = (c) => makeCard(c, true)): string {
   const c = parseCard(card);
-  return c === undefined ? card : makeCard(c, true);
+  return c === undefined ? card : name(c);
+}
+
+/**
+ * How a blind game is printed: the column numbering (numbering.ts; spidersolve's by default) and the
+ * cards' names in words (default: rank and suit symbol) and in the machine form of `--json` (default:
+ * `QH`), which in PySolFC's numbering of a one- or two-suit deal write spades as clubs (cardWords).
+ */
+export interface BlindView {
+  readonly numbering: Numbering;
+  readonly card: (c: Card) => string;
+  readonly code: (c: Card) => string;
+}
+
+/** spidersolve's own view of a game of `columns` columns (BlindView). */
+export function ownView(columns: number): BlindView {
+  return { numbering: ownNumbering(columns), card: (c) => makeCard(c, true), code: (c) => makeCard(c) };
+}
+
+/** The view of `deal`'s game in `numbering` (BlindView; cards as common.ts cardWords names them). */
+export function viewOf(deal: LoadedDeal, numbering: Numbering): BlindView {
+  const words = cardWords(deal, numbering);
+  const clubs = words.suit(0) !== '\u2660';
+  return { numbering, card: words.card, code: (c) => makeCard(clubs && c < 13 ? c + 39 : c) };
+}
+
+/** The indices 0..n-1 of columns (or of a stock deal's cards, one a column) in the order of their shown column numbers (1 first). */
+function shownOrder(view: BlindView, n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i).sort((a, b) => view.numbering.shown[a]! - view.numbering.shown[b]!);
+}
+
+/** A reason of NoMoveReason in words: [said of one move, said of several]. */
+const REFUSAL_WORDS: Readonly<Record<NoMoveReason, readonly [string, string]>> = {
+  back: ['leads back to a view met since the last card was turned up', 'lead back to views met since the last card was turned up'],
+  'whole column': ['moves a whole column into an empty one', 'move a whole column into an empty one'],
+  'breaks run': ['breaks an in-suit run', 'break an in-suit run'],
+  'no gain': ['moves a group off a card of the next rank onto another, not of its suit (no gain)', 'move a group off a card of the next rank onto another, not of its suit (no gain)'],
+  'spends empty': ['fills an empty column without turning up a card or freeing one for its suit', 'fill an empty column without turning up a card or freeing one for its suit'],
+  idle: ['', ''],
+};
+
+/**
+ * Why the player stopped, in a few words (the player's own account, NoMoveWhy): `the player plays
+ * none of the 4 legal moves: 3 lead back to views met since the last card was turned up, 1 breaks an
+ * in-suit run; no deal is left`; `no legal move is left` for a view with none.
+ */
+export function noMoveText(why: NoMoveWhy, idleLimit: number): string {
+  const deal = why.deal === 'none left' ? 'no deal is left' : 'no deal while a column is empty (R12)';
+  if (why.legal === 0) return `no legal move is left; ${deal}`;
+  const head = why.legal === 1 ? 'the player does not play the one legal move' : `the player plays none of the ${why.legal} legal moves`;
+  if (why.idle) return `${head}: no card turned up in its last ${idleLimit} moves, so it only deals or fills an empty column for a deal; ${deal}`;
+  const all = why.refused.length === 1 && why.refused[0]!.count === why.legal;
+  const parts = why.refused.map((r) => (all ? `${why.legal === 1 ? 'it' : 'each'} ${REFUSAL_WORDS[r.reason][0]}` : `${r.count} ${REFUSAL_WORDS[r.reason][r.count === 1 ? 0 : 1]}`));
+  return `${head}: ${parts.join(', ')}; ${deal}`;
 }
 
 /**
  * The end of the game in words: won, or stuck with suits completed and the cards left face down and
- * in the stock, shown with suit symbols (shownCard).
+ * in the stock, shown with suit symbols (shownCard). `why`: the player's account of a stop for want of
+ * a move (startBlind's whyNone), said in the first line (noMoveText); without it the line says `no
+ * move the player would play`. `view`: the numbering and card names to print in (default
+ * spidersolve's).
  */
-export function endText(g: BlindGame): string[] {
+export function endText(g: BlindGame, why: NoMoveWhy | null = null, view: BlindView = ownView(g.faceDown.length)): string[] {
   if (g.result === 'won') return [`won in ${moveCount(g.steps.length)} (${g.completed} of ${g.completeSuits} suits completed)`];
   const down = g.faceDown.reduce((s, c) => s + c.length, 0);
   const stock = g.stock.reduce((s, d) => s + d.length, 0);
+  const reason = g.stuckReason === 'move limit' ? 'the move limit was reached' : why === null ? 'no move the player would play' : noMoveText(why, IDLE_LIMIT);
   const lines = [
-    `stuck after ${moveCount(g.steps.length)} (${g.stuckReason === 'move limit' ? 'the move limit was reached' : 'no move the player would play'}), ${g.completed} of ${g.completeSuits} suits completed; ${down} card${down === 1 ? '' : 's'} left face down${stock ? `, ${stock} in the stock` : ''}`,
+    `stuck after ${moveCount(g.steps.length)} (${reason}), ${g.completed} of ${g.completeSuits} suits completed; ${down} card${down === 1 ? '' : 's'} left face down${stock ? `, ${stock} in the stock` : ''}`,
   ];
-  g.faceDown.forEach((c, i) => {
-    if (c.length) lines.push(`  face down in column ${i + 1}: ${c.map(shownCard).join(' ')}`);
-  });
-  g.stock.forEach((d, i) => lines.push(`  stock deal ${i + 1}: ${d.map(shownCard).join(' ')}`));
+  const name = (c: string) => shownCard(c, view.card);
+  for (const i of shownOrder(view, g.faceDown.length)) {
+    const c = g.faceDown[i]!;
+    if (c.length) lines.push(`  face down in column ${view.numbering.shown[i]}: ${c.map(name).join(' ')}`);
+  }
+  g.stock.forEach((d, i) => lines.push(`  stock deal ${i + 1}: ${shownOrder(view, d.length).map((j) => name(d[j]!)).join(' ')}`));
   return lines;
+}
+
+/**
+ * A move of a blind game as printed: its number (from 1), the move in the view's numbering, the move in
+ * words, and the cards it turned up: `  12. 3-7    move 9♠ from column 3 onto 10♥ in column 7, turns up a card: K♦`.
+ */
+export function stepLine(n: number, s: BlindStep, view: BlindView): string {
+  const up = s.turnedUp.length ? `: ${[...s.turnedUp].sort((a, b) => view.numbering.shown[a.column - 1]! - view.numbering.shown[b.column - 1]!).map((t) => shownCard(t.card, view.card)).join(' ')}` : '';
+  return `${String(n).padStart(4)}. ${toNumbering(s.move, view.numbering).padEnd(6)} ${s.words}${up}`;
+}
+
+/**
+ * The step as `--json` gives it in a view: the move in its numbering, the words as given (described in
+ * that view by the caller), the turned-up cards with their columns in that numbering (in its order)
+ * and their codes in its card names, the completed suits' letters likewise.
+ */
+function stepInView(s: BlindStep, words: string, view: BlindView): BlindStep {
+  const code = (t: string) => shownCard(t, view.code);
+  return {
+    ...s,
+    move: toNumbering(s.move, view.numbering),
+    words,
+    turnedUp: s.turnedUp.map((t) => ({ column: view.numbering.shown[t.column - 1]!, card: code(t.card) })).sort((a, b) => a.column - b.column),
+    completed: s.completed.map((l) => code(`A${l}`).slice(1)),
+  };
+}
+
+/**
+ * The game as `--json` gives it in a view (BlindView): moves, columns and cards in its numbering and
+ * names (stepInView; `words[i]`: move i+1 described in the view), face-down columns and stock deals in
+ * the order of its column numbers. spidersolve's own view gives the game as it is.
+ */
+export function gameInView(g: BlindGame, words: readonly string[], view: BlindView): BlindGame {
+  if (view.numbering.name === 'spidersolve') return g;
+  const code = (t: string) => shownCard(t, view.code);
+  const steps = g.steps.map((s, i) => stepInView(s, words[i] ?? s.words, view));
+  return {
+    ...g,
+    steps,
+    line: steps.map((s) => s.move),
+    faceDown: shownOrder(view, g.faceDown.length).map((i) => g.faceDown[i]!.map(code)),
+    stock: g.stock.map((d) => shownOrder(view, d.length).map((j) => code(d[j]!))),
+  };
 }
 
 /** findLoss's answer with the time its solves took (ms, wall clock), as `blind --json` gives it. */
@@ -163,19 +279,9 @@ export function costText(g: BlindGame, loss: TimedLoss | null): string {
   return `cost: ${s(c.elapsedMs)}; ${plural(c.solves, 'solve')}, ${plural(c.positions, 'position')}${share}${votes}`;
 }
 
-/**
- * The numbering line of a blind game of a PySolFC deal: blind prints moves in spidersolve's layout
- * only (common.ts numberingNote is the line of the commands that take --columns); PySolFC's one- and
- * two-suit games use clubs where spidersolve uses spades (game/pysol.ts).
- */
-export function blindPysolColumns(columns: number, suits: number): string {
-  const layout = columns === 10 ? "PySolFC columns 1,4,7,10,2,3,5,6,8,9 are spidersolve's 1-10" : "the same as PySolFC's, 1-7 left to right";
-  return `columns: spidersolve's layout (${layout})${suits < 4 ? ", spades for PySolFC's clubs" : ''}; show --columns pysol lays the deal out in PySolFC's`;
-}
-
-/** Writes the viewer page of a blind game to `out`. */
-async function writePage(deal: LoadedDeal, g: BlindGame, loss: LossPoint | null, out: string, version: string): Promise<void> {
-  const frames = lineFrames(deal.position, g.line);
+/** Writes the viewer page of a blind game to `out`, its columns and cards in `view`'s numbering and names (as view --columns). */
+async function writePage(deal: LoadedDeal, g: BlindGame, loss: LossPoint | null, out: string, version: string, view: BlindView): Promise<void> {
+  const frames = lineFrames(deal.position, g.line, { numbering: view.numbering, cardName: view.card });
   if (!frames.ok) throw new Error(`the blind game does not replay: ${frames.error.message}`);
   const at = lossPlace(g, loss);
   const mark = at === null ? null : { proven: 'the deal was lost here', 'or-later': 'the deal was lost here or later', 'last-or-stopping': 'the deal was lost here or by stopping after it', 'not-by-a-move': 'the player stopped here; a win still existed' }[at.kind];
@@ -190,6 +296,9 @@ async function writePage(deal: LoadedDeal, g: BlindGame, loss: LossPoint | null,
     note: `Played blind by ${g.player} (player seed ${g.seed}): the player saw only the face-up cards; face-down cards stay hidden until turned up (the reveal toggle shows them). ${end.charAt(0).toUpperCase()}${end.slice(1)}.`,
     frames: fs,
     generator: `spidersolve ${version}`,
+    columnLabels: view.numbering.shown,
+    spadesAsClubs: view.card(0) !== makeCard(0, true),
+    columnsNote: numberingNote(deal, view.numbering),
     startIsDeal: deal.code !== null,
   });
   try {
@@ -214,6 +323,80 @@ export function blindSeed(o: { playerSeed?: string; seed?: string }): number {
   return given ?? old ?? DEFAULT_PLAYER_SEED;
 }
 
+/**
+ * Test hook, as signals.ts signalAtStage is for a batch: with SPIDERSOLVE_TEST_SIGNAL_AT=blind-loss
+ * (or `blind-loss:SIGTERM`) the process sends itself SIGINT (or SIGTERM) as the search for where the
+ * deal was lost begins; Node delivers it after that search's first solve.
+ */
+function signalAtLossSearch(): void {
+  const [stage, signal = 'SIGINT'] = (process.env.SPIDERSOLVE_TEST_SIGNAL_AT ?? '').split(':');
+  if (stage === 'blind-loss' && (signal === 'SIGINT' || signal === 'SIGTERM')) process.kill(process.pid, signal);
+}
+
+/** Two turns of the event loop: a signal that has come meanwhile is delivered to its handler (signals.ts). */
+async function letSignalsIn(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
+/**
+ * Plays the blind game of `deal` move by move (startBlind), printing the head lines and each move as
+ * it is played unless `--json`, then looks for where a stuck game was lost (findLossUnlessStopped).
+ * `signal` stops it between two moves or two solves of that search: then the moves so far stay
+ * printed (and the end of a game that ended, when the search was stopped), the line of the interruption goes to stderr (with --json, the error object to stdout),
+ * the exit status is EXIT_INTERRUPTED (130), and `interrupted` is returned. Else the ended game, the
+ * loss search's answer, the player's account of a stop (whyNone) and each move in words in `view`.
+ */
+async function playToEnd(
+  deal: LoadedDeal,
+  spec: ReturnType<typeof parsePlayerSpec>,
+  seed: number,
+  lossBudget: number,
+  view: BlindView,
+  o: BlindCliOptions,
+  signal: AbortSignal,
+): Promise<{ kind: 'interrupted' } | { kind: 'ended'; g: BlindGame; loss: TimedLoss | null; why: NoMoveWhy | null; words: string[] }> {
+  const title = deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code;
+  if (!o.json) {
+    const note = numberingNote(deal, view.numbering);
+    printLines([`${title} (${variantLabel(deal.position)}), played blind by ${specText(spec)}, player seed ${seed}`, ...(note ? [note] : [])]);
+  }
+  const interrupted = (what: string, ended = false): { kind: 'interrupted' } => {
+    const why = ended ? 'the page is written only once the search for where the deal was lost has ended too' : 'the page is written only for a finished game';
+    const out = o.out === undefined ? '' : `, and --out ${o.out} was not written (${why})`;
+    const message = `interrupted ${what}; nothing was stored (blind keeps no results)${out}`;
+    process.stderr.write(`spidersolve: ${message}\n`);
+    if (o.json) printJson({ error: { code: 'interrupted', message } });
+    process.exitCode = EXIT_INTERRUPTED;
+    return { kind: 'interrupted' };
+  };
+  const play = startBlind(deal.position, spec, seed);
+  const words: string[] = [];
+  for (;;) {
+    await letSignalsIn();
+    if (signal.aborted) return interrupted(`after ${moveCount(play.moves)}, before the game ended`);
+    const p = play.step();
+    if (p === null) break;
+    const said = view.numbering.name === 'spidersolve' ? p.step.words : describeMove(p.before, p.move, view.numbering, view.card);
+    words.push(said);
+    if (!o.json) printLines([stepLine(p.number, { ...p.step, words: said }, view)]);
+  }
+  const g = play.game();
+  let loss: TimedLoss | null = null;
+  if (g.result === 'stuck' && lossBudget > 0) {
+    signalAtLossSearch();
+    const t0 = performance.now();
+    const found = await findLossUnlessStopped(deal.position, g.line, lossBudget, signal);
+    if ('stopped' in found) {
+      // the game has ended: its end is printed; where it was lost is not known
+      if (!o.json) printLines(endText(g, play.whyNone(), view));
+      return interrupted(`after the game's ${moveCount(g.steps.length)} (it ended stuck), while looking for where the deal was lost`, true);
+    }
+    loss = { ...found, elapsedMs: Math.round((performance.now() - t0) * 10) / 10 };
+  }
+  // (a signal after the game and the search have ended is too late to stop anything: the end is printed)
+  return { kind: 'ended', g, loss, why: play.whyNone(), words };
+}
+
 /** Registers `blind` on the program. */
 export function registerBlindCommand(program: Command): void {
   program
@@ -224,10 +407,11 @@ export function registerBlindCommand(program: Command): void {
     .option('--player-seed <n>', `the player's own random seed, 0..${MAX_SEED} (default ${DEFAULT_PLAYER_SEED}), as batch --player-seed; the same deal, player and seed give the same game (--seed is an older name of it)`)
     .addOption(new Option('--seed <n>', 'older name of --player-seed').hideHelp())
     .option('--loss-budget <n>', `when the game is stuck, position budget of each solve that looks for the move where the deal was lost, 0 (do not look) or 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_LOSS_BUDGET})`)
-    .option('--json', 'print one JSON object { code, label, game, suits, player, seed (the player seed), result (won or stuck), stuckReason, completed, completeSuits, steps: [{ move, words, turnedUp: [{ column, card }], completed }], line, faceDown, stock, work: { solves, positions, plans, fallbacks } and elapsedMs (the play), loss: { lastWinnable, exact, budget, solves, positions, elapsedMs } or null (the search for where the deal was lost), cost: { elapsedMs, solves, positions, lossSolves, lossPositions, lossElapsedMs } (the two together, as the cost line) }; an error is printed as { error: { code, message } } (bad-option, bad-code, bad-file, …; the exit status and the line on stderr as without --json)')
+    .option('--columns <numbering>', `${COLUMNS_HELP}; the game is played the same in either, only printed in the numbering chosen`)
+    .option('--json', 'print one JSON object { code, label, game, suits, player, seed (the player seed), result (won or stuck), stuckReason, completed, completeSuits, steps: [{ move, words, turnedUp: [{ column, card }], completed }], line, faceDown, stock, work: { solves, positions, plans, fallbacks } and elapsedMs (the play), loss: { lastWinnable, exact, budget, solves, positions, elapsedMs } or null (the search for where the deal was lost), cost: { elapsedMs, solves, positions, lossSolves, lossPositions, lossElapsedMs } (the two together, as the cost line), columns (the numbering, pysol or spidersolve: the moves, line, turnedUp columns, words, faceDown and stock are in it, and in pysol a one- or two-suit deal\'s spades are clubs) }, at the end of the game; an error is printed as { error: { code, message } } (bad-option, bad-code, bad-file, interrupted, …; the exit status and the line on stderr as without --json)')
     .option('--out <file>', 'also write the game as a viewer page (HTML; face-down cards hidden until turned up, a toggle reveals them; the move where the deal was lost marked) and say so on stderr (missing parent directories are created); not - (stdout holds the game), the position file played, nor an existing file other than a page spidersolve wrote; checked before the game is played')
     .option('--quiet', QUIET_HELP)
-    .addHelpText('after', `\n${DEAL_HELP}\n\nExamples:\n  spidersolve blind SP1-10001 --player greedy\n  spidersolve blind SP4-10001 --player sample:k=8,budget=20000 --player-seed 7 --out game.html\n\nExit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error.`)
+    .addHelpText('after', `\n${DEAL_HELP}\n\nExamples:\n  spidersolve blind SP1-10001 --player greedy\n  spidersolve blind SP4-10001 --player sample:k=8,budget=20000 --player-seed 7 --out game.html\n\nExit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error, 130 interrupted (SIGINT, SIGTERM or SIGHUP: stopped after the move being played, the moves so far printed; a second signal quits at once).`)
     .action(async (ref: string, o: BlindCliOptions) => {
       // stdout holds the game in words (or JSON): the page has no place there
       if (o.out === '-') throw new InputError('bad-option', 'option --out -: blind prints the game on stdout, so the page cannot go there: give a file name for the page');
@@ -247,27 +431,31 @@ export function registerBlindCommand(program: Command): void {
         checkOutWritable(o.out);
         noteOutExtension(o.out, 'an HTML page', ['.html', '.htm'], o.quiet);
       }
-      const g = playBlind(deal.position, spec, seed);
-      let loss: TimedLoss | null = null;
-      if (g.result === 'stuck' && lossBudget > 0) {
-        const t0 = performance.now();
-        const found = findLoss(deal.position, g.line, lossBudget);
-        loss = { ...found, elapsedMs: Math.round((performance.now() - t0) * 10) / 10 };
-      }
-      if (o.out !== undefined) await writePage(deal, g, loss, o.out, program.version() ?? '');
+      const numbering = numberingFor(deal, o.columns);
+      const view = viewOf(deal, numbering);
       const v = deal.position.variant;
       const title = deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code;
+      // each move is printed as it is played; a signal (Ctrl-C) stops the game after the move being
+      // played, with the moves so far printed (abortOnSignals: a second signal quits at once)
+      const stop = abortOnSignals();
+      let ended: Awaited<ReturnType<typeof playToEnd>>;
+      try {
+        ended = await playToEnd(deal, spec, seed, lossBudget, view, o, stop.signal);
+      } finally {
+        stop.dispose();
+        // a terminal that hung up: end as a hung-up process does (batch does the same)
+        if (stop.hungUp && (process.stdout.isTTY || process.stderr.isTTY)) {
+          process.removeAllListeners('SIGHUP');
+          process.kill(process.pid, 'SIGHUP');
+        }
+      }
+      if (ended.kind === 'interrupted') return;
+      const { g, loss } = ended;
+      if (o.out !== undefined) await writePage(deal, g, loss, o.out, program.version() ?? '', view);
       if (o.json) {
-        printJson({ code: deal.code, label: deal.label, game: v.game, suits: v.suits, ...g, loss, cost: blindCost(g, loss) });
+        printJson({ code: deal.code, label: deal.label, game: v.game, suits: v.suits, ...gameInView(g, ended.words, view), loss, cost: blindCost(g, loss), columns: numbering.name });
       } else {
-        const lines = [`${title} (${variantLabel(deal.position)}), played blind by ${g.player}, player seed ${seed}`];
-        // a PySolFC deal: say which numbering the moves use, as solve and hint do (blind has only spidersolve's)
-        if (deal.source.kind === 'pysol') lines.push(blindPysolColumns(v.columns, v.suits));
-        g.steps.forEach((s, i) => {
-          const up = s.turnedUp.length ? `: ${s.turnedUp.map((t) => shownCard(t.card)).join(' ')}` : '';
-          lines.push(`${String(i + 1).padStart(4)}. ${s.move.padEnd(6)} ${s.words}${up}`);
-        });
-        lines.push(...endText(g));
+        const lines = [...endText(g, ended.why, view)];
         if (g.result === 'stuck') lines.push(lossText(g, loss));
         lines.push(costText(g, loss));
         printLines(lines);

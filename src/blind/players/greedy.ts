@@ -23,7 +23,7 @@
 import { type Card, rankOf, suitOf } from '../../game/cards.js';
 import type { Move } from '../../game/move.js';
 import { observationKey, observedMoves, type Observation } from '../observation.js';
-import type { BlindPlayer } from './types.js';
+import type { BlindPlayer, NoMoveReason, NoMoveWhy } from './types.js';
 
 /** The visible state after a card move, as an observation key (no hidden card is needed: it stays hidden). */
 function keyAfter(obs: Observation, m: Move & { kind: 'move' }): string {
@@ -88,14 +88,59 @@ function toEmptyScore(obs: Observation, m: Move & { kind: 'move' }, below: Card 
 /** Moves the greedy player makes without turning up a card before it deals or stops (a guard against long cycles). */
 export const IDLE_LIMIT = 200;
 
+/**
+ * Why the greedy player refuses card move `m` of `obs` (NoMoveReason, the first that holds, in its
+ * order), with `seen` the views it has passed through since the last card was turned up; null for a
+ * move it would play (a positive score, not back to a seen view).
+ */
+export function refusalOf(obs: Observation, m: Move & { kind: 'move' }, seen: ReadonlySet<string>): NoMoveReason | null {
+  const src = obs.columns[m.from]!;
+  const toEmpty = obs.columns[m.to]!.up.length === 0;
+  if (toEmpty && src.down === 0 && src.up.length === m.count) return 'whole column';
+  if (seen.has(keyAfter(obs, m))) return 'back';
+  if (greedyScore(obs, m) !== -Infinity) return null;
+  const n = src.up.length;
+  const head = src.up[n - m.count]!;
+  const below = n - m.count - 1 >= 0 ? src.up[n - m.count - 1]! : null;
+  if (below !== null && rankOf(below) === rankOf(head) + 1 && suitOf(below) === suitOf(head)) return 'breaks run';
+  return toEmpty ? 'spends empty' : 'no gain';
+}
+
+/**
+ * Why the greedy player answers no move in `obs` (NoMoveWhy): each legal card move's refusal
+ * (refusalOf), or every legal move refused as `idle` when it has gone IDLE_LIMIT moves without a card
+ * turned up (`idle`), and why it does not deal.
+ */
+export function noMoveWhy(obs: Observation, seen: ReadonlySet<string>, idle: boolean): NoMoveWhy {
+  const moves = observedMoves(obs);
+  const counts = new Map<NoMoveReason, number>();
+  for (const m of moves) {
+    const r = idle ? 'idle' : m.kind === 'move' ? refusalOf(obs, m, seen) : null;
+    if (r !== null) counts.set(r, (counts.get(r) ?? 0) + 1);
+  }
+  const order: readonly NoMoveReason[] = ['back', 'whole column', 'breaks run', 'no gain', 'spends empty', 'idle'];
+  return {
+    legal: moves.length,
+    refused: order.filter((r) => counts.has(r)).map((reason) => ({ reason, count: counts.get(reason)! })),
+    deal: obs.stockDeals.length === 0 ? 'none left' : 'blocked',
+    idle,
+  };
+}
+
 /** Creates a greedy player (see the module comment). It keeps the views passed since the last card turned up. */
 export function createGreedy(): BlindPlayer {
   let seen = new Set<string>();
   let hidden = -1;
   let idle = 0;
+  let why: NoMoveWhy | null = null;
   const work = { solves: 0, positions: 0, plans: 0, fallbacks: 0 };
+  const answer = (obs: Observation, m: Move | null, idled: boolean): Move | null => {
+    why = m === null ? noMoveWhy(obs, seen, idled) : null;
+    return m;
+  };
   return {
     work,
+    whyNone: () => why,
     next(obs: Observation): Move | null {
       const h = obs.columns.reduce((s, c) => s + c.down, 0) + obs.stockDeals.length;
       if (h !== hidden) {
@@ -106,7 +151,7 @@ export function createGreedy(): BlindPlayer {
       if (++idle > IDLE_LIMIT) {
         // no card turned up for too long: deal if it may, else fill an empty column for the deal,
         // else stop
-        return observedMoves(obs).find((m) => m.kind === 'deal') ?? fillForDeal(obs, seen);
+        return answer(obs, observedMoves(obs).find((m) => m.kind === 'deal') ?? fillForDeal(obs, seen), true);
       }
       seen.add(observationKey(obs));
       const moves = observedMoves(obs);
@@ -120,8 +165,7 @@ export function createGreedy(): BlindPlayer {
           bestScore = s;
         }
       }
-      if (best) return best;
-      return moves.find((m) => m.kind === 'deal') ?? fillForDeal(obs, seen);
+      return answer(obs, best ?? moves.find((m) => m.kind === 'deal') ?? fillForDeal(obs, seen), false);
     },
   };
 }

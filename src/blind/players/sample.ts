@@ -306,43 +306,51 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
     return m;
   };
 
+  // did the player answer no move last? (only when its greedy fallback had none: greedy says why)
+  let none = false;
+  const next = (obs: Observation): Move | null => {
+    if (plan.length > 0 && due === obs.moves) {
+      due++;
+      return plan.shift()!;
+    }
+    // a view met again since the last card turned up: the plans are going round in a circle
+    const hidden = hiddenCount(obs);
+    if (hidden !== seenHidden) {
+      seen.clear();
+      seenHidden = hidden;
+    }
+    const view = observationKey(obs);
+    if (seen.has(view)) {
+      // a view met again since the last card was turned up (the plans go round in a circle): no
+      // more solves until a card is turned up; deal if it may (R12), else fill an empty column for
+      // the deal, else greedy's move
+      plan = [];
+      return fallback(observedMoves(obs).find((m) => m.kind === 'deal') ?? fillForDeal(obs) ?? greedy.next(obs));
+    }
+    if (seen.size >= IDLE_PLANS) {
+      // IDLE_PLANS plans made since the last card was turned up: greedy's moves, without solves,
+      // until one is (greedy deals when no move helps)
+      plan = [];
+      return fallback(greedy.next(obs));
+    }
+    seen.add(view);
+    let p = replan(obs);
+    if (progress && (!p || p[p.length - 1]!.kind === 'deal')) p = noDealVote(obs) ?? p;
+    if (!p) {
+      plan = [];
+      return fallback(greedy.next(obs));
+    }
+    plan = p.slice(1);
+    due = obs.moves + 1;
+    return p[0]!;
+  };
   return {
     work,
+    whyNone: () => (none ? greedy.whyNone() : null),
     next(obs: Observation): Move | null {
-      if (plan.length > 0 && due === obs.moves) {
-        due++;
-        return plan.shift()!;
-      }
-      // a view met again since the last card turned up: the plans are going round in a circle
-      const hidden = hiddenCount(obs);
-      if (hidden !== seenHidden) {
-        seen.clear();
-        seenHidden = hidden;
-      }
-      const view = observationKey(obs);
-      if (seen.has(view)) {
-        // a view met again since the last card was turned up (the plans go round in a circle): no
-        // more solves until a card is turned up; deal if it may (R12), else fill an empty column for
-        // the deal, else greedy's move
-        plan = [];
-        return fallback(observedMoves(obs).find((m) => m.kind === 'deal') ?? fillForDeal(obs) ?? greedy.next(obs));
-      }
-      if (seen.size >= IDLE_PLANS) {
-        // IDLE_PLANS plans made since the last card was turned up: greedy's moves, without solves,
-        // until one is (greedy deals when no move helps)
-        plan = [];
-        return fallback(greedy.next(obs));
-      }
-      seen.add(view);
-      let p = replan(obs);
-      if (progress && (!p || p[p.length - 1]!.kind === 'deal')) p = noDealVote(obs) ?? p;
-      if (!p) {
-        plan = [];
-        return fallback(greedy.next(obs));
-      }
-      plan = p.slice(1);
-      due = obs.moves + 1;
-      return p[0]!;
+      const m = next(obs);
+      none = m === null;
+      return m;
     },
   };
 }

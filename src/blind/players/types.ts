@@ -18,4 +18,35 @@ export interface BlindPlayer {
   next(obs: Observation): Move | null;
   /** Work done so far: perfect-information solves run and positions they stored (0 for greedy). */
   readonly work: { solves: number; positions: number; plans: number; fallbacks: number };
+  /**
+   * Why the player's last answer was null (it had no move it would play), as NoMoveWhy says; null if
+   * its last answer was a move, or before its first.
+   */
+  whyNone(): NoMoveWhy | null;
 }
+
+/**
+ * Why a blind player would play none of the legal moves of a view (greedy.ts: the sample player stops
+ * only when its greedy fallback does). `legal`: the legal moves of the view (observedMoves), deals
+ * included; `refused`: the card moves it would not play, counted by the first reason that holds, in
+ * the order of NoMoveReason; `deal`: why it did not deal: `none left` (the stock is empty) or `blocked`
+ * (R12: a column is empty, and no move into it that the player would play fills it); `idle`: it had
+ * played IDLE_LIMIT moves without turning a card up, after which it only deals or fills an empty column
+ * for the deal.
+ */
+export interface NoMoveWhy {
+  readonly legal: number;
+  readonly refused: readonly { readonly reason: NoMoveReason; readonly count: number }[];
+  readonly deal: 'none left' | 'blocked';
+  readonly idle: boolean;
+}
+
+/**
+ * Why the greedy player refuses a card move (greedy.ts, its module comment): `whole column` (moves a
+ * whole column into an empty one: nothing gained), `back` (leads back to a view it has met since the
+ * last card was turned up), `breaks run` (breaks an in-suit run), `no gain` (moves a group off a card
+ * one rank higher onto another card, of another suit), `spends empty` (into an empty column without
+ * turning up a card or freeing one for its suit), `idle` (a move it would score, refused once it has
+ * gone IDLE_LIMIT moves without turning a card up).
+ */
+export type NoMoveReason = 'whole column' | 'back' | 'breaks run' | 'no gain' | 'spends empty' | 'idle';
