@@ -55,6 +55,12 @@ export interface StudyInfo {
    * one budget.
    */
   unfinished: number;
+  /**
+   * Was the study split into shards: has some run of it a plan of fewer deals than the study's (a
+   * shard's run, here or in a database merged in)? false for an open-ended study; absent when the
+   * study has no run recorded (not known).
+   */
+  sharded?: boolean;
   createdAt: string;
   runs: RunInfo[];
   /** A blind study's player (canonical spec) and player seed; absent for a solve study. */
@@ -112,13 +118,16 @@ export function readStudies(db: Database.Database, names?: readonly string[], so
     if (names && names.length && !names.includes(s.name)) continue;
     const budgets = (s.budgets ?? String(s.budget)).split(',').map(Number);
     const last = budgets[budgets.length - 1]!;
-    const runsOf = (): RunInfo[] => (runs.all(s.id) as RunInfo[]).map((r) => (runIsDead(r, now) ? { ...r, status: 'abandoned' as const } : r));
+    const studyRuns = (runs.all(s.id) as RunInfo[]).map((r) => (runIsDead(r, now) ? { ...r, status: 'abandoned' as const } : r));
+    // a shard's run plans its shard of the study's deals, fewer than the study's plan; with no run
+    // recorded (results written by other means) it is not known
+    const sharded = studyRuns.length === 0 ? undefined : s.planned !== null && studyRuns.some((r) => r.planned < s.planned!);
     if (s.player !== null) {
       const b = { id: s.id, player: s.player, pseed: s.playerSeed, ...bv };
       out.push({
         name: s.name, game: s.game, suits: s.suits, deals: s.deals, budgets, untilWidth: s.untilWidth, planned: s.planned,
         counted: blindCounted.get(b) as number, settled: blindSettled.get(b) as number, stoppedAt: s.stoppedAt, unfinished: 0,
-        createdAt: s.createdAt, runs: runsOf(), player: s.player, playerSeed: s.playerSeed ?? 0,
+        ...(sharded === undefined ? {} : { sharded }), createdAt: s.createdAt, runs: studyRuns, player: s.player, playerSeed: s.playerSeed ?? 0,
       });
       continue;
     }
@@ -126,7 +135,7 @@ export function readStudies(db: Database.Database, names?: readonly string[], so
       name: s.name, game: s.game, suits: s.suits, deals: s.deals, budgets, untilWidth: s.untilWidth,
       planned: s.planned, counted: counted.get({ id: s.id, ...v }) as number, settled: settled.get({ id: s.id, last, ...v }) as number,
       stoppedAt: s.stoppedAt, unfinished: unfinishedOf(s.id, budgets.slice(1)), createdAt: s.createdAt,
-      runs: (runs.all(s.id) as RunInfo[]).map((r) => (runIsDead(r, now) ? { ...r, status: 'abandoned' as const } : r)),
+      runs: studyRuns, ...(sharded === undefined ? {} : { sharded }),
     });
   }
   return out;

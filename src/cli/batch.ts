@@ -408,12 +408,13 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
     ...(s.stopReason ? [`  stopped: ${s.stopReason}`] : []),
     '',
     ...(s.blind
-      ? [formatBlindTable(s.blind).trimEnd(), ...(s.blind.length > 0 ? BLIND_LEGEND : [])]
+      ? [s.blind.length > 0 ? formatBlindTable(s.blind).trimEnd() : 'no results', ...(s.blind.length > 0 ? BLIND_LEGEND : [])]
       : [formatTable(s.report).trimEnd(), ...(s.report.length > 0 ? REPORT_LEGEND : [])]),
     // an interrupted run's table counts part of the plan, and a shard's its shard of it: the line
-    // report prints under it too (a shard's database counts its own deals of the study's plan)
+    // report prints under it too (a shard's database counts its own deals of the study's plan); a
+    // run not of a shard that falls short is an unfinished run, said so (no shards to miss)
     ...((s.interrupted || shard !== null) && s.counted !== null
-      ? partialStudyNotes([{ name: s.study, planned: shard ? shard.studyDeals : s.planned, counted: s.counted, unfinished: s.unfinished ?? 0, stoppedAt: null, untilWidth: s.untilWidth ?? null }], printableName)
+      ? partialStudyNotes([{ name: s.study, planned: shard ? shard.studyDeals : s.planned, counted: s.counted, unfinished: s.unfinished ?? 0, stoppedAt: null, untilWidth: s.untilWidth ?? null, sharded: shard !== null }], printableName)
       : []),
   ];
   return lines.join('\n') + '\n';

@@ -1,0 +1,70 @@
+/**
+ * Rough edges of the command line, in process: an interrupted batch's partial line names the cause
+ * that is true (an unfinished run; shards only for a sharded study), and a blind batch that counted
+ * no game says "no results" as a solve batch does.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchSummary } from '../src/batch/runner.js';
+import { summarize } from '../src/batch/report.js';
+import { ResultStore } from '../src/batch/store.js';
+import { formatBatchSummary } from '../src/cli/batch.js';
+import { runInProcess } from './helpers/cli.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-rough7-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A batch's summary of one won Spider deal at 100 positions, with `over` changed. */
+function oneDealSummary(over: Partial<BatchSummary> = {}): BatchSummary {
+  return {
+    study: 's', studyId: 1, runId: 1, db: 'd.sqlite', game: 'spider', suits: '1', maxPositions: 100, workers: 1, solverVersion: '1.0.0',
+    planned: 1, skipped: 0, ran: 1, won: 1, lost: 0, undecided: 0, errors: 0, remaining: 0, counted: 1, uncounted: 0, unfinished: 0, interrupted: false, elapsedMs: 5,
+    dealsPerSecond: 200, workerMs: 4, budgets: [100], stopReason: null, seedsRanOut: null,
+    report: summarize([{ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 7, elapsedMs: 1 }]),
+    ...over,
+  };
+}
+
+describe('an interrupted batch says what is partial', () => {
+  it('a run not of a shard: "an unfinished run", no shards named; a shard\'s run keeps both causes', () => {
+    const summary = oneDealSummary({ study: 'seeds', planned: 20, ran: 5, won: 5, remaining: 15, counted: 5, interrupted: true });
+    expect(formatBatchSummary(summary).trimEnd().split('\n').at(-1)).toBe('study seeds: 5 of 20 planned deals counted (partial: an unfinished run)');
+    const shard = { shard: '0/3', index: 0, count: 3, source: '--shard 0/3', deals: 7, studyDeals: 20 };
+    expect(formatBatchSummary({ ...summary, planned: 7, remaining: 2 }, 0, shard).trimEnd().split('\n').at(-1))
+      .toBe('study seeds: 5 of 20 planned deals counted (partial: missing shards or an unfinished run)');
+  });
+
+  it('an interrupted blind batch that counted no game prints "no results", not an empty table', () => {
+    const summary = oneDealSummary({
+      study: 'b', planned: 20, ran: 0, won: 0, remaining: 20, counted: 0, interrupted: true, report: [], blind: [], player: 'greedy', playerSeed: 1,
+    });
+    const text = formatBatchSummary(summary);
+    expect(text).toContain('\n\nno results\nstudy b: 0 of 20 planned deals counted (partial: an unfinished run)\n');
+    expect(text).not.toContain('blind win rate');
+    // the solve batch's form, for comparison
+    expect(formatBatchSummary({ ...summary, blind: undefined })).toContain('\n\nno results\nstudy b: 0 of 20 planned deals counted (partial: an unfinished run)\n');
+  });
+
+  it('report: a study whose runs each planned the whole study is an unfinished run; one with a shard\'s run may miss shards', async () => {
+    const db = join(dir, 'partial.sqlite');
+    const store = ResultStore.openForWriting(db);
+    const whole = store.ensureStudy('whole', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:1-20', maxPositions: 1000, planned: 20 });
+    store.finishRun(store.startRun(whole, { workers: 1, solverVersion: '1.0.0', planned: 20, skipped: 0 }), 'interrupted');
+    const sharded = store.ensureStudy('sharded', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:21-40', maxPositions: 1000, planned: 20 });
+    store.finishRun(store.startRun(sharded, { workers: 1, solverVersion: '1.0.0', planned: 7, skipped: 0 }), 'done');
+    expect(store.studies().map((s) => [s.name, s.sharded])).toEqual([['whole', false], ['sharded', true]]);
+    store.close();
+    const r = await runInProcess(['report', '--db', db]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('no results\n' +
+      'study whole: 0 of 20 planned deals counted (partial: an unfinished run)\n' +
+      'study sharded: 0 of 20 planned deals counted (partial: missing shards or an unfinished run)\n');
+  });
+});
