@@ -1,9 +1,10 @@
 /**
  * Rough edges of the command line, in process: an interrupted batch's partial line names the cause
  * that is true (an unfinished run; shards only for a sharded study), and a blind batch that counted
- * no game says "no results" as a solve batch does.
+ * no game says "no results" as a solve batch does; an `--out` name with an extension no form has
+ * (`report --out r.pdf`), or one `show` does not write (`show --out s.html`), gets a note on stderr.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,10 +13,14 @@ import { summarize } from '../src/batch/report.js';
 import { ResultStore } from '../src/batch/store.js';
 import { formatBatchSummary } from '../src/cli/batch.js';
 import { runInProcess } from './helpers/cli.js';
+import { makeLostDb } from './helpers/db.js';
 
 let dir: string;
+let lostDb: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'spidersolve-rough7-'));
+  lostDb = join(dir, 'lost.sqlite');
+  makeLostDb(lostDb);
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
@@ -66,5 +71,46 @@ describe('an interrupted batch says what is partial', () => {
     expect(r.stdout).toBe('no results\n' +
       'study whole: 0 of 20 planned deals counted (partial: an unfinished run)\n' +
       'study sharded: 0 of 20 planned deals counted (partial: missing shards or an unfinished run)\n');
+  });
+});
+
+describe('--out with an extension no form has, or one the command does not write: a note, the file written', () => {
+  /** The stderr lines of a run, the last (the "wrote" line) left out. */
+  const notes = (stderr: string): string[] => stderr.trimEnd().split('\n').slice(0, -1);
+
+  it('report --out r.pdf: the text table, with a note that .pdf names no form (and .txt fits)', async () => {
+    const out = join(dir, 'r.pdf');
+    const r = await runInProcess(['report', '--db', lostDb, '--out', out]);
+    expect([r.status, notes(r.stderr)]).toEqual([0, [`spidersolve: note: ${out} holds the text table, though its extension .pdf names no form spidersolve writes (.txt fits it)`]]);
+    expect(readFileSync(out, 'utf8')).toMatch(/^study +game +suits/);
+    // --quiet drops it with the rest
+    const q = await runInProcess(['report', '--db', lostDb, '--out', join(dir, 'q.pdf'), '--quiet']);
+    expect([q.status, q.stderr]).toEqual([0, '']);
+  });
+
+  it('show SE4-7 --out s.html: text, with a note that the name says an HTML page; .pos for a position file; .txt and .json none', async () => {
+    const html = join(dir, 's.html');
+    const r = await runInProcess(['show', 'SE4-7', '--out', html]);
+    expect([r.status, notes(r.stderr)]).toEqual([0, [`spidersolve: note: ${html} holds text, though its extension says an HTML page`]]);
+    expect(readFileSync(html, 'utf8')).toMatch(/^deal SE4-7 /);
+    const pos = join(dir, 's.pos');
+    const p = await runInProcess(['show', 'SE4-7', '--format', 'position', '--out', pos]);
+    expect([p.status, notes(p.stderr)]).toEqual([0, [`spidersolve: note: ${pos} holds a position file (text form), though its extension .pos names no form spidersolve writes (.txt fits it)`]]);
+    for (const [name, format] of [['a.txt', 'text'], ['b.json', 'json'], ['c.txt', 'position'], ['d.json', 'position-json'], ['e', 'text']]) {
+      const ok = await runInProcess(['show', 'SE4-7', '--format', format!, '--out', join(dir, name!)]);
+      expect([ok.status, notes(ok.stderr)]).toEqual([0, []]);
+    }
+    const q = await runInProcess(['show', 'SE4-7', '--out', join(dir, 'q.html'), '--quiet']);
+    expect([q.status, q.stderr]).toEqual([0, '']);
+  });
+
+  it('export --out e.tsv and view --out v.xhtml: a note naming the extensions that fit', async () => {
+    const tsv = join(dir, 'e.tsv');
+    const e = await runInProcess(['export', '--db', lostDb, '--out', tsv]);
+    expect([e.status, notes(e.stderr)]).toEqual([0, [`spidersolve: note: ${tsv} holds CSV, though its extension .tsv names no form spidersolve writes (.csv or .txt fit it)`]]);
+    expect(readFileSync(tsv, 'utf8')).toMatch(/^study,name,/);
+    const xhtml = join(dir, 'v.xhtml');
+    const v = await runInProcess(['view', 'SE4-7', '--out', xhtml]);
+    expect([v.status, notes(v.stderr)]).toEqual([0, [`spidersolve: note: ${xhtml} holds an HTML page, though its extension .xhtml names no form spidersolve writes (.html or .htm fit it)`]]);
   });
 });

@@ -1093,6 +1093,8 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
       checkExportOut(o.out);
     }
     const filter = checkStudies(store, parsed);
+    // a name no form has (r.pdf): said, as report says it; the CSV is written all the same
+    if (o.out !== undefined) noteOutExtension(o.out, 'CSV', ['.csv', '.txt'], o.quiet);
     if (o.summary) {
       const rows = store.report(filter);
       const blindRows = store.blindReport(filter);

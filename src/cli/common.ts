@@ -126,15 +126,22 @@ const EXTENSION_WORDS: Readonly<Record<string, string>> = {
 
 /**
  * A note on stderr (unless `quiet`) when a command writes `out` in a form its extension does not
- * name: `report --format md --out r.html`, `blind --out game.txt` (always a page). `writing` is the
- * form in words (`Markdown`, `an HTML page`), `kinds` the extensions that fit it (with their dot).
- * Nothing is said for an extension the commands do not know (`game.page`) or none. The file is
- * written all the same: the note only says that its name will mislead.
+ * name: `report --format md --out r.html`, `blind --out game.txt` (always a page), `show SE4-7 --out
+ * s.html` (text); or when the extension is one no form of spidersolve has (`report --out r.pdf`, the
+ * text table: `…, though its extension .pdf names no form spidersolve writes (.txt fits it)`).
+ * `writing` is the form in words (`Markdown`, `an HTML page`), `kinds` the extensions that fit it
+ * (with their dot). Nothing is said for a name with no extension. The file is written all the same:
+ * the note only says that its name will mislead.
  */
 export function noteOutExtension(out: string, writing: string, kinds: readonly string[], quiet?: boolean): void {
   const ext = extname(out).toLowerCase();
-  if (quiet || kinds.includes(ext) || !Object.hasOwn(EXTENSION_WORDS, ext)) return;
-  process.stderr.write(`spidersolve: note: ${out} holds ${writing}, though its extension says ${EXTENSION_WORDS[ext]}\n`);
+  if (quiet || ext === '' || ext === '.' || kinds.includes(ext)) return;
+  if (Object.hasOwn(EXTENSION_WORDS, ext)) {
+    process.stderr.write(`spidersolve: note: ${out} holds ${writing}, though its extension says ${EXTENSION_WORDS[ext]}\n`);
+    return;
+  }
+  const fits = kinds.length === 0 ? '' : ` (${kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}`} fit${kinds.length === 1 ? 's' : ''} it)`;
+  process.stderr.write(`spidersolve: note: ${out} holds ${writing}, though its extension ${ext} names no form spidersolve writes${fits}\n`);
 }
 
 /** Writes one JSON object to stdout (2-space indented, newline-terminated). */
