@@ -2,7 +2,8 @@
  * Rough edges of the command line, in process: an interrupted batch's partial line names the cause
  * that is true (an unfinished run; shards only for a sharded study), and a blind batch that counted
  * no game says "no results" as a solve batch does; an `--out` name with an extension no form has
- * (`report --out r.pdf`), or one `show` does not write (`show --out s.html`), gets a note on stderr.
+ * (`report --out r.pdf`), or one `show` does not write (`show --out s.html`), gets a note on stderr;
+ * an HTML page written to a terminal (`view`, `report --format html` with no --out) gets a note too.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import type { BatchSummary } from '../src/batch/runner.js';
 import { summarize } from '../src/batch/report.js';
 import { ResultStore } from '../src/batch/store.js';
 import { formatBatchSummary } from '../src/cli/batch.js';
+import { htmlOnTerminalNote } from '../src/cli/common.js';
 import { runInProcess } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
 
@@ -112,5 +114,25 @@ describe('--out with an extension no form has, or one the command does not write
     const xhtml = join(dir, 'v.xhtml');
     const v = await runInProcess(['view', 'SE4-7', '--out', xhtml]);
     expect([v.status, notes(v.stderr)]).toEqual([0, [`spidersolve: note: ${xhtml} holds an HTML page, though its extension .xhtml names no form spidersolve writes (.html or .htm fit it)`]]);
+  });
+});
+
+describe('an HTML page written to a terminal: a note on stderr, the page on stdout all the same', () => {
+  it('the note is given when stdout is a terminal, not to a pipe or a file, nor with --quiet', () => {
+    expect(htmlOnTerminalNote(true, 14_237)).toBe('spidersolve: note: that was an HTML page (14 KB), for a browser; give --out FILE.html to write it to a file\n');
+    expect(htmlOnTerminalNote(true, 330_000)).toContain('(322 KB)');
+    expect(htmlOnTerminalNote(true, 100)).toContain('(1 KB)');
+    expect(htmlOnTerminalNote(false, 14_237)).toBeNull();
+    expect(htmlOnTerminalNote(undefined, 14_237)).toBeNull();
+    expect(htmlOnTerminalNote(true, 14_237, true)).toBeNull();
+  });
+
+  it('view and report --format html to a pipe (as scripts run them): the page on stdout, no note', async () => {
+    const v = await runInProcess(['view', 'SE4-7']);
+    expect([v.status, v.stderr]).toEqual([0, '']);
+    expect(v.stdout).toMatch(/^<!doctype html>/i);
+    const r = await runInProcess(['report', '--db', lostDb, '--format', 'html']);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/^<!doctype html>/i);
   });
 });

@@ -28,7 +28,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
 import { BLIND_LEGEND, BLIND_REPORT_COLUMNS, blindRecords, formatBlindTable, type BlindReportRow } from '../batch/blind.js';
 import { stringify as csvStringify } from 'csv-stringify/sync';
-import { dbOption, formatOfOutFile, noteOutExtension, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, wroteLine } from './common.js';
+import { dbOption, formatOfOutFile, noteOutExtension, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, writeHtmlToStdout, wroteLine } from './common.js';
 import { signalAtStage, takeOverEarlySignals } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT). */
@@ -998,12 +998,12 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       ];
       const what = parts.filter(Boolean).join(', ');
       const studies = studiesInFilter(store, filter);
-      await writeOut(
-        o.out,
-        format === 'html'
-          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), pooled: filter.pool ? studies.length : undefined, ...(blind.length ? { blind } : {}) })
-          : reportVega(rows, won, generator, blind),
-      );
+      const picture = format === 'html'
+        ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), pooled: filter.pool ? studies.length : undefined, ...(blind.length ? { blind } : {}) })
+        : reportVega(rows, won, generator, blind);
+      // the HTML page on a terminal: written there all the same, with a note (it is for a browser)
+      if (o.out === undefined && format === 'html') writeHtmlToStdout(picture, o.quiet);
+      else await writeOut(o.out, picture);
       if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows, blind.length), o.quiet);
       return;
     }

@@ -144,6 +144,25 @@ export function noteOutExtension(out: string, writing: string, kinds: readonly s
   process.stderr.write(`spidersolve: note: ${out} holds ${writing}, though its extension ${ext} names no form spidersolve writes${fits}\n`);
 }
 
+/**
+ * The note (one line, `\n`-ended) for an HTML page of `bytes` bytes written to standard output when
+ * that is a terminal (`isTTY`, process.stdout.isTTY): `spidersolve: note: that was an HTML page (18
+ * KB), for a browser; give --out FILE.html to write it to a file`. Null when standard output is not a
+ * terminal (a pipe or a file: scripts take the page there) or with `quiet`. The page is written to
+ * standard output all the same.
+ */
+export function htmlOnTerminalNote(isTTY: boolean | undefined, bytes: number, quiet?: boolean): string | null {
+  if (!isTTY || quiet) return null;
+  return `spidersolve: note: that was an HTML page (${Math.max(1, Math.round(bytes / 1024)).toLocaleString('en-US')} KB), for a browser; give --out FILE.html to write it to a file\n`;
+}
+
+/** Writes `html` to stdout, then htmlOnTerminalNote's note on stderr when stdout is a terminal. */
+export function writeHtmlToStdout(html: string, quiet?: boolean): void {
+  process.stdout.write(html);
+  const note = htmlOnTerminalNote(process.stdout.isTTY, Buffer.byteLength(html), quiet);
+  if (note) process.stderr.write(note);
+}
+
 /** Writes one JSON object to stdout (2-space indented, newline-terminated). */
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
