@@ -3,9 +3,11 @@
  * that is true (an unfinished run; shards only for a sharded study), and a blind batch that counted
  * no game says "no results" as a solve batch does; an `--out` name with an extension no form has
  * (`report --out r.pdf`), or one `show` does not write (`show --out s.html`), gets a note on stderr;
- * an HTML page written to a terminal (`view`, `report --format html` with no --out) gets a note too.
+ * an HTML page written to a terminal (`view`, `report --format html` with no --out) gets a note too;
+ * a deals line naming a position file that is not there says where it looked, and names a file of
+ * that name beside the deals file.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,5 +136,32 @@ describe('an HTML page written to a terminal: a note on stderr, the page on stdo
     const r = await runInProcess(['report', '--db', lostDb, '--format', 'html']);
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/^<!doctype html>/i);
+  });
+});
+
+describe('a deals line naming a position file that is not there', () => {
+  it('says the working folder it was looked for in, and names the file of that name beside the deals file', async () => {
+    const work = join(dir, 'work');
+    mkdirSync(join(work, 'trial'), { recursive: true });
+    const pos = await runInProcess(['show', 'SE4-7', '--format', 'position']);
+    writeFileSync(join(work, 'trial', 'se4-7.txt'), pos.stdout);
+    writeFileSync(join(work, 'trial', 'deals.txt'), 'SE4-1\nSE4-2\nSE4-3\nse4-7.txt\n');
+    const r = await runInProcess(['batch', '--deals', 'trial/deals.txt', '--db', join(dir, 'deals.sqlite')], { cwd: work });
+    expect([r.status, r.stdout, r.stderr]).toEqual([2, '', 'spidersolve: --deals trial/deals.txt: 1 bad line (4), nothing was run: line 4: position file se4-7.txt: ' +
+      `no such file in ${work} (the working folder; paths in a deals file are read from there), and not a deal code or pysol:GAME:N; there is one beside the deals file: trial/se4-7.txt\n`]);
+    // a file with that line alone is a deals file gone wrong, not "not a deals file"
+    writeFileSync(join(work, 'trial', 'one.txt'), 'se4-7.txt\n');
+    const one = await runInProcess(['batch', '--deals', 'trial/one.txt', '--db', join(dir, 'deals.sqlite')], { cwd: work });
+    expect([one.status, one.stderr]).toEqual([2, 'spidersolve: --deals trial/one.txt: 1 bad line (1), nothing was run: line 1: position file se4-7.txt: ' +
+      `no such file in ${work} (the working folder; paths in a deals file are read from there), and not a deal code or pysol:GAME:N; there is one beside the deals file: trial/se4-7.txt\n`]);
+  });
+
+  it('with no such file beside it either: where it looked, nothing more; the path read from the working folder still works', async () => {
+    const work = join(dir, 'work2');
+    mkdirSync(join(work, 'trial'), { recursive: true });
+    writeFileSync(join(work, 'trial', 'deals.txt'), 'SE4-1\nmissing.txt\n');
+    const r = await runInProcess(['batch', '--deals', 'trial/deals.txt', '--db', join(dir, 'deals2.sqlite')], { cwd: work });
+    expect([r.status, r.stderr]).toEqual([2, 'spidersolve: --deals trial/deals.txt: 1 bad line (2), nothing was run: line 2: position file missing.txt: ' +
+      `no such file in ${work} (the working folder; paths in a deals file are read from there), and not a deal code or pysol:GAME:N\n`]);
   });
 });
