@@ -5,14 +5,17 @@
  * (`report --out r.pdf`), or one `show` does not write (`show --out s.html`), gets a note on stderr;
  * an HTML page written to a terminal (`view`, `report --format html` with no --out) gets a note too;
  * a deals line naming a position file that is not there says where it looked, and names a file of
- * that name beside the deals file.
+ * that name beside the deals file; a batch started while another batch of the same study runs on the
+ * same database says so on stderr.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchSummary } from '../src/batch/runner.js';
 import { summarize } from '../src/batch/report.js';
+import { concurrentRunNote } from '../src/batch/runState.js';
 import { ResultStore } from '../src/batch/store.js';
 import { formatBatchSummary } from '../src/cli/batch.js';
 import { htmlOnTerminalNote } from '../src/cli/common.js';
@@ -163,5 +166,44 @@ describe('a deals line naming a position file that is not there', () => {
     const r = await runInProcess(['batch', '--deals', 'trial/deals.txt', '--db', join(dir, 'deals2.sqlite')], { cwd: work });
     expect([r.status, r.stderr]).toEqual([2, 'spidersolve: --deals trial/deals.txt: 1 bad line (2), nothing was run: line 2: position file missing.txt: ' +
       `no such file in ${work} (the working folder; paths in a deals file are read from there), and not a deal code or pysol:GAME:N\n`]);
+  });
+});
+
+describe('two batches of one study at once on one database', () => {
+  const NOTE = /^spidersolve: note: another batch of study "spiderette-1-seeds-1-2-at-100-positions" is running on this database \(process \d+ on [^,]+, last heartbeat \d+ s ago\); both go on: each result is stored once, but the same deals may be solved twice \(stop one to save the work\)$/m;
+
+  it('the second is told, on stderr, while the first is alive; not once it has ended; nothing else changes', async () => {
+    const db = join(dir, 'twice.sqlite');
+    const args = ['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-2', '--max-positions', '100', '--workers', '1', '--db', db];
+    const first = await runInProcess(args);
+    expect([first.status, first.stderr]).toEqual([0, '']);
+    // a run of the study marked running, by a process that is alive (this one), its heartbeat now
+    const store = ResultStore.openForWriting(db);
+    const ro = new Database(db, { readonly: true });
+    const id = ro.prepare('SELECT id FROM studies').pluck().get() as number;
+    ro.close();
+    const running = store.startRun(id, { workers: 1, solverVersion: 'x', planned: 2, skipped: 0 });
+    store.close();
+    const second = await runInProcess(args);
+    expect(second.status).toBe(0);
+    expect(second.stderr).toMatch(NOTE);
+    expect(second.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(second.stdout).toContain('deals 2: 2 already settled');
+    // --quiet drops it
+    expect((await runInProcess([...args, '--quiet'])).stderr).toBe('');
+    // that run ended: no note
+    const again = ResultStore.openForWriting(db);
+    again.finishRun(running, 'interrupted');
+    again.close();
+    expect((await runInProcess(args)).stderr).toBe('');
+  });
+
+  it('the note names the other run\'s process, host and heartbeat; several are counted', () => {
+    const now = Date.parse('2026-01-01T00:00:10Z');
+    const run = { pid: 4242, host: 'node7', heartbeatAt: '2026-01-01T00:00:07Z', startedAt: '2026-01-01T00:00:00Z' };
+    expect(concurrentRunNote('s', [run], now)).toBe('note: another batch of study "s" is running on this database (process 4242 on node7, last heartbeat 3 s ago); ' +
+      'both go on: each result is stored once, but the same deals may be solved twice (stop one to save the work)');
+    expect(concurrentRunNote('s', [run, { ...run, pid: null, host: null, heartbeatAt: null }], now))
+      .toBe('note: 2 other batches of study "s" are running on this database (last heartbeat 10 s ago); all go on: each result is stored once, but the same deals may be solved twice (stop one to save the work)');
   });
 });

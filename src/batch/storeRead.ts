@@ -141,6 +141,24 @@ export function readStudies(db: Database.Database, names?: readonly string[], so
   return out;
 }
 
+/** A run of a study that is running now: its process and host, and its last heartbeat (ISO 8601). */
+export interface LiveRun {
+  pid: number | null;
+  host: string | null;
+  heartbeatAt: string | null;
+  startedAt: string;
+}
+
+/**
+ * The runs of study `studyId` marked `running` that are alive (liveness.ts runIsDead: a process on
+ * this host that is still there, or a heartbeat elsewhere within STALE_MS of `now`), oldest first.
+ */
+export function liveRuns(db: Database.Database, studyId: number, now = Date.now()): LiveRun[] {
+  const rows = db.prepare("SELECT status, pid, host, heartbeat_at AS heartbeatAt, started_at AS startedAt FROM runs WHERE study_id = ? AND status = 'running' ORDER BY id").all(studyId) as
+    (LiveRun & { status: string })[];
+  return rows.filter((r) => !runIsDead(r, now)).map(({ pid, host, heartbeatAt, startedAt }) => ({ pid, host, heartbeatAt, startedAt }));
+}
+
 /** The places in the plan (`study_deals.ord`) of the deals study `name` counts so far (none if no such study). */
 export function studyPlaces(db: Database.Database, name: string): number[] {
   return db.prepare('SELECT sd.ord FROM study_deals sd JOIN studies s ON s.id = sd.study_id WHERE s.name = ? ORDER BY sd.ord').pluck().all(name) as number[];
