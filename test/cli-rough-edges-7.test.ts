@@ -6,7 +6,8 @@
  * an HTML page written to a terminal (`view`, `report --format html` with no --out) gets a note too;
  * a deals line naming a position file that is not there says where it looked, and names a file of
  * that name beside the deals file; a batch started while another batch of the same study runs on the
- * same database says so on stderr.
+ * same database says so on stderr; default study names of an open seed range (`seeds-1-up`) and of
+ * a pipe (`pipe-63`) read well, and studies made under the old names are still resumed.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import type { BatchSummary } from '../src/batch/runner.js';
 import { summarize } from '../src/batch/report.js';
 import { concurrentRunNote } from '../src/batch/runState.js';
 import { ResultStore } from '../src/batch/store.js';
-import { formatBatchSummary } from '../src/cli/batch.js';
+import { defaultStudyName, formatBatchSummary, parseBatchOptions } from '../src/cli/batch.js';
 import { htmlOnTerminalNote } from '../src/cli/common.js';
 import { runInProcess } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
@@ -205,5 +206,42 @@ describe('two batches of one study at once on one database', () => {
       'both go on: each result is stored once, but the same deals may be solved twice (stop one to save the work)');
     expect(concurrentRunNote('s', [run, { ...run, pid: null, host: null, heartbeatAt: null }], now))
       .toBe('note: 2 other batches of study "s" are running on this database (last heartbeat 10 s ago); all go on: each result is stored once, but the same deals may be solved twice (stop one to save the work)');
+  });
+});
+
+describe('default study names of an open seed range and of a pipe', () => {
+  const base = { db: 'x.sqlite', game: 'spiderette', suits: '1' };
+
+  it('an open range reads `1-up`, not `1-` (which made `seeds-1--at`); its deals spec is unchanged', () => {
+    const open = parseBatchOptions({ ...base, seeds: '1-', untilWidth: '0.5' });
+    expect(open.study).toBe('spiderette-1-seeds-1-up-at-1M-positions-until-0.5');
+    expect(open.studyParams.dealsSpec).toBe('seeds:1-');
+    expect(open.legacyStudies).toEqual(['spiderette-1-seeds-1--at-1M-positions-until-0.5', 'spiderette-1-seeds-1--1M-positions-until-0.5']);
+    expect(parseBatchOptions({ ...base, seeds: '1-5,100-', untilWidth: '0.1' }).study).toBe('spiderette-1-seeds-1-5,100-up-at-1M-positions-until-0.1');
+  });
+
+  it('a study begun under the old name is resumed under it; a new one takes the new name', () => {
+    const db = join(dir, 'open-names.sqlite');
+    const open = parseBatchOptions({ ...base, db, seeds: '1-', untilWidth: '0.5' });
+    expect(defaultStudyName(open)).toBe('spiderette-1-seeds-1-up-at-1M-positions-until-0.5');
+    const store = ResultStore.openForWriting(db);
+    store.ensureStudy('spiderette-1-seeds-1--at-1M-positions-until-0.5', open.studyParams);
+    store.close();
+    expect(defaultStudyName(open)).toBe('spiderette-1-seeds-1--at-1M-positions-until-0.5');
+    // another design (another width) under its own old name is not that study
+    const other = parseBatchOptions({ ...base, db, seeds: '1-', untilWidth: '0.4' });
+    expect(defaultStudyName(other)).toBe('spiderette-1-seeds-1-up-at-1M-positions-until-0.4');
+  });
+
+  it('--deals <(…) (/dev/fd/63) is named pipe-63, as --deals - is named stdin; its old name 63-… still resumes', () => {
+    const pipe = parseBatchOptions({ db: join(dir, 'pipe.sqlite'), deals: '/dev/fd/63' }, process.env, 'SE1-5\n');
+    expect(pipe.study).toBe('pipe-63-at-1M-positions');
+    expect(pipe.studyParams.dealsSpec).toBe('file:/dev/fd/63');
+    expect(pipe.legacyStudies).toEqual(['63-at-1M-positions', '63-1M-positions']);
+    expect(parseBatchOptions({ db: 'x.sqlite', deals: '-' }, process.env, 'SE1-5\n').study).toBe('stdin-at-1M-positions');
+    const store = ResultStore.openForWriting(pipe.dbPath);
+    store.ensureStudy('63-at-1M-positions', pipe.studyParams);
+    store.close();
+    expect(defaultStudyName(pipe)).toBe('63-at-1M-positions');
   });
 });

@@ -89,26 +89,30 @@ export interface BatchRequest {
   /** Deals of the whole study's plan; null when it is open-ended. */
   studyDeals: number | null;
   /**
-   * With no --study: the name the same options gave a study before the default names said `at`
-   * before the budgets (`spider-2-seeds-1-5-positions`); defaultStudyName resumes such a study.
+   * With no --study: the names the same options gave a study before, tried in this order:
+   * before an open seed range read `1-up` (`spiderette-1-seeds-1--at-1M-positions-until-0.5`) and a
+   * deals file of process substitution `pipe-63` (`63-at-1M-positions`), when they differ; and before
+   * the default names said `at` before the budgets (`spider-2-seeds-1-5-positions`).
+   * defaultStudyName resumes such a study.
    */
-  legacyStudy?: string;
+  legacyStudies?: string[];
   /** A blind study's player (canonical spec) and player seed; absent for a solve study. */
   blind?: { player: string; seed: number };
 }
 
 /**
  * The study a batch with no --study runs: `req.study` (the default name), unless the database at
- * `req.dbPath` has no study of that name but has one under the name the same options gave before
- * (`req.legacyStudy`: `spider-2-seeds-1-5-positions`, now `spider-2-seeds-1-at-5-positions`) with the
- * same parameters: then that one, so that a study begun before is resumed, not begun again under the
- * new name. An old name that another design's study holds (the old names of seeds 1 with a ladder
+ * `req.dbPath` has no study of that name but has one under a name the same options gave before
+ * (`req.legacyStudies`, in order: `spiderette-1-seeds-1--at-1M-positions-until-0.5`, now
+ * `…-seeds-1-up-at-…`; `spider-2-seeds-1-5-positions`, now `spider-2-seeds-1-at-5-positions`) with
+ * the same parameters: then that one, so that a study begun before is resumed, not begun again under
+ * the new name. An old name that another design's study holds (the old names of seeds 1 with a ladder
  * 5,10 and of seeds 1-5 at 10 were the same) is not taken. A database that is absent, empty or cannot
  * be read here gives the default name (the batch then says what is wrong with it). Reads only.
  */
-export function defaultStudyName(req: Pick<BatchRequest, 'study' | 'legacyStudy' | 'dbPath' | 'studyParams'>): string {
-  const legacy = req.legacyStudy;
-  if (legacy === undefined || legacy === req.study || !(statOrNull(req.dbPath)?.size ?? 0)) return req.study;
+export function defaultStudyName(req: Pick<BatchRequest, 'study' | 'legacyStudies' | 'dbPath' | 'studyParams'>): string {
+  const legacy = (req.legacyStudies ?? []).filter((n) => n !== req.study);
+  if (legacy.length === 0 || !(statOrNull(req.dbPath)?.size ?? 0)) return req.study;
   let store: ResultStore;
   try {
     store = ResultStore.openForReading(req.dbPath);
@@ -116,13 +120,17 @@ export function defaultStudyName(req: Pick<BatchRequest, 'study' | 'legacyStudy'
     return req.study;
   }
   try {
-    if (store.studyId(req.study) !== undefined || store.studyId(legacy) === undefined) return req.study;
-    try {
-      store.checkStudyParams(legacy, req.studyParams);
-    } catch {
-      return req.study; // another design under the old name
+    if (store.studyId(req.study) !== undefined) return req.study;
+    for (const old of legacy) {
+      if (store.studyId(old) === undefined) continue;
+      try {
+        store.checkStudyParams(old, req.studyParams);
+        return old;
+      } catch {
+        // another design under the old name
+      }
     }
-    return legacy;
+    return req.study;
   } catch {
     return req.study;
   } finally {
@@ -165,7 +173,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   let spec: StudyPlanSpec;
   let dealsSpec: string;
   let defaultName: string;
-  let legacyName: string;
+  let legacyNames: string[];
   // the budgets after "at", so that the seeds before them read as the seeds (`seeds-1-at-5-positions`,
   // not `seeds-1-5-positions`, which read as seeds 1-5); a ladder's as --max-positions takes them; a
   // blind study is named by its player (and its seed when not the default)
@@ -182,18 +190,24 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     spec = { kind: 'seeds', game, suits, ranges };
     const text = ranges.map((r) => (r.open ? `${r.from}-` : r.from === r.to ? `${r.from}` : `${r.from}-${r.to}`)).join(',');
     dealsSpec = `seeds:${text}`;
-    defaultName = `${game}-${suits.join(',')}-seeds-${text}-${words}`;
-    legacyName = `${game}-${suits.join(',')}-seeds-${text}-${legacyWords}`;
+    // an open range reads `1-up` in the name (`1-` made `seeds-1--at`); its spec keeps `1-`
+    const named = ranges.map((r) => (r.open ? `${r.from}-up` : r.from === r.to ? `${r.from}` : `${r.from}-${r.to}`)).join(',');
+    defaultName = `${game}-${suits.join(',')}-seeds-${named}-${words}`;
+    legacyNames = [`${game}-${suits.join(',')}-seeds-${text}-${words}`, `${game}-${suits.join(',')}-seeds-${text}-${legacyWords}`];
   } else {
     const path = o.deals!;
     spec = { kind: 'file', path, filter: { game, suits }, ...(dealsText !== undefined ? { text: dealsText } : {}) };
     // `-` (standard input) is planned as /dev/stdin, as it always was: its studies resume (`stdin-…`)
     const file = path === '-' ? '/dev/stdin' : path;
     dealsSpec = `file:${resolve(file)}`;
-    const base = basename(file, extname(file)) || 'deals';
+    const oldBase = basename(file, extname(file)) || 'deals';
+    // a pipe of process substitution (`--deals <(grep … deals.txt)`: /dev/fd/63) is named `pipe-63`,
+    // not `63`, as standard input is named `stdin`
+    const fd = /^\/(?:dev|proc\/self)\/fd\/(\d+)$/.exec(resolve(file));
+    const base = fd ? `pipe-${fd[1]}` : oldBase;
     const filter = `${game ? `-${game}` : ''}${suits ? `-${suits.join(',')}` : ''}`;
     defaultName = `${base}${filter}-${words}`;
-    legacyName = `${base}${filter}-${legacyWords}`;
+    legacyNames = [`${oldBase}${filter}-${words}`, `${oldBase}${filter}-${legacyWords}`];
   }
   const plan = planStudy(spec, loadDeal);
   if (shard && plan.planned === null) throw new InputError('bad-option', `shard ${makeShard(shard)}: an open-ended plan cannot be split into shards; give a closed seed range`);
@@ -203,7 +217,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     shard, studyDeals: plan.planned,
     deals: plan.deals, leftOut: plan.leftOut, duplicates: plan.duplicates, maxPositions, budgets, ...(untilWidth !== undefined ? { untilWidth } : {}),
     workers, dbPath: o.db, study,
-    ...(o.study === undefined ? { legacyStudy: legacyName } : {}),
+    ...(o.study === undefined ? { legacyStudies: [...new Set(legacyNames.filter((n) => n !== study))] } : {}),
     studyParams: {
       game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions, budgets, untilWidth: untilWidth ?? null, planned: plan.planned,
       ...(blind ? { player: blind.player, playerSeed: blind.seed } : {}),
