@@ -7,7 +7,8 @@
  * a deals line naming a position file that is not there says where it looked, and names a file of
  * that name beside the deals file; a batch started while another batch of the same study runs on the
  * same database says so on stderr; default study names of an open seed range (`seeds-1-up`) and of
- * a pipe (`pipe-63`) read well, and studies made under the old names are still resumed.
+ * a pipe (`pipe-63`) read well, and studies made under the old names are still resumed; `--quiet`'s
+ * help speaks of an interrupted batch only in `batch`.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -243,5 +244,22 @@ describe('default study names of an open seed range and of a pipe', () => {
     store.ensureStudy('63-at-1M-positions', pipe.studyParams);
     store.close();
     expect(defaultStudyName(pipe)).toBe('63-at-1M-positions');
+  });
+});
+
+describe('--help', () => {
+  it('--quiet keeps the clause on an interrupted batch in batch\'s help only', async () => {
+    const clause = '(the resume line of an interrupted batch is kept)';
+    const flat = async (cmd: string) => (await runInProcess([cmd, '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(await flat('batch')).toContain(`--quiet print nothing on stderr but errors: no progress, notes or "wrote" line ${clause}`);
+    for (const cmd of ['show', 'solve', 'hint', 'view', 'blind', 'report', 'export', 'merge']) {
+      const help = await flat(cmd);
+      expect([cmd, help.includes('--quiet print nothing on stderr but errors: no progress, notes or "wrote" line'), help.includes(clause)]).toEqual([cmd, true, false]);
+    }
+  });
+
+  it('export says what it writes in its first line', async () => {
+    const help = (await runInProcess(['export', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toMatch(/^Usage: spidersolve export \[options\] write the studies' results as CSV \(RFC 4180\): one row per study, deal and budget, or the report rows \(--summary\) Options:/);
   });
 });

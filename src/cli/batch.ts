@@ -28,7 +28,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
 import { BLIND_LEGEND, BLIND_REPORT_COLUMNS, blindRecords, formatBlindTable, type BlindReportRow } from '../batch/blind.js';
 import { stringify as csvStringify } from 'csv-stringify/sync';
-import { dbOption, formatOfOutFile, noteOutExtension, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, writeHtmlToStdout, wroteLine } from './common.js';
+import { BATCH_QUIET_HELP, dbOption, formatOfOutFile, noteOutExtension, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, writeHtmlToStdout, wroteLine } from './common.js';
 import { signalAtStage, takeOverEarlySignals } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT). */
@@ -1179,7 +1179,7 @@ export function registerBatchCommands(program: Command): void {
     .addOption(dbOption())
     .option('--study <name>', 'study name (default: from the game, suits, deals and budgets, e.g. spider-4-seeds-1-1000-at-1M-positions, or the deals file\'s name: deals-at-1M-positions; a study begun under the name these options gave before, spider-4-seeds-1-1000-1M-positions, is resumed under it)')
     .option('--json', 'print one JSON object instead of the text summary (suits: the suit counts as numbers, [1, 2], or null for a deals file without --suits; report: the rows as report --json prints them)')
-    .option('--quiet', QUIET_HELP)
+    .option('--quiet', BATCH_QUIET_HELP)
     .option('--shard <K/N>', 'run only shard K of N of the study\'s deals, K counting from 0 (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set); give each shard its own --db and merge them after')
     .option('--shard-count <n>', 'the number of shards, for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K)')
     .option('--no-shard', 'run the whole study even inside a Slurm job array or Kubernetes Indexed Job')
@@ -1218,7 +1218,7 @@ export function registerBatchCommands(program: Command): void {
 
   program
     .command('export')
-    .description('export the results studies count as RFC 4180 CSV: one row per study, deal and budget, or the report rows (--summary)')
+    .description('write the studies\' results as CSV (RFC 4180): one row per study, deal and budget, or the report rows (--summary)')
     .option('--csv', 'CSV output: the default and only format (taken, as older command lines give it; changes nothing)')
     .option('--summary', 'export the report rows instead of one row per study, deal and budget')
     .addOption(dbOption())

@@ -96,8 +96,11 @@ export function dbFromEnvMessage(message: string, db: string): string {
   return `${head} (from ${DB_ENV})${advised}${advised === rest ? `; ${advice}` : ''}`;
 }
 
-/** Help of `--quiet`, the same for every command that has it. */
-export const QUIET_HELP = 'print nothing on stderr but errors: no progress, notes or "wrote" line (the resume line of an interrupted batch is kept)';
+/** Help of `--quiet`, the same for every command that has it but `batch` (BATCH_QUIET_HELP). */
+export const QUIET_HELP = 'print nothing on stderr but errors: no progress, notes or "wrote" line';
+
+/** Help of `batch --quiet`: QUIET_HELP, and what an interruption still prints. */
+export const BATCH_QUIET_HELP = `${QUIET_HELP} (the resume line of an interrupted batch is kept)`;
 
 /**
  * The line a command prints on stderr after writing its `--out` file (unless `--quiet`), the same
