@@ -81,6 +81,27 @@ describe('an interrupted batch says what is partial', () => {
       'study whole: 0 of 20 planned deals counted (partial: an unfinished run)\n' +
       'study sharded: 0 of 20 planned deals counted (partial: missing shards or an unfinished run)\n');
   });
+
+  it('merge says the same of each study it merged: an unfinished run, or missing shards for a sharded study; its JSON is as before', async () => {
+    const db = join(dir, 'partial-m.sqlite');
+    const store = ResultStore.openForWriting(db);
+    const whole = store.ensureStudy('whole', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:1-20', maxPositions: 1000, planned: 20 });
+    store.finishRun(store.startRun(whole, { workers: 1, solverVersion: '1.0.0', planned: 20, skipped: 0 }), 'interrupted');
+    const sharded = store.ensureStudy('sharded', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:21-40', maxPositions: 1000, planned: 20 });
+    store.finishRun(store.startRun(sharded, { workers: 1, solverVersion: '1.0.0', planned: 7, skipped: 0 }), 'done');
+    store.close();
+    const r = await runInProcess(['merge', '--into', join(dir, 'merged.sqlite'), db]);
+    expect(r.status).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').slice(-2)).toEqual([
+      '  study whole: 0 of 20 planned deals counted (partial: an unfinished run)',
+      '  study sharded: 0 of 20 planned deals counted (partial: missing shards or an unfinished run)',
+    ]);
+    const j = await runInProcess(['merge', '--into', join(dir, 'merged2.sqlite'), db, '--json']);
+    expect((JSON.parse(j.stdout) as { studies: unknown[] }).studies).toEqual([
+      { name: 'whole', planned: 20, counted: 0, stoppedAt: null, unfinished: 0, untilWidth: null, partial: true },
+      { name: 'sharded', planned: 20, counted: 0, stoppedAt: null, unfinished: 0, untilWidth: null, partial: true },
+    ]);
+  });
 });
 
 describe('--out with an extension no form has, or one the command does not write: a note, the file written', () => {
