@@ -64,10 +64,10 @@ describe('report --out without --format: the format from the file\'s extension',
     expect(txt.text).toMatch(/^study +game +suits +budget/);
   });
 
-  it('another extension, or none, is the text table, as before', async () => {
-    for (const name of ['r.out', 'report']) {
-      const r = await reportTo(name);
-      expect([r.status, r.stderr]).toEqual([0, 'spidersolve: wrote OUT: report table, 1 row of 1 study\n']);
+  it('another extension, or none, is the text table, as before (an extension no form has with a note)', async () => {
+    for (const [name, note] of [['r.out', 'spidersolve: note: OUT holds the text table, though its extension .out names no form spidersolve writes (.txt fits it)\n'], ['report', '']]) {
+      const r = await reportTo(name!);
+      expect([r.status, r.stderr]).toEqual([0, note + 'spidersolve: wrote OUT: report table, 1 row of 1 study\n']);
       expect(r.text).toMatch(/^study +game +suits +budget/);
     }
   });
@@ -100,11 +100,14 @@ describe('show --out without --format: the format from the file\'s extension', (
     const text = (await runInProcess(['show', 'SE4-7'])).stdout;
     for (const name of ['se4-7.txt', 'se4-7.view']) {
       const out = join(dir, name);
-      expect((await runInProcess(['show', 'SE4-7', '--out', out])).stderr).toBe(`spidersolve: wrote ${out}: SE4-7, text\n`);
+      const note = name.endsWith('.view') ? `spidersolve: note: ${out} holds text, though its extension .view names no form spidersolve writes (.txt fits it)\n` : '';
+      expect((await runInProcess(['show', 'SE4-7', '--out', out])).stderr).toBe(`${note}spidersolve: wrote ${out}: SE4-7, text\n`);
       expect(readFileSync(out, 'utf8')).toBe(text);
     }
     const pos = join(dir, 'pos.json');
-    expect((await runInProcess(['show', 'SE4-7', '--format', 'position', '--out', pos])).stderr).toBe(`spidersolve: wrote ${pos}: SE4-7, a position file (text form)\n`);
+    // --format wins, and the name that says another form gets a note, as report's does
+    expect((await runInProcess(['show', 'SE4-7', '--format', 'position', '--out', pos])).stderr)
+      .toBe(`spidersolve: note: ${pos} holds a position file (text form), though its extension says JSON\nspidersolve: wrote ${pos}: SE4-7, a position file (text form)\n`);
     expect(readFileSync(pos, 'utf8')).toMatch(/^# spidersolve position\n/);
   });
 

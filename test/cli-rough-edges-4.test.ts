@@ -78,7 +78,7 @@ describe('export: the rows are one a study, deal and budget', () => {
 
   it('--help says what a row is', async () => {
     const help = (await runInProcess(['export', '--help'])).stdout.replace(/\s+/g, ' ');
-    expect(help).toContain('export the results studies count as RFC 4180 CSV: one row per study, deal and budget, or the report rows (--summary)');
+    expect(help).toContain('write the studies\' results as CSV (RFC 4180): one row per study, deal and budget, or the report rows (--summary)');
     expect(help).toContain('A ladder study has one row per rung a deal was stored at.');
     expect(help).toContain('--summary export the report rows instead of one row per study, deal and budget');
   });

@@ -68,7 +68,7 @@ describe('batch --deals with a file that is not a deals file', () => {
     const file = join(dir, 'typos.txt');
     writeFileSync(file, 'SE1-1\n<html>\nSE1-zz\n');
     const r = await runInProcess(['batch', '--deals', 'typos.txt', '--db', join(dir, 'typos.sqlite')], { cwd: dir });
-    expectOneLineError(r, /^spidersolve: --deals typos\.txt: 2 bad lines \(2, 3\), nothing was run: line 2: position file <html>: no such file \(and not a deal code or pysol:GAME:N\); line 3: deal code "SE1-zz": /);
+    expectOneLineError(r, /^spidersolve: --deals typos\.txt: 2 bad lines \(2, 3\), nothing was run: line 2: position file <html>: no such file in \S+ \(the working folder; paths in a deals file are read from there\), and not a deal code or pysol:GAME:N; line 3: deal code "SE1-zz": /);
   });
 
   it('a file of bad deal codes only (each a deal meant) keeps the message of each', async () => {

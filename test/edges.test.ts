@@ -58,12 +58,12 @@ describe('default study names', () => {
   const base = { db: 'x.sqlite', game: 'spider', suits: '2' };
 
   it('say "at" before the budgets, so that seeds 1 at 5 positions does not read as seeds 1-5', () => {
-    expect(parseBatchOptions({ ...base, seeds: '1', maxPositions: '5' })).toMatchObject({ study: 'spider-2-seeds-1-at-5-positions', legacyStudy: 'spider-2-seeds-1-5-positions' });
-    expect(parseBatchOptions({ ...base, seeds: '1-5', maxPositions: '5' })).toMatchObject({ study: 'spider-2-seeds-1-5-at-5-positions', legacyStudy: 'spider-2-seeds-1-5-5-positions' });
+    expect(parseBatchOptions({ ...base, seeds: '1', maxPositions: '5' })).toMatchObject({ study: 'spider-2-seeds-1-at-5-positions', legacyStudies: ['spider-2-seeds-1-5-positions'] });
+    expect(parseBatchOptions({ ...base, seeds: '1-5', maxPositions: '5' })).toMatchObject({ study: 'spider-2-seeds-1-5-at-5-positions', legacyStudies: ['spider-2-seeds-1-5-5-positions'] });
     // a ladder as --max-positions takes it; the old names of seeds 1 with a ladder 5,10 and of seeds 1-5 at 10 were one
-    expect(parseBatchOptions({ ...base, seeds: '1', maxPositions: '5,10' })).toMatchObject({ study: 'spider-2-seeds-1-at-5,10-positions', legacyStudy: 'spider-2-seeds-1-5-10-positions' });
-    expect(parseBatchOptions({ ...base, seeds: '1-5', maxPositions: '10' })).toMatchObject({ study: 'spider-2-seeds-1-5-at-10-positions', legacyStudy: 'spider-2-seeds-1-5-10-positions' });
-    expect(parseBatchOptions({ ...base, seeds: '1', maxPositions: '5', study: 'mine' }).legacyStudy).toBeUndefined();
+    expect(parseBatchOptions({ ...base, seeds: '1', maxPositions: '5,10' })).toMatchObject({ study: 'spider-2-seeds-1-at-5,10-positions', legacyStudies: ['spider-2-seeds-1-5-10-positions'] });
+    expect(parseBatchOptions({ ...base, seeds: '1-5', maxPositions: '10' })).toMatchObject({ study: 'spider-2-seeds-1-5-at-10-positions', legacyStudies: ['spider-2-seeds-1-5-10-positions'] });
+    expect(parseBatchOptions({ ...base, seeds: '1', maxPositions: '5', study: 'mine' }).legacyStudies).toBeUndefined();
   });
 
   it('resolve to a study made under the old name with the same parameters, and only then', () => {

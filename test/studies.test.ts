@@ -718,7 +718,7 @@ describe('batch options of studies', () => {
     const ladder = parseBatchOptions({ ...base, game: 'spiderette', suits: '4', seeds: '7', maxPositions: '1000000,4000000,16000000' });
     expect(ladder).toMatchObject({ study: 'spiderette-4-seeds-7-at-1M,4M,16M-positions', budgets: [1000000, 4000000, 16000000], maxPositions: 1000000 });
     const open = parseBatchOptions({ ...base, game: 'spider', suits: '4', seeds: '1-', untilWidth: '0.01' });
-    expect(open).toMatchObject({ study: 'spider-4-seeds-1--at-1M-positions-until-0.01', untilWidth: 0.01 });
+    expect(open).toMatchObject({ study: 'spider-4-seeds-1-up-at-1M-positions-until-0.01', untilWidth: 0.01 });
     expect(open.studyParams.planned).toBeNull();
     const file = join(dir, 'my-deals.txt');
     writeFileSync(file, 'SE4-1\n');

@@ -613,7 +613,7 @@ describe('#12.11 the main job reads once, with its columns explained', () => {
   it("an interrupted batch's table ends with the line report prints for a partial study", () => {
     const summary = oneDealSummary({ study: 'intr', planned: 200, ran: 13, won: 13, remaining: 187, counted: 13, interrupted: true });
     const lines = formatBatchSummary(summary).trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('study intr: 13 of 200 planned deals counted (partial: missing shards or an unfinished run)');
+    expect(lines.at(-1)).toBe('study intr: 13 of 200 planned deals counted (partial: an unfinished run)');
     expect(formatBatchSummary({ ...summary, interrupted: false, remaining: 0 }).trimEnd().split('\n').at(-1)).toBe(REPORT_LEGEND.at(-1));
   });
 

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { makeDealCode, parseDealCode, seededCode } from '../game/code.js';
 import { dealCards, isSeed, MAX_SEED } from '../game/deal.js';
 import { dealCardsOf } from '../game/position.js';
@@ -297,7 +297,9 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
     }
     const r = load(ref);
     if (!r.ok) {
-      bad.push({ line: i + 1, message: r.error.message, text: ref, unknown: st === null && r.error.code === 'bad-file' });
+      const missing = st === null && r.error.code === 'bad-file';
+      const where = missing ? missingPositionFile(r.error.message, ref, path, cwd) : null;
+      bad.push({ line: i + 1, message: where?.message ?? r.error.message, text: ref, unknown: missing && !where?.beside });
       return;
     }
     deals++;
@@ -335,6 +337,25 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
   }
   if (out.length > MAX_PLANNED_DEALS) throw new InputError('bad-file', `--deals ${name}: more than ${MAX_PLANNED_DEALS} deals; split the study`);
   return { deals: out, leftOut: filtered, duplicates };
+}
+
+/** The end of the loader's message (ref.ts loadDeal) for a path that names no file and no deal. */
+const NO_SUCH_FILE = ': no such file (and not a deal code or pysol:GAME:N)';
+
+/**
+ * The message for a deals line `ref` (a relative path) that names no file from the working folder
+ * `cwd`: the loader's `message`, with where it looked (`position file se4-7.txt: no such file in
+ * /tmp (the working folder; paths in a deals file are read from there), and not a deal code or
+ * pysol:GAME:N`) and, when a file of that name sits beside the deals file `dealsPath` (not `-`),
+ * `; there is one beside the deals file: trial10/se4-7.txt` (its path from the working folder, as a
+ * deals line would name it; `beside` true). Null for an absolute path or another message.
+ */
+function missingPositionFile(message: string, ref: string, dealsPath: string, cwd: string): { message: string; beside: boolean } | null {
+  if (isAbsolute(ref) || !message.endsWith(NO_SUCH_FILE)) return null;
+  const head = `${message.slice(0, -NO_SUCH_FILE.length)}: no such file in ${pathForMessage(cwd)} (the working folder; paths in a deals file are read from there), and not a deal code or pysol:GAME:N`;
+  const besidePath = dealsPath === '-' ? null : resolve(dirname(resolve(cwd, dealsPath)), ref);
+  const beside = besidePath !== null && besidePath !== resolve(cwd, ref) && statOrNull(besidePath)?.isFile() === true;
+  return { message: beside ? `${head}; there is one beside the deals file: ${pathForMessage(relative(cwd, besidePath!))}` : head, beside };
 }
 
 /** What a line of a deals file is, for the messages that say so. */

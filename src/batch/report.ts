@@ -468,6 +468,12 @@ export interface StudyCompleteness {
    * the rungs they have not reached, see ResultStore's walk). 0 or absent for a single budget.
    */
   readonly unfinished?: number;
+  /**
+   * Was the study split into shards (`batch --shard`): some run of it ran a shard, fewer deals than
+   * the plan (store.ts StudyInfo.sharded)? false: never sharded, so a study short of its plan is an
+   * unfinished run; absent: not known (the note names both causes).
+   */
+  readonly sharded?: boolean;
 }
 
 /**
@@ -485,7 +491,8 @@ export function isPartial(s: StudyCompleteness): boolean {
 /**
  * The warning lines of the studies (of `studies`, in their order) that `isPartial`, one or two a study:
  * `study NAME: 14 of 20 planned deals counted (partial: missing shards or an unfinished run)` when
- * it counts fewer deals than planned, and, when its ladder is unfinished, `study NAME: 12 of 40 deals
+ * it counts fewer deals than planned (`… (partial: an unfinished run)` for a study never sharded,
+ * `sharded` false), and, when its ladder is unfinished, `study NAME: 12 of 40 deals
  * not yet solved at every rung of the ladder (partial: an unfinished run); they count as undecided at
  * the rungs they have not reached`; for an open-ended study not yet stopped by its rule, `study NAME:
  * 345 deals counted so far, before its --until-width 0.02 rule was met (partial: …)`. `show` prints a
@@ -497,7 +504,7 @@ export function partialStudyNotes(studies: readonly StudyCompleteness[], show: (
       ? [`study ${show(s.name)}: ${s.counted.toLocaleString('en-US')} deals counted so far, before its --until-width ${s.untilWidth} rule was met (partial: an open-ended study its rule has not stopped yet; run its batch command again to go on)`]
       : []),
     ...(s.planned !== null && s.counted < s.planned
-      ? [`study ${show(s.name)}: ${s.counted.toLocaleString('en-US')} of ${s.planned!.toLocaleString('en-US')} planned deals counted (partial: missing shards or an unfinished run)`]
+      ? [`study ${show(s.name)}: ${s.counted.toLocaleString('en-US')} of ${s.planned!.toLocaleString('en-US')} planned deals counted (partial: ${s.sharded === false ? 'an unfinished run' : 'missing shards or an unfinished run'})`]
       : []),
     ...((s.unfinished ?? 0) > 0
       ? [`study ${show(s.name)}: ${s.unfinished!.toLocaleString('en-US')} of ${s.counted.toLocaleString('en-US')} deals not yet solved at every rung of the ladder (partial: an unfinished run); they count as undecided at the rungs they have not reached`]

@@ -20,7 +20,8 @@ import { statusAt } from './report.js';
 import { oneLine } from './schema.js';
 import { shardAssignment, shardSize } from './shard.js';
 import { refuseOtherShard } from './shardCheck.js';
-import { HEARTBEAT_MS, type ResultStore } from './store.js';
+import { HEARTBEAT_MS, type LiveRun, type ResultStore } from './store.js';
+import { quoteInput } from '../game/errors.js';
 import { bandAfter, WidthRule } from './untilWidth.js';
 import type { BatchOptions, BatchSummary } from './runner.js';
 
@@ -255,6 +256,12 @@ export class BatchRun {
     if (opts.shard && opts.shardFromEnvironment && planned !== null) refuseOtherShard(store, study, planned, opts.shard, opts.dbPath);
     this.studyId = store.ensureStudy(study, { ...opts.studyParams, budgets, planned });
     store.markAbandoned();
+    // another batch of the study at work on this database (not a shard's: shards split the deals):
+    // both go on, told so
+    if (!opts.shard) {
+      const others = store.liveRuns(this.studyId);
+      if (others.length > 0) opts.onNote?.(concurrentRunNote(study, others));
+    }
     // a resumed study with few deals left starts no more workers than those deals
     this.workers = workersToStart(this.workers, await this.dealsToDo(this.workers));
     opts.onWorkers?.(this.workers);
@@ -410,4 +417,19 @@ export function summarise(run: BatchRun, uncounted: number, t0: number): BatchSu
     report,
     ...(blind ? { blind, player: opts.blind!.player, playerSeed: opts.blind!.seed } : {}),
   };
+}
+
+/**
+ * The note for a batch started while another batch of the same study is running on the same
+ * database (`others`, store.ts liveRuns): `note: another batch of study "S" is running on this
+ * database (process 4242 on host h, last heartbeat 3 s ago); both go on: each result is stored once,
+ * but the two may solve the same deals twice (stop one to save the work)`. `now`: milliseconds.
+ */
+export function concurrentRunNote(study: string, others: readonly LiveRun[], now = Date.now()): string {
+  const r = others[others.length - 1]!;
+  const ago = Math.max(0, Math.round((now - Date.parse(r.heartbeatAt ?? r.startedAt)) / 1000));
+  const who = [r.pid === null ? null : `process ${r.pid}`, r.host === null ? null : `on ${r.host}`].filter(Boolean).join(' ');
+  const which = others.length === 1 ? 'another batch' : `${others.length} other batches`;
+  return `note: ${which} of study ${quoteInput(study)} ${others.length === 1 ? 'is' : 'are'} running on this database (${who ? `${who}, ` : ''}last heartbeat ${ago} s ago); ` +
+    `${others.length === 1 ? 'both' : 'all'} go on: each result is stored once, but the same deals may be solved twice (stop one to save the work)`;
 }

@@ -20,7 +20,7 @@ import type { DealLink, ResultRecord, StoredRow } from './records.js';
 import { blindReport, blindRows, blindStatusOf, hasBlindStudies, settledBlindPlaces, type BlindRecord, type BlindReportRow, type BlindStatus, type BlindWalkRow } from './blind.js';
 import type { ReportRow, ResultStatus, WonPositions } from './report.js';
 import * as read from './storeRead.js';
-import type { InputFile, ResultFilter, StoredOutcome, StudyInfo } from './storeRead.js';
+import type { InputFile, LiveRun, ResultFilter, StoredOutcome, StudyInfo } from './storeRead.js';
 import * as write from './storeWrite.js';
 import type { RunStatus } from './liveness.js';
 import { checkPlan, studyParamsJson, studyWith, type StudyParams } from './studyParams.js';
@@ -29,7 +29,7 @@ export { BUSY_TIMEOUT_MS, DEFAULT_DB_PATH } from './openDatabase.js';
 export { RESULT_COLUMNS, recordFromError, recordFromOutcome, type DealLink, type ResultRecord, type StoredRow } from './records.js';
 export { HEARTBEAT_MS, parseProcStat, processStartMs, processStat, runIsDead, STALE_MS, type RunInfo, type RunStatus } from './liveness.js';
 export { paramsDiff, studyParamsJson, type StudyParams } from './studyParams.js';
-export type { InputFile, ResultFilter, StoredOutcome, StudyInfo } from './storeRead.js';
+export type { InputFile, LiveRun, ResultFilter, StoredOutcome, StudyInfo } from './storeRead.js';
 
 /** The results database. Open with `ResultStore.openForWriting` or `ResultStore.openForReading`. */
 export class ResultStore {
@@ -303,6 +303,14 @@ export class ResultStore {
    */
   studies(names?: readonly string[], solverVersion?: string): StudyInfo[] {
     return read.readStudies(this.#db, names, solverVersion);
+  }
+
+  /**
+   * The runs of study `studyId` marked `running` that are alive now (another batch of the study at
+   * work on this database: its process still there, or its heartbeat recent), oldest first.
+   */
+  liveRuns(studyId: number, now = Date.now()): LiveRun[] {
+    return read.liveRuns(this.#db, studyId, now);
   }
 
   /** The places in the plan (`study_deals.ord`) of the deals study `name` counts so far (none if no such study). */

@@ -55,6 +55,12 @@ export interface StudyInfo {
    * one budget.
    */
   unfinished: number;
+  /**
+   * Was the study split into shards: has some run of it a plan of fewer deals than the study's (a
+   * shard's run, here or in a database merged in)? false for an open-ended study; absent when the
+   * study has no run recorded (not known).
+   */
+  sharded?: boolean;
   createdAt: string;
   runs: RunInfo[];
   /** A blind study's player (canonical spec) and player seed; absent for a solve study. */
@@ -112,13 +118,16 @@ export function readStudies(db: Database.Database, names?: readonly string[], so
     if (names && names.length && !names.includes(s.name)) continue;
     const budgets = (s.budgets ?? String(s.budget)).split(',').map(Number);
     const last = budgets[budgets.length - 1]!;
-    const runsOf = (): RunInfo[] => (runs.all(s.id) as RunInfo[]).map((r) => (runIsDead(r, now) ? { ...r, status: 'abandoned' as const } : r));
+    const studyRuns = (runs.all(s.id) as RunInfo[]).map((r) => (runIsDead(r, now) ? { ...r, status: 'abandoned' as const } : r));
+    // a shard's run plans its shard of the study's deals, fewer than the study's plan; with no run
+    // recorded (results written by other means) it is not known
+    const sharded = studyRuns.length === 0 ? undefined : s.planned !== null && studyRuns.some((r) => r.planned < s.planned!);
     if (s.player !== null) {
       const b = { id: s.id, player: s.player, pseed: s.playerSeed, ...bv };
       out.push({
         name: s.name, game: s.game, suits: s.suits, deals: s.deals, budgets, untilWidth: s.untilWidth, planned: s.planned,
         counted: blindCounted.get(b) as number, settled: blindSettled.get(b) as number, stoppedAt: s.stoppedAt, unfinished: 0,
-        createdAt: s.createdAt, runs: runsOf(), player: s.player, playerSeed: s.playerSeed ?? 0,
+        ...(sharded === undefined ? {} : { sharded }), createdAt: s.createdAt, runs: studyRuns, player: s.player, playerSeed: s.playerSeed ?? 0,
       });
       continue;
     }
@@ -126,10 +135,28 @@ export function readStudies(db: Database.Database, names?: readonly string[], so
       name: s.name, game: s.game, suits: s.suits, deals: s.deals, budgets, untilWidth: s.untilWidth,
       planned: s.planned, counted: counted.get({ id: s.id, ...v }) as number, settled: settled.get({ id: s.id, last, ...v }) as number,
       stoppedAt: s.stoppedAt, unfinished: unfinishedOf(s.id, budgets.slice(1)), createdAt: s.createdAt,
-      runs: (runs.all(s.id) as RunInfo[]).map((r) => (runIsDead(r, now) ? { ...r, status: 'abandoned' as const } : r)),
+      runs: studyRuns, ...(sharded === undefined ? {} : { sharded }),
     });
   }
   return out;
+}
+
+/** A run of a study that is running now: its process and host, and its last heartbeat (ISO 8601). */
+export interface LiveRun {
+  pid: number | null;
+  host: string | null;
+  heartbeatAt: string | null;
+  startedAt: string;
+}
+
+/**
+ * The runs of study `studyId` marked `running` that are alive (liveness.ts runIsDead: a process on
+ * this host that is still there, or a heartbeat elsewhere within STALE_MS of `now`), oldest first.
+ */
+export function liveRuns(db: Database.Database, studyId: number, now = Date.now()): LiveRun[] {
+  const rows = db.prepare("SELECT status, pid, host, heartbeat_at AS heartbeatAt, started_at AS startedAt FROM runs WHERE study_id = ? AND status = 'running' ORDER BY id").all(studyId) as
+    (LiveRun & { status: string })[];
+  return rows.filter((r) => !runIsDead(r, now)).map(({ pid, host, heartbeatAt, startedAt }) => ({ pid, host, heartbeatAt, startedAt }));
 }
 
 /** The places in the plan (`study_deals.ord`) of the deals study `name` counts so far (none if no such study). */

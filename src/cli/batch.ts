@@ -28,7 +28,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
 import { BLIND_LEGEND, BLIND_REPORT_COLUMNS, blindRecords, formatBlindTable, type BlindReportRow } from '../batch/blind.js';
 import { stringify as csvStringify } from 'csv-stringify/sync';
-import { dbOption, formatOfOutFile, noteOutExtension, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, wroteLine } from './common.js';
+import { BATCH_QUIET_HELP, dbOption, formatOfOutFile, noteOutExtension, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, writeHtmlToStdout, wroteLine } from './common.js';
 import { signalAtStage, takeOverEarlySignals } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT). */
@@ -89,26 +89,30 @@ export interface BatchRequest {
   /** Deals of the whole study's plan; null when it is open-ended. */
   studyDeals: number | null;
   /**
-   * With no --study: the name the same options gave a study before the default names said `at`
-   * before the budgets (`spider-2-seeds-1-5-positions`); defaultStudyName resumes such a study.
+   * With no --study: the names the same options gave a study before, tried in this order:
+   * before an open seed range read `1-up` (`spiderette-1-seeds-1--at-1M-positions-until-0.5`) and a
+   * deals file of process substitution `pipe-63` (`63-at-1M-positions`), when they differ; and before
+   * the default names said `at` before the budgets (`spider-2-seeds-1-5-positions`).
+   * defaultStudyName resumes such a study.
    */
-  legacyStudy?: string;
+  legacyStudies?: string[];
   /** A blind study's player (canonical spec) and player seed; absent for a solve study. */
   blind?: { player: string; seed: number };
 }
 
 /**
  * The study a batch with no --study runs: `req.study` (the default name), unless the database at
- * `req.dbPath` has no study of that name but has one under the name the same options gave before
- * (`req.legacyStudy`: `spider-2-seeds-1-5-positions`, now `spider-2-seeds-1-at-5-positions`) with the
- * same parameters: then that one, so that a study begun before is resumed, not begun again under the
- * new name. An old name that another design's study holds (the old names of seeds 1 with a ladder
+ * `req.dbPath` has no study of that name but has one under a name the same options gave before
+ * (`req.legacyStudies`, in order: `spiderette-1-seeds-1--at-1M-positions-until-0.5`, now
+ * `…-seeds-1-up-at-…`; `spider-2-seeds-1-5-positions`, now `spider-2-seeds-1-at-5-positions`) with
+ * the same parameters: then that one, so that a study begun before is resumed, not begun again under
+ * the new name. An old name that another design's study holds (the old names of seeds 1 with a ladder
  * 5,10 and of seeds 1-5 at 10 were the same) is not taken. A database that is absent, empty or cannot
  * be read here gives the default name (the batch then says what is wrong with it). Reads only.
  */
-export function defaultStudyName(req: Pick<BatchRequest, 'study' | 'legacyStudy' | 'dbPath' | 'studyParams'>): string {
-  const legacy = req.legacyStudy;
-  if (legacy === undefined || legacy === req.study || !(statOrNull(req.dbPath)?.size ?? 0)) return req.study;
+export function defaultStudyName(req: Pick<BatchRequest, 'study' | 'legacyStudies' | 'dbPath' | 'studyParams'>): string {
+  const legacy = (req.legacyStudies ?? []).filter((n) => n !== req.study);
+  if (legacy.length === 0 || !(statOrNull(req.dbPath)?.size ?? 0)) return req.study;
   let store: ResultStore;
   try {
     store = ResultStore.openForReading(req.dbPath);
@@ -116,13 +120,17 @@ export function defaultStudyName(req: Pick<BatchRequest, 'study' | 'legacyStudy'
     return req.study;
   }
   try {
-    if (store.studyId(req.study) !== undefined || store.studyId(legacy) === undefined) return req.study;
-    try {
-      store.checkStudyParams(legacy, req.studyParams);
-    } catch {
-      return req.study; // another design under the old name
+    if (store.studyId(req.study) !== undefined) return req.study;
+    for (const old of legacy) {
+      if (store.studyId(old) === undefined) continue;
+      try {
+        store.checkStudyParams(old, req.studyParams);
+        return old;
+      } catch {
+        // another design under the old name
+      }
     }
-    return legacy;
+    return req.study;
   } catch {
     return req.study;
   } finally {
@@ -165,7 +173,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
   let spec: StudyPlanSpec;
   let dealsSpec: string;
   let defaultName: string;
-  let legacyName: string;
+  let legacyNames: string[];
   // the budgets after "at", so that the seeds before them read as the seeds (`seeds-1-at-5-positions`,
   // not `seeds-1-5-positions`, which read as seeds 1-5); a ladder's as --max-positions takes them; a
   // blind study is named by its player (and its seed when not the default)
@@ -182,18 +190,24 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     spec = { kind: 'seeds', game, suits, ranges };
     const text = ranges.map((r) => (r.open ? `${r.from}-` : r.from === r.to ? `${r.from}` : `${r.from}-${r.to}`)).join(',');
     dealsSpec = `seeds:${text}`;
-    defaultName = `${game}-${suits.join(',')}-seeds-${text}-${words}`;
-    legacyName = `${game}-${suits.join(',')}-seeds-${text}-${legacyWords}`;
+    // an open range reads `1-up` in the name (`1-` made `seeds-1--at`); its spec keeps `1-`
+    const named = ranges.map((r) => (r.open ? `${r.from}-up` : r.from === r.to ? `${r.from}` : `${r.from}-${r.to}`)).join(',');
+    defaultName = `${game}-${suits.join(',')}-seeds-${named}-${words}`;
+    legacyNames = [`${game}-${suits.join(',')}-seeds-${text}-${words}`, `${game}-${suits.join(',')}-seeds-${text}-${legacyWords}`];
   } else {
     const path = o.deals!;
     spec = { kind: 'file', path, filter: { game, suits }, ...(dealsText !== undefined ? { text: dealsText } : {}) };
     // `-` (standard input) is planned as /dev/stdin, as it always was: its studies resume (`stdin-…`)
     const file = path === '-' ? '/dev/stdin' : path;
     dealsSpec = `file:${resolve(file)}`;
-    const base = basename(file, extname(file)) || 'deals';
+    const oldBase = basename(file, extname(file)) || 'deals';
+    // a pipe of process substitution (`--deals <(grep … deals.txt)`: /dev/fd/63) is named `pipe-63`,
+    // not `63`, as standard input is named `stdin`
+    const fd = /^\/(?:dev|proc\/self)\/fd\/(\d+)$/.exec(resolve(file));
+    const base = fd ? `pipe-${fd[1]}` : oldBase;
     const filter = `${game ? `-${game}` : ''}${suits ? `-${suits.join(',')}` : ''}`;
     defaultName = `${base}${filter}-${words}`;
-    legacyName = `${base}${filter}-${legacyWords}`;
+    legacyNames = [`${oldBase}${filter}-${words}`, `${oldBase}${filter}-${legacyWords}`];
   }
   const plan = planStudy(spec, loadDeal);
   if (shard && plan.planned === null) throw new InputError('bad-option', `shard ${makeShard(shard)}: an open-ended plan cannot be split into shards; give a closed seed range`);
@@ -203,7 +217,7 @@ export function parseBatchOptions(o: BatchCliOptions, env: NodeJS.ProcessEnv = p
     shard, studyDeals: plan.planned,
     deals: plan.deals, leftOut: plan.leftOut, duplicates: plan.duplicates, maxPositions, budgets, ...(untilWidth !== undefined ? { untilWidth } : {}),
     workers, dbPath: o.db, study,
-    ...(o.study === undefined ? { legacyStudy: legacyName } : {}),
+    ...(o.study === undefined ? { legacyStudies: [...new Set(legacyNames.filter((n) => n !== study))] } : {}),
     studyParams: {
       game: game ?? null, suits: suits ? suits.join(',') : null, dealsSpec, maxPositions, budgets, untilWidth: untilWidth ?? null, planned: plan.planned,
       ...(blind ? { player: blind.player, playerSeed: blind.seed } : {}),
@@ -408,12 +422,13 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
     ...(s.stopReason ? [`  stopped: ${s.stopReason}`] : []),
     '',
     ...(s.blind
-      ? [formatBlindTable(s.blind).trimEnd(), ...(s.blind.length > 0 ? BLIND_LEGEND : [])]
+      ? [s.blind.length > 0 ? formatBlindTable(s.blind).trimEnd() : 'no results', ...(s.blind.length > 0 ? BLIND_LEGEND : [])]
       : [formatTable(s.report).trimEnd(), ...(s.report.length > 0 ? REPORT_LEGEND : [])]),
     // an interrupted run's table counts part of the plan, and a shard's its shard of it: the line
-    // report prints under it too (a shard's database counts its own deals of the study's plan)
+    // report prints under it too (a shard's database counts its own deals of the study's plan); a
+    // run not of a shard that falls short is an unfinished run, said so (no shards to miss)
     ...((s.interrupted || shard !== null) && s.counted !== null
-      ? partialStudyNotes([{ name: s.study, planned: shard ? shard.studyDeals : s.planned, counted: s.counted, unfinished: s.unfinished ?? 0, stoppedAt: null, untilWidth: s.untilWidth ?? null }], printableName)
+      ? partialStudyNotes([{ name: s.study, planned: shard ? shard.studyDeals : s.planned, counted: s.counted, unfinished: s.unfinished ?? 0, stoppedAt: null, untilWidth: s.untilWidth ?? null, sharded: shard !== null }], printableName)
       : []),
   ];
   return lines.join('\n') + '\n';
@@ -997,12 +1012,12 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       ];
       const what = parts.filter(Boolean).join(', ');
       const studies = studiesInFilter(store, filter);
-      await writeOut(
-        o.out,
-        format === 'html'
-          ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), pooled: filter.pool ? studies.length : undefined, ...(blind.length ? { blind } : {}) })
-          : reportVega(rows, won, generator, blind),
-      );
+      const picture = format === 'html'
+        ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), pooled: filter.pool ? studies.length : undefined, ...(blind.length ? { blind } : {}) })
+        : reportVega(rows, won, generator, blind);
+      // the HTML page on a terminal: written there all the same, with a note (it is for a browser)
+      if (o.out === undefined && format === 'html') writeHtmlToStdout(picture, o.quiet);
+      else await writeOut(o.out, picture);
       if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows, blind.length), o.quiet);
       return;
     }
@@ -1092,6 +1107,8 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
       checkExportOut(o.out);
     }
     const filter = checkStudies(store, parsed);
+    // a name no form has (r.pdf): said, as report says it; the CSV is written all the same
+    if (o.out !== undefined) noteOutExtension(o.out, 'CSV', ['.csv', '.txt'], o.quiet);
     if (o.summary) {
       const rows = store.report(filter);
       const blindRows = store.blindReport(filter);
@@ -1162,7 +1179,7 @@ export function registerBatchCommands(program: Command): void {
     .addOption(dbOption())
     .option('--study <name>', 'study name (default: from the game, suits, deals and budgets, e.g. spider-4-seeds-1-1000-at-1M-positions, or the deals file\'s name: deals-at-1M-positions; a study begun under the name these options gave before, spider-4-seeds-1-1000-1M-positions, is resumed under it)')
     .option('--json', 'print one JSON object instead of the text summary (suits: the suit counts as numbers, [1, 2], or null for a deals file without --suits; report: the rows as report --json prints them)')
-    .option('--quiet', QUIET_HELP)
+    .option('--quiet', BATCH_QUIET_HELP)
     .option('--shard <K/N>', 'run only shard K of N of the study\'s deals, K counting from 0 (default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set); give each shard its own --db and merge them after')
     .option('--shard-count <n>', 'the number of shards, for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K)')
     .option('--no-shard', 'run the whole study even inside a Slurm job array or Kubernetes Indexed Job')
@@ -1201,7 +1218,7 @@ export function registerBatchCommands(program: Command): void {
 
   program
     .command('export')
-    .description('export the results studies count as RFC 4180 CSV: one row per study, deal and budget, or the report rows (--summary)')
+    .description('write the studies\' results as CSV (RFC 4180): one row per study, deal and budget, or the report rows (--summary)')
     .option('--csv', 'CSV output: the default and only format (taken, as older command lines give it; changes nothing)')
     .option('--summary', 'export the report rows instead of one row per study, deal and budget')
     .addOption(dbOption())

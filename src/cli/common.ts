@@ -96,8 +96,11 @@ export function dbFromEnvMessage(message: string, db: string): string {
   return `${head} (from ${DB_ENV})${advised}${advised === rest ? `; ${advice}` : ''}`;
 }
 
-/** Help of `--quiet`, the same for every command that has it. */
-export const QUIET_HELP = 'print nothing on stderr but errors: no progress, notes or "wrote" line (the resume line of an interrupted batch is kept)';
+/** Help of `--quiet`, the same for every command that has it but `batch` (BATCH_QUIET_HELP). */
+export const QUIET_HELP = 'print nothing on stderr but errors: no progress, notes or "wrote" line';
+
+/** Help of `batch --quiet`: QUIET_HELP, and what an interruption still prints. */
+export const BATCH_QUIET_HELP = `${QUIET_HELP} (the resume line of an interrupted batch is kept)`;
 
 /**
  * The line a command prints on stderr after writing its `--out` file (unless `--quiet`), the same
@@ -126,15 +129,41 @@ const EXTENSION_WORDS: Readonly<Record<string, string>> = {
 
 /**
  * A note on stderr (unless `quiet`) when a command writes `out` in a form its extension does not
- * name: `report --format md --out r.html`, `blind --out game.txt` (always a page). `writing` is the
- * form in words (`Markdown`, `an HTML page`), `kinds` the extensions that fit it (with their dot).
- * Nothing is said for an extension the commands do not know (`game.page`) or none. The file is
- * written all the same: the note only says that its name will mislead.
+ * name: `report --format md --out r.html`, `blind --out game.txt` (always a page), `show SE4-7 --out
+ * s.html` (text); or when the extension is one no form of spidersolve has (`report --out r.pdf`, the
+ * text table: `…, though its extension .pdf names no form spidersolve writes (.txt fits it)`).
+ * `writing` is the form in words (`Markdown`, `an HTML page`), `kinds` the extensions that fit it
+ * (with their dot). Nothing is said for a name with no extension. The file is written all the same:
+ * the note only says that its name will mislead.
  */
 export function noteOutExtension(out: string, writing: string, kinds: readonly string[], quiet?: boolean): void {
   const ext = extname(out).toLowerCase();
-  if (quiet || kinds.includes(ext) || !Object.hasOwn(EXTENSION_WORDS, ext)) return;
-  process.stderr.write(`spidersolve: note: ${out} holds ${writing}, though its extension says ${EXTENSION_WORDS[ext]}\n`);
+  if (quiet || ext === '' || ext === '.' || kinds.includes(ext)) return;
+  if (Object.hasOwn(EXTENSION_WORDS, ext)) {
+    process.stderr.write(`spidersolve: note: ${out} holds ${writing}, though its extension says ${EXTENSION_WORDS[ext]}\n`);
+    return;
+  }
+  const fits = kinds.length === 0 ? '' : ` (${kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}`} fit${kinds.length === 1 ? 's' : ''} it)`;
+  process.stderr.write(`spidersolve: note: ${out} holds ${writing}, though its extension ${ext} names no form spidersolve writes${fits}\n`);
+}
+
+/**
+ * The note (one line, `\n`-ended) for an HTML page of `bytes` bytes written to standard output when
+ * that is a terminal (`isTTY`, process.stdout.isTTY): `spidersolve: note: that was an HTML page (18
+ * KB), for a browser; give --out FILE.html to write it to a file`. Null when standard output is not a
+ * terminal (a pipe or a file: scripts take the page there) or with `quiet`. The page is written to
+ * standard output all the same.
+ */
+export function htmlOnTerminalNote(isTTY: boolean | undefined, bytes: number, quiet?: boolean): string | null {
+  if (!isTTY || quiet) return null;
+  return `spidersolve: note: that was an HTML page (${Math.max(1, Math.round(bytes / 1024)).toLocaleString('en-US')} KB), for a browser; give --out FILE.html to write it to a file\n`;
+}
+
+/** Writes `html` to stdout, then htmlOnTerminalNote's note on stderr when stdout is a terminal. */
+export function writeHtmlToStdout(html: string, quiet?: boolean): void {
+  process.stdout.write(html);
+  const note = htmlOnTerminalNote(process.stdout.isTTY, Buffer.byteLength(html), quiet);
+  if (note) process.stderr.write(note);
 }
 
 /** Writes one JSON object to stdout (2-space indented, newline-terminated). */

@@ -35,6 +35,7 @@ import {
   variantLabel,
   DEAL_HELP,
   formatOfOutFile,
+  noteOutExtension,
   QUIET_HELP,
   wroteLine,
 } from './common.js';
@@ -48,6 +49,11 @@ import { DEFAULT_DB_PATH } from '../batch/store.js';
  * are asked for by name (--format position, position-json).
  */
 export const SHOW_FORMAT_OF_EXTENSION: Readonly<Record<string, 'json' | 'text'>> = { '.json': 'json', '.txt': 'text' };
+
+/** The forms `show` writes. */
+type ShowFormat = 'json' | 'position' | 'position-json' | 'text';
+/** Each `show` form in words (the "wrote" line, and the note on an --out name that says another). */
+const SHOW_FORM_WORDS: Readonly<Record<ShowFormat, string>> = { json: 'JSON', position: 'a position file (text form)', 'position-json': 'a position file (JSON form)', text: 'text' };
 
 /** Header lines naming what was loaded: code or file, variant, and the PySolFC mapping when imported. */
 function describeLoaded(d: LoadedDeal): string[] {
@@ -169,6 +175,8 @@ export function registerGameCommands(program: Command): void {
       }
       // a file the tool did not write is not overwritten
       if (opts.out !== undefined) checkOutReplaceable(opts.out);
+      // text under an .html name, or a name no form has: said on stderr, the file written all the same
+      if (opts.out !== undefined) noteOutExtension(opts.out, SHOW_FORM_WORDS[format as ShowFormat], format === 'json' || format === 'position-json' ? ['.json'] : ['.txt'], opts.quiet);
       const numbering = numberingFor(d, opts.columns);
       // a position file: a file's own source line kept, else the deal's name as its source line
       const source = d.source.kind === 'file' && d.source.text !== undefined ? d.source.text : d.label;
@@ -182,7 +190,7 @@ export function registerGameCommands(program: Command): void {
               ? makePositionJson(d.position, source)
               : [...describeLoaded(d), ...(note ? [note] : []), ...formatPosition(d.position, !!opts.reveal, numbering, cardWords(d, numbering).card)].join('\n') + '\n';
       await writeOut(opts.out, text);
-      const what = { json: 'JSON', position: 'a position file (text form)', 'position-json': 'a position file (JSON form)', text: 'text' }[format as 'json' | 'position' | 'position-json' | 'text'];
+      const what = SHOW_FORM_WORDS[format as ShowFormat];
       if (opts.out !== undefined) wroteLine(opts.out, `${d.source.kind === 'pysol' || !d.code ? d.label : d.code}, ${what}`, opts.quiet);
     });
 

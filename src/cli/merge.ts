@@ -73,11 +73,12 @@ export function registerMergeCommand(program: Command): void {
       const store = ResultStore.openForReading(o.into);
       let studies: StudyCompleteness[];
       try {
-        studies = store.studies().map(({ name, planned, counted, stoppedAt, unfinished, untilWidth }) => ({ name, planned, counted, stoppedAt, unfinished, untilWidth }));
+        // (sharded: whether a partial study's line may name missing shards, or only an unfinished run)
+        studies = store.studies().map(({ name, planned, counted, stoppedAt, unfinished, untilWidth, sharded }) => ({ name, planned, counted, stoppedAt, unfinished, untilWidth, ...(sharded === undefined ? {} : { sharded }) }));
       } finally {
         store.close();
       }
-      const json = { ...s, studies: studies.map((st) => ({ ...st, partial: isPartial(st) })) };
+      const json = { ...s, studies: studies.map(({ sharded: _, ...st }) => ({ ...st, partial: isPartial(st) })) };
       process.stdout.write(o.json ? JSON.stringify(json) + '\n' : formatMergeSummary(s, studies));
     });
 }

@@ -21,7 +21,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, SOLVER_VERSION } from '../sol
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage, type Verdict } from '../view/page.js';
 import { checkOutPath, checkOutReplaceable, stdoutDash } from './batch.js';
-import { cardWords, COLUMNS_HELP, DEAL_HELP, dbOption, lineWords, loadDealArg, noteOutExtension, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, wroteLine } from './common.js';
+import { cardWords, COLUMNS_HELP, DEAL_HELP, dbOption, lineWords, loadDealArg, noteOutExtension, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, writeHtmlToStdout, wroteLine } from './common.js';
 
 interface ViewOptions {
   line?: string;
@@ -149,7 +149,8 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
     startIsDeal: deal.code !== null,
   });
   if (o.out === undefined) {
-    process.stdout.write(html);
+    // (a note when that is a terminal: the page is for a browser)
+    writeHtmlToStdout(html, o.quiet);
     return;
   }
   try {
