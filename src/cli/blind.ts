@@ -34,7 +34,7 @@ import { MAX_MAX_POSITIONS } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage } from '../view/page.js';
 import { checkOutPath, checkOutReplaceable, checkOutWritable, DEFAULT_PLAYER_SEED, EXIT_INTERRUPTED } from './batch.js';
-import { cardWords, COLUMNS_HELP, DEAL_HELP, loadDealArg, noteOutExtension, numberingFor, numberingNote, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
+import { cardWords, COLUMNS_HELP, DEAL_HELP, dealTitle, loadDealArg, noteOutExtension, numberingFor, numberingNote, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
 
 /** Exit code of each blind result. */
 export const BLIND_EXIT_CODES = { won: 0, stuck: 3 } as const;
@@ -286,7 +286,7 @@ async function writePage(deal: LoadedDeal, g: BlindGame, loss: LossPoint | null,
   const at = lossPlace(g, loss);
   const mark = at === null ? null : { proven: 'the deal was lost here', 'or-later': 'the deal was lost here or later', 'last-or-stopping': 'the deal was lost here or by stopping after it', 'not-by-a-move': 'the player stopped here; a win still existed' }[at.kind];
   const fs = frames.value.map((f) => (at !== null && at.move > 0 && f.step === at.move ? { ...f, words: `${f.words} (${mark})` } : f));
-  const title = deal.source.kind === 'pysol' || deal.source.kind === 'file' || !deal.code ? deal.label : deal.code;
+  const title = dealTitle(deal);
   const end = g.result === 'won' ? `won in ${moveCount(g.steps.length)}` : `stuck after ${moveCount(g.steps.length)} with ${g.completed} of ${g.completeSuits} suits completed; ${lossText(g, loss)}`;
   const html = viewerPage({
     title,
@@ -355,7 +355,7 @@ async function playToEnd(
   o: BlindCliOptions,
   signal: AbortSignal,
 ): Promise<{ kind: 'interrupted' } | { kind: 'ended'; g: BlindGame; loss: TimedLoss | null; why: NoMoveWhy | null; words: string[] }> {
-  const title = deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code;
+  const title = dealTitle(deal);
   if (!o.json) {
     const note = numberingNote(deal, view.numbering);
     printLines([`${title} (${variantLabel(deal.position)}), played blind by ${specText(spec)}, player seed ${seed}`, ...(note ? [note] : [])]);
@@ -434,7 +434,7 @@ export function registerBlindCommand(program: Command): void {
       const numbering = numberingFor(deal, o.columns);
       const view = viewOf(deal, numbering);
       const v = deal.position.variant;
-      const title = deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code;
+      const title = dealTitle(deal);
       // each move is printed as it is played; a signal (Ctrl-C) stops the game after the move being
       // played, with the moves so far printed (abortOnSignals: a second signal quits at once)
       const stop = abortOnSignals();

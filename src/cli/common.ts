@@ -203,6 +203,15 @@ export function nonAsciiChars(text: string): string {
   return shown.join(', ') + (seen.length > 6 ? `, … (${seen.length} in all)` : '');
 }
 
+/**
+ * What a command's head line calls a deal: the reference as the user typed it for a PySolFC deal
+ * (`pysol:spider:5`) or a position file (its path: the explicit code of a file's position is some 70
+ * characters that say nothing to a reader), else its canonical deal code (`se4-7` is `SE4-7`).
+ */
+export function dealTitle(d: LoadedDeal): string {
+  return d.source.kind === 'pysol' || d.source.kind === 'file' || !d.code ? d.label : d.code;
+}
+
 /** How messages name standard input given as `-` (as `--deals -` is named: deals.ts dealsFileName). */
 export const STDIN_NAME = '- (standard input)';
 

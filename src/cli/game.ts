@@ -34,6 +34,7 @@ import {
   printLines,
   variantLabel,
   DEAL_HELP,
+  dealTitle,
   formatOfOutFile,
   noteOutExtension,
   QUIET_HELP,
@@ -191,7 +192,7 @@ export function registerGameCommands(program: Command): void {
               : [...describeLoaded(d), ...(note ? [note] : []), ...formatPosition(d.position, !!opts.reveal, numbering, cardWords(d, numbering).card)].join('\n') + '\n';
       await writeOut(opts.out, text);
       const what = SHOW_FORM_WORDS[format as ShowFormat];
-      if (opts.out !== undefined) wroteLine(opts.out, `${d.source.kind === 'pysol' || !d.code ? d.label : d.code}, ${what}`, opts.quiet);
+      if (opts.out !== undefined) wroteLine(opts.out, `${dealTitle(d)}, ${what}`, opts.quiet);
     });
 
   program

@@ -10,7 +10,7 @@ import { solve } from '../solver/solve.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, type SolveProgress, type SolveResult } from '../solver/types.js';
 import { toNumbering } from '../game/numbering.js';
 import { formatExplained } from '../game/explain.js';
-import { COLUMNS_HELP, DEAL_HELP, loadDealArg, numberingFor, numberingNote, parseBudgetOption, printJson, printLines, QUIET_HELP, variantLabel } from './common.js';
+import { COLUMNS_HELP, DEAL_HELP, dealTitle, loadDealArg, numberingFor, numberingNote, parseBudgetOption, printJson, printLines, QUIET_HELP, variantLabel } from './common.js';
 import { explainOrThrow } from './game.js';
 
 /** Exit code of each solver result. */
@@ -139,7 +139,7 @@ export function registerSolveCommands(program: Command): void {
         printJson({ code: deal.code, label: deal.label, game: deal.position.variant.game, suits: deal.position.variant.suits, maxPositions: max, ...r, line, columns: numbering.name, ...(opts.explain ? { explain: explained ?? [] } : {}) });
       } else {
         const lines = [
-          `${deal.source.kind === 'pysol' || !deal.code ? deal.label : deal.code} (${variantLabel(deal.position)}): ${summary(r)}`,
+          `${dealTitle(deal)} (${variantLabel(deal.position)}): ${summary(r)}`,
           `positions: ${r.positions.toLocaleString('en-US')} of ${max.toLocaleString('en-US')}${budgetNote(r)}; time: ${(r.elapsedMs / 1000).toFixed(2)} s; ` +
             `${speedText(r.positions, r.elapsedMs)}; peak memory: ${mb(r.peakBytes)}; solver ${r.solverVersion}`,
           `stages: ${stagesText(r.stages)}`,

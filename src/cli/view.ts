@@ -21,7 +21,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, SOLVER_VERSION } from '../sol
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage, type Verdict } from '../view/page.js';
 import { checkOutPath, checkOutReplaceable, stdoutDash } from './batch.js';
-import { cardWords, COLUMNS_HELP, DEAL_HELP, dbOption, lineWords, loadDealArg, noteOutExtension, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, writeHtmlToStdout, wroteLine } from './common.js';
+import { cardWords, COLUMNS_HELP, dbOption, DEAL_HELP, dealTitle, lineWords, loadDealArg, noteOutExtension, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, writeHtmlToStdout, wroteLine } from './common.js';
 
 interface ViewOptions {
   line?: string;
@@ -134,7 +134,7 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
   const won = fs[fs.length - 1]!.won;
   const verdict: Verdict = plan.verdict === 'line' && won && plan.line.length > 0 ? 'won' : plan.verdict;
   const v = deal.position.variant;
-  const title = deal.source.kind === 'pysol' || deal.source.kind === 'file' || !deal.code ? deal.label : deal.code;
+  const title = dealTitle(deal);
   const html = viewerPage({
     title,
     variantLabel: variantLabel(deal.position),

@@ -1,0 +1,42 @@
+/**
+ * Rough edges of the command line, in process: a deal read from a position file is named in a
+ * command's head line by the path the user gave, not by the explicit code of its position (some 70
+ * characters), in `solve` and `blind`; a deal code keeps its canonical form (`se4-7` is `SE4-7`).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInProcess } from './helpers/cli.js';
+
+let dir: string;
+let file: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'spidersolve-rough8-'));
+  file = join(dir, 'se4-7.txt');
+  const shown = await runInProcess(['show', 'SE4-7', '--format', 'position']);
+  expect(shown.status).toBe(0);
+  writeFileSync(file, shown.stdout);
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a position file is named by its path in head lines', () => {
+  it('solve: the file path, with the game, then the answer', async () => {
+    const r = await runInProcess(['solve', file, '--max-positions', '1000']);
+    expect(r.status).toBe(4);
+    expect(r.stdout.split('\n')[0]).toBe(`${file} (spiderette, 4 suits): undecided: the position budget ran out before a win or a proof`);
+  });
+
+  it('solve: a deal code typed in lower case is shown in its canonical form', async () => {
+    const r = await runInProcess(['solve', 'se4-7', '--max-positions', '1000']);
+    expect(r.stdout.split('\n')[0]).toBe('SE4-7 (spiderette, 4 suits): undecided: the position budget ran out before a win or a proof');
+  });
+
+  it('blind: the game is titled by the file path', async () => {
+    const r = await runInProcess(['blind', file, '--player', 'greedy', '--loss-budget', '0']);
+    expect(r.stdout.split('\n')[0]).toContain(`${file} (spiderette, 4 suits)`);
+    expect(r.stdout).not.toContain('SE4X-');
+  });
+});
