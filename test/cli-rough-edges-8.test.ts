@@ -2,11 +2,13 @@
  * Rough edges of the command line, in process: a deal read from a position file is named in a
  * command's head line by the path the user gave, not by the explicit code of its position (some 70
  * characters), in `solve` and `blind`; a deal code keeps its canonical form (`se4-7` is `SE4-7`).
+ * The HTML report's head line counts the blind games and studies beside the solves' deals.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SOLVER_VERSION } from '../src/solver/types.js';
 import { runInProcess } from './helpers/cli.js';
 
 let dir: string;
@@ -38,5 +40,17 @@ describe('a position file is named by its path in head lines', () => {
     const r = await runInProcess(['blind', file, '--player', 'greedy', '--loss-budget', '0']);
     expect(r.stdout.split('\n')[0]).toContain(`${file} (spiderette, 4 suits)`);
     expect(r.stdout).not.toContain('SE4X-');
+  });
+});
+
+describe('the HTML report counts blind studies in its head line', () => {
+  it('a solve study of 2 deals and a blind study of 3 games: both counted', async () => {
+    const db = join(dir, 'both.sqlite');
+    expect((await runInProcess(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-2', '--max-positions', '2000', '--workers', '1', '--db', db, '--study', 's'])).status).toBe(0);
+    expect((await runInProcess(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-3', '--player', 'greedy', '--workers', '1', '--db', db, '--study', 'b'])).status).toBe(0);
+    const out = join(dir, 'both.html');
+    expect((await runInProcess(['report', '--db', db, '--out', out, '--quiet'])).status).toBe(0);
+    const meta = /<p class="meta">([^<]*)<\/p>/.exec(readFileSync(out, 'utf8'))![1];
+    expect(meta).toBe(`2 deals counted by 1 study in ${db} (every study), solver ${SOLVER_VERSION}; and 3 blind games of 1 blind study.`);
   });
 });

@@ -103,6 +103,17 @@ function chartsAtEveryLayout(rows: readonly ReportRow[], won: Iterable<WonEffort
  * then each chart (title, inline SVG rendered by Vega, caption). With no rows, the table says so and
  * there are no charts. `won` is read once.
  */
+/**
+ * The head line's words for the blind studies beside the solves (blindReport's rows: one per study,
+ * game, suits, player, seed and version): `; and 40 blind games of 2 blind studies`, or nothing.
+ */
+function blindCount(blind: readonly BlindReportRow[]): string {
+  if (blind.length === 0) return '';
+  const games = blind.reduce((n, r) => n + r.deals, 0);
+  const studies = new Set(blind.map((r) => r.study)).size;
+  return `; and ${games.toLocaleString('en-US')} blind game${games === 1 ? '' : 's'} of ${studies} blind stud${studies === 1 ? 'y' : 'ies'}`;
+}
+
 export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEffort>, meta: ReportMeta): Promise<string> {
   const blind = meta.blind ?? [];
   // the blind chart follows the solve charts, drawn at each layout as they are
@@ -143,7 +154,7 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
   const shared = pooled ? (studies > 1 ? '; pooled: a deal two studies share counts once' : '') : studies > 1 ? '; a deal two studies share counts in each' : '';
   const meta1 =
     `${deals.toLocaleString('en-US')} deal${deals === 1 ? '' : 's'} counted by ${studies} stud${studies === 1 ? 'y' : 'ies'} in ${meta.db} (${meta.filter})` +
-    `${shared}${versions ? `, solver ${versions}` : ''}.`;
+    `${shared}${versions ? `, solver ${versions}` : ''}${blindCount(blind)}.`;
   return `<!doctype html>
 <html lang="en">
 <head>
