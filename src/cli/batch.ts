@@ -8,6 +8,7 @@ import { Socket } from 'node:net';
 import { isatty, ReadStream } from 'node:tty';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
+import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { Option, type Command } from 'commander';
 import { stringify } from 'csv-stringify';
@@ -1142,7 +1143,11 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
     );
     if (o.out === undefined) {
       try {
-        await pipeline(source, csv, process.stdout, { end: false });
+        // written chunk by chunk, not piped into process.stdout: a pipeline into a stream it does
+        // not end leaves its listeners on it, one set a call, in a process that exports many times
+        await pipeline(source, csv, async (chunks: AsyncIterable<string | Buffer>) => {
+          for await (const c of chunks) if (!process.stdout.write(c)) await once(process.stdout, 'drain');
+        });
       } catch (e) {
         // the reader of a pipe went away (`| head`): stop quietly, as Unix tools do
         if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
