@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { planFromLoaded, planSeeds, type PlannedDeal } from '../src/batch/deals.js';
 import { recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
 import { loadDealOrThrow } from '../src/cli/common.js';
-import { parseResultsArgs, UsageError } from '../src/results/cli.js';
+import { parseResultsArgs, sittingWorked, UsageError } from '../src/results/cli.js';
 import { dealsCsv, exportRow, gradeOf, gradesOf, parseCsvRecords, readSummary, rowDeals, summaryPath, winnablePath, type DealResult } from '../src/results/export.js';
 import { batchArgs, dealList, dealName, dealNumber, findRow, RESULTS_LADDER, RESULTS_ROWS, type ResultsRow } from '../src/results/rows.js';
 import { bandPoints, pct, renderTable } from '../src/results/table.js';
@@ -227,5 +227,15 @@ describe('the table', () => {
     expect(md).toContain('| Spider 2 suits | 0 of 10,000 | | | | | | | 1M, 4M, 16M | | | not run |');
     expect(md).toContain("Of the 2 deals compared so far (numbers 1–2), this table does not win 1: 2 (undecided); plspider's page names none of them as not won (the deal it does not name may be among them).");
     expect(md).toContain('| Spider 4 suits | 1 won, 0 lost, 1 undecided of 2 (first 2 of 32,000): floor 50.000%, ceiling 100.000% | 31,998 of PySol numbers 1–32,000');
+  });
+});
+
+describe('which sittings a row records (sittingWorked)', () => {
+  it('records one that counted deals, one that only took deals up the ladder, and an interrupted one; not one that found all done', () => {
+    // Spiderette 4 suits to 5,000: a sitting that ran only the 16M rung counts no new deal
+    expect(sittingWorked({ counted: 5000, unfinished: 48 }, { counted: 5000, unfinished: 0 }, 0)).toBe(true);
+    expect(sittingWorked({ counted: 3600, unfinished: 0 }, { counted: 5000, unfinished: 60 }, 0)).toBe(true);
+    expect(sittingWorked({ counted: 5000, unfinished: 48 }, { counted: 5000, unfinished: 48 }, 130)).toBe(true);
+    expect(sittingWorked({ counted: 5000, unfinished: 0 }, { counted: 5000, unfinished: 0 }, 0)).toBe(false);
   });
 });

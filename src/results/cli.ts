@@ -189,11 +189,30 @@ export function childrenCpuSeconds(): number | null {
 }
 
 function counted(row: ResultsRow, root: string): number {
+  return rowProgress(row, root).counted;
+}
+
+/**
+ * Is a sitting recorded in the row's summary? When it did some work: counted more deals, took deals
+ * up the budget ladder (fewer deals not yet at every rung: a sitting that runs only the upper rungs
+ * counts no new deal, and its CPU time belongs in the row's), or was interrupted (exit 130). A sitting
+ * that found everything done is not recorded.
+ */
+export function sittingWorked(before: { counted: number; unfinished: number }, after: { counted: number; unfinished: number }, exit: number): boolean {
+  return after.counted > before.counted || after.unfinished < before.unfinished || exit === 130;
+}
+
+/**
+ * How far the row's study is: the deals it counts, and of those the deals its budget ladder has not
+ * yet taken to every rung (storeRead.ts StudyInfo.unfinished); both 0 when the database is absent.
+ */
+function rowProgress(row: ResultsRow, root: string): { counted: number; unfinished: number } {
   const db = join(root, row.db);
-  if (!existsSync(db)) return 0;
+  if (!existsSync(db)) return { counted: 0, unfinished: 0 };
   const store = ResultStore.openForReading(db);
   try {
-    return store.studies([row.study], SOLVER_VERSION)[0]?.counted ?? 0;
+    const info = store.studies([row.study], SOLVER_VERSION)[0];
+    return { counted: info?.counted ?? 0, unfinished: info?.unfinished ?? 0 };
   } finally {
     store.close();
   }
@@ -358,13 +377,15 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
         process.stderr.write(`results: ${refusal}\n`);
         return 2;
       }
-      const before = counted(row, root);
+      const before0 = rowProgress(row, root);
+      const before = before0.counted;
       const cpu0 = childrenCpuSeconds();
       const t0 = Date.now();
       const code = await runBatch(row, root, workers, limit);
       const cpu1 = childrenCpuSeconds();
       if (code !== 0 && code !== 130) return code; // refused or failed: nothing new to export
-      const after = counted(row, root);
+      const after0 = rowProgress(row, root);
+      const after = after0.counted;
       const sitting: Sitting = {
         endedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
         command: rowCommand(row, limit) + (workers !== undefined ? ` --workers ${workers}` : ''),
@@ -372,7 +393,7 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
         cpuSeconds: cpu0 !== null && cpu1 !== null ? Math.round((cpu1 - cpu0) * 100) / 100 : -1,
         wallSeconds: Math.round((Date.now() - t0) / 100) / 10,
       };
-      const s = exportRow(row, root, SOLVER_VERSION, after > before || code === 130 ? sitting : undefined);
+      const s = exportRow(row, root, SOLVER_VERSION, sittingWorked(before0, after0, code) ? sitting : undefined);
       process.stdout.write(`results: ${describe(s)}; this sitting ${after - before} deals, ${sitting.cpuSeconds} CPU s; wrote ${shownPath(root, row.csv)}\n`);
       if (code === 130) process.stderr.write(`results: interrupted; what was finished is kept and exported; to resume: ${sitting.command}\n`);
       return code;
