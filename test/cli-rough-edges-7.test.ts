@@ -15,13 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BatchSummary } from '../src/batch/runner.js';
-import { summarize } from '../src/batch/report.js';
 import { concurrentRunNote } from '../src/batch/runState.js';
 import { ResultStore } from '../src/batch/store.js';
 import { defaultStudyName, formatBatchSummary, parseBatchOptions } from '../src/cli/batch.js';
 import { htmlOnTerminalNote } from '../src/cli/common.js';
 import { runInProcess } from './helpers/cli.js';
+import { oneDealSummary } from './helpers/summary.js';
 import { makeLostDb } from './helpers/db.js';
 
 let dir: string;
@@ -34,17 +33,6 @@ beforeAll(() => {
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** A batch's summary of one won Spider deal at 100 positions, with `over` changed. */
-function oneDealSummary(over: Partial<BatchSummary> = {}): BatchSummary {
-  return {
-    study: 's', studyId: 1, runId: 1, db: 'd.sqlite', game: 'spider', suits: '1', maxPositions: 100, workers: 1, solverVersion: '1.0.0',
-    planned: 1, skipped: 0, ran: 1, won: 1, lost: 0, undecided: 0, errors: 0, remaining: 0, counted: 1, uncounted: 0, unfinished: 0, interrupted: false, elapsedMs: 5,
-    dealsPerSecond: 200, workerMs: 4, budgets: [100], stopReason: null, seedsRanOut: null,
-    report: summarize([{ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 7, elapsedMs: 1 }]),
-    ...over,
-  };
-}
 
 describe('an interrupted batch says what is partial', () => {
   it('a run not of a shard: "an unfinished run", no shards named; a shard\'s run keeps both causes', () => {

@@ -20,12 +20,12 @@ import { canonicalPath, writeFileAtomically, writeTextAtomically } from '../src/
 import type { ProgressSink } from '../src/batch/progress.js';
 import { runBatch, type BatchOptions, type BatchSummary } from '../src/batch/runner.js';
 import { ResultStore } from '../src/batch/store.js';
-import { summarize } from '../src/batch/report.js';
 import { checkOutPath, formatBatchSummary } from '../src/cli/batch.js';
 import { REPORT_LEGEND } from '../src/batch/report.js';
 import { expectOneLineError, expectUnchanged, ROOT as ROOT_DIR, runInProcess as cli, snapshot } from './helpers/cli.js';
 import { countIn, makeLostDb } from './helpers/db.js';
 import { withEnv } from './helpers/env.js';
+import { oneDealSummary } from './helpers/summary.js';
 
 let dir: string;
 beforeAll(() => {
@@ -587,17 +587,6 @@ describe('#12.10 the answer a user would expect, or a clear refusal', () => {
     }
   });
 });
-
-/** A batch's summary of one won Spider deal at 100 positions, with `over` changed. */
-function oneDealSummary(over: Partial<BatchSummary> = {}): BatchSummary {
-  return {
-    study: 's', studyId: 1, runId: 1, db: 'd.sqlite', game: 'spider', suits: '1', maxPositions: 100, workers: 1, solverVersion: '1.0.0',
-    planned: 1, skipped: 0, ran: 1, won: 1, lost: 0, undecided: 0, errors: 0, remaining: 0, counted: 1, uncounted: 0, unfinished: 0, interrupted: false, elapsedMs: 5,
-    dealsPerSecond: 200, workerMs: 4, budgets: [100], stopReason: null, seedsRanOut: null,
-    report: summarize([{ game: 'spider', suits: 1, budget: 100, solverVersion: '1.0.0', status: 'won', positions: 7, elapsedMs: 1 }]),
-    ...over,
-  };
-}
 
 describe('#12.11 the main job reads once, with its columns explained', () => {
   it("the README's first command prints the table once (no cat of the same report) and the batch explains floor, CI, ceiling and p95 under it", () => {
