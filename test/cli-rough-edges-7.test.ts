@@ -34,6 +34,20 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * A database with two studies of 20 deals and no result: `whole`, whose one run planned the whole
+ * study and was interrupted, and `sharded`, whose one run planned 7 deals (a shard's). Returns the
+ * store, open.
+ */
+function partialStudies(db: string): ResultStore {
+  const store = ResultStore.openForWriting(db);
+  const whole = store.ensureStudy('whole', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:1-20', maxPositions: 1000, planned: 20 });
+  store.finishRun(store.startRun(whole, { workers: 1, solverVersion: '1.0.0', planned: 20, skipped: 0 }), 'interrupted');
+  const sharded = store.ensureStudy('sharded', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:21-40', maxPositions: 1000, planned: 20 });
+  store.finishRun(store.startRun(sharded, { workers: 1, solverVersion: '1.0.0', planned: 7, skipped: 0 }), 'done');
+  return store;
+}
+
 describe('an interrupted batch says what is partial', () => {
   it('a run not of a shard: "an unfinished run", no shards named; a shard\'s run keeps both causes', () => {
     const summary = oneDealSummary({ study: 'seeds', planned: 20, ran: 5, won: 5, remaining: 15, counted: 5, interrupted: true });
@@ -56,11 +70,7 @@ describe('an interrupted batch says what is partial', () => {
 
   it('report: a study whose runs each planned the whole study is an unfinished run; one with a shard\'s run may miss shards', async () => {
     const db = join(dir, 'partial.sqlite');
-    const store = ResultStore.openForWriting(db);
-    const whole = store.ensureStudy('whole', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:1-20', maxPositions: 1000, planned: 20 });
-    store.finishRun(store.startRun(whole, { workers: 1, solverVersion: '1.0.0', planned: 20, skipped: 0 }), 'interrupted');
-    const sharded = store.ensureStudy('sharded', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:21-40', maxPositions: 1000, planned: 20 });
-    store.finishRun(store.startRun(sharded, { workers: 1, solverVersion: '1.0.0', planned: 7, skipped: 0 }), 'done');
+    const store = partialStudies(db);
     expect(store.studies().map((s) => [s.name, s.sharded])).toEqual([['whole', false], ['sharded', true]]);
     store.close();
     const r = await runInProcess(['report', '--db', db]);
@@ -72,12 +82,7 @@ describe('an interrupted batch says what is partial', () => {
 
   it('merge says the same of each study it merged: an unfinished run, or missing shards for a sharded study; its JSON is as before', async () => {
     const db = join(dir, 'partial-m.sqlite');
-    const store = ResultStore.openForWriting(db);
-    const whole = store.ensureStudy('whole', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:1-20', maxPositions: 1000, planned: 20 });
-    store.finishRun(store.startRun(whole, { workers: 1, solverVersion: '1.0.0', planned: 20, skipped: 0 }), 'interrupted');
-    const sharded = store.ensureStudy('sharded', { game: 'spiderette', suits: '4', dealsSpec: 'seeds:21-40', maxPositions: 1000, planned: 20 });
-    store.finishRun(store.startRun(sharded, { workers: 1, solverVersion: '1.0.0', planned: 7, skipped: 0 }), 'done');
-    store.close();
+    partialStudies(db).close();
     const r = await runInProcess(['merge', '--into', join(dir, 'merged.sqlite'), db]);
     expect(r.status).toBe(0);
     expect(r.stdout.trimEnd().split('\n').slice(-2)).toEqual([
