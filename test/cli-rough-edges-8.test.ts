@@ -54,3 +54,25 @@ describe('the HTML report counts blind studies in its head line', () => {
     expect(meta).toBe(`2 deals counted by 1 study in ${db} (every study), solver ${SOLVER_VERSION}; and 3 blind games of 1 blind study.`);
   });
 });
+
+describe('--out never puts a page, report or export over a position file', () => {
+  it('blind, report and show --json refuse a position file (exit 2, untouched); show --format position replaces it', async () => {
+    const p = join(dir, 'typed.txt');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(p, text);
+    const refused = "is a position file (a deal may have been written there by hand); writing this output there would destroy it, so nothing was written: give another file name, or remove that file first\n";
+    const blind = await runInProcess(['blind', 'SE1-2', '--player', 'greedy', '--loss-budget', '0', '--out', p]);
+    expect([blind.status, blind.stderr]).toEqual([2, `spidersolve: option --out "${p}": ${refused}`]);
+    const db = join(dir, 'one.sqlite');
+    expect((await runInProcess(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1', '--max-positions', '500', '--workers', '1', '--db', db, '--quiet'])).status).toBe(0);
+    const report = await runInProcess(['report', '--db', db, '--out', p]);
+    expect(report.status).toBe(2);
+    expect(report.stderr).toContain(refused);
+    const json = await runInProcess(['show', 'SE4-7', '--json', '--out', p]);
+    expect(json.status).toBe(2);
+    expect(readFileSync(p, 'utf8')).toBe(text);
+    const again = await runInProcess(['show', 'SE1-2', '--format', 'position', '--out', p, '--quiet']);
+    expect(again.status).toBe(0);
+    expect(readFileSync(p, 'utf8')).toContain('source: SE1-2');
+  });
+});

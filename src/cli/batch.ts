@@ -850,17 +850,17 @@ const OUR_FILE_STARTS: readonly RegExp[] = [
   /^(?:deal|PySolFC|position) [^\n]*\((?:spider|spiderette), [124] suits?\)\n/,
 ];
 
-/**
- * Is the file at `path` one spidersolve writes through `--out` (OUR_FILE_STARTS: a page, a report, an
- * export, a position)? Read from its first 4 KiB. False for a file it cannot read.
- */
-export function isOurOutputFile(path: string): boolean {
+/** How a position file starts, in its text and JSON forms (src/game/positionFile.ts). */
+const POSITION_FILE_STARTS: readonly RegExp[] = [/^# spidersolve position\n/, /^\{\n {2}"game": /];
+
+/** Does the file at `path` start as one of `starts` says? Read from its first 4 KiB. False for a file it cannot read. */
+function fileStartsWith(path: string, starts: readonly RegExp[]): boolean {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
     const buf = Buffer.alloc(4096);
     const head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
-    return OUR_FILE_STARTS.some((re) => re.test(head));
+    return starts.some((re) => re.test(head));
   } catch {
     return false;
   } finally {
@@ -869,17 +869,35 @@ export function isOurOutputFile(path: string): boolean {
 }
 
 /**
+ * Is the file at `path` one spidersolve writes through `--out` (OUR_FILE_STARTS: a page, a report, an
+ * export, a position)? Read from its first 4 KiB. False for a file it cannot read.
+ */
+export function isOurOutputFile(path: string): boolean {
+  return fileStartsWith(path, OUR_FILE_STARTS);
+}
+
+/**
  * Refuses an `--out` (checked by checkOutPath first) that would overwrite a file spidersolve did not
  * write: an existing regular file that is not empty and not one of its outputs (isOurOutputFile). A
- * file it wrote before is replaced, as a second run of the same command does; an empty file holds
+ * file it wrote before is replaced, as a second run of the same command does, but a position file
+ * only by a position file (`writesPosition`: show --format position or position-json), since one may
+ * be a deal typed by hand from the documented template; an empty file holds
  * nothing to lose; a path that is no regular file (/dev/null) is left to checkOutWritable. Throws
  * InputError `bad-option`: `option --out "notes.txt": is a file spidersolve did not write (not one of
  * its pages, reports, exports or position files); writing there would destroy it, so nothing was
  * written: give another file name, or remove that file first`.
  */
-export function checkOutReplaceable(out: string): void {
+export function checkOutReplaceable(out: string, writesPosition = false): void {
   const st = statOrNull(out);
-  if (!st?.isFile() || st.size === 0 || isOurOutputFile(out)) return;
+  if (!st?.isFile() || st.size === 0) return;
+  if (isOurOutputFile(out)) {
+    // a position file may have been typed or edited by hand from the documented template (its header
+    // line included): only another position file replaces it, never a page, a report or an export
+    if (!writesPosition && fileStartsWith(out, POSITION_FILE_STARTS)) {
+      throw new InputError('bad-option', `option --out ${quoteInput(out, 120)}: is a position file (a deal may have been written there by hand); writing this output there would destroy it, so nothing was written: give another file name, or remove that file first`);
+    }
+    return;
+  }
   throw new InputError('bad-option', `option --out ${quoteInput(out, 120)}: is a file spidersolve did not write (not one of its pages, reports, exports or position files); writing there would destroy it, so nothing was written: give another file name, or remove that file first`);
 }
 

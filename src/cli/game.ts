@@ -175,7 +175,7 @@ export function registerGameCommands(program: Command): void {
         throw new InputError('bad-option', `option --out ${quoteInput(opts.out, 120)}: is the position file ${quoteInput(d.source.path, 120)} shown; writing there would destroy it, so nothing was written: give another file name`);
       }
       // a file the tool did not write is not overwritten
-      if (opts.out !== undefined) checkOutReplaceable(opts.out);
+      if (opts.out !== undefined) checkOutReplaceable(opts.out, format === 'position' || format === 'position-json');
       // text under an .html name, or a name no form has: said on stderr, the file written all the same
       if (opts.out !== undefined) noteOutExtension(opts.out, SHOW_FORM_WORDS[format as ShowFormat], format === 'json' || format === 'position-json' ? ['.json'] : ['.txt'], opts.quiet);
       const numbering = numberingFor(d, opts.columns);
