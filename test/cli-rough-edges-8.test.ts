@@ -51,7 +51,11 @@ describe('the HTML report counts blind studies in its head line', () => {
     const out = join(dir, 'both.html');
     expect((await runInProcess(['report', '--db', db, '--out', out, '--quiet'])).status).toBe(0);
     const meta = /<p class="meta">([^<]*)<\/p>/.exec(readFileSync(out, 'utf8'))![1];
-    expect(meta).toBe(`2 deals counted by 1 study in ${db} (every study), solver ${SOLVER_VERSION}; and 3 blind games of 1 blind study.`);
+    expect(meta).toBe(`2 deals counted by 1 study and 3 blind games of 1 blind study in ${db} (every study), solver ${SOLVER_VERSION}.`);
+    // the blind study alone: no "0 deals counted by 0 studies"
+    const only = join(dir, 'blind-only.html');
+    expect((await runInProcess(['report', '--db', db, '--study', 'b', '--out', only, '--quiet'])).status).toBe(0);
+    expect(/<p class="meta">([^<]*)<\/p>/.exec(readFileSync(only, 'utf8'))![1]).toBe(`3 blind games of 1 blind study in ${db} (study b).`);
   });
 });
 

@@ -104,14 +104,14 @@ function chartsAtEveryLayout(rows: readonly ReportRow[], won: Iterable<WonEffort
  * there are no charts. `won` is read once.
  */
 /**
- * The head line's words for the blind studies beside the solves (blindReport's rows: one per study,
- * game, suits, player, seed and version): `; and 40 blind games of 2 blind studies`, or nothing.
+ * The blind studies' words for the head line (blindReport's rows: one per study, game, suits, player,
+ * seed and version): `40 blind games of 2 blind studies`, or null when there are none.
  */
-function blindCount(blind: readonly BlindReportRow[]): string {
-  if (blind.length === 0) return '';
+function blindCount(blind: readonly BlindReportRow[]): string | null {
+  if (blind.length === 0) return null;
   const games = blind.reduce((n, r) => n + r.deals, 0);
   const studies = new Set(blind.map((r) => r.study)).size;
-  return `; and ${games.toLocaleString('en-US')} blind game${games === 1 ? '' : 's'} of ${studies} blind stud${studies === 1 ? 'y' : 'ies'}`;
+  return `${games.toLocaleString('en-US')} blind game${games === 1 ? '' : 's'} of ${studies} blind stud${studies === 1 ? 'y' : 'ies'}`;
 }
 
 export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEffort>, meta: ReportMeta): Promise<string> {
@@ -152,9 +152,14 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
   const pooled = meta.pooled !== undefined && rows.length > 0;
   const studies = pooled ? meta.pooled! : new Set(rows.map((r) => r.study)).size;
   const shared = pooled ? (studies > 1 ? '; pooled: a deal two studies share counts once' : '') : studies > 1 ? '; a deal two studies share counts in each' : '';
+  // the solves' clause, then the blind games' (a database of blind studies alone says only those)
+  const blindWords = blindCount(blind);
+  const solveWords = rows.length > 0 || blindWords === null
+    ? `${deals.toLocaleString('en-US')} deal${deals === 1 ? '' : 's'} counted by ${studies} stud${studies === 1 ? 'y' : 'ies'}`
+    : null;
   const meta1 =
-    `${deals.toLocaleString('en-US')} deal${deals === 1 ? '' : 's'} counted by ${studies} stud${studies === 1 ? 'y' : 'ies'} in ${meta.db} (${meta.filter})` +
-    `${shared}${versions ? `, solver ${versions}` : ''}${blindCount(blind)}.`;
+    `${[solveWords, blindWords].filter((w) => w !== null).join(' and ')} in ${meta.db} (${meta.filter})` +
+    `${shared}${versions ? `, solver ${versions}` : ''}.`;
   return `<!doctype html>
 <html lang="en">
 <head>
