@@ -45,7 +45,7 @@ describe('<deal> -: standard input named as such', () => {
   it('empty standard input: every command that reads a deal names it "- (standard input)", not /dev/stdin', async () => {
     for (const args of [['show', '-'], ['solve', '-'], ['hint', '-'], ['moves', '-'], ['play', '-', 'd'], ['blind', '-']]) {
       const r = await runInProcess(args, { stdin: '' });
-      expectOneLineError(r, /^spidersolve: position file - \(standard input\): no columns; write one line per column/);
+      expectOneLineError(r, /^spidersolve: position file - \(standard input\): empty; a position file holds a game line and one line per column/);
     }
   });
 

@@ -209,6 +209,8 @@ removed: S S S
     expect(badText(withLine(MID, 2, 'game: klondike 4')).message).toBe('position file board.txt line 2: game "klondike": unknown; use spider or spiderette');
     expect(badText(withLine(MID, 2, 'game: spider 3')).message).toBe('position file board.txt line 2: suits "3": use 1, 2 or 4');
     expect(badText('# nothing\n')).toEqual({ code: 'bad-layout', message: 'position file board.txt: no columns; write one line per column, "1: <face-down> | <face-up>"' });
+    expect(badText('')).toEqual({ code: 'bad-layout', message: 'position file board.txt: empty; a position file holds a game line and one line per column, "1: <face-down> | <face-up>"' });
+    expect(badText('\n  \n')).toEqual({ code: 'bad-layout', message: 'position file board.txt: empty; a position file holds a game line and one line per column, "1: <face-down> | <face-up>"' });
     expect(badText(withLine(MID, 2, 'game: spider 4')).message).toBe(
       'position file board.txt: column 8 is missing (7 of 10 columns given; write "8: |" for an empty column)',
     );

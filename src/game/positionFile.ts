@@ -254,6 +254,8 @@ export function parsePositionText(text: string, name: string, meta?: PositionFil
       return fail('bad-file', lineNo, `unknown key ${quoteInput(m[1]!.trim())}; expected game:, a column number (1: …), stock:, removed: or source:`);
     }
   }
+  // an empty input (`show - < /dev/null`, an empty file) is said to be empty, not to lack columns
+  if (cols.size === 0 && text.trim() === '') return err('bad-layout', `${prefix}: empty; a position file holds a game line and one line per column, "1: <face-down> | <face-up>"`);
   if (cols.size === 0) return err('bad-layout', `${prefix}: no columns; write one line per column, "1: <face-down> | <face-up>"`);
   const maxCol = Math.max(...cols.keys());
   // (a game's column count does not depend on its suits, which may be left to be inferred)
