@@ -80,3 +80,15 @@ describe('--out never puts a page, report or export over a position file', () =>
     expect(readFileSync(p, 'utf8')).toContain('source: SE1-2');
   });
 });
+
+describe('standard input as - is named "- (standard input)" in head lines too', () => {
+  it('solve, show and show --json say - (standard input), not /dev/stdin; its source path stays /dev/stdin', async () => {
+    const stdin = readFileSync(file, 'utf8');
+    const solved = await runInProcess(['solve', '-', '--max-positions', '1000'], { stdin });
+    expect(solved.stdout.split('\n')[0]).toBe('- (standard input) (spiderette, 4 suits): undecided: the position budget ran out before a win or a proof');
+    const shown = await runInProcess(['show', '-'], { stdin });
+    expect(shown.stdout.split('\n')[0]).toBe('position file - (standard input) (spiderette, 4 suits)');
+    const json = JSON.parse((await runInProcess(['show', '-', '--json'], { stdin })).stdout) as { label: string; source: { path: string } };
+    expect([json.label, json.source.path]).toEqual(['- (standard input)', '/dev/stdin']);
+  });
+});

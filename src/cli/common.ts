@@ -253,7 +253,7 @@ export function readStdinText(max: number): Promise<string | null> {
 /**
  * Resolves a `<deal>` argument as loadDealOrThrow does, with `-` read from standard input through
  * `process.stdin` (readStdinText, up to MAX_POSITION_FILE_BYTES) and named `- (standard input)` in
- * messages (STDIN_NAME); the deal's `source.path` and `label` are /dev/stdin, as before. Rejects with
+ * messages and head lines (STDIN_NAME, the deal's `label`; its `source.path` stays /dev/stdin). Rejects with
  * InputError `bad-file` when standard input cannot be read or holds more than a position file may,
  * and with the position file's errors (ref.ts dealOfPositionText).
  */
@@ -266,7 +266,7 @@ export async function loadDealArg(ref: string, quiet = false): Promise<LoadedDea
     throw new InputError('bad-file', `position file ${STDIN_NAME}: ${fileErrorText(e)}`);
   }
   if (text === null) throw new InputError('bad-file', `position file ${STDIN_NAME}: too large (over ${MAX_POSITION_FILE_BYTES / 1024 / 1024} MiB; a position file holds a few kilobytes)`);
-  const r = dealOfPositionText(text, '/dev/stdin', STDIN_NAME);
+  const r = dealOfPositionText(text, '/dev/stdin', STDIN_NAME, STDIN_NAME);
   if (!r.ok) throw r.error;
   return r.value;
 }

@@ -22,6 +22,7 @@ import { fromNumbering, lineNames, toNumbering, type Numbering } from '../game/n
 import {
   cardWords,
   COLUMNS_HELP,
+  STDIN_NAME,
   numberingFor,
   numberingNote,
   formatPosition,
@@ -60,7 +61,7 @@ const SHOW_FORM_WORDS: Readonly<Record<ShowFormat, string>> = { json: 'JSON', po
 function describeLoaded(d: LoadedDeal): string[] {
   const pos = d.position;
   const lines: string[] = [];
-  if (d.source.kind === 'file') lines.push(`position file ${d.source.path} (${variantLabel(pos)})${d.code ? '' : ', mid-game: no deal code'}`);
+  if (d.source.kind === 'file') lines.push(`position file ${d.label === STDIN_NAME ? STDIN_NAME : d.source.path} (${variantLabel(pos)})${d.code ? '' : ', mid-game: no deal code'}`);
   else if (d.source.kind === 'pysol') lines.push(`PySolFC ${d.source.game} game ${d.source.number} (${variantLabel(pos)})`);
   else lines.push(`deal ${d.code} (${variantLabel(pos)})`);
   if (d.source.kind === 'pysol') {
