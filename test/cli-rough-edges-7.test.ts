@@ -221,6 +221,8 @@ describe('two batches of one study at once on one database', () => {
       'both go on: each result is stored once, but the same deals may be solved twice (stop one to save the work)');
     expect(concurrentRunNote('s', [run, { ...run, pid: null, host: null, heartbeatAt: null }], now))
       .toBe('note: 2 other batches of study "s" are running on this database (last heartbeat 10 s ago); all go on: each result is stored once, but the same deals may be solved twice (stop one to save the work)');
+    // a blind study's games are played, not solved
+    expect(concurrentRunNote('s', [run], now, true)).toContain('but the same deals may be played twice');
   });
 });
 

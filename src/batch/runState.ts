@@ -260,7 +260,7 @@ export class BatchRun {
     // both go on, told so
     if (!opts.shard) {
       const others = store.liveRuns(this.studyId);
-      if (others.length > 0) opts.onNote?.(concurrentRunNote(study, others));
+      if (others.length > 0) opts.onNote?.(concurrentRunNote(study, others, Date.now(), opts.blind !== undefined));
     }
     // a resumed study with few deals left starts no more workers than those deals
     this.workers = workersToStart(this.workers, await this.dealsToDo(this.workers));
@@ -423,13 +423,14 @@ export function summarise(run: BatchRun, uncounted: number, t0: number): BatchSu
  * The note for a batch started while another batch of the same study is running on the same
  * database (`others`, store.ts liveRuns): `note: another batch of study "S" is running on this
  * database (process 4242 on host h, last heartbeat 3 s ago); both go on: each result is stored once,
- * but the two may solve the same deals twice (stop one to save the work)`. `now`: milliseconds.
+ * but the same deals may be solved twice (stop one to save the work)`; `played` for a blind study
+ * (`blind`). `now`: milliseconds.
  */
-export function concurrentRunNote(study: string, others: readonly LiveRun[], now = Date.now()): string {
+export function concurrentRunNote(study: string, others: readonly LiveRun[], now = Date.now(), blind = false): string {
   const r = others[others.length - 1]!;
   const ago = Math.max(0, Math.round((now - Date.parse(r.heartbeatAt ?? r.startedAt)) / 1000));
   const who = [r.pid === null ? null : `process ${r.pid}`, r.host === null ? null : `on ${r.host}`].filter(Boolean).join(' ');
   const which = others.length === 1 ? 'another batch' : `${others.length} other batches`;
   return `note: ${which} of study ${quoteInput(study)} ${others.length === 1 ? 'is' : 'are'} running on this database (${who ? `${who}, ` : ''}last heartbeat ${ago} s ago); ` +
-    `${others.length === 1 ? 'both' : 'all'} go on: each result is stored once, but the same deals may be solved twice (stop one to save the work)`;
+    `${others.length === 1 ? 'both' : 'all'} go on: each result is stored once, but the same deals may be ${blind ? 'played' : 'solved'} twice (stop one to save the work)`;
 }
