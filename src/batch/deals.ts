@@ -10,7 +10,7 @@ import { dealCards, isSeed, MAX_SEED } from '../game/deal.js';
 import { dealCardsOf } from '../game/position.js';
 import { fileErrorText, InputError, notTextReason, pathForMessage, quoteInput, type Result } from '../game/errors.js';
 import type { Position } from '../game/position.js';
-import type { DealSource, LoadedDeal } from '../game/ref.js';
+import { NO_SUCH_FILE, type DealSource, type LoadedDeal } from '../game/ref.js';
 import { getVariant, isSuitCount, type GameName, type SuitCount } from '../game/variant.js';
 import { statOrNull } from './files.js';
 
@@ -340,7 +340,7 @@ export function planDealsFile(path: string, load: DealLoader, filter: DealFilter
 }
 
 /** The end of the loader's message (ref.ts loadDeal) for a path that names no file and no deal. */
-const NO_SUCH_FILE = ': no such file (and not a deal code or pysol:GAME:N)';
+const NO_SUCH_FILE_END = `: ${NO_SUCH_FILE}`;
 
 /**
  * The message for a deals line `ref` (a relative path) that names no file from the working folder
@@ -351,8 +351,8 @@ const NO_SUCH_FILE = ': no such file (and not a deal code or pysol:GAME:N)';
  * deals line would name it; `beside` true). Null for an absolute path or another message.
  */
 function missingPositionFile(message: string, ref: string, dealsPath: string, cwd: string): { message: string; beside: boolean } | null {
-  if (isAbsolute(ref) || !message.endsWith(NO_SUCH_FILE)) return null;
-  const head = `${message.slice(0, -NO_SUCH_FILE.length)}: no such file in ${pathForMessage(cwd)} (the working folder; paths in a deals file are read from there), and not a deal code or pysol:GAME:N`;
+  if (isAbsolute(ref) || !message.endsWith(NO_SUCH_FILE_END)) return null;
+  const head = `${message.slice(0, -NO_SUCH_FILE_END.length)}: no such file in ${pathForMessage(cwd)} (the working folder; paths in a deals file are read from there), and not a deal code or pysol:GAME:N`;
   const besidePath = dealsPath === '-' ? null : resolve(dirname(resolve(cwd, dealsPath)), ref);
   const beside = besidePath !== null && besidePath !== resolve(cwd, ref) && statOrNull(besidePath)?.isFile() === true;
   return { message: beside ? `${head}; there is one beside the deals file: ${pathForMessage(relative(cwd, besidePath!))}` : head, beside };

@@ -52,3 +52,17 @@ export function abortOnSignals(onFirst?: (name: NodeJS.Signals) => void): { sign
     },
   };
 }
+
+/**
+ * After a run stopped by abortOnSignals has cleaned up: if a terminal hung up (`stop.hungUp`, and
+ * stdout or stderr is a terminal), the process ends as a hung-up process does, by SIGHUP with no
+ * handler. There is no one left to tell, and Node's exit would abort restoring the gone terminal's
+ * settings. With the output in files (as under nohup) it does nothing: the caller ends as after
+ * SIGTERM.
+ */
+export function endIfHungUp(stop: { readonly hungUp: boolean }): void {
+  if (stop.hungUp && (process.stdout.isTTY || process.stderr.isTTY)) {
+    process.removeAllListeners('SIGHUP');
+    process.kill(process.pid, 'SIGHUP');
+  }
+}

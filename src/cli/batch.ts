@@ -22,6 +22,7 @@ import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress, NO_PROGRESS } from '../batch/progress.js';
 import { budgetWords, formatCsv, markdownLegend, REPORT_LEGEND, partialOfRows, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat, type ReportRow } from '../batch/report.js';
 import { abortOnSignals, runBatch, type BatchSummary } from '../batch/runner.js';
+import { endIfHungUp } from '../batch/stopSignals.js';
 import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.js';
 import { oneLine } from '../batch/schema.js';
 import { RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
@@ -599,13 +600,9 @@ async function batchAction(o: BatchCliOptions): Promise<void> {
     });
   } finally {
     sig.dispose();
-    // the terminal hung up: the results are stored and the run marked; there is no one to tell, and
-    // Node's exit would abort restoring the gone terminal's settings: end as a hung-up process does
+    // the terminal hung up: the results are stored and the run marked; end as a hung-up process does
     // (with the output in files, as under nohup, the batch ends as after SIGTERM: summary, exit 130)
-    if (sig.hungUp && (process.stdout.isTTY || process.stderr.isTTY)) {
-      process.removeAllListeners('SIGHUP');
-      process.kill(process.pid, 'SIGHUP');
-    }
+    endIfHungUp(sig);
   }
   if (o.json) {
     const { report, blind, ...summed } = summary;
@@ -835,7 +832,11 @@ export function checkOutNotInput(out: string, store: ResultStore): void {
  * and `export` (src/batch/report.ts, blind.ts); `show`'s text, JSON and position-file forms
  * (src/game/positionFile.ts).
  */
+/** How a position file starts, in its text and JSON forms (src/game/positionFile.ts); among OUR_FILE_STARTS. */
+const POSITION_FILE_STARTS: readonly RegExp[] = [/^# spidersolve position\n/, /^\{\n {2}"game": /];
+
 const OUR_FILE_STARTS: readonly RegExp[] = [
+  ...POSITION_FILE_STARTS,
   /^<!doctype html>\n<html lang="en">\n<head>\n(?:<meta [^\n]*>\n)*<title>(?:[^<\n]* — spidersolve viewer|spidersolve study report)<\/title>\n/,
   /^study[ ,]/,
   /^\| study \|/,
@@ -845,24 +846,19 @@ const OUR_FILE_STARTS: readonly RegExp[] = [
   /^\[\n {2}\{\n {4}"study": /,
   /^\[\]\n/,
   /^\{\n {2}"generator": "spidersolve /,
-  /^# spidersolve position\n/,
-  /^\{\n {2}"(?:game|code)": /,
+  /^\{\n {2}"code": /,
   /^(?:deal|PySolFC|position) [^\n]*\((?:spider|spiderette), [124] suits?\)\n/,
 ];
 
-/** How a position file starts, in its text and JSON forms (src/game/positionFile.ts). */
-const POSITION_FILE_STARTS: readonly RegExp[] = [/^# spidersolve position\n/, /^\{\n {2}"game": /];
-
-/** Does the file at `path` start as one of `starts` says? Read from its first 4 KiB. False for a file it cannot read. */
-function fileStartsWith(path: string, starts: readonly RegExp[]): boolean {
+/** The first 4 KiB of the file at `path` as text; null for a file it cannot read. */
+function fileHead(path: string): string | null {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
     const buf = Buffer.alloc(4096);
-    const head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
-    return starts.some((re) => re.test(head));
+    return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
   } catch {
-    return false;
+    return null;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -873,7 +869,8 @@ function fileStartsWith(path: string, starts: readonly RegExp[]): boolean {
  * export, a position)? Read from its first 4 KiB. False for a file it cannot read.
  */
 export function isOurOutputFile(path: string): boolean {
-  return fileStartsWith(path, OUR_FILE_STARTS);
+  const head = fileHead(path);
+  return head !== null && OUR_FILE_STARTS.some((re) => re.test(head));
 }
 
 /**
@@ -890,10 +887,11 @@ export function isOurOutputFile(path: string): boolean {
 export function checkOutReplaceable(out: string, writesPosition = false): void {
   const st = statOrNull(out);
   if (!st?.isFile() || st.size === 0) return;
-  if (isOurOutputFile(out)) {
+  const head = fileHead(out);
+  if (head !== null && OUR_FILE_STARTS.some((re) => re.test(head))) {
     // a position file may have been typed or edited by hand from the documented template (its header
     // line included): only another position file replaces it, never a page, a report or an export
-    if (!writesPosition && fileStartsWith(out, POSITION_FILE_STARTS)) {
+    if (!writesPosition && POSITION_FILE_STARTS.some((re) => re.test(head))) {
       throw new InputError('bad-option', `option --out ${quoteInput(out, 120)}: is a position file (a deal may have been written there by hand); writing this output there would destroy it, so nothing was written: give another file name, or remove that file first`);
     }
     return;

@@ -18,7 +18,7 @@ import { Option, type Command } from 'commander';
 import { canonicalPath, makeDirs, sameFileAs, writeTextAtomically } from '../batch/files.js';
 import { oneLine } from '../batch/schema.js';
 import { DEFAULT_DB_PATH } from '../batch/store.js';
-import { abortOnSignals } from '../batch/stopSignals.js';
+import { abortOnSignals, endIfHungUp } from '../batch/stopSignals.js';
 import { startBlind, type BlindGame, type BlindStep } from '../blind/game.js';
 import { findLossUnlessStopped, type LossPoint } from '../blind/loss.js';
 import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
@@ -443,11 +443,8 @@ export function registerBlindCommand(program: Command): void {
         ended = await playToEnd(deal, spec, seed, lossBudget, view, o, stop.signal);
       } finally {
         stop.dispose();
-        // a terminal that hung up: end as a hung-up process does (batch does the same)
-        if (stop.hungUp && (process.stdout.isTTY || process.stderr.isTTY)) {
-          process.removeAllListeners('SIGHUP');
-          process.kill(process.pid, 'SIGHUP');
-        }
+        // a terminal that hung up: end as a hung-up process does
+        endIfHungUp(stop);
       }
       if (ended.kind === 'interrupted') return;
       const { g, loss } = ended;

@@ -231,6 +231,8 @@ export function readStdinText(max: number): Promise<string | null> {
       if (done) return;
       done = true;
       input.off('data', onData);
+      input.off('end', onEnd);
+      input.off('error', onError);
       // a stream left part-read (too large, or broken) is closed, not left waiting
       if (value === null) input.destroy();
       else input.pause();
@@ -243,9 +245,11 @@ export function readStdinText(max: number): Promise<string | null> {
       bytes += b.length;
       if (bytes > max) finish(null);
     };
+    const onEnd = (): void => finish(Buffer.concat(chunks).toString('utf8'));
+    const onError = (e: unknown): void => finish(null, e);
     input.on('data', onData);
-    input.once('end', () => finish(Buffer.concat(chunks).toString('utf8')));
-    input.once('error', (e) => finish(null, e));
+    input.once('end', onEnd);
+    input.once('error', onError);
     input.resume();
   });
 }

@@ -64,6 +64,9 @@ export interface LoadedDeal {
   label: string;
 }
 
+/** What a `bad-file` message of loadDeal says, after the file's name and a colon, of a path that names no file and no deal. */
+export const NO_SUCH_FILE = 'no such file (and not a deal code or pysol:GAME:N)';
+
 /**
  * Resolves a `<deal>` argument (see the module comment). Errors are one-line InputErrors naming the
  * argument: `bad-code`/`bad-checksum`/`bad-composition` for a code, `bad-reference` for a pysol:
@@ -131,7 +134,7 @@ export function loadDeal(ref: string, name: string = pathForMessage(ref)): Resul
       return err('bad-code', `deal ${quoteInput(ref, 130)}: no such file, and not a deal code (write e.g. SP2-1007: game SP or SE, suits 1, 2 or 4, seed) or pysol:GAME:N`);
     }
     const why =
-      code === 'ENOENT' ? 'no such file (and not a deal code or pysol:GAME:N)'
+      code === 'ENOENT' ? NO_SUCH_FILE
       : code === 'EISDIR' ? 'is a directory'
       : code === 'E2BIG' ? `too large (over ${MAX_POSITION_FILE_BYTES / 1024 / 1024} MiB; a position file holds a few kilobytes)`
       : fileErrorText(e);
