@@ -13,7 +13,6 @@ import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { playBlind, startBlind } from '../src/blind/game.js';
 import { findLoss, findLossUnlessStopped, replayPositions } from '../src/blind/loss.js';
-import { IDLE_LIMIT } from '../src/blind/players/greedy.js';
 import { parsePlayerSpec } from '../src/blind/players/index.js';
 import { endText, noMoveText } from '../src/cli/blind.js';
 import { buildProgram, runProgram } from '../src/cli/main.js';
@@ -263,15 +262,15 @@ describe('a stuck game says why the player plays none of the legal moves', () =>
     const g = play.game();
     const ps = replayPositions(start, g.line);
     expect(legalMoves(ps[ps.length - 1]!)).toHaveLength(1);
-    expect(play.whyNone()).toEqual({ legal: 1, refused: [{ reason: 'breaks run', count: 1 }], deal: 'none left', idle: false });
+    expect(play.whyNone()).toEqual({ legal: 1, refused: [{ reason: 'breaks run', count: 1 }], deal: 'none left', idle: null });
     expect(endText(g, play.whyNone())[0]).toBe('stuck after 14 moves (the player does not play the one legal move: it breaks an in-suit run; no deal is left), 0 of 4 suits completed; 19 cards left face down');
   });
 
   it('says it in words for every case: one move, none, an idle player, a deal blocked by an empty column', () => {
-    expect(noMoveText({ legal: 0, refused: [], deal: 'none left', idle: false }, IDLE_LIMIT)).toBe('no legal move is left; no deal is left');
-    expect(noMoveText({ legal: 1, refused: [{ reason: 'whole column', count: 1 }], deal: 'blocked', idle: false }, IDLE_LIMIT)).toBe('the player does not play the one legal move: it moves a whole column into an empty one; no deal while a column is empty (R12)');
-    expect(noMoveText({ legal: 3, refused: [{ reason: 'idle', count: 3 }], deal: 'none left', idle: true }, 200)).toBe('the player plays none of the 3 legal moves: no card turned up in its last 200 moves, so it only deals or fills an empty column for a deal; no deal is left');
-    expect(noMoveText({ legal: 4, refused: [{ reason: 'back', count: 3 }, { reason: 'spends empty', count: 1 }], deal: 'blocked', idle: false }, IDLE_LIMIT)).toBe(
+    expect(noMoveText({ legal: 0, refused: [], deal: 'none left', idle: null })).toBe('no legal move is left; no deal is left');
+    expect(noMoveText({ legal: 1, refused: [{ reason: 'whole column', count: 1 }], deal: 'blocked', idle: null })).toBe('the player does not play the one legal move: it moves a whole column into an empty one; no deal while a column is empty (R12)');
+    expect(noMoveText({ legal: 3, refused: [{ reason: 'idle', count: 3 }], deal: 'none left', idle: 200 })).toBe('the player plays none of the 3 legal moves: no card turned up in its last 200 moves, so it only deals or fills an empty column for a deal; no deal is left');
+    expect(noMoveText({ legal: 4, refused: [{ reason: 'back', count: 3 }, { reason: 'spends empty', count: 1 }], deal: 'blocked', idle: null })).toBe(
       'the player plays none of the 4 legal moves: 3 lead back to views met since the last card was turned up, 1 fills an empty column without turning up a card or freeing one for its suit; no deal while a column is empty (R12)',
     );
     // without the player's account (as before), and a move limit, as they were

@@ -14,7 +14,7 @@ import { InputError } from '../src/game/errors.js';
 import { SE2 } from './helpers/game.js';
 
 /** A small sample player: 4 completions of 2,000 positions, no HOP check, no end-game settings. */
-const BASE: SampleSettings = { k: 4, budget: 2000, plan: 'prefix', escalate: 0, hop: 0, eval: 'progress', endhop: 0, endk: 0 };
+const BASE: SampleSettings = { k: 4, budget: 2000, plan: 'prefix', escalate: 0, hop: 0, eval: 'progress', endhop: 0, endk: 0, stretch: 20 };
 
 /** SE2-3 after 34 moves of a blind game: the stock has just been dealt out (its fourth deal). */
 const START = dealPosition(SE2, 3);
@@ -65,7 +65,7 @@ describe('end-game settings in a player spec', () => {
         fc.record({
           k: fc.integer({ min: 1, max: 1000 }), budget: fc.integer({ min: 100, max: 10_000_000 }), plan: fc.constantFrom('prefix' as const, 'move' as const),
           escalate: fc.integer({ min: 0, max: 4 }), hop: fc.integer({ min: 0, max: 100 }), eval: fc.constantFrom('win' as const, 'progress' as const),
-          endhop: fc.integer({ min: 0, max: 100 }), endk: fc.integer({ min: 0, max: 1000 }),
+          endhop: fc.integer({ min: 0, max: 100 }), endk: fc.integer({ min: 0, max: 1000 }), stretch: fc.integer({ min: 1, max: 200 }),
         }),
         (s) => {
           const spec = { name: 'sample' as const, ...s };

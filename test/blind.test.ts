@@ -42,7 +42,7 @@ function firstDifference(a: BlindGame, b: BlindGame): number {
   return n;
 }
 
-const SMALL_SAMPLE: PlayerSpec = { name: 'sample', k: 2, budget: 300, plan: 'prefix', escalate: 0, hop: 0, eval: 'win', endhop: 0, endk: 0 };
+const SMALL_SAMPLE: PlayerSpec = { name: 'sample', k: 2, budget: 300, plan: 'prefix', escalate: 0, hop: 0, eval: 'win', endhop: 0, endk: 0, stretch: 20 };
 
 describe('observation (what a blind player sees, R18)', () => {
   it('holds the face-up cards and counts only; the unseen cards are the deck less the face-up ones', () => {
@@ -146,7 +146,7 @@ describe('a blind game', () => {
     expect(g.faceDown).toEqual([[], ['QS'], ['10S'], ['8S'], ['6S'], ['4S'], ['2S']]);
     // sample: every completion is proven lost (R19), so no escalation: k solves, then greedy's answer
     // (none, so no move is counted as a fallback)
-    const s = playBlind(p, { name: 'sample', k: 3, budget: 1000, plan: 'prefix', escalate: 2, hop: 0, eval: 'win', endhop: 0, endk: 0 }, 1);
+    const s = playBlind(p, { name: 'sample', k: 3, budget: 1000, plan: 'prefix', escalate: 2, hop: 0, eval: 'win', endhop: 0, endk: 0, stretch: 20 }, 1);
     expect(s).toMatchObject({ result: 'stuck', stuckReason: 'no move', work: { solves: 3, plans: 1, fallbacks: 0 } });
   });
   it('findLoss: the last position from which a perfect-information win existed (R18, R19)', () => {
@@ -174,12 +174,12 @@ describe('player specs', () => {
     expect(specText(parsePlayerSpec('sample'))).toBe(`sample:k=${SAMPLE_DEFAULTS.k},budget=${SAMPLE_DEFAULTS.budget},plan=prefix,escalate=${SAMPLE_DEFAULTS.escalate},hop=${SAMPLE_DEFAULTS.hop},eval=${SAMPLE_DEFAULTS.eval},endhop=${SAMPLE_DEFAULTS.endhop}`);
   });
   it.each([
-    ['nope', 'player "nope": unknown player "nope"; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N]'],
+    ['nope', 'player "nope": unknown player "nope"; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N,stretch=N]'],
     ['sample:k=0', 'player "sample:k=0": k "0": must be 1..1000'],
     ['sample:k=abc', 'player "sample:k=abc": k "abc": not a whole number in digits (1..1000)'],
     ['sample:budget=99', 'player "sample:budget=99": budget "99": must be 100..10000000'],
     ['sample:k=2,k=3', 'player "sample:k=2,k=3": parameter "k" given twice'],
-    ['sample:depth=3', 'player "sample:depth=3": sample takes k, budget, plan, escalate, hop, eval, endhop and endk, not "depth"'],
+    ['sample:depth=3', 'player "sample:depth=3": sample takes k, budget, plan, escalate, hop, eval, endhop, endk and stretch, not "depth"'],
     ['sample:k', 'player "sample:k": parameter "k" is not key=value'],
     ['sample:', 'player "sample:": nothing after the colon; give key=value parameters or drop the colon'],
     ['sample:plan=all', 'player "sample:plan=all": plan "all": use prefix or move'],

@@ -22,7 +22,6 @@ import { abortOnSignals, endIfHungUp } from '../batch/stopSignals.js';
 import { startBlind, type BlindGame, type BlindStep } from '../blind/game.js';
 import { findLossUnlessStopped, type LossPoint } from '../blind/loss.js';
 import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
-import { IDLE_LIMIT } from '../blind/players/greedy.js';
 import type { NoMoveReason, NoMoveWhy } from '../blind/players/types.js';
 import { makeCard, parseCard, type Card } from '../game/cards.js';
 import { describeMove } from '../game/describe.js';
@@ -151,11 +150,11 @@ const REFUSAL_WORDS: Readonly<Record<NoMoveReason, readonly [string, string]>> =
  * none of the 4 legal moves: 3 lead back to views met since the last card was turned up, 1 breaks an
  * in-suit run; no deal is left`; `no legal move is left` for a view with none.
  */
-export function noMoveText(why: NoMoveWhy, idleLimit: number): string {
+export function noMoveText(why: NoMoveWhy): string {
   const deal = why.deal === 'none left' ? 'no deal is left' : 'no deal while a column is empty (R12)';
   if (why.legal === 0) return `no legal move is left; ${deal}`;
   const head = why.legal === 1 ? 'the player does not play the one legal move' : `the player plays none of the ${why.legal} legal moves`;
-  if (why.idle) return `${head}: no card turned up in its last ${idleLimit} moves, so it only deals or fills an empty column for a deal; ${deal}`;
+  if (why.idle !== null) return `${head}: no card turned up in its last ${why.idle} moves, so it only deals or fills an empty column for a deal; ${deal}`;
   const all = why.refused.length === 1 && why.refused[0]!.count === why.legal;
   const parts = why.refused.map((r) => (all ? `${why.legal === 1 ? 'it' : 'each'} ${REFUSAL_WORDS[r.reason][0]}` : `${r.count} ${REFUSAL_WORDS[r.reason][r.count === 1 ? 0 : 1]}`));
   return `${head}: ${parts.join(', ')}; ${deal}`;
@@ -172,7 +171,7 @@ export function endText(g: BlindGame, why: NoMoveWhy | null = null, view: BlindV
   if (g.result === 'won') return [`won in ${moveCount(g.steps.length)} (${g.completed} of ${g.completeSuits} suits completed)`];
   const down = g.faceDown.reduce((s, c) => s + c.length, 0);
   const stock = g.stock.reduce((s, d) => s + d.length, 0);
-  const reason = g.stuckReason === 'move limit' ? 'the move limit was reached' : why === null ? 'no move the player would play' : noMoveText(why, IDLE_LIMIT);
+  const reason = g.stuckReason === 'move limit' ? 'the move limit was reached' : why === null ? 'no move the player would play' : noMoveText(why);
   const lines = [
     `stuck after ${moveCount(g.steps.length)} (${reason}), ${g.completed} of ${g.completeSuits} suits completed; ${down} card${down === 1 ? '' : 's'} left face down${stock ? `, ${stock} in the stock` : ''}`,
   ];

@@ -18,7 +18,8 @@
  * target column, count); else it deals (R12); else, when an empty column blocks the deal, it fills it
  * with the group whose removal uncovers the most (a card not sitting naturally first, a group that would
  * break an in-suit run last: fillForDeal); else it stops. After IDLE_LIMIT moves without a card turned
- * up it deals if it may, else fills an empty column for the deal, else stops.
+ * up (or the limit its creator gives) it deals if it may, else fills an empty column for the deal,
+ * else stops.
  */
 import { type Card, rankOf, suitOf } from '../../game/cards.js';
 import type { Move } from '../../game/move.js';
@@ -108,14 +109,14 @@ export function refusalOf(obs: Observation, m: Move & { kind: 'move' }, seen: Re
 
 /**
  * Why the greedy player answers no move in `obs` (NoMoveWhy): each legal card move's refusal
- * (refusalOf), or every legal move refused as `idle` when it has gone IDLE_LIMIT moves without a card
- * turned up (`idle`), and why it does not deal.
+ * (refusalOf), or every legal move refused as `idle` when it has gone `idle` moves without a card
+ * turned up (its limit; null when it has not), and why it does not deal.
  */
-export function noMoveWhy(obs: Observation, seen: ReadonlySet<string>, idle: boolean): NoMoveWhy {
+export function noMoveWhy(obs: Observation, seen: ReadonlySet<string>, idle: number | null): NoMoveWhy {
   const moves = observedMoves(obs);
   const counts = new Map<NoMoveReason, number>();
   for (const m of moves) {
-    const r = idle ? 'idle' : m.kind === 'move' ? refusalOf(obs, m, seen) : null;
+    const r = idle !== null ? 'idle' : m.kind === 'move' ? refusalOf(obs, m, seen) : null;
     if (r !== null) counts.set(r, (counts.get(r) ?? 0) + 1);
   }
   const order: readonly NoMoveReason[] = ['back', 'whole column', 'breaks run', 'no gain', 'spends empty', 'idle'];
@@ -127,15 +128,19 @@ export function noMoveWhy(obs: Observation, seen: ReadonlySet<string>, idle: boo
   };
 }
 
-/** Creates a greedy player (see the module comment). It keeps the views passed since the last card turned up. */
-export function createGreedy(): BlindPlayer {
+/**
+ * Creates a greedy player (see the module comment). It keeps the views passed since the last card
+ * turned up; after `idleLimit` moves without one (a whole number, IDLE_LIMIT by default) it deals if
+ * it may, else fills an empty column for the deal, else stops.
+ */
+export function createGreedy(idleLimit: number = IDLE_LIMIT): BlindPlayer {
   let seen = new Set<string>();
   let hidden = -1;
   let idle = 0;
   let why: NoMoveWhy | null = null;
   const work = { solves: 0, positions: 0, plans: 0, fallbacks: 0 };
   const answer = (obs: Observation, m: Move | null, idled: boolean): Move | null => {
-    why = m === null ? noMoveWhy(obs, seen, idled) : null;
+    why = m === null ? noMoveWhy(obs, seen, idled ? idleLimit : null) : null;
     return m;
   };
   return {
@@ -148,7 +153,7 @@ export function createGreedy(): BlindPlayer {
         hidden = h;
         idle = 0;
       }
-      if (++idle > IDLE_LIMIT) {
+      if (++idle > idleLimit) {
         // no card turned up for too long: deal if it may, else fill an empty column for the deal,
         // else stop
         return answer(obs, observedMoves(obs).find((m) => m.kind === 'deal') ?? fillForDeal(obs, seen), true);

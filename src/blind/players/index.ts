@@ -5,7 +5,7 @@
  * result, so two specs that mean the same player have the same text.
  */
 import { InputError, quoteInput, wholeNumber } from '../../game/errors.js';
-import { createGreedy } from './greedy.js';
+import { createGreedy, IDLE_LIMIT } from './greedy.js';
 import { createSample, type SampleSettings } from './sample.js';
 import type { BlindPlayer } from './types.js';
 
@@ -22,20 +22,22 @@ export type PlayerSpec = { readonly name: 'greedy' } | ({ readonly name: 'sample
  * where hop=0 won 7, but cost 44 s on a four-suit deal. The HOP check once the stock is empty
  * (endhop=3) costs little, for the solves of an end game are small: on SP1 10001-10040 it won 37
  * where endhop=0 won 35, on SP2 10001-10040 20 where endhop=0 won 14 (endhop=8: 20; endhop=3 with
- * endk=16: 18), and it left SP4 10001-10030 as they were (docs/figures.md, players' end game).
+ * endk=16: 18), and it left SP4 10001-10030 as they were (docs/figures.md, players' end game). A
+ * greedy stretch of 20 moves (stretch=20, against greedy's own 200) won the same 37 games of SP1
+ * 10001-10040 in 6,063 moves where 200 took 10,973 (docs/figures.md, the greedy stretch).
  */
-export const SAMPLE_DEFAULTS: SampleSettings = Object.freeze({ k: 8, budget: 20_000, plan: 'prefix' as const, escalate: 0, hop: 0, eval: 'progress' as const, endhop: 3, endk: 0 });
+export const SAMPLE_DEFAULTS: SampleSettings = Object.freeze({ k: 8, budget: 20_000, plan: 'prefix' as const, escalate: 0, hop: 0, eval: 'progress' as const, endhop: 3, endk: 0, stretch: 20 });
 
 /** Names of the players, for help texts. */
 export const PLAYER_NAMES = ['greedy', 'sample'] as const;
 
 /** Bounds of the sample player's whole-number parameters. */
-const SAMPLE_BOUNDS = { k: [1, 1000], budget: [100, 10_000_000], escalate: [0, 4], hop: [0, 100], endhop: [0, 100], endk: [0, 1000] } as const;
+const SAMPLE_BOUNDS = { k: [1, 1000], budget: [100, 10_000_000], escalate: [0, 4], hop: [0, 100], endhop: [0, 100], endk: [0, 1000], stretch: [1, IDLE_LIMIT] } as const;
 
 /** Help text of a `--player` option. */
 export const PLAYER_HELP =
-  `blind player: greedy, or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N] (defaults k=${SAMPLE_DEFAULTS.k}, budget=${SAMPLE_DEFAULTS.budget}, plan=${SAMPLE_DEFAULTS.plan}, escalate=${SAMPLE_DEFAULTS.escalate}, hop=${SAMPLE_DEFAULTS.hop}, eval=${SAMPLE_DEFAULTS.eval}, endhop=${SAMPLE_DEFAULTS.endhop}, endk=${SAMPLE_DEFAULTS.endk}; ` +
-  `k: completions of the unseen cards solved per plan, ${SAMPLE_BOUNDS.k[0]}..${SAMPLE_BOUNDS.k[1]}; budget: positions per solve, ${SAMPLE_BOUNDS.budget[0]}..${SAMPLE_BOUNDS.budget[1]}; escalate: votes again with 4x the budget when no completion is won, 0..4 times; hop: leading plans each played and solved in every completion, the one won most played, 0 (off)..100; eval: what a completion not won is worth, its progress before the next deal (progress) or nothing (win); endhop: the HOP check's leading plans once the stock is empty, 0..100; endk: completions drawn per plan once the stock is empty, 1..1000, or 0 for k)`;
+  `blind player: greedy, or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N,stretch=N] (defaults k=${SAMPLE_DEFAULTS.k}, budget=${SAMPLE_DEFAULTS.budget}, plan=${SAMPLE_DEFAULTS.plan}, escalate=${SAMPLE_DEFAULTS.escalate}, hop=${SAMPLE_DEFAULTS.hop}, eval=${SAMPLE_DEFAULTS.eval}, endhop=${SAMPLE_DEFAULTS.endhop}, endk=${SAMPLE_DEFAULTS.endk}, stretch=${SAMPLE_DEFAULTS.stretch}; ` +
+  `k: completions of the unseen cards solved per plan, ${SAMPLE_BOUNDS.k[0]}..${SAMPLE_BOUNDS.k[1]}; budget: positions per solve, ${SAMPLE_BOUNDS.budget[0]}..${SAMPLE_BOUNDS.budget[1]}; escalate: votes again with 4x the budget when no completion is won, 0..4 times; hop: leading plans each played and solved in every completion, the one won most played, 0 (off)..100; eval: what a completion not won is worth, its progress before the next deal (progress) or nothing (win); endhop: the HOP check's leading plans once the stock is empty, 0..100; endk: completions drawn per plan once the stock is empty, 1..1000, or 0 for k; stretch: moves of the greedy fallback without a card turned up before it deals, ${SAMPLE_BOUNDS.stretch[0]}..${SAMPLE_BOUNDS.stretch[1]})`;
 
 /**
  * Parses a player spec (case-insensitive). Throws InputError `bad-option`, one line naming the spec and
@@ -51,7 +53,7 @@ export function parsePlayerSpec(text: string): PlayerSpec {
   const name = colon < 0 ? t : t.slice(0, colon).trim();
   const rest = colon < 0 ? null : t.slice(colon + 1);
   const bad = (why: string) => new InputError('bad-option', `player ${quoteInput(String(text))}: ${why}`);
-  if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N]`);
+  if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N,stretch=N]`);
   const params = new Map<string, string>();
   if (rest !== null) {
     if (rest.trim() === '') throw bad('nothing after the colon; give key=value parameters or drop the colon');
@@ -73,9 +75,9 @@ export function parsePlayerSpec(text: string): PlayerSpec {
     if (first !== undefined) throw bad(`greedy takes no parameters (got ${quoteInput(first)})`);
     return { name: 'greedy' };
   }
-  const out: { k: number; budget: number; plan: SampleSettings['plan']; escalate: number; hop: number; eval: SampleSettings['eval']; endhop: number; endk: number } = { ...SAMPLE_DEFAULTS };
+  const out: { -readonly [K in keyof SampleSettings]: SampleSettings[K] } = { ...SAMPLE_DEFAULTS };
   for (const [key, value] of params) {
-    if (key === 'k' || key === 'budget' || key === 'escalate' || key === 'hop' || key === 'endhop' || key === 'endk') {
+    if (key === 'k' || key === 'budget' || key === 'escalate' || key === 'hop' || key === 'endhop' || key === 'endk' || key === 'stretch') {
       const [lo, hi] = SAMPLE_BOUNDS[key];
       // the rule of whole-number options too (errors.ts wholeNumber): digits alone, no sign
       const n = wholeNumber(value, lo, hi);
@@ -87,20 +89,22 @@ export function parsePlayerSpec(text: string): PlayerSpec {
     } else if (key === 'eval') {
       if (value !== 'win' && value !== 'progress') throw bad(`eval ${quoteInput(value)}: use win or progress`);
       out.eval = value;
-    } else throw bad(`sample takes k, budget, plan, escalate, hop, eval, endhop and endk, not ${quoteInput(key)}`);
+    } else throw bad(`sample takes k, budget, plan, escalate, hop, eval, endhop, endk and stretch, not ${quoteInput(key)}`);
   }
   return { name: 'sample', ...out };
 }
 
 /**
  * The canonical text of a spec, stored with results and read back by the workers that play it:
- * `greedy`, `sample:k=8,budget=20000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3`. Every
- * parameter is written, in a fixed order, but `endk` when 0 (its default, and how the player played
- * before it existed), so `parsePlayerSpec(specText(s))` is `s`. Results stored before `endhop`
- * existed (players' version 3) have texts without it, and mean endhop=0.
+ * `greedy`, `sample:k=8,budget=20000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3`.
+ * Every parameter is written, in a fixed order, but `endk` when 0 and `stretch` when 20 (their
+ * defaults), so `parsePlayerSpec(specText(s))` is `s`. Results stored before `endhop` existed
+ * (players' version 3) have texts without it, and mean endhop=0; results stored under players'
+ * version 3 and before were played with greedy's own stretch of 200 (blind/version.ts), whatever
+ * their text says.
  */
 export function specText(spec: PlayerSpec): string {
-  return spec.name === 'greedy' ? 'greedy' : `sample:k=${spec.k},budget=${spec.budget},plan=${spec.plan},escalate=${spec.escalate},hop=${spec.hop},eval=${spec.eval},endhop=${spec.endhop}${spec.endk > 0 ? `,endk=${spec.endk}` : ''}`;
+  return spec.name === 'greedy' ? 'greedy' : `sample:k=${spec.k},budget=${spec.budget},plan=${spec.plan},escalate=${spec.escalate},hop=${spec.hop},eval=${spec.eval},endhop=${spec.endhop}${spec.endk > 0 ? `,endk=${spec.endk}` : ''}${spec.stretch !== SAMPLE_DEFAULTS.stretch ? `,stretch=${spec.stretch}` : ''}`;
 }
 
 /**

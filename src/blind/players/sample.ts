@@ -35,7 +35,10 @@
  * A view met again since the last card was turned up stops the solving until a card is turned up:
  * the player deals if it may, else fills an empty column that blocks the deal (greedy.ts
  * fillForDeal), else plays greedy's move; after IDLE_PLANS plans without a card turned up it plays
- * greedy's moves, without solves, until one is.
+ * greedy's moves, without solves, until one is. That greedy deals (or fills an empty column for the
+ * deal) once it has gone `stretch` moves without a card turned up (default 20), not greedy's own
+ * IDLE_LIMIT of 200: in one suit, greedy otherwise shuffles runs between empty columns for up to 200
+ * moves before the next deal, which lengthens a game and wins nothing (docs/figures.md).
  *
  * - hop=N (N > 0): the vote then only nominates: the N leading plans (in the vote's order) are each
  *   played in every sample and solved from the position they lead to; the plan won in most samples
@@ -93,6 +96,11 @@ export interface SampleSettings {
   readonly endhop: number;
   /** Completions drawn per plan once the stock is empty (0 = `k`). */
   readonly endk: number;
+  /**
+   * Moves its greedy fallback plays without a card turned up before it deals, or fills an empty column
+   * for the deal (greedy.ts createGreedy's idleLimit), 1..IDLE_LIMIT; IDLE_LIMIT (200) is greedy's own.
+   */
+  readonly stretch: number;
 }
 
 /**
@@ -188,7 +196,7 @@ export const IDLE_PLANS = 8;
 /** Creates a sample player with its own generator seeded by `seed` (an integer; its 32 low bits are used). */
 export function createSample(settings: SampleSettings, seed: number): BlindPlayer {
   const rng = xoroshiro128plus(seed | 0);
-  const greedy = createGreedy();
+  const greedy = createGreedy(settings.stretch);
   const work = { solves: 0, positions: 0, plans: 0, fallbacks: 0 };
   // the plan being played: its moves and the move number at which each is due
   let plan: Move[] = [];

@@ -30,15 +30,16 @@ export interface BlindPlayer {
  * only when its greedy fallback does). `legal`: the legal moves of the view (observedMoves), deals
  * included; `refused`: the card moves it would not play, counted by the first reason that holds, in
  * the order of NoMoveReason; `deal`: why it did not deal: `none left` (the stock is empty) or `blocked`
- * (R12: a column is empty, and no move into it that the player would play fills it); `idle`: it had
- * played IDLE_LIMIT moves without turning a card up, after which it only deals or fills an empty column
- * for the deal.
+ * (R12: a column is empty, and no move into it that the player would play fills it); `idle`: the
+ * limit of moves without turning a card up that it had reached (greedy's IDLE_LIMIT, or the sample
+ * player's `stretch`), after which it only deals or fills an empty column for the deal; null when it
+ * had not.
  */
 export interface NoMoveWhy {
   readonly legal: number;
   readonly refused: readonly { readonly reason: NoMoveReason; readonly count: number }[];
   readonly deal: 'none left' | 'blocked';
-  readonly idle: boolean;
+  readonly idle: number | null;
 }
 
 /**
@@ -47,6 +48,6 @@ export interface NoMoveWhy {
  * last card was turned up), `breaks run` (breaks an in-suit run), `no gain` (moves a group off a card
  * one rank higher onto another card, of another suit), `spends empty` (into an empty column without
  * turning up a card or freeing one for its suit), `idle` (a move it would score, refused once it has
- * gone IDLE_LIMIT moves without turning a card up).
+ * gone its limit of moves without turning a card up: NoMoveWhy.idle).
  */
 export type NoMoveReason = 'whole column' | 'back' | 'breaks run' | 'no gain' | 'spends empty' | 'idle';

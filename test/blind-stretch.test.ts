@@ -1,0 +1,67 @@
+/**
+ * The greedy stretch (players' version 4): the greedy player deals, or fills an empty column for the
+ * deal, once it has gone its limit of moves without turning a card up (greedy.ts createGreedy's
+ * idleLimit); the sample player's greedy fallback has the limit `stretch` (default 20), greedy alone
+ * its IDLE_LIMIT of 200.
+ */
+import { describe, expect, it } from 'vitest';
+import { observe } from '../src/blind/observation.js';
+import { createGreedy, IDLE_LIMIT } from '../src/blind/players/greedy.js';
+import { parsePlayerSpec, SAMPLE_DEFAULTS, specText } from '../src/blind/players/index.js';
+import { BLIND_VERSION } from '../src/blind/version.js';
+import { applyMove } from '../src/game/rules.js';
+import { InputError } from '../src/game/errors.js';
+import { D, M, pos, SE4 } from './helpers/game.js';
+
+/**
+ * Three in-suit builds that turn up no card (8H onto 9H, 8D onto 9D, 4H onto 5H: each group leaves a
+ * face-up card behind), every column filled, a deal in the stock (R12 allows it).
+ */
+const BUILDS = pos(
+  SE4,
+  [['2C', '9S 8H'], ['3C', '9H'], ['4C', '9C 8D'], ['5C', '9D'], ['6C', '5S 4H'], ['7C', '5H'], ['', 'KS']],
+  ['AS AH AD AC 2S 2H 2D'],
+);
+
+describe('the greedy stretch', () => {
+  it('greedy plays its in-suit builds, then deals once it has gone its limit of moves without a card turned up (R12)', () => {
+    const play = (limit?: number) => {
+      const g = limit === undefined ? createGreedy() : createGreedy(limit);
+      let p = BUILDS;
+      const out = [];
+      for (let i = 0; i < 3; i++) {
+        const m = g.next(observe(p));
+        out.push(m);
+        if (m?.kind === 'move') p = applyMove(p, m).position;
+      }
+      return out;
+    };
+    expect(play()).toEqual([M(1, 2), M(3, 4), M(5, 6)]);
+    expect(play(IDLE_LIMIT)).toEqual([M(1, 2), M(3, 4), M(5, 6)]);
+    // a limit of 2: the third move would be the third without a card turned up, so it deals instead
+    expect(play(2)).toEqual([M(1, 2), M(3, 4), D]);
+  });
+
+  it('is a sample parameter: 20 by default, left out of the canonical text at 20; 1..200', () => {
+    expect(SAMPLE_DEFAULTS.stretch).toBe(20);
+    expect(parsePlayerSpec('sample')).toMatchObject({ name: 'sample', stretch: 20 });
+    expect(specText(parsePlayerSpec('sample'))).toBe('sample:k=8,budget=20000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3');
+    expect(specText(parsePlayerSpec('sample:stretch=200'))).toBe('sample:k=8,budget=20000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3,stretch=200');
+    expect(parsePlayerSpec(specText(parsePlayerSpec('sample:stretch=7')))).toMatchObject({ stretch: 7 });
+    for (const [text, why] of [
+      ['sample:stretch=0', 'player "sample:stretch=0": stretch "0": '],
+      ['sample:stretch=201', 'player "sample:stretch=201": stretch "201": '],
+    ] as const) {
+      let e: unknown;
+      try {
+        parsePlayerSpec(text);
+      } catch (err) {
+        e = err;
+      }
+      expect(e).toBeInstanceOf(InputError);
+      expect((e as InputError).message.startsWith(why)).toBe(true);
+    }
+    // the games changed, so results are stored under a new players' version
+    expect(BLIND_VERSION).toBe('4');
+  });
+});
