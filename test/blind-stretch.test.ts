@@ -5,13 +5,15 @@
  * its IDLE_LIMIT of 200.
  */
 import { describe, expect, it } from 'vitest';
+import { playBlind } from '../src/blind/game.js';
 import { observe } from '../src/blind/observation.js';
 import { createGreedy, IDLE_LIMIT } from '../src/blind/players/greedy.js';
 import { parsePlayerSpec, SAMPLE_DEFAULTS, specText } from '../src/blind/players/index.js';
 import { BLIND_VERSION } from '../src/blind/version.js';
 import { applyMove } from '../src/game/rules.js';
 import { InputError } from '../src/game/errors.js';
-import { D, M, pos, SE4 } from './helpers/game.js';
+import { dealPosition } from '../src/game/deal.js';
+import { D, M, pos, SE1, SE4 } from './helpers/game.js';
 
 /**
  * Three in-suit builds that turn up no card (8H onto 9H, 8D onto 9D, 4H onto 5H: each group leaves a
@@ -41,6 +43,14 @@ describe('the greedy stretch', () => {
     // a limit of 2: the third move would be the third without a card turned up, so it deals instead
     expect(play(2)).toEqual([M(1, 2), M(3, 4), D]);
   });
+
+  it('SE1-5 with a small sample player: won in 82 moves with the stretch of 20, in 261 with greedy\'s 200 (the extra moves are greedy\'s)', () => {
+    const p = dealPosition(SE1, 5);
+    const short = playBlind(p, parsePlayerSpec('sample:k=2,budget=1000'), 1);
+    const long = playBlind(p, parsePlayerSpec('sample:k=2,budget=1000,stretch=200'), 1);
+    expect([short.result, short.steps.length, short.work.fallbacks]).toEqual(['won', 82, 26]);
+    expect([long.result, long.steps.length, long.work.fallbacks]).toEqual(['won', 261, 204]);
+  }, 30_000);
 
   it('is a sample parameter: 20 by default, left out of the canonical text at 20; 1..200', () => {
     expect(SAMPLE_DEFAULTS.stretch).toBe(20);
