@@ -58,18 +58,9 @@ describe('the greedy stretch', () => {
     expect(specText(parsePlayerSpec('sample'))).toBe('sample:k=8,budget=20000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3');
     expect(specText(parsePlayerSpec('sample:stretch=200'))).toBe('sample:k=8,budget=20000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3,stretch=200');
     expect(parsePlayerSpec(specText(parsePlayerSpec('sample:stretch=7')))).toMatchObject({ stretch: 7 });
-    for (const [text, why] of [
-      ['sample:stretch=0', 'player "sample:stretch=0": stretch "0": '],
-      ['sample:stretch=201', 'player "sample:stretch=201": stretch "201": '],
-    ] as const) {
-      let e: unknown;
-      try {
-        parsePlayerSpec(text);
-      } catch (err) {
-        e = err;
-      }
-      expect(e).toBeInstanceOf(InputError);
-      expect((e as InputError).message.startsWith(why)).toBe(true);
+    for (const n of ['0', '201']) {
+      expect(() => parsePlayerSpec(`sample:stretch=${n}`)).toThrow(InputError);
+      expect(() => parsePlayerSpec(`sample:stretch=${n}`)).toThrow(`player "sample:stretch=${n}": stretch "${n}": must be 1..200`);
     }
     // the games changed, so results are stored under a new players' version
     expect(BLIND_VERSION).toBe('4');
