@@ -105,7 +105,7 @@ describe('blind prints each move as it is played', () => {
     expect(r.chunks).toHaveLength(1);
     const o = JSON.parse(r.stdout) as Record<string, unknown>;
     const g = playBlind(dealPosition(SE1, 16), { name: 'greedy' }, 1);
-    expect(Object.keys(o)).toEqual(['code', 'label', 'game', 'suits', ...Object.keys(g), 'loss', 'cost', 'columns']);
+    expect(Object.keys(o)).toEqual(['code', 'label', 'game', 'suits', ...Object.keys(g), 'stuckWhy', 'loss', 'cost', 'columns']);
     const { elapsedMs: _a, ...rest } = g;
     expect(o).toMatchObject({ code: 'SE1-16', ...rest, loss: null, columns: 'spidersolve' });
   });

@@ -10,9 +10,11 @@ import { observe } from '../src/blind/observation.js';
 import { createGreedy, IDLE_LIMIT } from '../src/blind/players/greedy.js';
 import { parsePlayerSpec, SAMPLE_DEFAULTS, specText } from '../src/blind/players/index.js';
 import { BLIND_VERSION } from '../src/blind/version.js';
+import { noMoveText } from '../src/cli/blind.js';
 import { applyMove } from '../src/game/rules.js';
 import { InputError } from '../src/game/errors.js';
 import { dealPosition } from '../src/game/deal.js';
+import { runInProcess } from './helpers/cli.js';
 import { D, M, pos, SE1, SE4 } from './helpers/game.js';
 
 /**
@@ -65,4 +67,18 @@ describe('the greedy stretch', () => {
     // the games changed, so results are stored under a new players' version
     expect(BLIND_VERSION).toBe('4');
   });
+
+  it('a game the stretch ends says why, in its end line and in --json stuckWhy (SE2-1, stretch=1: stuck after 9 moves)', async () => {
+    const args = ['blind', 'SE2-1', '--player', 'sample:k=1,budget=100,eval=win,stretch=1', '--loss-budget', '0'];
+    const why = 'the player plays none of the 3 legal moves: no card turned up in its last move, so it only deals or fills an empty column for a deal; no deal is left';
+    const json = JSON.parse((await runInProcess([...args, '--json'])).stdout) as { result: string; stuckReason: string; steps: unknown[]; stuckWhy: string | null };
+    expect([json.result, json.stuckReason, json.steps.length, json.stuckWhy]).toEqual(['stuck', 'no move', 9, why]);
+    expect((await runInProcess(args)).stdout).toContain(`stuck after 9 moves (${why}), 0 of 4 suits completed`);
+    // a won game has none
+    const won = JSON.parse((await runInProcess(['blind', 'SE1-5', '--player', 'sample:k=2,budget=1000', '--json', '--loss-budget', '0'])).stdout) as { result: string; stuckWhy: string | null };
+    expect([won.result, won.stuckWhy]).toEqual(['won', null]);
+    expect(noMoveText({ legal: 2, refused: [{ reason: 'idle', count: 2 }], deal: 'blocked', idle: 20 })).toBe(
+      'the player plays none of the 2 legal moves: no card turned up in its last 20 moves, so it only deals or fills an empty column for a deal; no deal while a column is empty (R12)',
+    );
+  }, 60_000);
 });

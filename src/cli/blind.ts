@@ -154,10 +154,20 @@ export function noMoveText(why: NoMoveWhy): string {
   const deal = why.deal === 'none left' ? 'no deal is left' : 'no deal while a column is empty (R12)';
   if (why.legal === 0) return `no legal move is left; ${deal}`;
   const head = why.legal === 1 ? 'the player does not play the one legal move' : `the player plays none of the ${why.legal} legal moves`;
-  if (why.idle !== null) return `${head}: no card turned up in its last ${why.idle} moves, so it only deals or fills an empty column for a deal; ${deal}`;
+  if (why.idle !== null) return `${head}: no card turned up in its last ${why.idle === 1 ? 'move' : `${why.idle} moves`}, so it only deals or fills an empty column for a deal; ${deal}`;
   const all = why.refused.length === 1 && why.refused[0]!.count === why.legal;
   const parts = why.refused.map((r) => (all ? `${why.legal === 1 ? 'it' : 'each'} ${REFUSAL_WORDS[r.reason][0]}` : `${r.count} ${REFUSAL_WORDS[r.reason][r.count === 1 ? 0 : 1]}`));
   return `${head}: ${parts.join(', ')}; ${deal}`;
+}
+
+/**
+ * Why a stuck game stopped, in words (endText's first line, `--json`'s `stuckWhy`): the move limit,
+ * or the player's account of a stop for want of a move (noMoveText; without it `no move the player
+ * would play`). Null for a won game.
+ */
+export function stuckWhy(g: BlindGame, why: NoMoveWhy | null): string | null {
+  if (g.result === 'won') return null;
+  return g.stuckReason === 'move limit' ? 'the move limit was reached' : why === null ? 'no move the player would play' : noMoveText(why);
 }
 
 /**
@@ -171,7 +181,7 @@ export function endText(g: BlindGame, why: NoMoveWhy | null = null, view: BlindV
   if (g.result === 'won') return [`won in ${moveCount(g.steps.length)} (${g.completed} of ${g.completeSuits} suits completed)`];
   const down = g.faceDown.reduce((s, c) => s + c.length, 0);
   const stock = g.stock.reduce((s, d) => s + d.length, 0);
-  const reason = g.stuckReason === 'move limit' ? 'the move limit was reached' : why === null ? 'no move the player would play' : noMoveText(why);
+  const reason = stuckWhy(g, why)!;
   const lines = [
     `stuck after ${moveCount(g.steps.length)} (${reason}), ${g.completed} of ${g.completeSuits} suits completed; ${down} card${down === 1 ? '' : 's'} left face down${stock ? `, ${stock} in the stock` : ''}`,
   ];
@@ -407,7 +417,7 @@ export function registerBlindCommand(program: Command): void {
     .addOption(new Option('--seed <n>', 'older name of --player-seed').hideHelp())
     .option('--loss-budget <n>', `when the game is stuck, position budget of each solve that looks for the move where the deal was lost, 0 (do not look) or 1..${MAX_MAX_POSITIONS} (default ${DEFAULT_LOSS_BUDGET})`)
     .option('--columns <numbering>', `${COLUMNS_HELP}; the game is played the same in either, only printed in the numbering chosen`)
-    .option('--json', 'print one JSON object { code, label, game, suits, player, seed (the player seed), result (won or stuck), stuckReason, completed, completeSuits, steps: [{ move, words, turnedUp: [{ column, card }], completed }], line, faceDown, stock, work: { solves, positions, plans, fallbacks } and elapsedMs (the play), loss: { lastWinnable, exact, budget, solves, positions, elapsedMs } or null (the search for where the deal was lost), cost: { elapsedMs, solves, positions, lossSolves, lossPositions, lossElapsedMs } (the two together, as the cost line), columns (the numbering, pysol or spidersolve: the moves, line, turnedUp columns, words, faceDown and stock are in it, and in pysol a one- or two-suit deal\'s spades are clubs) }, at the end of the game; an error is printed as { error: { code, message } } (bad-option, bad-code, bad-file, interrupted, …; the exit status and the line on stderr as without --json)')
+    .option('--json', 'print one JSON object { code, label, game, suits, player, seed (the player seed), result (won or stuck), stuckReason, completed, completeSuits, steps: [{ move, words, turnedUp: [{ column, card }], completed, fallback }], line, faceDown, stock, work: { solves, positions, plans, fallbacks } and elapsedMs (the play), stuckWhy (why a stuck game stopped, in words; null when won), loss: { lastWinnable, exact, budget, solves, positions, elapsedMs } or null (the search for where the deal was lost), cost: { elapsedMs, solves, positions, lossSolves, lossPositions, lossElapsedMs } (the two together, as the cost line), columns (the numbering, pysol or spidersolve: the moves, line, turnedUp columns, words, faceDown and stock are in it, and in pysol a one- or two-suit deal\'s spades are clubs) }, at the end of the game; an error is printed as { error: { code, message } } (bad-option, bad-code, bad-file, interrupted, …; the exit status and the line on stderr as without --json)')
     .option('--out <file>', 'also write the game as a viewer page (HTML; face-down cards hidden until turned up, a toggle reveals them; the move where the deal was lost marked) and say so on stderr (missing parent directories are created); not - (stdout holds the game), the position file played, nor an existing file other than a page spidersolve wrote; checked before the game is played')
     .option('--quiet', QUIET_HELP)
     .addHelpText('after', `\n${DEAL_HELP}\n\nExamples:\n  spidersolve blind SP1-10001 --player greedy\n  spidersolve blind SP4-10001 --player sample:k=8,budget=20000 --player-seed 7 --out game.html\n\nExit codes: 0 won, 3 stuck (not won), 2 bad input, 1 internal error, 130 interrupted (SIGINT, SIGTERM or SIGHUP: stopped after the move being played, the moves so far printed; a second signal quits at once).`)
@@ -449,7 +459,7 @@ export function registerBlindCommand(program: Command): void {
       const { g, loss } = ended;
       if (o.out !== undefined) await writePage(deal, g, loss, o.out, program.version() ?? '', view);
       if (o.json) {
-        printJson({ code: deal.code, label: deal.label, game: v.game, suits: v.suits, ...gameInView(g, ended.words, view), loss, cost: blindCost(g, loss), columns: numbering.name });
+        printJson({ code: deal.code, label: deal.label, game: v.game, suits: v.suits, ...gameInView(g, ended.words, view), stuckWhy: stuckWhy(g, ended.why), loss, cost: blindCost(g, loss), columns: numbering.name });
       } else {
         const lines = [...endText(g, ended.why, view)];
         if (g.result === 'stuck') lines.push(lossText(g, loss));

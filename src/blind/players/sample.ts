@@ -35,8 +35,9 @@
  * A view met again since the last card was turned up stops the solving until a card is turned up:
  * the player deals if it may, else fills an empty column that blocks the deal (greedy.ts
  * fillForDeal), else plays greedy's move; after IDLE_PLANS plans without a card turned up it plays
- * greedy's moves, without solves, until one is. That greedy deals (or fills an empty column for the
- * deal) once it has gone `stretch` moves without a card turned up (default 20), not greedy's own
+ * greedy's moves, without solves, until one is. That greedy (every move the player plays without a
+ * vote) only deals, or fills an empty column for the deal, once it has gone `stretch` moves without a
+ * card turned up (default 20), and with no deal left stops; not after greedy's own
  * IDLE_LIMIT of 200: in one suit, greedy otherwise shuffles runs between empty columns for up to 200
  * moves before the next deal, which lengthens a game and wins nothing (docs/figures.md).
  *
