@@ -64,6 +64,8 @@ describe('the greedy stretch', () => {
       expect(() => parsePlayerSpec(`sample:stretch=${n}`)).toThrow(InputError);
       expect(() => parsePlayerSpec(`sample:stretch=${n}`)).toThrow(`player "sample:stretch=${n}": stretch "${n}": must be 1..200`);
     }
+    // greedy takes no parameters: an empty list after its colon is not asked to be filled
+    expect(() => parsePlayerSpec('greedy:')).toThrow('player "greedy:": nothing after the colon, and greedy takes no parameters; drop the colon');
     // the games changed, so results are stored under a new players' version
     expect(BLIND_VERSION).toBe('4');
   });

@@ -56,7 +56,7 @@ export function parsePlayerSpec(text: string): PlayerSpec {
   if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N,stretch=N]`);
   const params = new Map<string, string>();
   if (rest !== null) {
-    if (rest.trim() === '') throw bad('nothing after the colon; give key=value parameters or drop the colon');
+    if (rest.trim() === '') throw bad(name === 'greedy' ? 'nothing after the colon, and greedy takes no parameters; drop the colon' : 'nothing after the colon; give key=value parameters or drop the colon');
     const parts = rest.split(',');
     for (const [i, part] of parts.entries()) {
       // `k=8,,budget=100`, `k=8,`: named by its place, for an empty one has nothing else to show
