@@ -36,19 +36,28 @@ function keyAfter(obs: Observation, m: Move & { kind: 'move' }): string {
   return observationKey({ ...obs, columns: cols.map((c) => (c.up.length === 0 && c.down > 0 ? { down: c.down - 1, up: [-1] } : c)) });
 }
 
+/**
+ * Where the group of the last `count` face-up cards `up` of a column sits: its first card (`head`), the
+ * card under it (`below`, null when the group starts the face-up cards), whether it sits there
+ * naturally (one rank lower, R6) and whether in suit too, an in-suit run that moving it breaks (R7).
+ */
+function groupBase(up: readonly Card[], count: number): { head: Card; below: Card | null; natural: boolean; breaksRun: boolean } {
+  const n = up.length;
+  const head = up[n - count]!;
+  const below = n - count - 1 >= 0 ? up[n - count - 1]! : null;
+  const natural = below !== null && rankOf(below) === rankOf(head) + 1;
+  return { head, below, natural, breaksRun: natural && suitOf(below!) === suitOf(head) };
+}
+
 /** Score of a card move in the greedy order (see the module comment); -Infinity for moves never played. */
 export function greedyScore(obs: Observation, m: Move & { kind: 'move' }): number {
   const src = obs.columns[m.from]!;
   const dst = obs.columns[m.to]!;
-  const n = src.up.length;
-  const head = src.up[n - m.count]!;
-  const below = n - m.count - 1 >= 0 ? src.up[n - m.count - 1]! : null;
-  const whole = m.count === n;
+  const { head, below, natural, breaksRun } = groupBase(src.up, m.count);
+  const whole = m.count === src.up.length;
   const reveals = whole && src.down > 0;
   const empties = whole && src.down === 0;
   const toEmpty = dst.up.length === 0;
-  const natural = below !== null && rankOf(below) === rankOf(head) + 1;
-  const breaksRun = natural && suitOf(below!) === suitOf(head);
   if (toEmpty) return toEmptyScore(obs, m, below, breaksRun, reveals, whole);
   const onto = dst.up[dst.up.length - 1]!;
   const inSuit = suitOf(onto) === suitOf(head);
@@ -100,10 +109,7 @@ export function refusalOf(obs: Observation, m: Move & { kind: 'move' }, seen: Re
   if (toEmpty && src.down === 0 && src.up.length === m.count) return 'whole column';
   if (seen.has(keyAfter(obs, m))) return 'back';
   if (greedyScore(obs, m) !== -Infinity) return null;
-  const n = src.up.length;
-  const head = src.up[n - m.count]!;
-  const below = n - m.count - 1 >= 0 ? src.up[n - m.count - 1]! : null;
-  if (below !== null && rankOf(below) === rankOf(head) + 1 && suitOf(below) === suitOf(head)) return 'breaks run';
+  if (groupBase(src.up, m.count).breaksRun) return 'breaks run';
   return toEmpty ? 'spends empty' : 'no gain';
 }
 
@@ -190,12 +196,8 @@ export function fillForDeal(obs: Observation, seen: ReadonlySet<string> = new Se
     const src = obs.columns[m.from]!;
     if (src.down === 0 && src.up.length === m.count) continue; // moves a whole column: nothing gained
     if (seen.has(keyAfter(obs, m))) continue;
-    const n = src.up.length;
-    const below = n - m.count - 1 >= 0 ? src.up[n - m.count - 1]! : null;
-    const head = src.up[n - m.count]!;
-    const natural = below !== null && rankOf(below) === rankOf(head) + 1;
-    const inSuit = natural && suitOf(below!) === suitOf(head);
-    const s = (src.down > 0 && m.count === n ? 100 : 0) + (natural ? 0 : 10) + (inSuit ? -50 : 0) + m.count;
+    const { natural, breaksRun } = groupBase(src.up, m.count);
+    const s = (src.down > 0 && m.count === src.up.length ? 100 : 0) + (natural ? 0 : 10) + (breaksRun ? -50 : 0) + m.count;
     if (s > fillScore) {
       fill = m;
       fillScore = s;

@@ -98,8 +98,9 @@ export interface SampleSettings {
   /** Completions drawn per plan once the stock is empty (0 = `k`). */
   readonly endk: number;
   /**
-   * Moves its greedy fallback plays without a card turned up before it deals, or fills an empty column
-   * for the deal (greedy.ts createGreedy's idleLimit), 1..IDLE_LIMIT; IDLE_LIMIT (200) is greedy's own.
+   * Moves its greedy fallback plays without a card turned up, after which it only deals or fills an
+   * empty column for the deal, and with no deal left stops (greedy.ts createGreedy's idleLimit),
+   * 1..IDLE_LIMIT; IDLE_LIMIT (200) is greedy's own.
    */
   readonly stretch: number;
 }
