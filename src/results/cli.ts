@@ -377,24 +377,22 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
         process.stderr.write(`results: ${refusal}\n`);
         return 2;
       }
-      const before0 = rowProgress(row, root);
-      const before = before0.counted;
+      const before = rowProgress(row, root);
       const cpu0 = childrenCpuSeconds();
       const t0 = Date.now();
       const code = await runBatch(row, root, workers, limit);
       const cpu1 = childrenCpuSeconds();
       if (code !== 0 && code !== 130) return code; // refused or failed: nothing new to export
-      const after0 = rowProgress(row, root);
-      const after = after0.counted;
+      const after = rowProgress(row, root);
       const sitting: Sitting = {
         endedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
         command: rowCommand(row, limit) + (workers !== undefined ? ` --workers ${workers}` : ''),
-        workers: workers ?? null, exit: code, dealsBefore: before, dealsAfter: after,
+        workers: workers ?? null, exit: code, dealsBefore: before.counted, dealsAfter: after.counted,
         cpuSeconds: cpu0 !== null && cpu1 !== null ? Math.round((cpu1 - cpu0) * 100) / 100 : -1,
         wallSeconds: Math.round((Date.now() - t0) / 100) / 10,
       };
-      const s = exportRow(row, root, SOLVER_VERSION, sittingWorked(before0, after0, code) ? sitting : undefined);
-      process.stdout.write(`results: ${describe(s)}; this sitting ${after - before} deals, ${sitting.cpuSeconds} CPU s; wrote ${shownPath(root, row.csv)}\n`);
+      const s = exportRow(row, root, SOLVER_VERSION, sittingWorked(before, after, code) ? sitting : undefined);
+      process.stdout.write(`results: ${describe(s)}; this sitting ${after.counted - before.counted} deals, ${sitting.cpuSeconds} CPU s; wrote ${shownPath(root, row.csv)}\n`);
       if (code === 130) process.stderr.write(`results: interrupted; what was finished is kept and exported; to resume: ${sitting.command}\n`);
       return code;
     }
