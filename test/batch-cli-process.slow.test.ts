@@ -97,6 +97,20 @@ describe('a database left in WAL mode, read without its -shm from a folder that 
   });
 });
 
+describe('--out in a folder this user cannot enter', () => {
+  it('is refused in one line naming the file, not the temporary one the write would have used', () => {
+    const locked = mkdtempSync(join(tmpdir(), 'spidersolve-locked-'));
+    chmodSync(locked, 0o700);
+    const out = join(locked, 'r.txt');
+    // root enters any folder: the command runs as nobody then
+    const asUser = process.getuid?.() === 0 ? ['runuser', ['-u', 'nobody', '--', process.execPath]] as const : [process.execPath, []] as const;
+    const r = spawnSync(asUser[0], [...asUser[1], '--import', 'tsx', 'src/cli/main.ts', 'show', 'SE1-5', '--out', out], { cwd: ROOT, encoding: 'utf8' });
+    expect([r.status, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(new RegExp(`^spidersolve: option --out "${out}": cannot write it \\(EACCES: permission denied, open '${out}'\\); nothing was written there\n$`));
+    rmSync(locked, { recursive: true, force: true });
+  });
+});
+
 describe('the resume command', () => {
   it('run from outside the project, an interrupted batch prints the project\'s bin by its path (npx would look in npm\'s registry)', async () => {
     // a folder outside the project, where node finds tsx (to run the sources) through a link

@@ -188,7 +188,13 @@ export async function writeFileAtomically(path: string, write: (out: NodeJS.Writ
     if (existing) chmodSync(tmp, existing.mode & 0o7777);
     renameSync(tmp, target);
   } catch (e) {
-    rmSync(tmp, { force: true });
+    // in a folder this user cannot enter, removing fails as opening did (EACCES): the error to report
+    // is the first one, and no temporary file was made
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // nothing to remove
+    }
     // the error names the file written, not the temporary one (a user never sees that name)
     if (e instanceof Error) e.message = e.message.split(tmp).join(target);
     throw e;
