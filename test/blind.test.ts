@@ -184,6 +184,10 @@ describe('player specs', () => {
     ['sample:', 'player "sample:": nothing after the colon; give key=value parameters or drop the colon'],
     ['sample:plan=all', 'player "sample:plan=all": plan "all": use prefix or move'],
     ['greedy:k=2', 'player "greedy:k=2": greedy takes no parameters (got "k")'],
+    ['sample k=8', 'player "sample k=8": unknown player "sample k=8"; a colon goes between the player and its parameters (sample:k=8)'],
+    ['sample,budget=500', 'player "sample,budget=500": unknown player "sample,budget=500"; a colon goes between the player and its parameters (sample:budget=500)'],
+    ['greedy k=2', 'player "greedy k=2": unknown player "greedy k=2"; greedy takes no parameters'],
+    ['sample:k=8 budget=1000', 'player "sample:k=8 budget=1000": parameter "k=8 budget=1000" holds two; separate key=value parameters with commas'],
   ])('%s is refused in one line', (text, message) => {
     let e: unknown;
     try {

@@ -123,6 +123,15 @@ describe('loadDeal', () => {
       expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-code', `deal "${a}": no such file, and not a deal code (write e.g. SP2-1007: game SP or SE, suits 1, 2 or 4, seed) or pysol:GAME:N`]);
     }
   });
+  it('a game and suit count with no seed, naming no file, says a code needs a hyphen and a seed', () => {
+    for (const [a, example] of [['SE1', 'SE1-7'], ['sp4', 'SP4-7'], [' SP2 ', 'SP2-7']]) {
+      const r = loadDeal(a!);
+      expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-code', `deal "${a}": no such file, and not a deal code: a code needs a hyphen and a seed (${example} is seed 7)`]);
+    }
+    // other suit counts are not read as a code
+    const f = loadDeal('SE3');
+    expect(f.ok ? 'ok' : f.error.code).toBe('bad-file');
+  });
   it('a seeded deal code with its hyphen left out or mistyped, naming no file, gets a "did you mean"', () => {
     for (const [a, guess] of [['SP27', 'SP2-7'], ['SP2_7', 'SP2-7'], ['se4.12', 'SE4-12'], ['sp1:50001', 'SP1-50001']]) {
       const r = loadDeal(a!);

@@ -1040,6 +1040,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     }
     const rows = store.report(filter);
     const blind = store.blindReport(filter);
+    if (rows.length === 0 && blind.length === 0) filteredOutNote(store, filter, o.quiet);
     let text = formatReport(rows, format, rowsPartial(store, filter));
     // the text table says what its columns mean, as batch's summary does
     if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + REPORT_LEGEND.join('\n') + '\n';
@@ -1058,6 +1059,21 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
   } finally {
     store.close();
   }
+}
+
+/**
+ * A report that --game or --suits left empty says on stderr (unless `quiet`) what the database, or
+ * the studies named, hold instead: `note: --game spiderette matches no results; there are results
+ * for spider 1 suit`. Nothing is said when there are no results at all.
+ */
+function filteredOutNote(store: ResultStore, filter: ResultFilter, quiet?: boolean): void {
+  if (quiet || (filter.game === undefined && filter.suits === undefined)) return;
+  const { game: _game, suits: _suits, ...wider } = filter;
+  const held = new Set([...store.report(wider), ...store.blindReport(wider)].map((r) => `${r.game} ${r.suits} suit${r.suits === 1 ? '' : 's'}`));
+  if (held.size === 0) return;
+  const options = [filter.game !== undefined ? `--game ${filter.game}` : '', filter.suits !== undefined ? `--suits ${filter.suits.join(',')}` : ''].filter(Boolean).join(' ');
+  const where = filter.studies?.length ? `the stud${filter.studies.length === 1 ? 'y' : 'ies'} named` : 'the database';
+  process.stderr.write(`spidersolve: note: ${options} matches no results; ${where} hold${filter.studies?.length === 1 || !filter.studies?.length ? 's' : ''} results for ${[...held].sort().join(', ')}\n`);
 }
 
 /**

@@ -129,6 +129,12 @@ export function loadDeal(ref: string, name: string = pathForMessage(ref)): Resul
       const guess = `${typo[1]!.toUpperCase()}${typo[2]}-${typo[3]}`;
       return err('bad-code', `deal ${quoteInput(ref, 130)}: no such file, and not a deal code (a code is game, suits, hyphen, seed); did you mean ${guess}?`);
     }
+    // no such file, and a game and suit count with no seed (SE1, sp4): say a code needs one
+    const bare = /^(SP|SE)([124])$/i.exec(t);
+    if (code === 'ENOENT' && bare) {
+      const example = `${bare[1]!.toUpperCase()}${bare[2]}-7`;
+      return err('bad-code', `deal ${quoteInput(ref, 130)}: no such file, and not a deal code: a code needs a hyphen and a seed (${example} is seed 7)`);
+    }
     // no such file, and shaped like a code of another game (XX1-1): name the games there are
     if (code === 'ENOENT' && /^[a-z]{1,4}\d*x?-[0-9a-z]*$/i.test(t)) {
       return err('bad-code', `deal ${quoteInput(ref, 130)}: no such file, and not a deal code (write e.g. SP2-1007: game SP or SE, suits 1, 2 or 4, seed) or pysol:GAME:N`);

@@ -53,6 +53,12 @@ export function parsePlayerSpec(text: string): PlayerSpec {
   const name = colon < 0 ? t : t.slice(0, colon).trim();
   const rest = colon < 0 ? null : t.slice(colon + 1);
   const bad = (why: string) => new InputError('bad-option', `player ${quoteInput(String(text))}: ${why}`);
+  // `sample k=8`, `greedy,x`: a player's name and its parameters with no colon between them
+  const glued = colon < 0 ? /^(greedy|sample)[\s,;]+\S/.exec(name) : null;
+  if (glued) {
+    throw bad(glued[1] === 'greedy' ? `unknown player ${quoteInput(name)}; greedy takes no parameters`
+      : `unknown player ${quoteInput(name)}; a colon goes between the player and its parameters (sample:${name.slice(glued[0].length - 1).trim()})`);
+  }
   if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N,stretch=N]`);
   const params = new Map<string, string>();
   if (rest !== null) {
@@ -66,6 +72,8 @@ export function parsePlayerSpec(text: string): PlayerSpec {
       const key = part.slice(0, eq).trim();
       if (key === '') throw bad(`parameter ${i + 1}, ${quoteInput(part.trim())}, has no key before its =; write key=value`);
       const value = part.slice(eq + 1).trim();
+      // `k=8 budget=1000`: two parameters with a blank between them, not a comma
+      if (/\s\S*=/.test(value)) throw bad(`parameter ${quoteInput(part.trim())} holds two; separate key=value parameters with commas`);
       if (params.has(key)) throw bad(`parameter ${quoteInput(key)} given twice`);
       params.set(key, value);
     }
