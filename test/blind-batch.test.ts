@@ -213,9 +213,11 @@ describe('the blind report', () => {
     const [lo, hi] = wilsonInterval(won, 8)!;
     const [plo, phi] = wilsonInterval(piWon, 5)!;
     const completed = [...want.values()].reduce((n, g) => n + g.completed, 0) / 8;
+    const moves = [...want.values()].reduce((n, g) => n + g.line.length, 0) / 8;
+    expect(moves).toBeGreaterThan(0);
     expect(rows[0]).toMatchObject({
       study: 'blind-greedy-1-8', game: 'spiderette', suits: 1, player: 'greedy', playerSeed: 7, deals: 8, won, stuck: 8 - won, errors: 0,
-      winRate: won / 8, ciLow: lo, ciHigh: hi, meanCompleted: completed,
+      winRate: won / 8, ciLow: lo, ciHigh: hi, meanCompleted: completed, meanMoves: moves,
       piDeals: 5, piWon, piLost: pi.filter((st) => st === 'lost').length, piRate: piWon / 5, piLow: plo, piHigh: phi,
     });
     // the solve report leaves the blind study out, and the blind table follows the solve table in `report`
@@ -225,6 +227,8 @@ describe('the blind report', () => {
       const text = out.mock.calls.map((c) => String(c[0])).join('');
       expect(text).toContain('blind play');
       expect(text).toMatch(new RegExp(`blind-greedy-1-8\\s+spiderette\\s+1\\s+greedy\\s+7\\s+8\\s+${won}\\s+${8 - won}\\s+0\\s+${((won / 8) * 100).toFixed(1)}%`));
+      // suits done and moves/game follow the interval
+      expect(text).toMatch(new RegExp(`\\]\\s+${completed.toFixed(2)}\\s+${moves.toFixed(0)}\\s+`));
       expect(text.split('\n').filter((l) => l.startsWith('solved '))).toHaveLength(1);
       expect(text).not.toMatch(/^blind-greedy-1-8 .* 0 +positions/m);
       out.mockClear();

@@ -140,6 +140,8 @@ export interface BlindReportRow {
   ciHigh: number | null;
   /** Mean suits completed per game (errors left out). */
   meanCompleted: number | null;
+  /** Mean moves a game, deals included (errors left out): a won game's line, or the moves a stuck game played. */
+  meanMoves: number | null;
   /** Mean in-worker time a game, milliseconds (errors left out). */
   meanCpuMs: number | null;
   /**
@@ -158,7 +160,7 @@ export interface BlindReportRow {
 /** The blind report's columns in order (JSON, CSV and the table). */
 export const BLIND_REPORT_COLUMNS: readonly (keyof BlindReportRow)[] = [
   'study', 'game', 'suits', 'player', 'playerSeed', 'version', 'deals', 'won', 'stuck', 'errors', 'winRate', 'ciLow', 'ciHigh',
-  'meanCompleted', 'meanCpuMs', 'piDeals', 'piWon', 'piLost', 'piRate', 'piLow', 'piHigh',
+  'meanCompleted', 'meanMoves', 'meanCpuMs', 'piDeals', 'piWon', 'piLost', 'piRate', 'piLow', 'piHigh',
 ];
 
 /** Does the open database have blind studies (migration 3 applied and a study with a player)? */
@@ -233,7 +235,7 @@ function piStatusOf(db: Database.Database): (deal: string) => 'won' | 'lost' | '
  * perfect-information columns read `results` for the same deals.
  */
 export function blindReport(db: Database.Database, f: BlindFilter = {}): BlindReportRow[] {
-  type Acc = { row: BlindReportRow; completed: number; cpu: number; settled: number };
+  type Acc = { row: BlindReportRow; completed: number; moves: number; cpu: number; settled: number };
   const groups = new Map<string, Acc>();
   const pi = piStatusOf(db);
   // (collected first: the connection runs no other statement while one iterates)
@@ -244,10 +246,10 @@ export function blindReport(db: Database.Database, f: BlindFilter = {}): BlindRe
       a = {
         row: {
           study: r.study, game: r.game, suits: r.suits, player: r.player, playerSeed: r.playerSeed, version: r.version,
-          deals: 0, won: 0, stuck: 0, errors: 0, winRate: null, ciLow: null, ciHigh: null, meanCompleted: null, meanCpuMs: null,
+          deals: 0, won: 0, stuck: 0, errors: 0, winRate: null, ciLow: null, ciHigh: null, meanCompleted: null, meanMoves: null, meanCpuMs: null,
           piDeals: 0, piWon: 0, piLost: 0, piRate: null, piLow: null, piHigh: null,
         },
-        completed: 0, cpu: 0, settled: 0,
+        completed: 0, moves: 0, cpu: 0, settled: 0,
       };
       groups.set(key, a);
     }
@@ -259,6 +261,7 @@ export function blindReport(db: Database.Database, f: BlindFilter = {}): BlindRe
       else row.stuck++;
       a.settled++;
       a.completed += r.completed ?? 0;
+      a.moves += r.moveCount ?? 0;
       a.cpu += r.cpuMs ?? 0;
     }
     const p = pi(r.deal);
@@ -269,10 +272,11 @@ export function blindReport(db: Database.Database, f: BlindFilter = {}): BlindRe
     }
   }
   const out: BlindReportRow[] = [];
-  for (const { row, completed, cpu, settled } of groups.values()) {
+  for (const { row, completed, moves, cpu, settled } of groups.values()) {
     row.winRate = row.deals ? row.won / row.deals : null;
     [row.ciLow, row.ciHigh] = wilsonInterval(row.won, row.deals) ?? [null, null];
     row.meanCompleted = settled ? completed / settled : null;
+    row.meanMoves = settled ? moves / settled : null;
     row.meanCpuMs = settled ? cpu / settled : null;
     row.piRate = row.piDeals ? row.piWon / row.piDeals : null;
     [row.piLow, row.piHigh] = wilsonInterval(row.piWon, row.piDeals) ?? [null, null];
@@ -293,7 +297,7 @@ export function compareBlindRows(a: BlindReportRow, b: BlindReportRow): number {
 
 /** Decimals of the blind report's fractional columns in JSON and CSV. */
 const BLIND_DECIMALS: Partial<Record<keyof BlindReportRow, number>> = {
-  winRate: 4, ciLow: 4, ciHigh: 4, piRate: 4, piLow: 4, piHigh: 4, meanCompleted: 2, meanCpuMs: 1,
+  winRate: 4, ciLow: 4, ciHigh: 4, piRate: 4, piLow: 4, piHigh: 4, meanCompleted: 2, meanMoves: 1, meanCpuMs: 1,
 };
 
 /** The blind report rows as plain records, fractions rounded (BLIND_DECIMALS). */
@@ -323,13 +327,14 @@ export function blindCells(r: BlindReportRow, version = false): string[] {
   return [
     r.study, r.game, String(r.suits), r.player, String(r.playerSeed), ...(version ? [r.version] : []), String(r.deals), String(r.won), String(r.stuck), String(r.errors),
     rateText(r.winRate, r.ciLow, r.ciHigh), r.meanCompleted === null ? '-' : r.meanCompleted.toFixed(2),
+    r.meanMoves === null ? '-' : r.meanMoves.toFixed(0),
     r.meanCpuMs === null ? '-' : r.meanCpuMs >= 1000 ? `${(r.meanCpuMs / 1000).toFixed(1)} s` : `${Math.round(r.meanCpuMs)} ms`,
     r.piDeals === 0 ? '-' : `${r.piWon}/${r.piDeals}`, rateText(r.piRate, r.piLow, r.piHigh),
   ];
 }
 
 /** Headers of the blind table. */
-export const BLIND_TABLE_HEADERS = ['study', 'game', 'suits', 'player', 'seed', 'deals', 'won', 'stuck', 'errors', 'blind win rate [95% CI]', 'suits done', 'cpu/game', 'solved', 'perfect-info rate [95% CI]'];
+export const BLIND_TABLE_HEADERS = ['study', 'game', 'suits', 'player', 'seed', 'deals', 'won', 'stuck', 'errors', 'blind win rate [95% CI]', 'suits done', 'moves/game', 'cpu/game', 'solved', 'perfect-info rate [95% CI]'];
 
 /**
  * The blind table (text, Markdown, HTML) for these rows: its headers, each row's cells, and how many
@@ -346,7 +351,7 @@ export function blindTableShape(rows: readonly BlindReportRow[]): { headers: str
 /** What the blind table's columns mean, printed under it. */
 export const BLIND_LEGEND: readonly string[] = [
   'blind: played without seeing the face-down cards or the stock, one game a deal; won/stuck/errors count games;',
-  '  suits done: mean completed suits a game; cpu/game: mean in-worker time; solved: deals of the row with a perfect-information solve stored (won/of);',
+  '  suits done: mean completed suits a game; moves/game: mean moves a game, deals included; cpu/game: mean in-worker time; solved: deals of the row with a perfect-information solve stored (won/of);',
   '  perfect-info rate: of those, the share a solve won (a floor), with its 95% Wilson interval.',
 ];
 
