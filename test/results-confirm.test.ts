@@ -141,9 +141,9 @@ describe('npm run results -- confirm ROW', () => {
     exportRow(row, dir, V); // the committed files: 3 deals
     expect(shrinkRefusal(row, dir, 3, 'export check')).toBeNull();
     expect(shrinkRefusal(row, dir, 2, 'check --limit 2')).toBe(
-      'check --limit 2: would shrink the committed row from 3 to 2 deals; rebuild it first: npm run results -- check --limit 3',
+      'check --limit 2: would shrink the committed row from 3 to 2 deals; rebuild it first: npm run results -- check --limit 3 --rebuild',
     );
     rmSync(join(dir, row.db));
-    expect(shrinkRefusal(row, dir, 0, 'export check')).toBe(`export check: the committed row has 3 deals but ${join(dir, 'data/results/check.sqlite')} is not here (not in git); rebuild it: npm run results -- check --limit 3`);
+    expect(shrinkRefusal(row, dir, 0, 'export check')).toBe(`export check: the committed row has 3 deals but ${join(dir, 'data/results/check.sqlite')} is not here (not in git); go on after them: npm run results -- check, or rebuild it: npm run results -- check --limit 3 --rebuild`);
   });
 });

@@ -32,7 +32,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ResultStore } from '../batch/store.js';
 import { InputError } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
-import { exportRow, readSummary, summaryPath, writeAtomically, type RowSummary, type Sitting } from './export.js';
+import { databaseBase, exportRow, readSummary, rowBase, summaryPath, writeAtomically, type RowSummary, type Sitting } from './export.js';
 import { abortOnSignals } from '../batch/stopSignals.js';
 import { EXIT_INTERRUPTED } from '../cli/batch.js';
 import { CHECK_BUDGET, confirmRow, lossesPath, workerLossChecker, type LossCheck } from './confirm.js';
@@ -57,7 +57,7 @@ export class UsageError extends Error {}
 
 /** Parsed arguments of the `results` command. */
 export type ResultsCommand =
-  | { readonly kind: 'run'; readonly row: ResultsRow; readonly workers?: number; readonly limit?: number; readonly shard?: { readonly index: number; readonly count: number; readonly db: string } }
+  | { readonly kind: 'run'; readonly row: ResultsRow; readonly workers?: number; readonly limit?: number; readonly shard?: { readonly index: number; readonly count: number; readonly db: string }; readonly rebuild?: boolean }
   | { readonly kind: 'export'; readonly row: ResultsRow }
   | { readonly kind: 'merge'; readonly row: ResultsRow; readonly files: readonly string[] }
   | { readonly kind: 'confirm'; readonly row: ResultsRow; readonly budget: number }
@@ -67,7 +67,7 @@ export type ResultsCommand =
   /** No row and no command: the usage on stderr, exit 2 (a script that forgot its row notices). */
   | { readonly kind: 'usage' };
 
-const USAGE = `usage: npm run results -- ROW [--workers N] [--limit N]   run a row (resumable), then export it
+const USAGE = `usage: npm run results -- ROW [--workers N] [--limit N] [--rebuild]   run a row (resumable), then export it
        npm run results -- ROW --shard K/N [--db FILE]     run shard K of N of the row into its own database
        npm run results -- merge ROW FILE...               merge shard databases into the row's, then export it
        npm run results -- export ROW                      export a row from its database
@@ -79,6 +79,8 @@ ROW is one of ${RESULTS_ROWS.map((r) => r.id).join(', ')}.
   --workers N   worker threads of the row's batch (default: one a core)
   --limit N     run the row's first N deals only (a prefix of its deal list; a later run with a larger
                 N goes on from there); never fewer than the committed data/results/ROW.json counts
+  --rebuild     with no database here, run the row from its first deal again; without it, a row whose
+                database is not here (a new checkout) goes on after the deals its committed files hold
   --budget N    confirm's position budget a loss (default 16,000,000)
   --shard K/N, --db FILE   see docs/cluster.md
 A row of 10,000 deals takes hours of CPU (docs/results.md gives each row's CPU time a deal).
@@ -154,7 +156,9 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
     return { kind: 'confirm', row, budget: budget === undefined ? CHECK_BUDGET : positiveInt('--budget', budget) };
   }
   const row = rowOf(first);
-  const opts = readOptions(rest, ['--workers', '--limit', '--shard', '--db']);
+  const rebuild = rest.includes('--rebuild');
+  const opts = readOptions(rest.filter((a) => a !== '--rebuild'), ['--workers', '--limit', '--shard', '--db']);
+  if (rest.filter((a) => a === '--rebuild').length > 1) throw new UsageError('option --rebuild given twice; give it once');
   const workers = opts.has('--workers') ? positiveInt('--workers', opts.get('--workers')) : undefined;
   const limit = opts.has('--limit') ? positiveInt('--limit', opts.get('--limit')) : undefined;
   const shard = opts.get('--shard');
@@ -168,7 +172,7 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
     if (!m || !(n >= 1) || !(k < n)) throw new UsageError(`option --shard ${JSON.stringify(shard)}: give K/N with 0 <= K < N, e.g. 0/32`);
     sh = { index: k, count: n, db: db ?? `${RESULTS_DIR}/shards/${row.id}-${k}.sqlite` };
   }
-  return { kind: 'run', row, ...(workers !== undefined ? { workers } : {}), ...(limit !== undefined ? { limit } : {}), ...(sh ? { shard: sh } : {}) };
+  return { kind: 'run', row, ...(workers !== undefined ? { workers } : {}), ...(limit !== undefined ? { limit } : {}), ...(sh ? { shard: sh } : {}), ...(rebuild ? { rebuild } : {}) };
 }
 
 /** The command a row's table entry gives: the `results` command, with its limit when partial. */
@@ -189,7 +193,7 @@ export function childrenCpuSeconds(): number | null {
 }
 
 function counted(row: ResultsRow, root: string): number {
-  return rowProgress(row, root).counted;
+  return rowProgress(row, root, databaseBase(row, join(root, row.db)) ?? 0).counted;
 }
 
 /**
@@ -203,16 +207,17 @@ export function sittingWorked(before: { counted: number; unfinished: number }, a
 }
 
 /**
- * How far the row's study is: the deals it counts, and of those the deals its budget ladder has not
- * yet taken to every rung (storeRead.ts StudyInfo.unfinished); both 0 when the database is absent.
+ * How far the row is: the deals it counts (the first `base`, carried over from the committed files,
+ * and those its database's study counts), and of those the deals its budget ladder has not yet taken
+ * to every rung (storeRead.ts StudyInfo.unfinished); `base` and 0 when the database is absent.
  */
-function rowProgress(row: ResultsRow, root: string): { counted: number; unfinished: number } {
+function rowProgress(row: ResultsRow, root: string, base = 0): { counted: number; unfinished: number } {
   const db = join(root, row.db);
-  if (!existsSync(db)) return { counted: 0, unfinished: 0 };
+  if (!existsSync(db)) return { counted: base, unfinished: 0 };
   const store = ResultStore.openForReading(db);
   try {
     const info = store.studies([row.study], SOLVER_VERSION)[0];
-    return { counted: info?.counted ?? 0, unfinished: info?.unfinished ?? 0 };
+    return { counted: base + (info?.counted ?? 0), unfinished: info?.unfinished ?? 0 };
   } finally {
     store.close();
   }
@@ -229,14 +234,14 @@ export function shrinkRefusal(row: ResultsRow, root: string, willCount: number, 
   const committed = readSummary(summaryPath(row, root))?.counted ?? 0;
   if (willCount >= committed) return null;
   const n = (x: number) => x.toLocaleString('en-US');
-  const rebuild = rowCommand(row, committed);
+  const rebuild = `${rowCommand(row, committed)} --rebuild`;
   return willCount === 0 && !existsSync(join(root, row.db))
-    ? `${what}: the committed row has ${n(committed)} deals but ${shownPath(root, row.db)} is not here (not in git); rebuild it: ${rebuild}`
+    ? `${what}: the committed row has ${n(committed)} deals but ${shownPath(root, row.db)} is not here (not in git); go on after them: ${rowCommand(row)}, or rebuild it: ${rebuild}`
     : `${what}: would shrink the committed row from ${n(committed)} to ${n(willCount)} deals; rebuild it first: ${rebuild}`;
 }
 
 /** Runs `spidersolve batch` on the row's first `limit` deals; resolves with its exit status (a signal that ended it: 128 + its number). */
-function runBatch(row: ResultsRow, root: string, workers?: number, limit?: number, shard?: { index: number; count: number; db: string }): Promise<number> {
+function runBatch(row: ResultsRow, root: string, after: number, workers?: number, limit?: number, shard?: { index: number; count: number; db: string }): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const args = batchArgs(row, workers, shard);
     // a shard's --db is the user's, relative to the folder the command was given in
@@ -247,7 +252,7 @@ function runBatch(row: ResultsRow, root: string, workers?: number, limit?: numbe
     const handlers: [NodeJS.Signals, () => void][] = [['SIGINT', () => {}], ['SIGTERM', pass('SIGTERM')], ['SIGHUP', pass('SIGHUP')]];
     for (const [s, h] of handlers) process.on(s, h);
     child.stdin.on('error', () => {}); // the batch refused its input before reading it all
-    child.stdin.end(dealList(row, limit));
+    child.stdin.end(dealList(row, limit, after));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       for (const [s, h] of handlers) process.off(s, h);
@@ -271,12 +276,13 @@ async function writeTable(root: string): Promise<void> {
   // paths as the user sees them from the working folder (the HTML report names its database)
   const show = (p: string) => shownPath(root, p);
   process.stdout.write(`wrote ${show('docs/results.md')}\n`);
-  const present = RESULTS_ROWS.filter((r) => existsSync(join(root, r.db)));
+  // a database that begins after the row's first deals (they were carried over from the committed files) cannot chart the row
+  const present = RESULTS_ROWS.filter((r) => existsSync(join(root, r.db)) && (databaseBase(r, join(root, r.db)) ?? 0) === 0);
   const dbs = present.map((r) => show(r.db));
   // the charts cover every row counted in the committed files, or the page is left as it is
   const missing = RESULTS_ROWS.filter((r, i) => (summaries[i]?.counted ?? 0) > 0 && !present.includes(r));
   if (missing.length > 0) {
-    process.stdout.write(`left ${show('docs/results.html')} as it was: the database of ${missing.map((r) => r.id).join(', ')} is not here (the databases are not in git; npm run results -- ROW rebuilds one)\n`);
+    process.stdout.write(`left ${show('docs/results.html')} as it was: the database of ${missing.map((r) => r.id).join(', ')} is not here, or holds only the deals after those its committed files carried over (the databases are not in git; npm run results -- ROW --rebuild, with no database, rebuilds one from its first deal)\n`);
     return;
   }
   if (dbs.length === 0) return;
@@ -370,20 +376,33 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
     case 'merge':
       return mergeShards(cmd.row, root, cmd.files);
     case 'run': {
-      const { row, workers, limit, shard } = cmd;
-      if (shard) return runShard(row, root, shard, workers, limit);
-      const refusal = shrinkRefusal(row, root, Math.min(limit ?? row.count, row.count), rowCommand(row, limit).replace(/^npm run results -- /, ''));
+      const { row, workers, limit, shard, rebuild } = cmd;
+      const own = databaseBase(row, join(root, row.db));
+      if (rebuild && own !== null && own > 0) {
+        process.stderr.write(`results: --rebuild: ${shownPath(root, row.db)} holds the row's deals after deal ${own} only; remove it to rebuild the row from its first deal\n`);
+        return 2;
+      }
+      // the deals the committed files keep (a new checkout has no database): the batch goes on after them
+      const base = rebuild ? own ?? 0 : rowBase(row, root);
+      if (shard) return runShard(row, root, shard, base, workers, limit);
+      const upTo = Math.min(limit ?? row.count, row.count);
+      const refusal = shrinkRefusal(row, root, Math.max(upTo, base), rowCommand(row, limit).replace(/^npm run results -- /, ''));
       if (refusal) {
         process.stderr.write(`results: ${refusal}\n`);
         return 2;
       }
-      const before = rowProgress(row, root);
+      if (upTo <= base) {
+        process.stdout.write(`results: ${row.title}: the committed row already counts its first ${base.toLocaleString('en-US')} deals; nothing to run (a larger --limit goes on after them)\n`);
+        return 0;
+      }
+      if (base > 0 && own === null) process.stderr.write(`results: ${row.id}: ${shownPath(root, row.db)} is not here; the row goes on after the ${base.toLocaleString('en-US')} deals of its committed files (--rebuild runs it from the first deal)\n`);
+      const before = rowProgress(row, root, base);
       const cpu0 = childrenCpuSeconds();
       const t0 = Date.now();
-      const code = await runBatch(row, root, workers, limit);
+      const code = await runBatch(row, root, base, workers, limit);
       const cpu1 = childrenCpuSeconds();
       if (code !== 0 && code !== 130) return code; // refused or failed: nothing new to export
-      const after = rowProgress(row, root);
+      const after = rowProgress(row, root, base);
       const sitting: Sitting = {
         endedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
         command: rowCommand(row, limit) + (workers !== undefined ? ` --workers ${workers}` : ''),
@@ -409,14 +428,15 @@ function readSittings(path: string): Sitting[] {
 }
 
 /** Runs shard K/N of a row into its own database and records the sitting beside it; no export (the merge exports). */
-async function runShard(row: ResultsRow, root: string, shard: { index: number; count: number; db: string }, workers?: number, limit?: number): Promise<number> {
+async function runShard(row: ResultsRow, root: string, shard: { index: number; count: number; db: string }, base: number, workers?: number, limit?: number): Promise<number> {
   const cpu0 = childrenCpuSeconds();
   const t0 = Date.now();
-  const before = existsSync(shard.db) ? counted({ ...row, db: resolve(shard.db) }, '/') : 0;
-  const code = await runBatch(row, root, workers, limit, shard);
+  // a shard's own deals (its list begins after the row's base)
+  const before = rowProgress({ ...row, db: resolve(shard.db) }, '/').counted;
+  const code = await runBatch(row, root, base, workers, limit, shard);
   const cpu1 = childrenCpuSeconds();
   if (code !== 0 && code !== 130) return code;
-  const after = counted({ ...row, db: resolve(shard.db) }, '/');
+  const after = rowProgress({ ...row, db: resolve(shard.db) }, '/').counted;
   const sitting: Sitting = {
     endedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     command: `${rowCommand(row, limit)} --shard ${shard.index}/${shard.count}${workers !== undefined ? ` --workers ${workers}` : ''}`,

@@ -9,9 +9,9 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { highestBelow, percentile, statusAt, type ReportRow, type ResultStatus } from '../batch/report.js';
+import { highestBelow, percentile, statusAt, wilsonInterval, type ReportRow, type ResultStatus } from '../batch/report.js';
 import { ResultStore, type StoredRow } from '../batch/store.js';
-import { dealNumber, type ResultsRow } from './rows.js';
+import { dealNumber, RESULTS_DIR, type ResultsRow } from './rows.js';
 
 /** One deal of a row as the CSV gives it, counted at the ladder's top rung. */
 export interface DealResult {
@@ -89,6 +89,23 @@ export interface RowSummary {
   readonly grades: Grades | null;
   /** The sittings that ran the row on this project's machine (not the ones merged from elsewhere). */
   readonly sittings: readonly Sitting[];
+  /**
+   * Present when the row's database holds only the deals after the first `carried.deals`: those were
+   * counted in an earlier database (not in git, and not here) and are taken from the committed CSV,
+   * with the search time and peak memory the summary gave them then. Absent when the database holds
+   * the row from its first deal.
+   */
+  readonly carried?: Carried;
+}
+
+/** The row's first deals as an earlier database counted them, carried over from the committed files (RowSummary.carried). */
+export interface Carried {
+  /** How many: the row's deals 1..deals. */
+  readonly deals: number;
+  /** Their search time, seconds (RowSummary.searchSeconds then). */
+  readonly searchSeconds: number;
+  /** The largest peak table memory of one of their searches, bytes (RowSummary.peakBytes then). */
+  readonly peakBytes: number | null;
 }
 
 /**
@@ -199,16 +216,128 @@ export function winnablePath(row: ResultsRow, root: string): string {
 }
 
 /**
+ * How many of the row's first deals its database at `db` leaves to the committed files: the study's
+ * deals begin after them (the deal at place 0 of its plan is deal base + 1). Read from the lowest
+ * place the study counts; null when the database is absent or its study counts no deal yet.
+ */
+export function databaseBase(row: ResultsRow, db: string): number | null {
+  if (!existsSync(db)) return null;
+  const store = ResultStore.openForReading(db);
+  try {
+    const first = store.firstCounted(row.study);
+    const n = first ? dealNumber(row, first.name) : null;
+    return first && n !== null ? n - 1 - first.ord : null;
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Where a sitting of the row starts: the number of its first deals the committed files keep and the
+ * batch does not run again. The database's own base when it counts a deal (databaseBase: 0 for a
+ * database that holds the row from its first deal); otherwise the deals the committed summary counts,
+ * so that a new checkout, which has no database, goes on after them rather than running them again.
+ * Throws Error when the committed summary has deals not yet at every rung (they would be carried
+ * half-run): rebuild the row first (the message says how).
+ */
+export function rowBase(row: ResultsRow, root: string): number {
+  const own = databaseBase(row, join(root, row.db));
+  if (own !== null) return own;
+  const committed = readSummary(summaryPath(row, root));
+  if (!committed || committed.counted === 0) return 0;
+  if (committed.unfinished > 0) {
+    throw new Error(`row ${row.id}: the committed row has ${committed.unfinished} deals not yet at every rung of its ladder, and its database (${row.db}) is not here: those deals cannot be carried over, so the row cannot go on without that database`);
+  }
+  return committed.counted;
+}
+
+/**
+ * The row's first `base` deals as the committed CSV gives them (RowSummary.carried). Throws Error when
+ * the CSV does not hold exactly deals 1..base, settled (no error), under the summary's solver version.
+ */
+export function carriedDeals(row: ResultsRow, root: string, base: number, solverVersion: string): DealResult[] {
+  const path = join(root, row.csv);
+  const summary = readSummary(summaryPath(row, root));
+  if (summary && summary.solverVersion !== solverVersion) {
+    throw new Error(`row ${row.id}: the committed deals were counted by solver ${summary.solverVersion}, not ${solverVersion}; they cannot be carried over: rebuild the row from its first deal`);
+  }
+  const records = existsSync(path) ? parseCsvRecords(readFileSync(path, 'utf8')) : [];
+  const out: DealResult[] = [];
+  const num = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
+  for (const r of records) {
+    const number = dealNumber(row, r.deal ?? '');
+    if (number === null || number > base) continue;
+    const status = r.status as ResultStatus;
+    if (status !== 'won' && status !== 'lost' && status !== 'undecided') throw new Error(`${row.csv}: deal ${r.deal} has status ${JSON.stringify(r.status)}; only settled deals are carried over`);
+    out.push({ deal: r.deal!, number, status, budget: Number(r.budget), positions: num(r.positions), totalPositions: num(r.total_positions), moves: num(r.moves) });
+  }
+  out.sort((a, b) => a.number - b.number);
+  if (out.length !== base || out.some((d, i) => d.number !== i + 1)) {
+    throw new Error(`${row.csv}: holds ${out.length} of the row's deals 1..${base}, not each once; the committed row cannot be carried over (git checkout ${row.csv} restores it)`);
+  }
+  return out;
+}
+
+/**
+ * Every deal the row counts with `solverVersion`, in the row's order: those its database holds, after
+ * the first deals carried over from the committed CSV when the database begins after them
+ * (databaseBase, carriedDeals). Null when the database is absent or holds no study of the row.
+ */
+export function countedDeals(row: ResultsRow, root: string, solverVersion: string): DealResult[] | null {
+  const db = join(root, row.db);
+  const own = existsSync(db) ? rowDeals(row, db, solverVersion) : null;
+  if (own === null) return null;
+  const base = databaseBase(row, db) ?? 0;
+  return base > 0 ? [...carriedDeals(row, root, base, solverVersion), ...own] : own;
+}
+
+/**
+ * The counts of each rung of the ladder over deals counted at the top rung (DealResult): at budget B
+ * a deal is won (lost) when it was won (lost) at a budget of B or less, else undecided (the batch's
+ * ladder rule, report.ts statusAt). The deals must each have reached the top rung (none unfinished).
+ */
+export function rungsOfDeals(deals: readonly DealResult[], budgets: readonly number[]): RungCounts[] {
+  return budgets.map((budget) => {
+    const n = deals.length;
+    const won = deals.filter((d) => d.status === 'won' && d.budget <= budget).length;
+    const lost = deals.filter((d) => d.status === 'lost' && d.budget <= budget).length;
+    return rungCounts(budget, n, won, lost, 0);
+  });
+}
+
+/** A rung's counts with its floor and ceiling and their 95% Wilson intervals (as report.ts computes them). */
+function rungCounts(budget: number, deals: number, won: number, lost: number, errors: number): RungCounts {
+  const [ciLow, ciHigh] = wilsonInterval(won, deals) ?? [null, null];
+  const [ceilingLow, ceilingHigh] = wilsonInterval(deals - lost, deals) ?? [null, null];
+  return {
+    budget, deals, won, lost, undecided: deals - won - lost - errors, errors,
+    floor: deals ? won / deals : null, ciLow, ciHigh, ceiling: deals ? (deals - lost) / deals : null, ceilingLow, ceilingHigh,
+  };
+}
+
+/**
  * Exports a row from its database (paths relative to `root`): writes ROW.csv, ROW.json and, for a
  * PySolFC row with a won deal, ROW-winnable.csv; keeps the sittings already in ROW.json and adds
  * `sitting` when given. Returns the summary written.
  */
 export function exportRow(row: ResultsRow, root: string, solverVersion: string, sitting?: Sitting): RowSummary {
   const dbPath = join(root, row.db);
-  const deals = (existsSync(dbPath) ? rowDeals(row, dbPath, solverVersion) : null) ?? [];
+  const dbDeals = (existsSync(dbPath) ? rowDeals(row, dbPath, solverVersion) : null) ?? [];
+  const sPath = summaryPath(row, root);
+  const before = readSummary(sPath);
+  // the row's first deals, kept from the committed files when the database begins after them
+  const base = databaseBase(row, dbPath) ?? 0;
+  const carried: Carried | undefined = base === 0 ? undefined
+    : before?.carried?.deals === base ? before.carried
+    : before?.counted === base ? { deals: base, searchSeconds: before.searchSeconds, peakBytes: before.peakBytes }
+    : undefined;
+  if (base > 0 && !carried) {
+    throw new Error(`row ${row.id}: ${row.db} begins after deal ${base}, but the committed summary counts ${before?.counted ?? 0} deals and carries ${before?.carried?.deals ?? 0}; restore the committed files (git checkout ${RESULTS_DIR}) or remove the database`);
+  }
+  const deals = carried ? [...carriedDeals(row, root, base, solverVersion), ...dbDeals] : dbDeals;
   let rungs: RungCounts[] = [];
-  let searchMs = 0;
-  let peak: number | null = null;
+  let searchMs = carried ? carried.searchSeconds * 1000 : 0;
+  let peak: number | null = carried ? carried.peakBytes : null;
   let unfinished = 0;
   if (existsSync(dbPath)) {
     const store = ResultStore.openForReading(dbPath);
@@ -228,16 +357,23 @@ export function exportRow(row: ResultsRow, root: string, solverVersion: string, 
       store.close();
     }
   }
+  if (carried) {
+    // each rung: the carried deals' counts (by the ladder rule over their committed budgets) added to the database's
+    const mine = new Map(rungs.map((r) => [r.budget, r]));
+    rungs = rungsOfDeals(deals.slice(0, base), row.budgets).map((c) => {
+      const m = mine.get(c.budget);
+      return m ? rungCounts(c.budget, c.deals + m.deals, c.won + m.won, c.lost + m.lost, m.errors) : c;
+    });
+  }
   const top = rungs.find((r) => r.budget === row.budgets[row.budgets.length - 1]) ?? null;
   const grades = row.source.kind === 'pysol' ? gradesOf(deals) : null;
-  const sPath = summaryPath(row, root);
-  const before = readSummary(sPath);
   const summary: RowSummary = {
     row: row.id, title: row.title, game: row.game, suits: row.suits, study: row.study, solverVersion,
     budgets: row.budgets, planned: row.count, counted: deals.length, unfinished,
     complete: deals.length === row.count && unfinished === 0,
     top, rungs, searchSeconds: Math.round(searchMs) / 1000, peakBytes: peak, grades,
     sittings: [...(before?.sittings ?? []), ...(sitting ? [sitting] : [])],
+    ...(carried ? { carried } : {}),
   };
   writeAtomically(join(root, row.csv), dealsCsv(deals));
   if (grades) writeAtomically(winnablePath(row, root), winnableCsv(deals, grades));

@@ -120,11 +120,14 @@ export function dealName(r: ResultsRow, n: number): string {
   return r.source.kind === 'pysol' ? `pysol:${r.source.pysol}:${n}` : `${r.game === 'spider' ? 'SP' : 'SE'}${r.suits}-${n}`;
 }
 
-/** The first `limit` deals of a row (all of them when limit is undefined or above its count), one name a line, as `batch --deals -` reads them. */
-export function dealList(r: ResultsRow, limit?: number): string {
+/**
+ * The row's deals after the first `after` (default none) up to deal `limit` (all of them when limit is
+ * undefined or above its count), one name a line, as `batch --deals -` reads them; '' when there are none.
+ */
+export function dealList(r: ResultsRow, limit?: number, after = 0): string {
   const n = Math.min(limit ?? r.count, r.count);
   const out: string[] = [];
-  for (let i = 1; i <= n; i++) out.push(dealName(r, i));
+  for (let i = after + 1; i <= n; i++) out.push(dealName(r, i));
   return out.length ? out.join('\n') + '\n' : '';
 }
 
