@@ -1,9 +1,9 @@
 /**
  * A results row that goes on without its database (src/results/export.ts carriedDeals, rowBase): a
  * new checkout has the committed CSV and summary but not the database, so a sitting runs the deals
- * after the committed ones into a new database, and the export puts the committed deals in front of
- * them. The CSV, the rung counts and the search time must be the ones a single database of every
- * deal gives.
+ * after the committed ones (and the committed ones not yet at the top rung of a ladder that has grown
+ * since) into a new database, and the export puts the committed deals in front of them. The CSV, the
+ * rung counts and the search time must be the ones a single database of every deal gives.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +13,9 @@ import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
 import { recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
 import { parseResultsArgs, resultsMain, UsageError } from '../src/results/cli.js';
 import { confirmRow, lossesCsv, lossesPath } from '../src/results/confirm.js';
-import { carriedDeals, countedDeals, databaseBase, exportRow, readSummary, rowBase, rungsOfDeals, summaryPath } from '../src/results/export.js';
-import { dealList, findRow, type ResultsRow } from '../src/results/rows.js';
+import { carryPlan, committedDeals, countedDeals, exportRow, plannedList, readSummary, recordPlan, rungsOfDeals, summaryPath } from '../src/results/export.js';
+import { findRow, type ResultsRow } from '../src/results/rows.js';
+import { SOLVER_VERSION } from '../src/solver/types.js';
 
 const V = '9.9.9';
 /** Spiderette 1 suit seeds, ladder 100, 400. */
@@ -42,15 +43,16 @@ function results(d: readonly PlannedDeal[]): ResultRecord[][] {
   ];
 }
 
-/** Writes the row's database at `root` with seeds from..to (places 0.. in its plan). */
-function writeDb(root: string, from: number, to: number): void {
-  const d = planSeeds('spiderette', [1], [{ from, to }]);
-  const all = results(planSeeds('spiderette', [1], [{ from: 1, to: 6 }]));
-  const records = all.slice(from - 1, to).flat();
+/** Writes the row's database at `root` (as `r`'s) with the results of the given seeds, in that order of its plan (`extra`: more results). */
+function writeDb(root: string, seeds: readonly number[], extra: (d: readonly PlannedDeal[]) => ResultRecord[] = () => [], r: ResultsRow = row): void {
+  const all = planSeeds('spiderette', [1], [{ from: 1, to: 6 }]);
+  const base = results(all);
+  const d = seeds.map((n) => all[n - 1]!);
+  const records = [...seeds.flatMap((n) => base[n - 1]!), ...extra(all)];
   mkdirSync(join(root, 'data/results'), { recursive: true });
-  const s = ResultStore.openForWriting(join(root, row.db));
-  const study = s.ensureStudy(row.study, { game: null, suits: null, dealsSpec: 'file:/dev/stdin', maxPositions: 100, budgets: [100, 400], planned: d.length });
-  s.writeResults(null, records, study, d.map((x, i) => ({ deal: records.find((r) => r.code === x.key)!.deal, ord: i, name: x.key })));
+  const s = ResultStore.openForWriting(join(root, r.db));
+  const study = s.ensureStudy(r.study, { game: null, suits: null, dealsSpec: 'file:/dev/stdin', maxPositions: 100, budgets: [...r.budgets], planned: d.length });
+  s.writeResults(null, records, study, d.map((x, i) => ({ deal: records.find((q) => q.code === x.key)!.deal, ord: i, name: x.key })));
   s.close();
 }
 
@@ -59,36 +61,44 @@ const sitting = { endedAt: '2026-01-01T00:00:00Z', command: 'npm run results -- 
 /** A root whose committed files hold seeds 1-4 (exported from their database, which is then removed, as in a new checkout). */
 function committedRoot(): string {
   const root = mkdtempSync(join(tmpdir(), 'spidersolve-carry-'));
-  writeDb(root, 1, 4);
+  writeDb(root, [1, 2, 3, 4]);
   exportRow(row, root, V, sitting);
   rmSync(join(root, row.db));
   return root;
 }
 
+/** The same row with its ladder grown to 100, 400, 1600 since seeds 1-4 were committed. */
+const grown: ResultsRow = { ...row, budgets: [100, 400, 1600] };
+
 describe('a row carried over from its committed files', () => {
-  it('where a sitting starts: the database\'s own base, else the committed deals', () => {
+  it('what a new database carries: the committed deals, and runs again those below the top rung of the ladder', () => {
     const root = committedRoot();
-    expect(databaseBase(row, join(root, row.db))).toBeNull();
-    expect(rowBase(row, root)).toBe(4);
-    writeDb(root, 5, 6);
-    expect(databaseBase(row, join(root, row.db))).toBe(4);
-    expect(rowBase(row, root)).toBe(4);
-    const whole = mkdtempSync(join(tmpdir(), 'spidersolve-carry-'));
-    writeDb(whole, 1, 6);
-    expect(databaseBase(row, join(whole, row.db))).toBe(0);
-    // nothing committed, no database: from the first deal
-    expect(rowBase(row, mkdtempSync(join(tmpdir(), 'spidersolve-carry-')))).toBe(0);
-    expect(dealList(row, 6, 4)).toBe('SE1-5\nSE1-6\n');
-    expect(dealList(row, 4, 4)).toBe('');
+    const committed = readSummary(summaryPath(row, root))!;
+    expect(carryPlan(row, root, V)).toEqual({ deals: 4, rerun: [], searchSeconds: committed.searchSeconds, peakBytes: committed.peakBytes });
+    expect(carryPlan(grown, root, V)).toMatchObject({ deals: 4, rerun: [4] });
+    expect(plannedList(row, carryPlan(row, root, V), 6)).toBe('SE1-5\nSE1-6\n');
+    expect(plannedList(grown, carryPlan(grown, root, V), 6)).toBe('SE1-4\nSE1-5\nSE1-6\n');
+    expect(plannedList(grown, carryPlan(grown, root, V), 4)).toBe('SE1-4\n');
+    expect(plannedList(row, carryPlan(row, root, V), 4)).toBe('');
+    expect(plannedList(row, null, 2)).toBe('SE1-1\nSE1-2\n');
+    // with its database here, what the summary recorded when it was begun; none: from the first deal
+    writeDb(root, [5, 6]);
+    expect(carryPlan(row, root, V)).toBeNull();
+    recordPlan(row, root, { deals: 4, rerun: [], searchSeconds: 1, peakBytes: 2 });
+    expect(carryPlan(row, root, V)).toEqual({ deals: 4, rerun: [], searchSeconds: 1, peakBytes: 2 });
+    expect(readSummary(summaryPath(row, root))).toMatchObject({ counted: 4, sittings: [sitting] });
+    // nothing committed: nothing carried
+    expect(carryPlan(row, mkdtempSync(join(tmpdir(), 'spidersolve-carry-')), V)).toBeNull();
   });
 
   it('exports the same CSV, rungs, counts and search time as one database of every deal, and says what it carried', () => {
     const root = committedRoot();
-    const committed = readSummary(summaryPath(row, root))!;
-    writeDb(root, 5, 6);
+    const plan = carryPlan(row, root, V);
+    recordPlan(row, root, plan);
+    writeDb(root, [5, 6]);
     const s = exportRow(row, root, V, { ...sitting, dealsBefore: 4, dealsAfter: 6, cpuSeconds: 1 });
     const whole = mkdtempSync(join(tmpdir(), 'spidersolve-carry-'));
-    writeDb(whole, 1, 6);
+    writeDb(whole, [1, 2, 3, 4, 5, 6]);
     const w = exportRow(row, whole, V);
     expect(readFileSync(join(root, row.csv), 'utf8')).toBe(readFileSync(join(whole, row.csv), 'utf8'));
     expect(readFileSync(join(root, row.csv), 'utf8').split('\n').slice(4, 7)).toEqual(['SE1-4,undecided,400,400,500,', 'SE1-5,lost,400,333,433,', 'SE1-6,won,100,70,70,41']);
@@ -97,7 +107,7 @@ describe('a row carried over from its committed files', () => {
     expect(s.rungs.map((r) => [r.budget, r.won, r.lost, r.undecided])).toEqual([[100, 2, 1, 3], [400, 3, 2, 1]]);
     expect([s.counted, s.unfinished, s.complete, s.searchSeconds, s.peakBytes]).toEqual([6, 0, false, w.searchSeconds, w.peakBytes]);
     expect(s.searchSeconds).toBe(0.1); // 5+7+20+6+8+30 ms carried, 9+11+4 ms new
-    expect(s.carried).toEqual({ deals: 4, searchSeconds: committed.searchSeconds, peakBytes: committed.peakBytes });
+    expect(s.carried).toEqual(plan);
     expect(w.carried).toBeUndefined();
     expect(s.sittings.map((x) => x.dealsAfter)).toEqual([4, 6]);
     // exported again: the same files (the carried part is the summary's, not counted twice)
@@ -105,28 +115,50 @@ describe('a row carried over from its committed files', () => {
     expect({ ...again, sittings: [] }).toEqual({ ...s, sittings: [] });
   });
 
+  it('a grown ladder: the deal run again replaces its committed line, and the rungs are one database\'s', () => {
+    const root = committedRoot();
+    const plan = carryPlan(grown, root, V)!;
+    recordPlan(grown, root, plan);
+    // SE1-4 again (undecided at 100 and 400, won at 1600), then SE1-5 and SE1-6
+    const again = (d: readonly PlannedDeal[]) => [rec(d[3]!, 1600, 'won', 900, 50, 40)];
+    writeDb(root, [4, 5, 6], again, grown);
+    const before = exportRow(grown, root, V);
+    const whole = mkdtempSync(join(tmpdir(), 'spidersolve-carry-'));
+    writeDb(whole, [1, 2, 3, 4, 5, 6], again, grown);
+    const w = exportRow(grown, whole, V);
+    expect(readFileSync(join(root, row.csv), 'utf8')).toBe(readFileSync(join(whole, row.csv), 'utf8'));
+    expect(readFileSync(join(root, row.csv), 'utf8').split('\n')[4]).toBe('SE1-4,won,1600,900,1400,50');
+    expect(before.rungs).toEqual(w.rungs);
+    expect(before.rungs.map((r) => [r.budget, r.won, r.lost, r.undecided])).toEqual([[100, 2, 1, 3], [400, 3, 2, 1], [1600, 4, 2, 0]]);
+    expect([before.counted, before.unfinished, before.carried]).toEqual([6, 0, plan]);
+    // before the database ran SE1-4 again, its committed line stands, and it is not yet at the top rung
+    const early = committedRoot();
+    recordPlan(grown, early, carryPlan(grown, early, V));
+    writeDb(early, [5, 6], undefined, grown);
+    const e = exportRow(grown, early, V);
+    expect(readFileSync(join(early, row.csv), 'utf8').split('\n')[4]).toBe('SE1-4,undecided,400,400,500,');
+    expect([e.counted, e.unfinished, e.complete, e.top!.undecided]).toEqual([6, 1, false, 1]);
+  });
+
   it('the rung counts of deals by the ladder rule', () => {
-    const deals = carriedDeals(row, committedRoot(), 4, V);
+    const deals = committedDeals(row, committedRoot(), 4, V);
     expect(deals.map((d) => [d.number, d.status, d.budget])).toEqual([[1, 'won', 100], [2, 'won', 400], [3, 'lost', 100], [4, 'undecided', 400]]);
     expect(rungsOfDeals(deals, [100, 400]).map((r) => [r.budget, r.deals, r.won, r.lost, r.undecided, r.floor, r.ceiling])).toEqual([[100, 4, 1, 1, 2, 0.25, 0.75], [400, 4, 2, 1, 1, 0.5, 0.75]]);
   });
 
   it('refuses committed files that do not hold the deals it carries, or hold another solver version\'s', () => {
     const root = committedRoot();
-    expect(() => carriedDeals(row, root, 5, V)).toThrow('data/results/carry.csv: holds 4 of the row\'s deals 1..5, not each once; the committed row cannot be carried over (git checkout data/results/carry.csv restores it)');
-    expect(() => carriedDeals(row, root, 4, '1.0.0')).toThrow('row carry: the committed deals were counted by solver 9.9.9, not 1.0.0; they cannot be carried over: rebuild the row from its first deal');
+    expect(() => committedDeals(row, root, 5, V)).toThrow('data/results/carry.csv: holds 4 of the row\'s deals 1..5, not each once; the committed row cannot be carried over (git checkout data/results/carry.csv restores it)');
+    expect(() => carryPlan(row, root, '1.0.0')).toThrow('row carry: the committed deals were counted by solver 9.9.9, not 1.0.0; they cannot be carried over: rebuild the row from its first deal (--rebuild)');
     const csv = join(root, row.csv);
     writeFileSync(csv, readFileSync(csv, 'utf8').replace('SE1-2,won', 'SE1-2,error'));
-    expect(() => carriedDeals(row, root, 4, V)).toThrow('data/results/carry.csv: deal SE1-2 has status "error"; only settled deals are carried over');
-    // a committed row left with deals part way up the ladder is not carried
-    const p = summaryPath(row, root);
-    writeFileSync(p, JSON.stringify({ ...readSummary(p), unfinished: 1 }));
-    expect(() => rowBase(row, root)).toThrow('row carry: the committed row has 1 deals not yet at every rung of its ladder, and its database (data/results/carry.sqlite) is not here');
+    expect(() => carryPlan(row, root, V)).toThrow('data/results/carry.csv: deal SE1-2 has status "error"; only settled deals are carried over');
   });
 
   it('confirm checks the losses of the whole row and keeps the answers the file holds for the carried ones', async () => {
     const root = committedRoot();
-    writeDb(root, 5, 6);
+    recordPlan(row, root, carryPlan(row, root, V));
+    writeDb(root, [5, 6]);
     expect(countedDeals(row, root, V)!.map((d) => d.deal)).toEqual(['SE1-1', 'SE1-2', 'SE1-3', 'SE1-4', 'SE1-5', 'SE1-6']);
     const old = { deal: 'SE1-3', solverPositions: 60, check: 'lost' as const, checkPositions: 61, checkBudget: 1000, checkSeconds: 0.5 };
     writeFileSync(join(root, lossesPath(row)), lossesCsv([old]));
@@ -149,7 +181,8 @@ describe('npm run results -- ROW with no database', () => {
     const real = findRow('spiderette1')!;
     const root = mkdtempSync(join(tmpdir(), 'spidersolve-carry-'));
     mkdirSync(join(root, 'data/results'), { recursive: true });
-    writeFileSync(summaryPath(real, root), JSON.stringify({ row: real.id, solverVersion: V, counted: 40, unfinished: 0, sittings: [] }));
+    writeFileSync(summaryPath(real, root), JSON.stringify({ row: real.id, solverVersion: SOLVER_VERSION, counted: 40, unfinished: 0, searchSeconds: 1, peakBytes: 1, sittings: [] }));
+    writeFileSync(join(root, real.csv), 'deal,status,budget,positions,total_positions,moves\n' + Array.from({ length: 40 }, (_, i) => `SE1-${i + 1},won,1000000,10,10,60\n`).join(''));
     const out: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
     process.stdout.write = ((t: string) => (out.push(String(t)), true)) as typeof process.stdout.write;
@@ -158,7 +191,7 @@ describe('npm run results -- ROW with no database', () => {
     } finally {
       process.stdout.write = write;
     }
-    expect(out.join('')).toBe('results: Spiderette 1 suit: the committed row already counts its first 40 deals; nothing to run (a larger --limit goes on after them)\n');
+    expect(out.join('')).toBe('results: Spiderette 1 suit: the committed row already counts its first 40 deals, each at every rung; nothing to run (a larger --limit goes on after them)\n');
     expect(existsSync(join(root, real.db))).toBe(false);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * `npm run results` end to end on a small slice, in a scratch folder: a row run whole, grown with a
  * larger --limit (resumed: only the new deals solved), and the same slice run as two shards and
- * merged, which must give the same per-deal CSV byte for byte. Runs real solves (Spider 1 suit,
+ * merged, which must give the same per-deal CSV byte for byte; and the slice's first deals committed
+ * without their database (a new checkout), the row grown from them. Runs real solves (Spider 1 suit,
  * PySolFC numbers 1-8, a second or two) through `spidersolve batch` in child processes.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,5 +43,22 @@ describe('npm run results', () => {
     // merging again adds nothing, the sittings included
     expect(await resultsMain(['merge', 'spider1', ...dbs], sharded)).toBe(0);
     expect(readSummary(summaryPath(row, sharded))!.sittings).toHaveLength(2);
-  }, 240_000);
+
+    // a new checkout: the committed files of the first 6 deals, no database; the row goes on after them
+    const carried = mkdtempSync(join(tmpdir(), 'spidersolve-results-carried-'));
+    const first = mkdtempSync(join(tmpdir(), 'spidersolve-results-first-'));
+    expect(await resultsMain(['spider1', '--limit', '6', '--workers', '1'], first)).toBe(0);
+    cpSync(join(first, 'data'), join(carried, 'data'), { recursive: true });
+    rmSync(join(carried, row.db));
+    expect(await resultsMain(['spider1', '--limit', '6'], carried)).toBe(0); // nothing to run
+    expect(existsSync(join(carried, row.db))).toBe(false);
+    expect(await resultsMain(['spider1', '--limit', '8', '--workers', '1'], carried)).toBe(0);
+    expect(readFileSync(join(carried, row.csv), 'utf8')).toBe(csv);
+    const c = readSummary(summaryPath(row, carried))!;
+    expect(c.rungs).toEqual(s.rungs);
+    expect(c.carried).toMatchObject({ deals: 6, rerun: [] });
+    expect(c.sittings.map((x) => [x.dealsBefore, x.dealsAfter])).toEqual([[0, 6], [6, 8]]);
+    // its database holds the two deals run now; --rebuild refuses it
+    expect(await resultsMain(['spider1', '--limit', '8', '--rebuild'], carried)).toBe(2);
+  }, 300_000);
 });

@@ -29,14 +29,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ResultStore } from '../batch/store.js';
 import { InputError } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
-import { databaseBase, exportRow, readSummary, rowBase, summaryPath, writeAtomically, type RowSummary, type Sitting } from './export.js';
+import { carryPlan, countedDeals, exportRow, plannedList, readSummary, recordPlan, summaryPath, writeAtomically, type Carried, type RowSummary, type Sitting } from './export.js';
 import { abortOnSignals } from '../batch/stopSignals.js';
 import { EXIT_INTERRUPTED } from '../cli/batch.js';
 import { CHECK_BUDGET, confirmRow, lossesPath, workerLossChecker, type LossCheck } from './confirm.js';
-import { batchArgs, dealList, findRow, RESULTS_DIR, RESULTS_ROWS, shownPath, type ResultsRow } from './rows.js';
+import { batchArgs, findRow, RESULTS_DIR, RESULTS_ROWS, shownPath, type ResultsRow } from './rows.js';
 import { renderTable } from './table.js';
 
 /** The project's root (this file is src/results/cli.ts, or dist/src/results/cli.js when built). */
@@ -175,6 +174,31 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
   return { kind: 'run', row, ...(workers !== undefined ? { workers } : {}), ...(limit !== undefined ? { limit } : {}), ...(sh ? { shard: sh } : {}), ...(rebuild ? { rebuild } : {}) };
 }
 
+/**
+ * How a sitting relates the row's database to its committed files (export.ts carryPlan): with the
+ * database here, as it was begun; without it, carrying the committed deals over, or (`rebuild`) from
+ * the row's first deal (null). A string: why the sitting is refused (`--rebuild` with a database
+ * begun from the committed files).
+ */
+function sittingPlan(row: ResultsRow, root: string, rebuild?: boolean): Carried | null | string {
+  const here = existsSync(join(root, row.db));
+  if (!rebuild) return carryPlan(row, root, SOLVER_VERSION);
+  if (here && carryPlan(row, root, SOLVER_VERSION)) return `--rebuild: ${shownPath(root, row.db)} was begun from the committed files, not from the row's first deal; remove it to rebuild the row from its first deal`;
+  return null;
+}
+
+/**
+ * Before a sitting's batch: with no database here, records in the summary how the new database will
+ * relate to the committed files (export.ts recordPlan), and says on stderr what it carries over.
+ */
+function beginDatabase(row: ResultsRow, root: string, plan: Carried | null): void {
+  if (existsSync(join(root, row.db))) return;
+  recordPlan(row, root, plan);
+  if (!plan) return;
+  const again = plan.rerun?.length ? `, and runs again the ${plan.rerun.length} of them not yet at its top rung of ${row.budgets[row.budgets.length - 1]!.toLocaleString('en-US')} positions` : '';
+  process.stderr.write(`results: ${row.id}: ${shownPath(root, row.db)} is not here; the row goes on after the ${plan.deals.toLocaleString('en-US')} deals of its committed files${again} (--rebuild runs it from the first deal)\n`);
+}
+
 /** The command a row's table entry gives: the `results` command, with its limit when partial. */
 export function rowCommand(row: ResultsRow, limit?: number): string {
   return `npm run results -- ${row.id}${limit !== undefined && limit < row.count ? ` --limit ${limit}` : ''}`;
@@ -192,8 +216,9 @@ export function childrenCpuSeconds(): number | null {
   }
 }
 
+/** The deals the row's database counts, with those it carries over (rowProgress); 0 when the database is absent. */
 function counted(row: ResultsRow, root: string): number {
-  return rowProgress(row, root, databaseBase(row, join(root, row.db)) ?? 0).counted;
+  return existsSync(join(root, row.db)) ? rowProgress(row, root).counted : 0;
 }
 
 /**
@@ -207,20 +232,18 @@ export function sittingWorked(before: { counted: number; unfinished: number }, a
 }
 
 /**
- * How far the row is: the deals it counts (the first `base`, carried over from the committed files,
- * and those its database's study counts), and of those the deals its budget ladder has not yet taken
- * to every rung (storeRead.ts StudyInfo.unfinished); `base` and 0 when the database is absent.
+ * How far the row is: the deals it counts (with those carried over from its committed files when its
+ * database was begun from them: export.ts countedDeals), and of those the deals not yet at every rung
+ * of its ladder; with no database, what the committed files would carry (none without them).
  */
-function rowProgress(row: ResultsRow, root: string, base = 0): { counted: number; unfinished: number } {
-  const db = join(root, row.db);
-  if (!existsSync(db)) return { counted: base, unfinished: 0 };
-  const store = ResultStore.openForReading(db);
-  try {
-    const info = store.studies([row.study], SOLVER_VERSION)[0];
-    return { counted: base + (info?.counted ?? 0), unfinished: info?.unfinished ?? 0 };
-  } finally {
-    store.close();
+function rowProgress(row: ResultsRow, root: string): { counted: number; unfinished: number } {
+  if (!existsSync(join(root, row.db))) {
+    const plan = carryPlan(row, root, SOLVER_VERSION);
+    return { counted: plan?.deals ?? 0, unfinished: plan?.rerun?.length ?? 0 };
   }
+  const deals = countedDeals(row, root, SOLVER_VERSION) ?? [];
+  const top = row.budgets[row.budgets.length - 1]!;
+  return { counted: deals.length, unfinished: deals.filter((d) => d.status === 'undecided' && d.budget < top).length };
 }
 
 /**
@@ -241,7 +264,7 @@ export function shrinkRefusal(row: ResultsRow, root: string, willCount: number, 
 }
 
 /** Runs `spidersolve batch` on the row's first `limit` deals; resolves with its exit status (a signal that ended it: 128 + its number). */
-function runBatch(row: ResultsRow, root: string, after: number, workers?: number, limit?: number, shard?: { index: number; count: number; db: string }): Promise<number> {
+function runBatch(row: ResultsRow, root: string, plan: Carried | null, workers?: number, limit?: number, shard?: { index: number; count: number; db: string }): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const args = batchArgs(row, workers, shard);
     // a shard's --db is the user's, relative to the folder the command was given in
@@ -252,7 +275,7 @@ function runBatch(row: ResultsRow, root: string, after: number, workers?: number
     const handlers: [NodeJS.Signals, () => void][] = [['SIGINT', () => {}], ['SIGTERM', pass('SIGTERM')], ['SIGHUP', pass('SIGHUP')]];
     for (const [s, h] of handlers) process.on(s, h);
     child.stdin.on('error', () => {}); // the batch refused its input before reading it all
-    child.stdin.end(dealList(row, limit, after));
+    child.stdin.end(plannedList(row, plan, limit));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       for (const [s, h] of handlers) process.off(s, h);
@@ -277,7 +300,7 @@ async function writeTable(root: string): Promise<void> {
   const show = (p: string) => shownPath(root, p);
   process.stdout.write(`wrote ${show('docs/results.md')}\n`);
   // a database that begins after the row's first deals (they were carried over from the committed files) cannot chart the row
-  const present = RESULTS_ROWS.filter((r) => existsSync(join(root, r.db)) && (databaseBase(r, join(root, r.db)) ?? 0) === 0);
+  const present = RESULTS_ROWS.filter((r) => existsSync(join(root, r.db)) && !readSummary(summaryPath(r, root))?.carried);
   const dbs = present.map((r) => show(r.db));
   // the charts cover every row counted in the committed files, or the page is left as it is
   const missing = RESULTS_ROWS.filter((r, i) => (summaries[i]?.counted ?? 0) > 0 && !present.includes(r));
@@ -377,32 +400,30 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
       return mergeShards(cmd.row, root, cmd.files);
     case 'run': {
       const { row, workers, limit, shard, rebuild } = cmd;
-      const own = databaseBase(row, join(root, row.db));
-      if (rebuild && own !== null && own > 0) {
-        process.stderr.write(`results: --rebuild: ${shownPath(root, row.db)} holds the row's deals after deal ${own} only; remove it to rebuild the row from its first deal\n`);
+      const plan = sittingPlan(row, root, rebuild);
+      if (typeof plan === 'string') {
+        process.stderr.write(`results: ${plan}\n`);
         return 2;
       }
-      // the deals the committed files keep (a new checkout has no database): the batch goes on after them
-      const base = rebuild ? own ?? 0 : rowBase(row, root);
-      if (shard) return runShard(row, root, shard, base, workers, limit);
+      if (shard) return runShard(row, root, shard, plan, workers, limit);
       const upTo = Math.min(limit ?? row.count, row.count);
-      const refusal = shrinkRefusal(row, root, Math.max(upTo, base), rowCommand(row, limit).replace(/^npm run results -- /, ''));
+      const refusal = shrinkRefusal(row, root, Math.max(upTo, plan?.deals ?? 0), rowCommand(row, limit).replace(/^npm run results -- /, ''));
       if (refusal) {
         process.stderr.write(`results: ${refusal}\n`);
         return 2;
       }
-      if (upTo <= base) {
-        process.stdout.write(`results: ${row.title}: the committed row already counts its first ${base.toLocaleString('en-US')} deals; nothing to run (a larger --limit goes on after them)\n`);
+      if (plannedList(row, plan, limit) === '') {
+        process.stdout.write(`results: ${row.title}: the committed row already counts its first ${(plan?.deals ?? 0).toLocaleString('en-US')} deals, each at every rung; nothing to run (a larger --limit goes on after them)\n`);
         return 0;
       }
-      if (base > 0 && own === null) process.stderr.write(`results: ${row.id}: ${shownPath(root, row.db)} is not here; the row goes on after the ${base.toLocaleString('en-US')} deals of its committed files (--rebuild runs it from the first deal)\n`);
-      const before = rowProgress(row, root, base);
+      beginDatabase(row, root, plan);
+      const before = rowProgress(row, root);
       const cpu0 = childrenCpuSeconds();
       const t0 = Date.now();
-      const code = await runBatch(row, root, base, workers, limit);
+      const code = await runBatch(row, root, plan, workers, limit);
       const cpu1 = childrenCpuSeconds();
       if (code !== 0 && code !== 130) return code; // refused or failed: nothing new to export
-      const after = rowProgress(row, root, base);
+      const after = rowProgress(row, root);
       const sitting: Sitting = {
         endedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
         command: rowCommand(row, limit) + (workers !== undefined ? ` --workers ${workers}` : ''),
@@ -428,12 +449,13 @@ function readSittings(path: string): Sitting[] {
 }
 
 /** Runs shard K/N of a row into its own database and records the sitting beside it; no export (the merge exports). */
-async function runShard(row: ResultsRow, root: string, shard: { index: number; count: number; db: string }, base: number, workers?: number, limit?: number): Promise<number> {
+async function runShard(row: ResultsRow, root: string, shard: { index: number; count: number; db: string }, plan: Carried | null, workers?: number, limit?: number): Promise<number> {
   const cpu0 = childrenCpuSeconds();
   const t0 = Date.now();
   // a shard's own deals (its list begins after the row's base)
   const before = rowProgress({ ...row, db: resolve(shard.db) }, '/').counted;
-  const code = await runBatch(row, root, base, workers, limit, shard);
+  beginDatabase(row, root, plan);
+  const code = await runBatch(row, root, plan, workers, limit, shard);
   const cpu1 = childrenCpuSeconds();
   if (code !== 0 && code !== 130) return code;
   const after = rowProgress({ ...row, db: resolve(shard.db) }, '/').counted;

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { highestBelow, percentile, statusAt, wilsonInterval, type ReportRow, type ResultStatus } from '../batch/report.js';
 import { ResultStore, type StoredRow } from '../batch/store.js';
-import { dealNumber, RESULTS_DIR, type ResultsRow } from './rows.js';
+import { dealList, dealName, dealNumber, type ResultsRow } from './rows.js';
 
 /** One deal of a row as the CSV gives it, counted at the ladder's top rung. */
 export interface DealResult {
@@ -90,18 +90,24 @@ export interface RowSummary {
   /** The sittings that ran the row on this project's machine (not the ones merged from elsewhere). */
   readonly sittings: readonly Sitting[];
   /**
-   * Present when the row's database holds only the deals after the first `carried.deals`: those were
-   * counted in an earlier database (not in git, and not here) and are taken from the committed CSV,
-   * with the search time and peak memory the summary gave them then. Absent when the database holds
-   * the row from its first deal.
+   * Present when the row's database was begun from the committed files, not from the row's first
+   * deal: the first `carried.deals` deals were counted in an earlier database (not in git) and are
+   * taken from the committed CSV, with the search time and peak memory the summary gave them then,
+   * but those the new database runs again (`rerun`) and holds. Absent when the database holds the
+   * row from its first deal.
    */
   readonly carried?: Carried;
 }
 
 /** The row's first deals as an earlier database counted them, carried over from the committed files (RowSummary.carried). */
 export interface Carried {
-  /** How many: the row's deals 1..deals. */
+  /** How many: the row's deals 1..deals, counted when the database was begun. */
   readonly deals: number;
+  /**
+   * The numbers of those the database runs again: the ones not settled at the top rung of the row's
+   * ladder then (undecided at a lower budget). Absent in a summary that carried none.
+   */
+  readonly rerun?: readonly number[];
   /** Their search time, seconds (RowSummary.searchSeconds then). */
   readonly searchSeconds: number;
   /** The largest peak table memory of one of their searches, bytes (RowSummary.peakBytes then). */
@@ -216,79 +222,75 @@ export function winnablePath(row: ResultsRow, root: string): string {
 }
 
 /**
- * How many of the row's first deals its database at `db` leaves to the committed files: the study's
- * deals begin after them (the deal at place 0 of its plan is deal base + 1). Read from the lowest
- * place the study counts; null when the database is absent or its study counts no deal yet.
+ * How the row's database relates to its committed files (RowSummary.carried), or null when the
+ * database holds the row from its first deal. With the database here, what the summary says
+ * (written when the database was begun). Without it (a new checkout), what a new database would
+ * carry: the deals the committed summary counts, of which those not settled at the top rung of the
+ * row's ladder (undecided at a lower budget: a sitting cut short, or a ladder that has grown since)
+ * are run again; null when nothing is committed. Throws Error when the committed deals were counted
+ * by another solver version, or the CSV does not hold them each once (committedDeals).
  */
-export function databaseBase(row: ResultsRow, db: string): number | null {
-  if (!existsSync(db)) return null;
-  const store = ResultStore.openForReading(db);
-  try {
-    const first = store.firstCounted(row.study);
-    const n = first ? dealNumber(row, first.name) : null;
-    return first && n !== null ? n - 1 - first.ord : null;
-  } finally {
-    store.close();
-  }
+export function carryPlan(row: ResultsRow, root: string, solverVersion: string): Carried | null {
+  const summary = readSummary(summaryPath(row, root));
+  if (existsSync(join(root, row.db))) return summary?.carried ? { ...summary.carried, rerun: summary.carried.rerun ?? [] } : null;
+  if (!summary || summary.counted === 0) return null;
+  const top = row.budgets[row.budgets.length - 1]!;
+  const rerun = committedDeals(row, root, summary.counted, solverVersion).filter((d) => d.status === 'undecided' && d.budget < top).map((d) => d.number);
+  return { deals: summary.counted, rerun, searchSeconds: summary.searchSeconds, peakBytes: summary.peakBytes };
 }
 
 /**
- * Where a sitting of the row starts: the number of its first deals the committed files keep and the
- * batch does not run again. The database's own base when it counts a deal (databaseBase: 0 for a
- * database that holds the row from its first deal); otherwise the deals the committed summary counts,
- * so that a new checkout, which has no database, goes on after them rather than running them again.
- * Throws Error when the committed summary has deals not yet at every rung (they would be carried
- * half-run): rebuild the row first (the message says how).
+ * The row's deals 1..`upTo` as the committed CSV gives them. Throws Error when the committed summary
+ * is of another solver version, or the CSV does not hold exactly those deals, each once and settled
+ * (won, lost or undecided; no error).
  */
-export function rowBase(row: ResultsRow, root: string): number {
-  const own = databaseBase(row, join(root, row.db));
-  if (own !== null) return own;
-  const committed = readSummary(summaryPath(row, root));
-  if (!committed || committed.counted === 0) return 0;
-  if (committed.unfinished > 0) {
-    throw new Error(`row ${row.id}: the committed row has ${committed.unfinished} deals not yet at every rung of its ladder, and its database (${row.db}) is not here: those deals cannot be carried over, so the row cannot go on without that database`);
-  }
-  return committed.counted;
-}
-
-/**
- * The row's first `base` deals as the committed CSV gives them (RowSummary.carried). Throws Error when
- * the CSV does not hold exactly deals 1..base, settled (no error), under the summary's solver version.
- */
-export function carriedDeals(row: ResultsRow, root: string, base: number, solverVersion: string): DealResult[] {
+export function committedDeals(row: ResultsRow, root: string, upTo: number, solverVersion: string): DealResult[] {
   const path = join(root, row.csv);
   const summary = readSummary(summaryPath(row, root));
   if (summary && summary.solverVersion !== solverVersion) {
-    throw new Error(`row ${row.id}: the committed deals were counted by solver ${summary.solverVersion}, not ${solverVersion}; they cannot be carried over: rebuild the row from its first deal`);
+    throw new Error(`row ${row.id}: the committed deals were counted by solver ${summary.solverVersion}, not ${solverVersion}; they cannot be carried over: rebuild the row from its first deal (--rebuild)`);
   }
   const records = existsSync(path) ? parseCsvRecords(readFileSync(path, 'utf8')) : [];
   const out: DealResult[] = [];
   const num = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
   for (const r of records) {
     const number = dealNumber(row, r.deal ?? '');
-    if (number === null || number > base) continue;
+    if (number === null || number > upTo) continue;
     const status = r.status as ResultStatus;
     if (status !== 'won' && status !== 'lost' && status !== 'undecided') throw new Error(`${row.csv}: deal ${r.deal} has status ${JSON.stringify(r.status)}; only settled deals are carried over`);
     out.push({ deal: r.deal!, number, status, budget: Number(r.budget), positions: num(r.positions), totalPositions: num(r.total_positions), moves: num(r.moves) });
   }
   out.sort((a, b) => a.number - b.number);
-  if (out.length !== base || out.some((d, i) => d.number !== i + 1)) {
-    throw new Error(`${row.csv}: holds ${out.length} of the row's deals 1..${base}, not each once; the committed row cannot be carried over (git checkout ${row.csv} restores it)`);
+  if (out.length !== upTo || out.some((d, i) => d.number !== i + 1)) {
+    throw new Error(`${row.csv}: holds ${out.length} of the row's deals 1..${upTo}, not each once; the committed row cannot be carried over (git checkout ${row.csv} restores it)`);
   }
   return out;
 }
 
 /**
- * Every deal the row counts with `solverVersion`, in the row's order: those its database holds, after
- * the first deals carried over from the committed CSV when the database begins after them
- * (databaseBase, carriedDeals). Null when the database is absent or holds no study of the row.
+ * The deals a sitting plans, one name a line as `batch --deals -` reads them: with a plan (carryPlan),
+ * the deals it runs again, then the row's deals after the carried ones up to deal `limit`; without
+ * one, the row's first `limit` deals. Sittings on one database give it the same list, longer at its
+ * end as `limit` grows, as a batch study's plan may grow.
+ */
+export function plannedList(row: ResultsRow, plan: Carried | null, limit?: number): string {
+  const again = (plan?.rerun ?? []).map((n) => `${dealName(row, n)}\n`).join('');
+  return again + dealList(row, limit, plan?.deals ?? 0);
+}
+
+/**
+ * Every deal the row counts with `solverVersion`, in the row's order: those its database holds, and
+ * with a plan (carryPlan) the carried deals the database does not hold, from the committed CSV. Null
+ * when the database is absent or holds no study of the row.
  */
 export function countedDeals(row: ResultsRow, root: string, solverVersion: string): DealResult[] | null {
   const db = join(root, row.db);
   const own = existsSync(db) ? rowDeals(row, db, solverVersion) : null;
   if (own === null) return null;
-  const base = databaseBase(row, db) ?? 0;
-  return base > 0 ? [...carriedDeals(row, root, base, solverVersion), ...own] : own;
+  const plan = carryPlan(row, root, solverVersion);
+  if (!plan) return own;
+  const mine = new Set(own.map((d) => d.deal));
+  return [...committedDeals(row, root, plan.deals, solverVersion).filter((d) => !mine.has(d.deal)), ...own].sort((a, b) => a.number - b.number);
 }
 
 /**
@@ -325,20 +327,17 @@ export function exportRow(row: ResultsRow, root: string, solverVersion: string, 
   const dbDeals = (existsSync(dbPath) ? rowDeals(row, dbPath, solverVersion) : null) ?? [];
   const sPath = summaryPath(row, root);
   const before = readSummary(sPath);
-  // the row's first deals, kept from the committed files when the database begins after them
-  const base = databaseBase(row, dbPath) ?? 0;
-  const carried: Carried | undefined = base === 0 ? undefined
-    : before?.carried?.deals === base ? before.carried
-    : before?.counted === base ? { deals: base, searchSeconds: before.searchSeconds, peakBytes: before.peakBytes }
-    : undefined;
-  if (base > 0 && !carried) {
-    throw new Error(`row ${row.id}: ${row.db} begins after deal ${base}, but the committed summary counts ${before?.counted ?? 0} deals and carries ${before?.carried?.deals ?? 0}; restore the committed files (git checkout ${RESULTS_DIR}) or remove the database`);
-  }
-  const deals = carried ? [...carriedDeals(row, root, base, solverVersion), ...dbDeals] : dbDeals;
+  // the committed deals the database does not hold, when it was begun from the committed files
+  const plan = existsSync(dbPath) ? carryPlan(row, root, solverVersion) : null;
+  const mine = new Set(dbDeals.map((d) => d.deal));
+  const carried = plan ? committedDeals(row, root, plan.deals, solverVersion).filter((d) => !mine.has(d.deal)) : [];
+  const deals = [...carried, ...dbDeals].sort((a, b) => a.number - b.number);
+  const top = row.budgets[row.budgets.length - 1]!;
   let rungs: RungCounts[] = [];
-  let searchMs = carried ? carried.searchSeconds * 1000 : 0;
-  let peak: number | null = carried ? carried.peakBytes : null;
-  let unfinished = 0;
+  let searchMs = plan ? plan.searchSeconds * 1000 : 0;
+  let peak: number | null = plan ? plan.peakBytes : null;
+  // carried deals not yet at the top rung (to be run again) are unfinished, as the database's are
+  let unfinished = carried.filter((d) => d.status === 'undecided' && d.budget < top).length;
   if (existsSync(dbPath)) {
     const store = ResultStore.openForReading(dbPath);
     try {
@@ -351,32 +350,46 @@ export function exportRow(row: ResultsRow, root: string, solverVersion: string, 
           searchMs += r.elapsedMs ?? 0;
           if (r.peakBytes !== null) peak = Math.max(peak ?? 0, r.peakBytes);
         }
-        unfinished = store.studies([row.study], solverVersion)[0]?.unfinished ?? 0;
+        unfinished += store.studies([row.study], solverVersion)[0]?.unfinished ?? 0;
       }
     } finally {
       store.close();
     }
   }
-  if (carried) {
+  if (plan) {
     // each rung: the carried deals' counts (by the ladder rule over their committed budgets) added to the database's
-    const mine = new Map(rungs.map((r) => [r.budget, r]));
-    rungs = rungsOfDeals(deals.slice(0, base), row.budgets).map((c) => {
-      const m = mine.get(c.budget);
+    const own = new Map(rungs.map((r) => [r.budget, r]));
+    rungs = rungsOfDeals(carried, row.budgets).map((c) => {
+      const m = own.get(c.budget);
       return m ? rungCounts(c.budget, c.deals + m.deals, c.won + m.won, c.lost + m.lost, m.errors) : c;
     });
   }
-  const top = rungs.find((r) => r.budget === row.budgets[row.budgets.length - 1]) ?? null;
+  const topRung = rungs.find((r) => r.budget === top) ?? null;
   const grades = row.source.kind === 'pysol' ? gradesOf(deals) : null;
   const summary: RowSummary = {
     row: row.id, title: row.title, game: row.game, suits: row.suits, study: row.study, solverVersion,
     budgets: row.budgets, planned: row.count, counted: deals.length, unfinished,
     complete: deals.length === row.count && unfinished === 0,
-    top, rungs, searchSeconds: Math.round(searchMs) / 1000, peakBytes: peak, grades,
+    top: topRung, rungs, searchSeconds: Math.round(searchMs) / 1000, peakBytes: peak, grades,
     sittings: [...(before?.sittings ?? []), ...(sitting ? [sitting] : [])],
-    ...(carried ? { carried } : {}),
+    ...(plan ? { carried: plan } : {}),
   };
   writeAtomically(join(root, row.csv), dealsCsv(deals));
   if (grades) writeAtomically(winnablePath(row, root), winnableCsv(deals, grades));
   writeAtomically(sPath, JSON.stringify(summary, null, 2) + '\n');
   return summary;
+}
+
+/**
+ * Records in the row's summary how the database a sitting is about to begin relates to the committed
+ * files (`plan`, RowSummary.carried; null: from the row's first deal), so that later sittings and
+ * the export read the database by it; the rest of the summary is left as it is. Nothing is written
+ * when there is no summary.
+ */
+export function recordPlan(row: ResultsRow, root: string, plan: Carried | null): void {
+  const path = summaryPath(row, root);
+  const s = readSummary(path);
+  if (!s) return;
+  const { carried: _old, ...rest } = s;
+  writeAtomically(path, JSON.stringify(plan ? { ...rest, carried: plan } : rest, null, 2) + '\n');
 }
