@@ -15,6 +15,7 @@ import { parseResultsArgs, resultsMain, UsageError } from '../src/results/cli.js
 import { confirmRow, lossesCsv, lossesPath } from '../src/results/confirm.js';
 import { carryPlan, committedDeals, countedDeals, exportRow, plannedList, readSummary, recordPlan, rungsOfDeals, summaryPath } from '../src/results/export.js';
 import { findRow, type ResultsRow } from '../src/results/rows.js';
+import { renderTable } from '../src/results/table.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
 
 const V = '9.9.9';
@@ -131,6 +132,9 @@ describe('a row carried over from its committed files', () => {
     expect(before.rungs).toEqual(w.rungs);
     expect(before.rungs.map((r) => [r.budget, r.won, r.lost, r.undecided])).toEqual([[100, 2, 1, 3], [400, 3, 2, 1], [1600, 4, 2, 0]]);
     expect([before.counted, before.unfinished, before.carried]).toEqual([6, 0, plan]);
+    // the row's page says so
+    const page = renderTable([grown], [before], () => readFileSync(join(root, row.csv), 'utf8'), () => null);
+    expect(page).toContain('- Database: begun from the committed files, not from the first deal: the first 4 deals were counted in an earlier database, and their lines in `data/results/carry.csv` are as committed then; the one of them not yet at the top rung then was run again in it (SE1-4).');
     // before the database ran SE1-4 again, its committed line stands, and it is not yet at the top rung
     const early = committedRoot();
     recordPlan(grown, early, carryPlan(grown, early, V));

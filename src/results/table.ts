@@ -8,7 +8,7 @@
 import { budgetWords } from '../batch/report.js';
 import { lossesPath, parseLossesCsv } from './confirm.js';
 import { parseCsvRecords, type RowSummary, type RungCounts } from './export.js';
-import { batchArgs, type ResultsRow } from './rows.js';
+import { batchArgs, dealName, type ResultsRow } from './rows.js';
 
 /** plspider's results on PySolFC Spider (4 suits) numbers 1–32,000 (tranzoa.net/alex/plspider.htm, 2005): every deal won but two; 14934 "appears to be unwinnable", the other is not named on the page's summary. */
 export const PLSPIDER_NOT_WON: readonly number[] = Object.freeze([14934]);
@@ -157,6 +157,11 @@ function rowSection(r: ResultsRow, s: RowSummary | null, dealsCsv: string | null
   out.push(`- Solver version: ${s.solverVersion}.`);
   const cpu = cpuOf(s);
   out.push(`- CPU time: ${cpu.perDeal === null ? 'not measured' : `${cpu.seconds.toFixed(1)} s for the ${num(cpu.deals)} deals run here, ${cpu.perDeal.toFixed(3)} s a deal`}; search time ${s.searchSeconds.toFixed(1)} s over every search of the row's ${num(s.counted)} deals; peak table memory of one search ${s.peakBytes === null ? '–' : `${(s.peakBytes / 2 ** 20).toFixed(0)} MiB`}.`);
+  if (s.carried) {
+    const n = s.carried.rerun?.length ?? 0;
+    const again = n ? `; ${n === 1 ? 'the one' : `the ${num(n)}`} of them not yet at the top rung then ${n === 1 ? 'was' : 'were'} run again in it (${s.carried.rerun!.map((k) => dealName(r, k)).join(', ')})` : '';
+    out.push(`- Database: begun from the committed files, not from the first deal: the first ${num(s.carried.deals)} deals were counted in an earlier database, and their lines in \`${r.csv}\` are as committed then${again}.`);
+  }
   if (s.sittings.length) out.push(`- Sittings: ${s.sittings.map((x) => `\`${x.command}\` (${x.endedAt}, ${num(x.dealsAfter - x.dealsBefore)} deals, ${x.cpuSeconds} CPU s, exit ${x.exit})`).join('; ')}.`);
   if (s.rungs.length) {
     out.push('', '| budget | deals | won | lost | undecided | errors | floor | 95% CI | ceiling | 95% CI |', '|---:|---:|---:|---:|---:|---:|---:|---|---:|---|');
