@@ -26,7 +26,7 @@ describe('the rows', () => {
       ['spiderette1', 'spiderette', 1, 10000, 'seeds'],
     ]);
     for (const r of RESULTS_ROWS) {
-      expect(r.budgets).toEqual([1_000_000, 4_000_000, 16_000_000]);
+      expect(r.budgets).toEqual(r.id === 'spider4' ? [1_000_000, 4_000_000, 16_000_000, 64_000_000] : [1_000_000, 4_000_000, 16_000_000]);
       expect(r.study).toBe(`results-${r.id}`);
       expect(r.db).toBe(`data/results/${r.id}.sqlite`);
       expect(r.csv).toBe(`data/results/${r.id}.csv`);

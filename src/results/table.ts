@@ -54,7 +54,8 @@ export const METHOD = `## Method
   otherwise (one- and two-suit Spiderette). The rows are data in \`src/results/rows.ts\`.
 - **Budget ladder.** Every deal is searched with the complete solver at 1,000,000 positions; those
   left undecided at 4,000,000, then at 16,000,000 (\`spidersolve batch --max-positions
-  1000000,4000000,16000000\`). A deal is **won** when the solver found a winning line (it replays
+  1000000,4000000,16000000\`); in Spider 4 suits, compared deal by deal with plspider, those still
+  undecided at 64,000,000 too. A deal is **won** when the solver found a winning line (it replays
   under the rules), **lost** when the complete search proved that no line wins (rules.md R19), and
   **undecided** when the top rung ran out of positions first.
 - **Second check of the losses.** \`npm run results -- confirm ROW\` searches every lost deal again
