@@ -99,23 +99,23 @@ describe('npm run results: the refusal to shrink a committed row is one short li
     return root;
   }
 
-  it('export with no database: names the row, its committed count, the missing database and the command that rebuilds it', async () => {
+  it('export with no database: names the row, its committed count, the missing database and the command that goes on', async () => {
     const root = clone('spider4');
     const r = await results(['export', 'spider4'], root);
     expect(r).toEqual({
       status: 2, stdout: '',
-      stderr: `results: export spider4: the committed row has 32,000 deals but ${join(root, 'data/results/spider4.sqlite')} is not here (not in git); rebuild it: npm run results -- spider4\n`,
+      stderr: `results: export spider4: the committed row has 32,000 deals but ${join(root, 'data/results/spider4.sqlite')} is not here (not in git); to go on: npm run results -- spider4\n`,
     });
     // (short but for the path, which is absolute: the row's folder is not the working folder)
     expect(r.stderr.replace(`${root}/`, '').length).toBeLessThan(160);
   });
 
-  it('a run shorter than the committed row: both counts and the command, before anything runs', async () => {
+  it('a rebuild shorter than the committed row: both counts and the command, before anything runs', async () => {
     const root = clone('spider4');
-    const r = await results(['spider4', '--limit', '200'], root);
+    const r = await results(['spider4', '--limit', '200', '--rebuild'], root);
     expect(r).toEqual({
       status: 2, stdout: '',
-      stderr: 'results: spider4 --limit 200: would shrink the committed row from 32,000 to 200 deals; rebuild it first: npm run results -- spider4\n',
+      stderr: 'results: spider4 --limit 200: would shrink the committed row from 32,000 to 200 deals; rebuild it first: npm run results -- spider4 --rebuild\n',
     });
     expect(r.stderr.length).toBeLessThan(160);
   });

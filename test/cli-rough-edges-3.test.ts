@@ -308,7 +308,7 @@ describe('npm run results -- under RESULTS_ROOT: paths that open from the workin
     const exp = await withEnv({ RESULTS_ROOT: root }, () => results(['export', 'spider4'], null));
     expect(exp).toEqual({
       status: 2, stdout: '',
-      stderr: `results: export spider4: the committed row has 32,000 deals but ${join(root, 'data/results/spider4.sqlite')} is not here (not in git); rebuild it: npm run results -- spider4\n`,
+      stderr: `results: export spider4: the committed row has 32,000 deals but ${join(root, 'data/results/spider4.sqlite')} is not here (not in git); to go on: npm run results -- spider4\n`,
     });
     expect((await results(['confirm', 'spiderette1'], root)).stderr).toBe(`results: confirm spiderette1: the row has no database yet (${join(root, 'data/results/spiderette1.sqlite')}); run npm run results -- spiderette1 first\n`);
   });

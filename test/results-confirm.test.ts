@@ -144,6 +144,6 @@ describe('npm run results -- confirm ROW', () => {
       'check --limit 2: would shrink the committed row from 3 to 2 deals; rebuild it first: npm run results -- check --limit 3 --rebuild',
     );
     rmSync(join(dir, row.db));
-    expect(shrinkRefusal(row, dir, 0, 'export check')).toBe(`export check: the committed row has 3 deals but ${join(dir, 'data/results/check.sqlite')} is not here (not in git); go on after them: npm run results -- check, or rebuild it: npm run results -- check --limit 3 --rebuild`);
+    expect(shrinkRefusal(row, dir, 0, 'export check')).toBe(`export check: the committed row has 3 deals but ${join(dir, 'data/results/check.sqlite')} is not here (not in git); to go on: npm run results -- check`);
   });
 });

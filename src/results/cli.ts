@@ -259,7 +259,7 @@ export function shrinkRefusal(row: ResultsRow, root: string, willCount: number, 
   const n = (x: number) => x.toLocaleString('en-US');
   const rebuild = `${rowCommand(row, committed)} --rebuild`;
   return willCount === 0 && !existsSync(join(root, row.db))
-    ? `${what}: the committed row has ${n(committed)} deals but ${shownPath(root, row.db)} is not here (not in git); go on after them: ${rowCommand(row)}, or rebuild it: ${rebuild}`
+    ? `${what}: the committed row has ${n(committed)} deals but ${shownPath(root, row.db)} is not here (not in git); to go on: ${rowCommand(row)}`
     : `${what}: would shrink the committed row from ${n(committed)} to ${n(willCount)} deals; rebuild it first: ${rebuild}`;
 }
 
