@@ -3,7 +3,7 @@
  * know, the Markdown report's legend, the results' refusal to shrink a row, an interrupted
  * `results -- confirm ROW`, and `blind --out` onto a file it did not write.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,15 +99,19 @@ describe('npm run results: the refusal to shrink a committed row is one short li
     return root;
   }
 
-  it('export with no database: names the row, its committed count, the missing database and the command that goes on', async () => {
+  it('export with no database: nothing to export, the committed files as they are, exit 0; with none committed either, exit 2', async () => {
     const root = clone('spider4');
+    const before = readFileSync(join(root, 'data/results/spider4.json'), 'utf8');
     const r = await results(['export', 'spider4'], root);
     expect(r).toEqual({
-      status: 2, stdout: '',
-      stderr: `results: export spider4: the committed row has 32,000 deals but ${join(root, 'data/results/spider4.sqlite')} is not here (not in git); to go on: npm run results -- spider4\n`,
+      status: 0, stderr: '',
+      stdout: `results: export spider4: ${join(root, 'data/results/spider4.sqlite')} is not here (not in git); the committed files hold the row's 32,000 deals as they are: nothing to export\n`,
     });
-    // (short but for the path, which is absolute: the row's folder is not the working folder)
-    expect(r.stderr.replace(`${root}/`, '').length).toBeLessThan(160);
+    expect(readFileSync(join(root, 'data/results/spider4.json'), 'utf8')).toBe(before);
+    const empty = mkdtempSync(join(dir, 'clone-'));
+    const e = await results(['export', 'spider2'], empty);
+    expect(e).toEqual({ status: 2, stdout: '', stderr: `results: export spider2: the row has no results yet (no database, ${join(empty, 'data/results/spider2.sqlite')}, and no committed files); run npm run results -- spider2 first\n` });
+    expect(existsSync(join(empty, 'data/results/spider2.csv'))).toBe(false);
   });
 
   it('a rebuild shorter than the committed row: both counts and the command, before anything runs', async () => {

@@ -307,10 +307,10 @@ describe('npm run results -- under RESULTS_ROOT: paths that open from the workin
     expect(rows.stdout.split('\n').filter(Boolean).map((l) => l.split('\t').at(-1))).toEqual(RESULTS_ROWS.map((r) => join(root, r.db)));
     const exp = await withEnv({ RESULTS_ROOT: root }, () => results(['export', 'spider4'], null));
     expect(exp).toEqual({
-      status: 2, stdout: '',
-      stderr: `results: export spider4: the committed row has 32,000 deals but ${join(root, 'data/results/spider4.sqlite')} is not here (not in git); to go on: npm run results -- spider4\n`,
+      status: 0, stderr: '',
+      stdout: `results: export spider4: ${join(root, 'data/results/spider4.sqlite')} is not here (not in git); the committed files hold the row's 32,000 deals as they are: nothing to export\n`,
     });
-    expect((await results(['confirm', 'spiderette1'], root)).stderr).toBe(`results: confirm spiderette1: the row has no database yet (${join(root, 'data/results/spiderette1.sqlite')}); run npm run results -- spiderette1 first\n`);
+    expect((await results(['confirm', 'spiderette1'], root)).stderr).toBe(`results: confirm spiderette1: the row has no results yet (no database, ${join(root, 'data/results/spiderette1.sqlite')}, and no committed files); run npm run results -- spiderette1 first\n`);
   });
 
   it('run from inside that folder, or from the project with its own files: relative paths, as before', async () => {
@@ -318,7 +318,7 @@ describe('npm run results -- under RESULTS_ROOT: paths that open from the workin
     const cwd = process.cwd();
     process.chdir(root);
     try {
-      expect((await results(['confirm', 'spiderette1'], root)).stderr).toBe('results: confirm spiderette1: the row has no database yet (data/results/spiderette1.sqlite); run npm run results -- spiderette1 first\n');
+      expect((await results(['confirm', 'spiderette1'], root)).stderr).toBe('results: confirm spiderette1: the row has no results yet (no database, data/results/spiderette1.sqlite, and no committed files); run npm run results -- spiderette1 first\n');
     } finally {
       process.chdir(cwd);
     }

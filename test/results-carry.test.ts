@@ -195,7 +195,7 @@ describe('npm run results -- ROW with no database', () => {
     } finally {
       process.stdout.write = write;
     }
-    expect(out.join('')).toBe('results: Spiderette 1 suit: the committed row already counts its first 40 deals, each at every rung; nothing to run (a larger --limit goes on after them)\n');
+    expect(out.join('')).toBe('results: Spiderette 1 suit: the row already counts 40 deals, each at every rung; nothing to run (a --limit above 40 goes on after them)\n');
     expect(existsSync(join(root, real.db))).toBe(false);
   });
 });

@@ -3,7 +3,7 @@
  * deal a row's database holds as lost is searched again without the solver's reductions, the answers
  * go to ROW-losses.csv, and the row's page says how many were confirmed.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,22 +61,17 @@ describe('npm run results -- confirm ROW', () => {
       process.stderr.write = write;
     }
     // (the database named as it opens from the working folder: the row's folder is elsewhere)
-    expect(err.join('')).toBe(`results: confirm spiderette1: the row has no database yet (${join(dir, 'data/results/spiderette1.sqlite')}); run npm run results -- spiderette1 first\n`);
+    expect(err.join('')).toBe(`results: confirm spiderette1: the row has no results yet (no database, ${join(dir, 'data/results/spiderette1.sqlite')}, and no committed files); run npm run results -- spiderette1 first\n`);
   });
 
-  it('a partial row committed but not built here: the command names the committed length, not the whole row', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'spidersolve-confirm-'));
-    mkdirSync(join(dir, 'data/results'), { recursive: true });
-    writeFileSync(join(dir, 'data/results/spiderette4.json'), JSON.stringify({ counted: 2400 }));
-    const err: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
-    try {
-      expect(await resultsMain(['confirm', 'spiderette4'], dir)).toBe(2);
-    } finally {
-      process.stderr.write = write;
-    }
-    expect(err.join('')).toBe(`results: confirm spiderette4: the row has no database yet (${join(dir, 'data/results/spiderette4.sqlite')}); run npm run results -- spiderette4 --limit 2400 first\n`);
+  it('a row committed but without its database here (a new checkout): the committed losses are checked', async () => {
+    const dir = root();
+    exportRow(row, dir, V);
+    rmSync(join(dir, row.db));
+    const searched: string[] = [];
+    const checks = await confirmRow(row, dir, V, 1000, undefined, { check: async (deal) => (searched.push(deal), { status: 'lost', positions: 9, elapsedMs: 1, peakBytes: 0, line: [] }) });
+    expect(searched).toEqual(['SE1-3', 'SE1-2152']);
+    expect(checks.map((c) => [c.deal, c.solverPositions, c.check])).toEqual([['SE1-3', 60, 'lost'], ['SE1-2152', 184, 'lost']]);
   });
 
   it('confirms a true loss, leaves a false one undecided within its budget, writes the file, and does not check an answered deal again', async () => {
@@ -143,7 +138,6 @@ describe('npm run results -- confirm ROW', () => {
     expect(shrinkRefusal(row, dir, 2, 'check --limit 2')).toBe(
       'check --limit 2: would shrink the committed row from 3 to 2 deals; rebuild it first: npm run results -- check --limit 3 --rebuild',
     );
-    rmSync(join(dir, row.db));
-    expect(shrinkRefusal(row, dir, 0, 'export check')).toBe(`export check: the committed row has 3 deals but ${join(dir, 'data/results/check.sqlite')} is not here (not in git); to go on: npm run results -- check`);
+    expect(shrinkRefusal(row, dir, 0, 'export check')).toBe('export check: would shrink the committed row from 3 to 0 deals; rebuild it first: npm run results -- check --limit 3 --rebuild');
   });
 });

@@ -77,7 +77,7 @@ describe('the rows', () => {
     expect(() => parseResultsArgs(['spider4', '--limit', '0'])).toThrow(/option --limit "0": give a positive whole number/);
     expect(() => parseResultsArgs(['spider4', '--limit', '2', '--limit', '3'])).toThrow(UsageError);
     expect(() => parseResultsArgs(['spider4', '--shard-count', '2'])).toThrow(/^unknown option "--shard-count"; npm run results -- --help lists the commands and their options$/);
-    expect(parseResultsArgs(['spider4', '--shard', '3/32'])).toEqual({ kind: 'run', row: findRow('spider4'), shard: { index: 3, count: 32, db: 'data/results/shards/spider4-3.sqlite' } });
+    expect(parseResultsArgs(['spider4', '--shard', '3/32'])).toEqual({ kind: 'run', row: findRow('spider4'), shard: { index: 3, count: 32, db: 'data/results/shards/spider4-3.sqlite', rooted: true } });
     expect(parseResultsArgs(['spider4', '--shard', '0/2', '--db', 's/x.sqlite'])).toMatchObject({ shard: { index: 0, count: 2, db: 's/x.sqlite' } });
     expect(() => parseResultsArgs(['spider4', '--shard', '2/2'])).toThrow(/option --shard "2\/2": give K\/N with 0 <= K < N/);
     expect(() => parseResultsArgs(['spider4', '--db', 'x.sqlite'])).toThrow(/option --db: only with --shard/);

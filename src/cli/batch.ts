@@ -1021,6 +1021,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       const { reportHtml, reportVega } = await import('../report/html.js');
       const { rows, won } = store.reportWithEffort(filter);
       const blind = store.blindReport(filter);
+      if (rows.length === 0 && blind.length === 0) filteredOutNote(store, filter, o.quiet);
       const generator = `spidersolve ${cmd.parent?.version() ?? ''}`.trim();
       const parts = [
         filter.studies?.length ? `${filter.pool ? 'pooled ' : ''}stud${filter.studies.length === 1 ? 'y' : 'ies'} ${filter.studies.join(', ')}` : filter.pool ? 'every study pooled' : 'every study',

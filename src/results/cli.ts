@@ -26,8 +26,8 @@
  * (what it finished is exported) or confirm was (the answers written are kept); otherwise the batch's own status.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InputError } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
@@ -54,9 +54,20 @@ export function spidersolveArgv(args: readonly string[]): string[] {
 /** A bad command line: printed as one line, exit 2. */
 export class UsageError extends Error {}
 
+/**
+ * `--shard K/N` of a row's run, and the shard's database: the `--db` given, relative to the working
+ * folder, or (`rooted`) the default under the rows' folder (RESULTS_ROOT's when set).
+ */
+export interface ShardOption {
+  readonly index: number;
+  readonly count: number;
+  readonly db: string;
+  readonly rooted?: boolean;
+}
+
 /** Parsed arguments of the `results` command. */
 export type ResultsCommand =
-  | { readonly kind: 'run'; readonly row: ResultsRow; readonly workers?: number; readonly limit?: number; readonly shard?: { readonly index: number; readonly count: number; readonly db: string }; readonly rebuild?: boolean }
+  | { readonly kind: 'run'; readonly row: ResultsRow; readonly workers?: number; readonly limit?: number; readonly shard?: ShardOption; readonly rebuild?: boolean }
   | { readonly kind: 'export'; readonly row: ResultsRow }
   | { readonly kind: 'merge'; readonly row: ResultsRow; readonly files: readonly string[] }
   | { readonly kind: 'confirm'; readonly row: ResultsRow; readonly budget: number }
@@ -154,6 +165,9 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
     const budget = readOptions(rest.slice(1), ['--budget']).get('--budget');
     return { kind: 'confirm', row, budget: budget === undefined ? CHECK_BUDGET : positiveInt('--budget', budget) };
   }
+  if (first !== undefined && ['--workers', '--limit', '--shard', '--db', '--rebuild'].includes(first.split('=')[0]!)) {
+    throw new UsageError(`no row given before ${first.split('=')[0]}; give one of ${RESULTS_ROWS.map((r) => r.id).join(', ')} first`);
+  }
   const row = rowOf(first);
   const rebuild = rest.includes('--rebuild');
   const opts = readOptions(rest.filter((a) => a !== '--rebuild'), ['--workers', '--limit', '--shard', '--db']);
@@ -164,12 +178,12 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
   const db = opts.get('--db');
   if (db !== undefined && shard === undefined) throw new UsageError(`option --db: only with --shard (a row's own database is ${row.db})`);
   if (db === '') throw new UsageError('option --db: give a file name');
-  let sh: { index: number; count: number; db: string } | undefined;
+  let sh: ShardOption | undefined;
   if (shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(shard);
     const [k, n] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
     if (!m || !(n >= 1) || !(k < n)) throw new UsageError(`option --shard ${JSON.stringify(shard)}: give K/N with 0 <= K < N, e.g. 0/32`);
-    sh = { index: k, count: n, db: db ?? `${RESULTS_DIR}/shards/${row.id}-${k}.sqlite` };
+    sh = db !== undefined ? { index: k, count: n, db } : { index: k, count: n, db: `${RESULTS_DIR}/shards/${row.id}-${k}.sqlite`, rooted: true };
   }
   return { kind: 'run', row, ...(workers !== undefined ? { workers } : {}), ...(limit !== undefined ? { limit } : {}), ...(sh ? { shard: sh } : {}), ...(rebuild ? { rebuild } : {}) };
 }
@@ -250,25 +264,29 @@ function rowProgress(row: ResultsRow, root: string): { counted: number; unfinish
  * Why writing the row's committed files now would shrink them (null when it would not), one line of
  * about 150 characters: the row's summary (committed with its CSV) counts `committed` deals, and the
  * export would count `willCount`, fewer; `what` names the command refused (`export spider4`,
- * `spider4 --limit 200`). The databases are not in git: in a fresh clone a row must be rebuilt to its
- * committed length (the command the line ends with) before it is exported again.
+ * `spider4 --limit 200 --rebuild`), and the line ends with the command that would not shrink it.
  */
 export function shrinkRefusal(row: ResultsRow, root: string, willCount: number, what: string): string | null {
   const committed = readSummary(summaryPath(row, root))?.counted ?? 0;
   if (willCount >= committed) return null;
   const n = (x: number) => x.toLocaleString('en-US');
-  const rebuild = `${rowCommand(row, committed)} --rebuild`;
-  return willCount === 0 && !existsSync(join(root, row.db))
-    ? `${what}: the committed row has ${n(committed)} deals but ${shownPath(root, row.db)} is not here (not in git); to go on: ${rowCommand(row)}`
-    : `${what}: would shrink the committed row from ${n(committed)} to ${n(willCount)} deals; rebuild it first: ${rebuild}`;
+  return `${what}: would shrink the committed row from ${n(committed)} to ${n(willCount)} deals; rebuild it first: ${rowCommand(row, committed)} --rebuild`;
+}
+
+/** `1 deal`, `2,000 deals`. */
+function dealWords(n: number): string {
+  return `${n.toLocaleString('en-US')} deal${n === 1 ? '' : 's'}`;
 }
 
 /** Runs `spidersolve batch` on the row's first `limit` deals; resolves with its exit status (a signal that ended it: 128 + its number). */
-function runBatch(row: ResultsRow, root: string, plan: Carried | null, workers?: number, limit?: number, shard?: { index: number; count: number; db: string }): Promise<number> {
+function runBatch(row: ResultsRow, root: string, plan: Carried | null, workers?: number, limit?: number, shard?: ShardOption): Promise<number> {
   return new Promise((resolvePromise, reject) => {
-    const args = batchArgs(row, workers, shard);
-    // a shard's --db is the user's, relative to the folder the command was given in
-    const child = spawn(process.execPath, spidersolveArgv(args), { cwd: shard ? process.cwd() : root, stdio: ['pipe', 'inherit', 'inherit'] });
+    // the batch runs in the working folder, with the database named as it opens from there (a
+    // shard's --db is the user's, relative to that folder), so its messages name it so too
+    const db = shard ? (shard.rooted ? shownPath(root, shard.db) : shard.db) : shownPath(root, row.db);
+    mkdirSync(dirname(resolve(db)), { recursive: true });
+    const args = batchArgs({ ...row, db }, workers, shard ? { ...shard, db } : undefined);
+    const child = spawn(process.execPath, spidersolveArgv(args), { cwd: process.cwd(), stdio: ['pipe', 'inherit', 'inherit'] });
     // Ctrl-C reaches the batch through the terminal's process group; a SIGTERM or SIGHUP sent to
     // this process alone is passed on. The batch then stores what it finished and exits 130.
     const pass = (s: NodeJS.Signals) => () => child.kill(s);
@@ -287,7 +305,8 @@ function runBatch(row: ResultsRow, root: string, plan: Carried | null, workers?:
 function describe(s: RowSummary): string {
   const t = s.top;
   const c = t ? `won ${t.won}, lost ${t.lost}, undecided ${t.undecided}${t.errors ? `, errors ${t.errors}` : ''}` : 'no results';
-  return `${s.title}: ${s.counted} of ${s.planned} deals (${c}); ${s.complete ? 'complete' : 'partial'}`;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `${s.title}: ${n(s.counted)} of ${n(s.planned)} deals (${c}); ${s.complete ? 'complete' : 'partial'}`;
 }
 
 /** Writes docs/results.md from the rows' summaries (and docs/results.html from their databases, when every one present merges). */
@@ -305,7 +324,7 @@ async function writeTable(root: string): Promise<void> {
   // the charts cover every row counted in the committed files, or the page is left as it is
   const missing = RESULTS_ROWS.filter((r, i) => (summaries[i]?.counted ?? 0) > 0 && !present.includes(r));
   if (missing.length > 0) {
-    process.stdout.write(`left ${show('docs/results.html')} as it was: the database of ${missing.map((r) => r.id).join(', ')} is not here, or holds only the deals after those its committed files carried over (the databases are not in git; npm run results -- ROW --rebuild, with no database, rebuilds one from its first deal)\n`);
+    process.stdout.write(`${existsSync(join(root, 'docs/results.html')) ? `left ${show('docs/results.html')} as it was` : `did not write ${show('docs/results.html')}`}: the database of ${missing.map((r) => r.id).join(', ')} is not here, or holds only the deals after those its committed files carried over (the databases are not in git; npm run results -- ROW --rebuild, with no database, rebuilds one from its first deal)\n`);
     return;
   }
   if (dbs.length === 0) return;
@@ -328,8 +347,9 @@ async function writeTable(root: string): Promise<void> {
  * same command resumes.
  */
 export async function confirmCommand(row: ResultsRow, root: string, budget: number, signal?: AbortSignal): Promise<number> {
-  if (!existsSync(join(root, row.db))) {
-    process.stderr.write(`results: confirm ${row.id}: the row has no database yet (${shownPath(root, row.db)}); run ${rowCommand(row, readSummary(summaryPath(row, root))?.counted || undefined)} first\n`);
+  // with no database, the committed files' losses are checked (a new checkout)
+  if (!existsSync(join(root, row.db)) && !(readSummary(summaryPath(row, root))?.counted)) {
+    process.stderr.write(`results: confirm ${row.id}: the row has no results yet (no database, ${shownPath(root, row.db)}, and no committed files); run ${rowCommand(row)} first\n`);
     return 2;
   }
   let reused = 0;
@@ -376,6 +396,16 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
       for (const r of RESULTS_ROWS) process.stdout.write(`${r.id}\t${r.title}\t${r.count} deals (${r.source.kind === 'pysol' ? `pysol:${r.source.pysol}:1-${r.count}` : `seeds 1-${r.count}`})\tladder ${r.budgets.join(',')}\t${shownPath(root, r.db)}\n`);
       return 0;
     case 'export': {
+      if (!existsSync(join(root, cmd.row.db))) {
+        // nothing to export from: the committed files, if any, stay as they are
+        const committed = readSummary(summaryPath(cmd.row, root))?.counted ?? 0;
+        if (committed > 0) {
+          process.stdout.write(`results: export ${cmd.row.id}: ${shownPath(root, cmd.row.db)} is not here (not in git); the committed files hold the row's ${committed.toLocaleString('en-US')} deals as they are: nothing to export\n`);
+          return 0;
+        }
+        process.stderr.write(`results: export ${cmd.row.id}: the row has no results yet (no database, ${shownPath(root, cmd.row.db)}, and no committed files); run ${rowCommand(cmd.row)} first\n`);
+        return 2;
+      }
       const refusal = shrinkRefusal(cmd.row, root, counted(cmd.row, root), `export ${cmd.row.id}`);
       if (refusal) {
         process.stderr.write(`results: ${refusal}\n`);
@@ -405,19 +435,24 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
         process.stderr.write(`results: ${plan}\n`);
         return 2;
       }
-      if (shard) return runShard(row, root, shard, plan, workers, limit);
+      // a rebuild with no database begins from nothing; otherwise the row as it stands (carried over)
+      const here = existsSync(join(root, row.db));
+      const before = rebuild && !here ? { counted: 0, unfinished: 0 } : rowProgress(row, root);
       const upTo = Math.min(limit ?? row.count, row.count);
-      const refusal = shrinkRefusal(row, root, Math.max(upTo, plan?.deals ?? 0), rowCommand(row, limit).replace(/^npm run results -- /, ''));
+      if (!(rebuild && !here) && before.unfinished === 0 && upTo <= before.counted) {
+        const n = (x: number) => x.toLocaleString('en-US');
+        process.stdout.write(before.counted >= row.count
+          ? `results: ${row.title}: the row is complete (${n(before.counted)} of ${n(row.count)} deals, each at every rung); nothing to run\n`
+          : `results: ${row.title}: the row already counts ${n(before.counted)} deals, each at every rung; nothing to run (a --limit above ${n(before.counted)} goes on after them)\n`);
+        return 0;
+      }
+      if (shard) return runShard(row, root, shard, plan, workers, limit);
+      const refusal = shrinkRefusal(row, root, Math.max(upTo, before.counted), rowCommand(row, limit).replace(/^npm run results -- /, ''));
       if (refusal) {
         process.stderr.write(`results: ${refusal}\n`);
         return 2;
       }
-      if (plannedList(row, plan, limit) === '') {
-        process.stdout.write(`results: ${row.title}: the committed row already counts its first ${(plan?.deals ?? 0).toLocaleString('en-US')} deals, each at every rung; nothing to run (a larger --limit goes on after them)\n`);
-        return 0;
-      }
       beginDatabase(row, root, plan);
-      const before = rowProgress(row, root);
       const cpu0 = childrenCpuSeconds();
       const t0 = Date.now();
       const code = await runBatch(row, root, plan, workers, limit);
@@ -432,7 +467,7 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
         wallSeconds: Math.round((Date.now() - t0) / 100) / 10,
       };
       const s = exportRow(row, root, SOLVER_VERSION, sittingWorked(before, after, code) ? sitting : undefined);
-      process.stdout.write(`results: ${describe(s)}; this sitting ${after.counted - before.counted} deals, ${sitting.cpuSeconds} CPU s; wrote ${shownPath(root, row.csv)}\n`);
+      process.stdout.write(`results: ${describe(s)}; this sitting ${dealWords(after.counted - before.counted)}, ${sitting.cpuSeconds} CPU s; wrote ${shownPath(root, row.csv)}\n`);
       if (code === 130) process.stderr.write(`results: interrupted; what was finished is kept and exported; to resume: ${sitting.command}\n`);
       return code;
     }
@@ -449,15 +484,17 @@ function readSittings(path: string): Sitting[] {
 }
 
 /** Runs shard K/N of a row into its own database and records the sitting beside it; no export (the merge exports). */
-async function runShard(row: ResultsRow, root: string, shard: { index: number; count: number; db: string }, plan: Carried | null, workers?: number, limit?: number): Promise<number> {
+async function runShard(row: ResultsRow, root: string, shard: ShardOption, plan: Carried | null, workers?: number, limit?: number): Promise<number> {
+  if (shard.rooted) shard = { ...shard, db: shownPath(root, shard.db), rooted: false };
   const cpu0 = childrenCpuSeconds();
   const t0 = Date.now();
   // a shard's own deals (its list begins after the row's base)
   const before = rowProgress({ ...row, db: resolve(shard.db) }, '/').counted;
-  beginDatabase(row, root, plan);
   const code = await runBatch(row, root, plan, workers, limit, shard);
   const cpu1 = childrenCpuSeconds();
   if (code !== 0 && code !== 130) return code;
+  // the row's summary says how the shards' deals relate to its committed files, for the merge's export
+  beginDatabase(row, root, plan);
   const after = rowProgress({ ...row, db: resolve(shard.db) }, '/').counted;
   const sitting: Sitting = {
     endedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),

@@ -17,7 +17,7 @@ import { loadDeal } from '../game/ref.js';
 import { RUNNING_FROM_SOURCE, workerExecArgv } from '../batch/pool.js';
 import { confirmLoss, type ConfirmResult } from '../solver/confirm.js';
 import type { SolveStatus } from '../solver/types.js';
-import { countedDeals, parseCsvRecords, writeAtomically } from './export.js';
+import { committedRow, countedDeals, parseCsvRecords, writeAtomically } from './export.js';
 import { shownPath, type ResultsRow } from './rows.js';
 
 /** Default position budget of a loss's second check: the top of the rows' ladder (16,000,000). */
@@ -132,8 +132,9 @@ export async function confirmRow(
 ): Promise<LossCheck[]> {
   const path = join(root, lossesPath(row));
   const before = new Map(existsSync(path) ? parseLossesCsv(readFileSync(path, 'utf8')).map((c) => [c.deal, c]) : []);
-  // (with the deals carried over from the committed files: their answers in the file are kept)
-  const deals = countedDeals(row, root, solverVersion);
+  // (with the deals carried over from the committed files: their answers in the file are kept; with
+  // no database, the committed files' deals)
+  const deals = existsSync(join(root, row.db)) ? countedDeals(row, root, solverVersion) : committedRow(row, root, solverVersion);
   if (deals === null) throw new InputError('bad-file', `database ${shownPath(root, row.db)} holds no study ${JSON.stringify(row.study)}: it is not this row's database; run npm run results -- ${row.id} to make it`);
   const lost = deals.filter((d) => d.status === 'lost');
   o.onPlan?.(lost.length);

@@ -250,21 +250,37 @@ export function committedDeals(row: ResultsRow, root: string, upTo: number, solv
   if (summary && summary.solverVersion !== solverVersion) {
     throw new Error(`row ${row.id}: the committed deals were counted by solver ${summary.solverVersion}, not ${solverVersion}; they cannot be carried over: rebuild the row from its first deal (--rebuild)`);
   }
-  const records = existsSync(path) ? parseCsvRecords(readFileSync(path, 'utf8')) : [];
-  const out: DealResult[] = [];
-  const num = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
-  for (const r of records) {
-    const number = dealNumber(row, r.deal ?? '');
-    if (number === null || number > upTo) continue;
-    const status = r.status as ResultStatus;
-    if (status !== 'won' && status !== 'lost' && status !== 'undecided') throw new Error(`${row.csv}: deal ${r.deal} has status ${JSON.stringify(r.status)}; only settled deals are carried over`);
-    out.push({ deal: r.deal!, number, status, budget: Number(r.budget), positions: num(r.positions), totalPositions: num(r.total_positions), moves: num(r.moves) });
-  }
-  out.sort((a, b) => a.number - b.number);
+  const out = csvDeals(row, path).filter((d) => d.number <= upTo);
+  const bad = out.find((d) => d.status !== 'won' && d.status !== 'lost' && d.status !== 'undecided');
+  if (bad) throw new Error(`${row.csv}: deal ${bad.deal} has status ${JSON.stringify(bad.status)}; only settled deals are carried over`);
   if (out.length !== upTo || out.some((d, i) => d.number !== i + 1)) {
     throw new Error(`${row.csv}: holds ${out.length} of the row's deals 1..${upTo}, not each once; the committed row cannot be carried over (git checkout ${row.csv} restores it)`);
   }
   return out;
+}
+
+/** The row's deals in the CSV at `path` (absent: none), in the row's order; lines of other names are left out. */
+function csvDeals(row: ResultsRow, path: string): DealResult[] {
+  const records = existsSync(path) ? parseCsvRecords(readFileSync(path, 'utf8')) : [];
+  const num = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
+  const out: DealResult[] = [];
+  for (const r of records) {
+    const number = dealNumber(row, r.deal ?? '');
+    if (number === null) continue;
+    out.push({ deal: r.deal!, number, status: r.status as ResultStatus, budget: Number(r.budget), positions: num(r.positions), totalPositions: num(r.total_positions), moves: num(r.moves) });
+  }
+  return out.sort((a, b) => a.number - b.number);
+}
+
+/**
+ * Every deal the committed CSV holds, or null when the committed summary counts none. Throws Error
+ * when the summary is of another solver version.
+ */
+export function committedRow(row: ResultsRow, root: string, solverVersion: string): DealResult[] | null {
+  const summary = readSummary(summaryPath(row, root));
+  if (!summary?.counted) return null;
+  if (summary.solverVersion !== solverVersion) throw new Error(`row ${row.id}: the committed deals were counted by solver ${summary.solverVersion}, not ${solverVersion}`);
+  return csvDeals(row, join(root, row.csv));
 }
 
 /**

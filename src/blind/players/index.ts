@@ -56,8 +56,11 @@ export function parsePlayerSpec(text: string): PlayerSpec {
   // `sample k=8`, `greedy,x`: a player's name and its parameters with no colon between them
   const glued = colon < 0 ? /^(greedy|sample)[\s,;]+\S/.exec(name) : null;
   if (glued) {
+    // the parameters as they would read with a colon before them and commas between them, if they are key=value pairs
+    const params = name.slice(glued[0].length - 1).trim().replace(/\s*=\s*/g, '=').split(/[\s,;]+/).filter(Boolean);
+    const hint = params.every((q) => /^[a-z]+=[^=]+$/.test(q)) ? `sample:${params.join(',')}` : 'sample:key=value,…';
     throw bad(glued[1] === 'greedy' ? `unknown player ${quoteInput(name)}; greedy takes no parameters`
-      : `unknown player ${quoteInput(name)}; a colon goes between the player and its parameters (sample:${name.slice(glued[0].length - 1).trim()})`);
+      : `unknown player ${quoteInput(name)}; a colon goes between the player and its parameters (${hint})`);
   }
   if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N,stretch=N]`);
   const params = new Map<string, string>();
@@ -73,7 +76,7 @@ export function parsePlayerSpec(text: string): PlayerSpec {
       if (key === '') throw bad(`parameter ${i + 1}, ${quoteInput(part.trim())}, has no key before its =; write key=value`);
       const value = part.slice(eq + 1).trim();
       // `k=8 budget=1000`: two parameters with a blank between them, not a comma
-      if (/\s\S*=/.test(value)) throw bad(`parameter ${quoteInput(part.trim())} holds two; separate key=value parameters with commas`);
+      if (/[\s;]\S*=/.test(value)) throw bad(`parameter ${quoteInput(part.trim())} holds two; separate key=value parameters with commas`);
       if (params.has(key)) throw bad(`parameter ${quoteInput(key)} given twice`);
       params.set(key, value);
     }
