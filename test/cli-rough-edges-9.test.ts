@@ -1,7 +1,7 @@
 /**
  * Rough edges of the command line, in process: a report that `--game` or `--suits` leaves empty says
- * on stderr what the database (or the studies named) holds instead; one with no results at all says
- * nothing more. (A deal code with no seed, `SE1`, is in ref.test.ts; a player spec with no colon,
+ * on stderr what the database (or the studies named) holds instead, in every format; one with no
+ * results at all says nothing more. (A deal code with no seed, `SE1`, is in ref.test.ts; a player spec with no colon,
  * `sample k=8`, in blind.test.ts.)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +34,11 @@ describe('a report its filter leaves empty says what there is', () => {
     expect([r.status, r.stdout, r.stderr]).toEqual([0, '[]\n', 'spidersolve: note: --game spider --suits 2,4 matches no results; the database holds results for spider 1 suit\n']);
     const s = await runInProcess(['report', '--db', db, '--suits', '2', '--study', 'st']);
     expect(s.stderr).toBe('spidersolve: note: --suits 2 matches no results; the study named holds results for spider 1 suit\n');
+  });
+
+  it('the HTML report and its Vega specs say it too', async () => {
+    const html = await runInProcess(['report', '--db', db, '--game', 'spiderette', '--format', 'vega']);
+    expect([html.status, html.stderr]).toEqual([0, 'spidersolve: note: --game spiderette matches no results; the database holds results for spider 1 suit\n']);
   });
 
   it('no note under --quiet, none where the filter matches, none for a database with no results at all', async () => {

@@ -197,5 +197,26 @@ describe('npm run results -- ROW with no database', () => {
     }
     expect(out.join('')).toBe('results: Spiderette 1 suit: the row already counts 40 deals, each at every rung; nothing to run (a --limit above 40 goes on after them)\n');
     expect(existsSync(join(root, real.db))).toBe(false);
+    // the whole row committed: it is complete, whatever the --limit, and a shard of it runs nothing either
+    const summary = summaryPath(real, root);
+    writeFileSync(summary, JSON.stringify({ row: real.id, solverVersion: SOLVER_VERSION, counted: 10000, unfinished: 0, searchSeconds: 1, peakBytes: 1, sittings: [] }));
+    writeFileSync(join(root, real.csv), 'deal,status,budget,positions,total_positions,moves\n' + Array.from({ length: 10000 }, (_, i) => `SE1-${i + 1},won,1000000,10,10,60\n`).join(''));
+    const was = readFileSync(summary, 'utf8');
+    out.length = 0;
+    process.stdout.write = ((t: string) => (out.push(String(t)), true)) as typeof process.stdout.write;
+    try {
+      expect(await resultsMain(['spiderette1', '--limit', '10001'], root)).toBe(0);
+      expect(await resultsMain(['spiderette1', '--shard', '0/2', '--limit', '3'], root)).toBe(0);
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(out).toEqual(Array(2).fill('results: Spiderette 1 suit: the row is complete (10,000 of 10,000 deals, each at every rung); nothing to run\n'));
+    expect(readFileSync(summary, 'utf8')).toBe(was);
+    expect(existsSync(join(root, 'data/results/shards'))).toBe(false);
+  });
+
+  it('an option before the row: "no row given"', () => {
+    expect(() => parseResultsArgs(['--limit', '5'])).toThrow('no row given before --limit; give one of spider4, spider2, spider1, spiderette4, spiderette2, spiderette1 first');
+    expect(() => parseResultsArgs(['--workers=2', 'spider1'])).toThrow('no row given before --workers; give one of');
   });
 });

@@ -17,7 +17,8 @@ const row = findRow('spider1')!;
 
 describe('npm run results', () => {
   it('runs a slice, grows it, and gives the same CSV from two shards merged', async () => {
-    const whole = mkdtempSync(join(tmpdir(), 'spidersolve-results-whole-'));
+    // a rows' folder that does not exist yet is made
+    const whole = join(mkdtempSync(join(tmpdir(), 'spidersolve-results-whole-')), 'not-yet');
     expect(await resultsMain(['spider1', '--limit', '6', '--workers', '1'], whole)).toBe(0);
     expect(await resultsMain(['spider1', '--limit', '8', '--workers', '1'], whole)).toBe(0);
     const csv = readFileSync(join(whole, row.csv), 'utf8');
@@ -31,9 +32,11 @@ describe('npm run results', () => {
     expect(s.sittings.every((x) => x.cpuSeconds > 0)).toBe(true);
     expect(s).toMatchObject({ counted: 8, planned: 10000, complete: false });
 
+    // the shards' default databases are under the rows' folder, not the working folder
     const sharded = mkdtempSync(join(tmpdir(), 'spidersolve-results-shards-'));
-    const dbs = [0, 1].map((k) => join(sharded, `s-${k}.sqlite`));
-    for (const k of [0, 1]) expect(await resultsMain(['spider1', '--shard', `${k}/2`, '--db', dbs[k]!, '--limit', '8', '--workers', '1'], sharded)).toBe(0);
+    const dbs = [0, 1].map((k) => join(sharded, `data/results/shards/spider1-${k}.sqlite`));
+    for (const k of [0, 1]) expect(await resultsMain(['spider1', '--shard', `${k}/2`, '--limit', '8', '--workers', '1'], sharded)).toBe(0);
+    expect(dbs.every((f) => existsSync(f))).toBe(true);
     expect(await resultsMain(['merge', 'spider1', ...dbs], sharded)).toBe(0);
     expect(readFileSync(join(sharded, row.csv), 'utf8')).toBe(csv);
     const m = readSummary(summaryPath(row, sharded))!;
@@ -60,5 +63,15 @@ describe('npm run results', () => {
     expect(c.sittings.map((x) => [x.dealsBefore, x.dealsAfter])).toEqual([[0, 6], [6, 8]]);
     // its database holds the two deals run now; --rebuild refuses it
     expect(await resultsMain(['spider1', '--limit', '8', '--rebuild'], carried)).toBe(2);
+
+    // --rebuild with no database: every deal solved again, the same CSV, and the sitting counts them
+    const rebuilt = mkdtempSync(join(tmpdir(), 'spidersolve-results-rebuilt-'));
+    cpSync(join(whole, 'data'), join(rebuilt, 'data'), { recursive: true });
+    rmSync(join(rebuilt, row.db));
+    expect(await resultsMain(['spider1', '--limit', '8', '--workers', '1', '--rebuild'], rebuilt)).toBe(0);
+    expect(readFileSync(join(rebuilt, row.csv), 'utf8')).toBe(csv);
+    const r = readSummary(summaryPath(row, rebuilt))!;
+    expect(r.carried).toBeUndefined();
+    expect(r.sittings.at(-1)).toMatchObject({ command: 'npm run results -- spider1 --limit 8 --workers 1 --rebuild', dealsBefore: 0, dealsAfter: 8 });
   }, 300_000);
 });

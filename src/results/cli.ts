@@ -461,7 +461,7 @@ export async function resultsMain(args: readonly string[], root = process.env.RE
       const after = rowProgress(row, root);
       const sitting: Sitting = {
         endedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-        command: rowCommand(row, limit) + (workers !== undefined ? ` --workers ${workers}` : ''),
+        command: rowCommand(row, limit) + (workers !== undefined ? ` --workers ${workers}` : '') + (rebuild ? ' --rebuild' : ''),
         workers: workers ?? null, exit: code, dealsBefore: before.counted, dealsAfter: after.counted,
         cpuSeconds: cpu0 !== null && cpu1 !== null ? Math.round((cpu1 - cpu0) * 100) / 100 : -1,
         wallSeconds: Math.round((Date.now() - t0) / 100) / 10,
