@@ -227,6 +227,12 @@ describe('the table', () => {
     expect(md).toContain('| Spider 2 suits | 0 of 10,000 | | | | | | | 1M, 4M, 16M | | | not run |');
     expect(md).toContain("Of the 2 deals compared so far (numbers 1–2), this table does not win 1: 2 (undecided); plspider's page names none of them as not won (the deal it does not name may be among them).");
     expect(md).toContain('| Spider 4 suits | 1 won, 0 lost, 1 undecided of 2 (first 2 of 32,000): floor 50.000%, ceiling 100.000% | 31,998 of PySol numbers 1–32,000');
+    expect(md).not.toContain('Both tables');
+    // the whole set with 14934 and one other not won: which deal decides whether the two agree
+    const whole = 'deal,status,budget,positions,total_positions,moves\n' + Array.from({ length: 32000 }, (_, i) => (i + 1 === 14934 || i + 1 === 1748 ? `pysol:spider:${i + 1},undecided,64000000,64000000,85000000,\n` : `pysol:spider:${i + 1},won,1000000,5,5,100\n`)).join('');
+    const all = renderTable([sp], [{ ...summary, counted: 32000 }], () => whole);
+    expect(all).toContain("this table does not win 2: 1748 (undecided), 14934 (undecided); plspider's page names 1 of them as not won");
+    expect(all).toContain("Both tables leave 2 of the 32,000 deals not won. They agree deal for deal if the deal plspider's page does not name is 1748; if it is another, plspider won 1748 and this table did not.");
   });
 });
 

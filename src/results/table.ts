@@ -122,6 +122,12 @@ function plspider(r: ResultsRow, dealsCsv: string | null): string[] {
       `plspider's page names ${named === 0 ? 'none of them' : `${named} of them`} as not won (the deal it does not name may be among them).`,
   );
   for (const d of theyLost) out.push(`Deal ${numberOf(d.deal!)}, which plspider did not win: ${d.status} here${d.status === 'won' ? ` (in ${num(Number(d.moves))} moves; \`spidersolve solve pysol:spider:${numberOf(d.deal!)} --max-positions ${d.budget}\` gives the line)` : ''}.`);
+  // the whole set, with as many not won as plspider's two: one named, so the other decides
+  const others = notWon.filter((d) => !PLSPIDER_NOT_WON.includes(numberOf(d.deal!)));
+  if (max >= 32_000 && notWon.length === 2 && others.length === 1) {
+    const n = numberOf(others[0]!.deal!);
+    out.push(`Both tables leave 2 of the 32,000 deals not won. They agree deal for deal if the deal plspider's page does not name is ${n}; if it is another, plspider won ${n} and this table did not.`);
+  }
   return out;
 }
 
