@@ -1,5 +1,5 @@
 /**
- * A results row that goes on without its database (src/results/export.ts carriedDeals, rowBase): a
+ * A results row that goes on without its database (src/results/export.ts carryPlan, exportRow): a
  * new checkout has the committed CSV and summary but not the database, so a sitting runs the deals
  * after the committed ones (and the committed ones not yet at the top rung of a ladder that has grown
  * since) into a new database, and the export puts the committed deals in front of them. The CSV, the

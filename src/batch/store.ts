@@ -313,11 +313,6 @@ export class ResultStore {
     return read.liveRuns(this.#db, studyId, now);
   }
 
-  /** The deal study `name` counts at the lowest place of its plan (its place and name), or null (storeRead.ts firstCounted). */
-  firstCounted(name: string): { ord: number; name: string } | null {
-    return read.firstCounted(this.#db, name);
-  }
-
   /** The places in the plan (`study_deals.ord`) of the deals study `name` counts so far (none if no such study). */
   studyPlaces(name: string): number[] {
     return read.studyPlaces(this.#db, name);

@@ -159,11 +159,6 @@ export function liveRuns(db: Database.Database, studyId: number, now = Date.now(
   return rows.filter((r) => !runIsDead(r, now)).map(({ pid, host, heartbeatAt, startedAt }) => ({ pid, host, heartbeatAt, startedAt }));
 }
 
-/** The deal study `name` counts at the lowest place of its plan: that place (`study_deals.ord`) and the name the study reached it by; null when it counts none. */
-export function firstCounted(db: Database.Database, name: string): { ord: number; name: string } | null {
-  return (db.prepare('SELECT sd.ord, sd.name FROM study_deals sd JOIN studies s ON s.id = sd.study_id WHERE s.name = ? ORDER BY sd.ord LIMIT 1').get(name) as { ord: number; name: string } | undefined) ?? null;
-}
-
 /** The places in the plan (`study_deals.ord`) of the deals study `name` counts so far (none if no such study). */
 export function studyPlaces(db: Database.Database, name: string): number[] {
   return db.prepare('SELECT sd.ord FROM study_deals sd JOIN studies s ON s.id = sd.study_id WHERE s.name = ? ORDER BY sd.ord').pluck().all(name) as number[];

@@ -1064,8 +1064,8 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
 
 /**
  * A report that --game or --suits left empty says on stderr (unless `quiet`) what the database, or
- * the studies named, hold instead: `note: --game spiderette matches no results; there are results
- * for spider 1 suit`. Nothing is said when there are no results at all.
+ * the studies named, hold instead: `note: --game spiderette matches no results; the database holds
+ * results for spider 1 suit`. Nothing is said when there are no results at all.
  */
 function filteredOutNote(store: ResultStore, filter: ResultFilter, quiet?: boolean): void {
   if (quiet || (filter.game === undefined && filter.suits === undefined)) return;

@@ -31,7 +31,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InputError } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
-import { carryPlan, countedDeals, exportRow, plannedList, readSummary, recordPlan, summaryPath, writeAtomically, type Carried, type RowSummary, type Sitting } from './export.js';
+import { belowTop, carryPlan, countedDeals, exportRow, plannedList, readSummary, recordPlan, rowDeals, summaryPath, writeAtomically, type Carried, type RowSummary, type Sitting } from './export.js';
 import { abortOnSignals } from '../batch/stopSignals.js';
 import { EXIT_INTERRUPTED } from '../cli/batch.js';
 import { CHECK_BUDGET, confirmRow, lossesPath, workerLossChecker, type LossCheck } from './confirm.js';
@@ -256,8 +256,7 @@ function rowProgress(row: ResultsRow, root: string): { counted: number; unfinish
     return { counted: plan?.deals ?? 0, unfinished: plan?.rerun?.length ?? 0 };
   }
   const deals = countedDeals(row, root, SOLVER_VERSION) ?? [];
-  const top = row.budgets[row.budgets.length - 1]!;
-  return { counted: deals.length, unfinished: deals.filter((d) => d.status === 'undecided' && d.budget < top).length };
+  return { counted: deals.length, unfinished: deals.filter((d) => belowTop(row, d)).length };
 }
 
 /**
@@ -483,19 +482,23 @@ function readSittings(path: string): Sitting[] {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Sitting[]) : [];
 }
 
+/** The deals a shard's own database counts (0 when it is absent). */
+function shardCounted(row: ResultsRow, db: string): number {
+  return existsSync(db) ? rowDeals(row, db, SOLVER_VERSION)?.length ?? 0 : 0;
+}
+
 /** Runs shard K/N of a row into its own database and records the sitting beside it; no export (the merge exports). */
 async function runShard(row: ResultsRow, root: string, shard: ShardOption, plan: Carried | null, workers?: number, limit?: number): Promise<number> {
   if (shard.rooted) shard = { ...shard, db: shownPath(root, shard.db), rooted: false };
   const cpu0 = childrenCpuSeconds();
   const t0 = Date.now();
-  // a shard's own deals (its list begins after the row's base)
-  const before = rowProgress({ ...row, db: resolve(shard.db) }, '/').counted;
+  const before = shardCounted(row, shard.db);
   const code = await runBatch(row, root, plan, workers, limit, shard);
   const cpu1 = childrenCpuSeconds();
   if (code !== 0 && code !== 130) return code;
   // the row's summary says how the shards' deals relate to its committed files, for the merge's export
   beginDatabase(row, root, plan);
-  const after = rowProgress({ ...row, db: resolve(shard.db) }, '/').counted;
+  const after = shardCounted(row, shard.db);
   const sitting: Sitting = {
     endedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     command: `${rowCommand(row, limit)} --shard ${shard.index}/${shard.count}${workers !== undefined ? ` --workers ${workers}` : ''}`,

@@ -234,9 +234,21 @@ export function carryPlan(row: ResultsRow, root: string, solverVersion: string):
   const summary = readSummary(summaryPath(row, root));
   if (existsSync(join(root, row.db))) return summary?.carried ? { ...summary.carried, rerun: summary.carried.rerun ?? [] } : null;
   if (!summary || summary.counted === 0) return null;
-  const top = row.budgets[row.budgets.length - 1]!;
-  const rerun = committedDeals(row, root, summary.counted, solverVersion).filter((d) => d.status === 'undecided' && d.budget < top).map((d) => d.number);
+  const rerun = committedDeals(row, root, summary.counted, solverVersion).filter((d) => belowTop(row, d)).map((d) => d.number);
   return { deals: summary.counted, rerun, searchSeconds: summary.searchSeconds, peakBytes: summary.peakBytes };
+}
+
+/** Is the deal undecided below the top rung of the row's ladder (not yet taken to every rung)? */
+export function belowTop(row: ResultsRow, d: DealResult): boolean {
+  return d.status === 'undecided' && d.budget < row.budgets[row.budgets.length - 1]!;
+}
+
+/** Throws Error when the committed summary's solver version is not `solverVersion` (its deals cannot be counted with this one's). */
+function checkCommittedVersion(row: ResultsRow, root: string, solverVersion: string): void {
+  const summary = readSummary(summaryPath(row, root));
+  if (summary && summary.solverVersion !== solverVersion) {
+    throw new Error(`row ${row.id}: the committed deals were counted by solver ${summary.solverVersion}, not ${solverVersion}; they cannot be carried over: rebuild the row from its first deal (--rebuild)`);
+  }
 }
 
 /**
@@ -245,12 +257,8 @@ export function carryPlan(row: ResultsRow, root: string, solverVersion: string):
  * (won, lost or undecided; no error).
  */
 export function committedDeals(row: ResultsRow, root: string, upTo: number, solverVersion: string): DealResult[] {
-  const path = join(root, row.csv);
-  const summary = readSummary(summaryPath(row, root));
-  if (summary && summary.solverVersion !== solverVersion) {
-    throw new Error(`row ${row.id}: the committed deals were counted by solver ${summary.solverVersion}, not ${solverVersion}; they cannot be carried over: rebuild the row from its first deal (--rebuild)`);
-  }
-  const out = csvDeals(row, path).filter((d) => d.number <= upTo);
+  checkCommittedVersion(row, root, solverVersion);
+  const out = csvDeals(row, join(root, row.csv)).filter((d) => d.number <= upTo);
   const bad = out.find((d) => d.status !== 'won' && d.status !== 'lost' && d.status !== 'undecided');
   if (bad) throw new Error(`${row.csv}: deal ${bad.deal} has status ${JSON.stringify(bad.status)}; only settled deals are carried over`);
   if (out.length !== upTo || out.some((d, i) => d.number !== i + 1)) {
@@ -277,9 +285,8 @@ function csvDeals(row: ResultsRow, path: string): DealResult[] {
  * when the summary is of another solver version.
  */
 export function committedRow(row: ResultsRow, root: string, solverVersion: string): DealResult[] | null {
-  const summary = readSummary(summaryPath(row, root));
-  if (!summary?.counted) return null;
-  if (summary.solverVersion !== solverVersion) throw new Error(`row ${row.id}: the committed deals were counted by solver ${summary.solverVersion}, not ${solverVersion}`);
+  if (!readSummary(summaryPath(row, root))?.counted) return null;
+  checkCommittedVersion(row, root, solverVersion);
   return csvDeals(row, join(root, row.csv));
 }
 
@@ -348,12 +355,11 @@ export function exportRow(row: ResultsRow, root: string, solverVersion: string, 
   const mine = new Set(dbDeals.map((d) => d.deal));
   const carried = plan ? committedDeals(row, root, plan.deals, solverVersion).filter((d) => !mine.has(d.deal)) : [];
   const deals = [...carried, ...dbDeals].sort((a, b) => a.number - b.number);
-  const top = row.budgets[row.budgets.length - 1]!;
   let rungs: RungCounts[] = [];
   let searchMs = plan ? plan.searchSeconds * 1000 : 0;
   let peak: number | null = plan ? plan.peakBytes : null;
   // carried deals not yet at the top rung (to be run again) are unfinished, as the database's are
-  let unfinished = carried.filter((d) => d.status === 'undecided' && d.budget < top).length;
+  let unfinished = carried.filter((d) => belowTop(row, d)).length;
   if (existsSync(dbPath)) {
     const store = ResultStore.openForReading(dbPath);
     try {
@@ -380,7 +386,7 @@ export function exportRow(row: ResultsRow, root: string, solverVersion: string, 
       return m ? rungCounts(c.budget, c.deals + m.deals, c.won + m.won, c.lost + m.lost, m.errors) : c;
     });
   }
-  const topRung = rungs.find((r) => r.budget === top) ?? null;
+  const topRung = rungs.find((r) => r.budget === row.budgets[row.budgets.length - 1]) ?? null;
   const grades = row.source.kind === 'pysol' ? gradesOf(deals) : null;
   const summary: RowSummary = {
     row: row.id, title: row.title, game: row.game, suits: row.suits, study: row.study, solverVersion,
