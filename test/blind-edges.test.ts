@@ -196,11 +196,11 @@ describe('the cost line counts the solves that found where the deal was lost', (
     expect(j.work).toMatchObject({ solves: 60, positions: 66_414 });
     expect(j.loss).toMatchObject({ solves: 8, positions: 362 });
     expect(j.cost).toMatchObject({ solves: 68, positions: 66_776, lossSolves: 8, lossPositions: 362 });
-    expect(cost).toMatch(/^cost: \d+\.\d s; 68 solves, 66,776 positions \(of these, finding where the deal was lost: \d+\.\d s, 8 solves, 362 positions\); 20 plans voted, 1 move played by the greedy fallback \(without a vote\)$/);
+    expect(cost).toMatch(/^cost: \d+\.\d s; 68 solves, 66,776 positions \(of these, finding where the deal was lost: \d+\.\d s, 8 solves, 362 positions\); 20 votes held, 1 move played by the greedy fallback \(without a vote\)$/);
     const none = await both('SE2-5', '--player', 'sample:k=2,budget=500,eval=win,escalate=2,endhop=0', '--loss-budget', '0');
     expect(none.j.loss).toBeNull();
     expect(none.j.cost).toMatchObject({ solves: 60, positions: 66_414, lossSolves: 0, lossPositions: 0, lossElapsedMs: 0 });
-    expect(none.cost).toMatch(/^cost: \d+\.\d s; 60 solves, 66,414 positions; 20 plans voted, 1 move played by the greedy fallback \(without a vote\)$/);
+    expect(none.cost).toMatch(/^cost: \d+\.\d s; 60 solves, 66,414 positions; 20 votes held, 1 move played by the greedy fallback \(without a vote\)$/);
   });
 });
 

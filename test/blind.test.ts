@@ -187,6 +187,8 @@ describe('player specs', () => {
     ['sample k=8', 'player "sample k=8": unknown player "sample k=8"; a colon goes between the player and its parameters (sample:k=8)'],
     ['sample,budget=500', 'player "sample,budget=500": unknown player "sample,budget=500"; a colon goes between the player and its parameters (sample:budget=500)'],
     ['greedy k=2', 'player "greedy k=2": unknown player "greedy k=2"; greedy takes no parameters'],
+    ['greedy,', 'player "greedy,": a stray "," after the player\'s name; write greedy'],
+    ['sample ;', 'player "sample ;": a stray ";" after the player\'s name; write sample or sample:key=value,…'],
     ['sample:k=8 budget=1000', 'player "sample:k=8 budget=1000": parameter "k=8 budget=1000" holds two; separate key=value parameters with commas'],
   ])('%s is refused in one line', (text, message) => {
     let e: unknown;

@@ -108,12 +108,12 @@ describe('--player specs: empty parameters and blanks', () => {
 });
 
 describe('blind: the cost line says what plans and greedy fallbacks are', () => {
-  it('the sample player: plans voted, and moves played by the greedy fallback without a vote', async () => {
+  it('the sample player: votes held, and moves played by the greedy fallback without a vote', async () => {
     const r = await runInProcess(['blind', 'SE2-5', '--player', 'sample:k=2,budget=500,eval=win,escalate=2,endhop=0', '--loss-budget', '0']);
     // stuck: exit 3
     expect(r.status).toBe(3);
     const last = r.stdout.trimEnd().split('\n').at(-1)!;
-    expect(last).toMatch(/^cost: \d+\.\d s; 60 solves, 66,414 positions; 20 plans voted, 1 move played by the greedy fallback \(without a vote\)$/);
+    expect(last).toMatch(/^cost: \d+\.\d s; 60 solves, 66,414 positions; 20 votes held, 1 move played by the greedy fallback \(without a vote\)$/);
   });
 
   it('greedy votes on nothing: no plans or fallbacks on its line', async () => {

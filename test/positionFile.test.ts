@@ -244,7 +244,7 @@ describe('JSON form', () => {
     const o = JSON.parse(fixture('spider-1suit-1.json'));
     o.game = 'spider';
     o.suits = 1;
-    expect(badJson(JSON.stringify(o))).toEqual({ code: 'bad-card', message: 'position file pos.json columns[0].faceDown[0]: card 3C is not in a spider 1-suit game (suits S)' });
+    expect(badJson(JSON.stringify(o))).toEqual({ code: 'bad-card', message: 'position file pos.json field "columns[0].faceDown[0]": card 3C is not in a spider 1-suit game (suits S)' });
   });
   it('refuses bad JSON, unknown fields and wrong types, naming the field', () => {
     expect(badJson('{').code).toBe('bad-json');
@@ -252,36 +252,36 @@ describe('JSON form', () => {
     // the parser quotes the text: its line breaks become spaces, and the quote is closed (one line)
     expect(badJson('not json\n')).toEqual({ code: 'bad-json', message: `position file pos.json: not valid JSON (Unexpected token 'o', "not json " is not valid JSON)` });
     expect(badJson('[]')).toEqual({ code: 'bad-json', message: 'position file pos.json: expected a JSON object with a "columns" array' });
-    expect(badJson('{"columns": [], "colour": 1}').message).toBe('position file pos.json colour: unknown field; expected game, suits, columns, stockDeals, removed, source');
-    expect(badJson('{"game": "chess", "columns": []}').message).toBe('position file pos.json game: "chess" is not "spider" or "spiderette"');
-    expect(badJson('{"suits": 3, "columns": []}').message).toBe('position file pos.json suits: 3 is not 1, 2 or 4');
+    expect(badJson('{"columns": [], "colour": 1}').message).toBe('position file pos.json field "colour": unknown field; expected game, suits, columns, stockDeals, removed, source');
+    expect(badJson('{"game": "chess", "columns": []}').message).toBe('position file pos.json field "game": "chess" is not "spider" or "spiderette"');
+    expect(badJson('{"suits": 3, "columns": []}').message).toBe('position file pos.json field "suits": 3 is not 1, 2 or 4');
     // a number in quotes is named as a string, with the fix
-    expect(badJson('{"suits": "4", "columns": []}').message).toBe('position file pos.json suits: "4" is a string; write the number 4, without quotes');
-    expect(badJson('{"suits": "four", "columns": []}').message).toBe('position file pos.json suits: "four" is not 1, 2 or 4');
+    expect(badJson('{"suits": "4", "columns": []}').message).toBe('position file pos.json field "suits": "4" is a string; write the number 4, without quotes');
+    expect(badJson('{"suits": "four", "columns": []}').message).toBe('position file pos.json field "suits": "four" is not 1, 2 or 4');
     expect(badJson('{"columns": {}}').code).toBe('bad-json');
-    expect(badJson('{"columns": [{"faceDown": ["AS"], "faceUp": [7]}]}').message).toBe('position file pos.json columns[0].faceUp[0]: 7 is not a card; write rank then suit, e.g. "10S"');
-    expect(badJson('{"columns": [{"down": []}]}').message).toBe('position file pos.json columns[0].down: unknown field; expected faceDown, faceUp');
-    expect(badJson('{"columns": [{"faceUp": ["AS"]}], "removed": ["X"]}').message).toBe('position file pos.json removed[0]: "X" is not a suit letter (S H D C)');
+    expect(badJson('{"columns": [{"faceDown": ["AS"], "faceUp": [7]}]}').message).toBe('position file pos.json field "columns[0].faceUp[0]": 7 is not a card; write rank then suit, e.g. "10S"');
+    expect(badJson('{"columns": [{"down": []}]}').message).toBe('position file pos.json field "columns[0].down": unknown field; expected faceDown, faceUp');
+    expect(badJson('{"columns": [{"faceUp": ["AS"]}], "removed": ["X"]}').message).toBe('position file pos.json field "removed[0]": "X" is not a suit letter (S H D C)');
     // null is not a field left out: it is named, not read as an empty stock
-    expect(badJson('{"columns": [{"faceUp": ["AS"]}], "stockDeals": null}').message).toBe('position file pos.json stockDeals: must be an array of deals, each an array of cards');
-    expect(badJson('{"columns": [{"faceDown": null, "faceUp": ["AS"]}]}').message).toBe('position file pos.json columns[0].faceDown: must be an array of cards like "10S"');
-    expect(badJson('{"columns": [{"faceUp": null}]}').message).toBe('position file pos.json columns[0].faceUp: must be an array of cards like "10S"');
+    expect(badJson('{"columns": [{"faceUp": ["AS"]}], "stockDeals": null}').message).toBe('position file pos.json field "stockDeals": must be an array of deals, each an array of cards');
+    expect(badJson('{"columns": [{"faceDown": null, "faceUp": ["AS"]}]}').message).toBe('position file pos.json field "columns[0].faceDown": must be an array of cards like "10S"');
+    expect(badJson('{"columns": [{"faceUp": null}]}').message).toBe('position file pos.json field "columns[0].faceUp": must be an array of cards like "10S"');
   });
   it('applies the same validation as the text form, naming the field', () => {
     const o = positionToJson(okText(MID)) as unknown as { columns: { faceDown: string[]; faceUp: string[] }[]; stockDeals: string[][] };
     o.columns[1]!.faceUp = [];
-    expect(badJson(JSON.stringify(o)).message).toMatch(/^position file pos.json columns\[1\]: face-down cards with no face-up card above them/);
+    expect(badJson(JSON.stringify(o)).message).toMatch(/^position file pos.json field "columns\[1\]": face-down cards with no face-up card above them/);
     const p = positionToJson(okText(MID)) as unknown as { stockDeals: string[][] };
     p.stockDeals.reverse();
-    expect(badJson(JSON.stringify(p))).toMatchObject({ code: 'bad-stock', message: expect.stringMatching(/^position file pos.json stockDeals\[0\]: stock deal 1 of 2 has 3 cards/) });
+    expect(badJson(JSON.stringify(p))).toMatchObject({ code: 'bad-stock', message: expect.stringMatching(/^position file pos.json field "stockDeals\[0\]": stock deal 1 of 2 has 3 cards/) });
     const q = positionToJson(okText(MID)) as unknown as { columns: unknown[] };
     q.columns.pop();
-    expect(badJson(JSON.stringify(q)).message).toBe('position file pos.json columns: 6 columns given; a spiderette 4-suit game has 7');
+    expect(badJson(JSON.stringify(q)).message).toBe('position file pos.json field "columns": 6 columns given; a spiderette 4-suit game has 7');
     // the game given, the suits left out: the message says only the suits were inferred
     const r = positionToJson(okText(MID)) as unknown as { game: string; suits?: number; columns: unknown[] };
     r.columns.pop();
     delete r.suits;
-    expect(badJson(JSON.stringify(r)).message).toBe('position file pos.json columns: 6 columns given; a spiderette 4-suit game (suits inferred from the cards: none given) has 7');
+    expect(badJson(JSON.stringify(r)).message).toBe('position file pos.json field "columns": 6 columns given; a spiderette 4-suit game (suits inferred from the cards: none given) has 7');
   });
   it('skips a byte-order mark before the JSON, as before the text form', () => {
     const json = makePositionJson(okText(MID));

@@ -50,7 +50,8 @@ describe('loadDeal', () => {
     for (const [ref, msg] of [
       ['pysol:klondike:1', 'deal "pysol:klondike:1": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette'],
       ['pysol:spider', 'deal "pysol:spider": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette'],
-      ['pysol:spider:abc', 'deal "pysol:spider:abc": game number "abc" is not a whole number'],
+      ['pysol:spider:abc', 'deal "pysol:spider:abc": game number "abc" is not a whole number 1..9007199254740991'],
+      ['pysol:spider:-3', 'deal "pysol:spider:-3": game number "-3" is not a whole number 1..9007199254740991'],
       ['pysol:spider:0', 'deal "pysol:spider:0": game number 0 is out of range 1..9007199254740991'],
       // two references on one deals-file line
       ['pysol:spider:1 pysol:spider:2', 'deal "pysol:spider:1 pysol:spider:2": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette (a space inside: one reference at a time, one a line in a deals file)'],
@@ -128,9 +129,12 @@ describe('loadDeal', () => {
       const r = loadDeal(a!);
       expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-code', `deal "${a}": no such file, and not a deal code: a code needs a hyphen and a seed (${example} is seed 7)`]);
     }
-    // other suit counts are not read as a code
-    const f = loadDeal('SE3');
-    expect(f.ok ? 'ok' : f.error.code).toBe('bad-file');
+  });
+  it('a game with a suit count there is not, naming no file, names the suit counts', () => {
+    for (const [a, example] of [['SE3', 'SE2-7'], ['SP31', 'SP2-7'], ['se0', 'SE2-7']]) {
+      const r = loadDeal(a!);
+      expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-code', `deal "${a}": no such file, and not a deal code: the suits are 1, 2 or 4, then a hyphen and a seed (${example} is two suits, seed 7)`]);
+    }
   });
   it('a seeded deal code with its hyphen left out or mistyped, naming no file, gets a "did you mean"', () => {
     for (const [a, guess] of [['SP27', 'SP2-7'], ['SP2_7', 'SP2-7'], ['se4.12', 'SE4-12'], ['sp1:50001', 'SP1-50001']]) {

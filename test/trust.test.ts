@@ -478,9 +478,9 @@ describe('#12.8 a JSON position file nested thousands deep', () => {
     const sub = join(dir, 'deep');
     mkdirSync(sub);
     const expected: Record<string, string> = {
-      'columns.json': 'columns[0].faceUp[0]: an array (1 item) is not a card; write rank then suit, e.g. "10S"',
-      'game.json': 'game: an array (1 item) is not "spider" or "spiderette"',
-      'removed.json': 'removed[0]: an object is not a suit letter (S H D C)',
+      'columns.json': 'field "columns[0].faceUp[0]": an array (1 item) is not a card; write rank then suit, e.g. "10S"',
+      'game.json': 'field "game": an array (1 item) is not "spider" or "spiderette"',
+      'removed.json': 'field "removed[0]": an object is not a suit letter (S H D C)',
       'top.json': ': expected a JSON object with a "columns" array',
     };
     for (const [name, text] of Object.entries(deep(20_000))) {
@@ -503,8 +503,8 @@ describe('#12.8 a JSON position file nested thousands deep', () => {
       cli(['batch', '--deals', deals, '--db', join(sub, 'r.sqlite')]),
       cli(['show', file]),
     ]);
-    expectOneLineError(b, /^spidersolve: --deals .*deals\.txt: 1 bad line \(1\), nothing was run: line 1: position file .*deep\.json columns\[0\]\.faceUp\[0\]: an array \(1 item\) is not a card/);
-    expectOneLineError(s, /^spidersolve: position file .*deep\.json columns\[0\]\.faceUp\[0\]: an array \(1 item\) is not a card/);
+    expectOneLineError(b, /^spidersolve: --deals .*deals\.txt: 1 bad line \(1\), nothing was run: line 1: position file .*deep\.json field "columns\[0\]\.faceUp\[0\]": an array \(1 item\) is not a card/);
+    expectOneLineError(s, /^spidersolve: position file .*deep\.json field "columns\[0\]\.faceUp\[0\]": an array \(1 item\) is not a card/);
     expect(readdirSync(sub).sort()).toEqual(['deals.txt', 'deep.json']);
   });
 });

@@ -273,10 +273,10 @@ export function blindCost(g: BlindGame, loss: TimedLoss | null): BlindCost {
 /**
  * The `cost:` line of `blind`: the play and the loss search together (blindCost), with the loss
  * search's share when it ran, then for the sample player what its moves came from: the plans it chose
- * by a vote of solved completions (players/sample.ts) and the moves its greedy fallback played without
+ * by a vote of solved completions (players/sample.ts; a vote that finds no plan counts too) and the moves its greedy fallback played without
  * a vote (none voted for, or its plans going round in a circle); greedy votes on nothing, so its line
  * has no such part. `cost: 2.3 s; 45 solves, 123,456 positions (of these, finding where the deal was
- * lost: 0.4 s, 5 solves, 23,456 positions); 10 plans voted, 2 moves played by the greedy fallback
+ * lost: 0.4 s, 5 solves, 23,456 positions); 10 votes held, 2 moves played by the greedy fallback
  * (without a vote)`.
  */
 export function costText(g: BlindGame, loss: TimedLoss | null): string {
@@ -284,7 +284,7 @@ export function costText(g: BlindGame, loss: TimedLoss | null): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const plural = (n: number, word: string) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
   const share = loss === null ? '' : ` (of these, finding where the deal was lost: ${s(c.lossElapsedMs)}, ${plural(c.lossSolves, 'solve')}, ${plural(c.lossPositions, 'position')})`;
-  const votes = g.player === 'greedy' ? '' : `; ${plural(g.work.plans, 'plan')} voted, ${plural(g.work.fallbacks, 'move')} played by the greedy fallback (without a vote)`;
+  const votes = g.player === 'greedy' ? '' : `; ${plural(g.work.plans, 'vote')} held, ${plural(g.work.fallbacks, 'move')} played by the greedy fallback (without a vote)`;
   return `cost: ${s(c.elapsedMs)}; ${plural(c.solves, 'solve')}, ${plural(c.positions, 'position')}${share}${votes}`;
 }
 

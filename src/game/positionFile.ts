@@ -341,7 +341,9 @@ export function makePositionJson(pos: Position, source?: string): string {
  */
 export function parsePositionJson(text: string, name: string, meta?: PositionFileMeta): Result<Position> {
   const prefix = `position file ${name}`;
-  const fail = (code: ErrorCode, where: string, msg: string): Fail => err(code, `${prefix}${where ? ' ' + where : ''}: ${msg}`) as Fail;
+  // a field is named by its JSON path, quoted: `field "columns[0].faceUp[2]"`
+  const field = (path: string): string => `field "${path}"`;
+  const fail = (code: ErrorCode, where: string, msg: string): Fail => err(code, `${prefix}${where ? ' ' + field(where) : ''}: ${msg}`) as Fail;
   let data: unknown;
   try {
     // a byte-order mark some editors write first is not part of the JSON (the text form skips it too)
@@ -357,7 +359,7 @@ export function parsePositionJson(text: string, name: string, meta?: PositionFil
       return fail('bad-json', k, `unknown field; expected game, suits, columns, stockDeals, removed, source`);
     }
   }
-  const raw: RawPosition = { columns: [], stock: [], removed: [], gameWhere: 'columns', removedWhere: 'removed' };
+  const raw: RawPosition = { columns: [], stock: [], removed: [], gameWhere: field('columns'), removedWhere: field('removed') };
   if (o.game !== undefined) {
     if (typeof o.game !== 'string' || !isGameName(o.game.toLowerCase())) return fail('bad-json', 'game', `${describeJsonValue(o.game)} is not "spider" or "spiderette"`);
     raw.game = o.game.toLowerCase() as GameName;
@@ -377,7 +379,7 @@ export function parsePositionJson(text: string, name: string, meta?: PositionFil
       const x = v[i];
       const c = typeof x === 'string' ? parseCard(x) : undefined;
       if (c === undefined) return fail('bad-card', `${where}[${i}]`, `${describeJsonValue(x)} is not a card; write rank then suit, e.g. "10S"`);
-      out.push({ card: c, where: `${where}[${i}]`, text: x as string });
+      out.push({ card: c, where: field(`${where}[${i}]`), text: x as string });
     }
     return out;
   };
@@ -391,7 +393,7 @@ export function parsePositionJson(text: string, name: string, meta?: PositionFil
     if (!Array.isArray(down)) return down;
     const up = readCards(c.faceUp === undefined ? [] : c.faceUp, `${where}.faceUp`);
     if (!Array.isArray(up)) return up;
-    raw.columns.push({ down, up, where });
+    raw.columns.push({ down, up, where: field(where) });
   }
   // (a field left out is empty; one given as null is refused, naming it)
   const stock = o.stockDeals === undefined ? [] : o.stockDeals;
@@ -400,7 +402,7 @@ export function parsePositionJson(text: string, name: string, meta?: PositionFil
     const cards = readCards(stock[i], `stockDeals[${i}]`);
     if (!Array.isArray(cards)) return cards;
     if (cards.length === 0) return fail('bad-stock', `stockDeals[${i}]`, 'empty stock deal; leave it out when the stock is empty');
-    raw.stock.push({ cards, where: `stockDeals[${i}]` });
+    raw.stock.push({ cards, where: field(`stockDeals[${i}]`) });
   }
   if (o.removed !== undefined) {
     if (!Array.isArray(o.removed)) return fail('bad-json', 'removed', 'must be an array of suit letters like ["S", "H"]');

@@ -135,6 +135,11 @@ export function loadDeal(ref: string, name: string = pathForMessage(ref)): Resul
       const example = `${bare[1]!.toUpperCase()}${bare[2]}-7`;
       return err('bad-code', `deal ${quoteInput(ref, 130)}: no such file, and not a deal code: a code needs a hyphen and a seed (${example} is seed 7)`);
     }
+    // no such file, and a game with a suit count there is not (SE3, SP31): name the suit counts
+    const suits = /^(SP|SE)(\d{1,3})$/i.exec(t);
+    if (code === 'ENOENT' && suits) {
+      return err('bad-code', `deal ${quoteInput(ref, 130)}: no such file, and not a deal code: the suits are 1, 2 or 4, then a hyphen and a seed (${suits[1]!.toUpperCase()}2-7 is two suits, seed 7)`);
+    }
     // no such file, and shaped like a code of another game (XX1-1): name the games there are
     if (code === 'ENOENT' && /^[a-z]{1,4}\d*x?-[0-9a-z]*$/i.test(t)) {
       return err('bad-code', `deal ${quoteInput(ref, 130)}: no such file, and not a deal code (write e.g. SP2-1007: game SP or SE, suits 1, 2 or 4, seed) or pysol:GAME:N`);
