@@ -3,7 +3,8 @@
  * new checkout has the committed CSV and summary but not the database, so a sitting runs the deals
  * after the committed ones (and the committed ones not yet at the top rung of a ladder that has grown
  * since) into a new database, and the export puts the committed deals in front of them. The CSV, the
- * rung counts and the search time must be the ones a single database of every deal gives.
+ * rung counts and the search time must be the ones a single database of every deal gives. The
+ * table's chart page is drawn from the committed files alone, as that database's report counts them.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { confirmRow, lossesCsv, lossesPath } from '../src/results/confirm.js';
 import { carryPlan, committedDeals, countedDeals, exportRow, plannedList, readSummary, recordPlan, rungsOfDeals, summaryPath } from '../src/results/export.js';
 import { findRow, type ResultsRow } from '../src/results/rows.js';
 import { renderTable } from '../src/results/table.js';
+import { committedHtml, committedReport, NO_TIMES } from '../src/results/chart.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
 
 const V = '9.9.9';
@@ -218,5 +220,36 @@ describe('npm run results -- ROW with no database', () => {
   it('an option before the row: "no row given"', () => {
     expect(() => parseResultsArgs(['--limit', '5'])).toThrow('no row given before --limit; give one of spider4, spider2, spider1, spiderette4, spiderette2, spiderette1 first');
     expect(() => parseResultsArgs(['--workers=2', 'spider1'])).toThrow('no row given before --workers; give one of');
+  });
+});
+
+describe("the table's chart page from the committed files (src/results/chart.ts)", () => {
+  it('counts every rung and won deal as the database report does, but without search times', () => {
+    const whole = mkdtempSync(join(tmpdir(), 'spidersolve-carry-'));
+    writeDb(whole, [1, 2, 3, 4, 5, 6]);
+    exportRow(row, whole, V);
+    const store = ResultStore.openForReading(join(whole, row.db));
+    const fromDb = store.reportWithEffort({ studies: [row.study] });
+    store.close();
+    const c = committedReport([row], whole);
+    expect(c.rows).toEqual(fromDb.rows.map((r) => ({ ...r, medianMs: null, p95Ms: null })));
+    expect(c.won).toEqual(fromDb.won.map((w) => ({ ...w, elapsedMs: null })));
+    // seeds 1 and 6 won at 100 count at both rungs, seed 2 at 400 only
+    expect(c.rows.map((r) => [r.budget, r.won, r.lost, r.undecided, r.medianPositions])).toEqual([[100, 2, 1, 3, 55], [400, 3, 2, 1, 70]]);
+    expect(c.won.map((w) => [w.budget, w.positions, w.moveCount])).toEqual([[100, 40, 30], [400, 40, 30], [400, 250, 35], [100, 70, 41], [400, 70, 41]]);
+  });
+
+  it('writes the page with no database, says why it has no chart of times, and the same page twice', async () => {
+    const root = committedRoot();
+    expect(existsSync(join(root, row.db))).toBe(false);
+    const html = await committedHtml([row], root, 'spidersolve test');
+    expect(html).toContain('<h1>spidersolve win-rate table</h1>');
+    expect(html).toContain('4 deals counted by 1 study in data/results/ROW.csv, the rows’ committed files (the rows of docs/results.md), solver 9.9.9.');
+    expect(html).toContain(`<figure data-chart="time" data-absent>\n<h2>Solving time of won deals</h2>\n<p class="empty">${NO_TIMES}</p>`);
+    expect(html.match(/<figure data-chart="(win-rate|proof-rate|positions|line-length)">/g)).toHaveLength(4);
+    expect(html.match(/<tr><td class="l s">results-carry<\/td>/g)).toHaveLength(2);
+    expect(await committedHtml([row], root, 'spidersolve test')).toBe(html);
+    // a row with nothing committed is left out
+    expect(committedReport([row], mkdtempSync(join(tmpdir(), 'spidersolve-carry-')))).toEqual({ rows: [], won: [] });
   });
 });

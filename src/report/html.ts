@@ -30,6 +30,13 @@ export interface ReportMeta {
   readonly pooled?: number;
   /** The blind studies' rows (src/batch/blind.ts blindReport): their table and chart follow the solves'. */
   readonly blind?: readonly BlindReportRow[];
+  /**
+   * Charts whose data the source does not hold, by chart id (`time`: the search times), each with the
+   * note shown in its place (the win-rate table's page, src/results/chart.ts, from files without times).
+   */
+  readonly absent?: Readonly<Record<string, string>>;
+  /** The page's title and heading; `spidersolve study report` when absent. */
+  readonly title?: string;
 }
 
 const CSS = `
@@ -122,6 +129,11 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
   const charts = layouts.medium;
   const figures: string[] = [];
   for (const [i, c] of charts.entries()) {
+    const absent = meta.absent?.[c.id];
+    if (absent !== undefined) {
+      figures.push(`<figure data-chart="${escapeHtml(c.id)}" data-absent>\n<h2>${escapeHtml(c.title)}</h2>\n<p class="empty">${escapeHtml(absent)}</p>\n</figure>`);
+      continue;
+    }
     if (c.empty) {
       // nothing to draw (no won deal): a note, not an empty frame with a caption describing boxes
       figures.push(`<figure data-chart="${escapeHtml(c.id)}" data-empty>\n<h2>${escapeHtml(c.title)}</h2>\n<p class="empty">No won deals: nothing to plot.</p>\n</figure>`);
@@ -165,12 +177,12 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>spidersolve study report</title>
+<title>${escapeHtml(meta.title ?? 'spidersolve study report')}</title>
 <style>${CSS}</style>
 </head>
 <body>
 <main>
-<h1>spidersolve study report</h1>
+<h1>${escapeHtml(meta.title ?? 'spidersolve study report')}</h1>
 <p class="meta">${escapeHtml(meta1)}</p>
 ${meta.notes?.length ? `<div class="warn" role="note" data-partial>${meta.notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>\n` : ''}${rows.length || !blind.length ? `${rows.length ? table(rows) : '<p>No results.</p>'}
 <p class="legend">${escapeHtml(REPORT_LEGEND.join(' '))}</p>

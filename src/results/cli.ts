@@ -26,7 +26,7 @@
  * (what it finished is exported) or confirm was (the answers written are kept); otherwise the batch's own status.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InputError } from '../game/errors.js';
@@ -37,6 +37,8 @@ import { EXIT_INTERRUPTED } from '../cli/batch.js';
 import { CHECK_BUDGET, confirmRow, lossesPath, workerLossChecker, type LossCheck } from './confirm.js';
 import { batchArgs, findRow, RESULTS_DIR, RESULTS_ROWS, shownPath, type ResultsRow } from './rows.js';
 import { renderTable } from './table.js';
+import { committedHtml } from './chart.js';
+import { packageInfo } from '../cli/common.js';
 
 /** The project's root (this file is src/results/cli.ts, or dist/src/results/cli.js when built). */
 export const PROJECT_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), existsSync(fileURLToPath(new URL('../../package.json', import.meta.url))) ? '../..' : '../../..');
@@ -308,32 +310,20 @@ function describe(s: RowSummary): string {
   return `${s.title}: ${n(s.counted)} of ${n(s.planned)} deals (${c}); ${s.complete ? 'complete' : 'partial'}`;
 }
 
-/** Writes docs/results.md from the rows' summaries (and docs/results.html from their databases, when every one present merges). */
+/**
+ * Writes docs/results.md from the rows' summaries and docs/results.html, its charts, from their
+ * committed files (chart.ts committedHtml: no database is read, so any checkout writes the same page).
+ */
 async function writeTable(root: string): Promise<void> {
   const summaries = RESULTS_ROWS.map((r) => readSummary(summaryPath(r, root)));
   const csv = (r: ResultsRow) => (existsSync(join(root, r.csv)) ? readFileSync(join(root, r.csv), 'utf8') : null);
   const losses = (r: ResultsRow) => (existsSync(join(root, lossesPath(r))) ? readFileSync(join(root, lossesPath(r)), 'utf8') : null);
   writeAtomically(join(root, 'docs/results.md'), renderTable(RESULTS_ROWS, summaries, csv, losses));
-  // paths as the user sees them from the working folder (the HTML report names its database)
+  // paths as the user sees them from the working folder
   const show = (p: string) => shownPath(root, p);
   process.stdout.write(`wrote ${show('docs/results.md')}\n`);
-  // a database that begins after the row's first deals (they were carried over from the committed files) cannot chart the row
-  const present = RESULTS_ROWS.filter((r) => existsSync(join(root, r.db)) && !readSummary(summaryPath(r, root))?.carried);
-  const dbs = present.map((r) => show(r.db));
-  // the charts cover every row counted in the committed files, or the page is left as it is
-  const missing = RESULTS_ROWS.filter((r, i) => (summaries[i]?.counted ?? 0) > 0 && !present.includes(r));
-  if (missing.length > 0) {
-    process.stdout.write(`${existsSync(join(root, 'docs/results.html')) ? `left ${show('docs/results.html')} as it was` : `did not write ${show('docs/results.html')}`}: the database of ${missing.map((r) => r.id).join(', ')} is not here, or holds only the deals after those its committed files carried over (the databases are not in git; npm run results -- ROW --rebuild, with no database, rebuilds one from its first deal)\n`);
-    return;
-  }
-  if (dbs.length === 0) return;
-  // the HTML report's charts over every row: the rows' databases merged into one (gitignored), then
-  // report --format html, both by the spidersolve command
-  const all = show(`${RESULTS_DIR}/all.sqlite`);
-  for (const f of [all, `${all}-wal`, `${all}-shm`]) rmSync(f, { force: true });
-  const spidersolve = (args: string[]) => spawnSync(process.execPath, spidersolveArgv(args), { cwd: process.cwd(), stdio: ['ignore', 'ignore', 'inherit'] }).status;
-  const code = spidersolve(['merge', '--into', all, ...dbs]) || spidersolve(['report', '--db', all, '--format', 'html', '--out', show('docs/results.html'), ...present.flatMap((r) => ['--study', r.study])]);
-  if (code !== 0) throw new Error(`the HTML report could not be written (spidersolve exit ${code}; see above)`);
+  if (!summaries.some((s) => s?.counted)) return;
+  writeAtomically(join(root, 'docs/results.html'), await committedHtml(RESULTS_ROWS, root, `spidersolve ${packageInfo()?.version ?? ''}`.trim()));
   process.stdout.write(`wrote ${show('docs/results.html')}\n`);
 }
 

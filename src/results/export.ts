@@ -268,7 +268,7 @@ export function committedDeals(row: ResultsRow, root: string, upTo: number, solv
 }
 
 /** The row's deals in the CSV at `path` (absent: none), in the row's order; lines of other names are left out. */
-function csvDeals(row: ResultsRow, path: string): DealResult[] {
+export function csvDeals(row: ResultsRow, path: string): DealResult[] {
   const records = existsSync(path) ? parseCsvRecords(readFileSync(path, 'utf8')) : [];
   const num = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
   const out: DealResult[] = [];

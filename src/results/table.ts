@@ -197,7 +197,7 @@ export function renderTable(rows: readonly ResultsRow[], summaries: readonly (Ro
   const out = [
     '# Win rates of Spider and Spiderette',
     '',
-    `Written by \`npm run results -- table\` from \`data/results/\`${versions.length ? ` (solver ${versions.join(', ')})` : ''}; do not edit by hand. Each row's command reproduces it; the HTML report with the chart of the rows is \`docs/results.html\` (\`spidersolve report --format html\` over the rows' databases merged).`,
+    `Written by \`npm run results -- table\` from \`data/results/\`${versions.length ? ` (solver ${versions.join(', ')})` : ''}; do not edit by hand. Each row's command reproduces it; the HTML report with the charts of the rows is \`docs/results.html\`, drawn from the same committed files.`,
     '',
     '| game | deals | won | lost | undecided | floor (95% CI) | ceiling (95% CI) | band | ladder | CPU a deal | solver | row |',
     '|---|---:|---:|---:|---:|---|---|---:|---|---:|---|---|',
