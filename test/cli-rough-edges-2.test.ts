@@ -49,6 +49,12 @@ describe('npm run results -- with an option it does not know', () => {
     expect(await results(['merge', 'spider4', '--bogus', 'a.sqlite'])).toEqual({ status: 2, stdout: '', stderr: said('--bogus') });
   });
 
+  it('merge naming a shard database that is not there: one line naming it, exit 2, nothing merged', async () => {
+    const gone = join(dir, 'no-such-shard.sqlite');
+    expect(await results(['merge', 'spider4', gone])).toEqual({ status: 2, stdout: '', stderr: `results: merge spider4: shard database "${gone}": no such file; nothing was merged\n` });
+    expect(existsSync(join(dir, 'data/results/spider4.sqlite'))).toBe(false);
+  });
+
   it('a word that is no row is still an unknown row; an option twice and a stray word are named as such', async () => {
     expect((await results(['bogus'])).stderr).toMatch(/^results: unknown row "bogus"; give one of spider4, /);
     expect(await results(['spider4', '--limit', '2', '--limit', '3'])).toEqual({ status: 2, stdout: '', stderr: 'results: option --limit given twice; give it once\n' });

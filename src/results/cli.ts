@@ -504,6 +504,12 @@ async function runShard(row: ResultsRow, root: string, shard: ShardOption, plan:
 
 /** Merges shard databases into the row's database with `spidersolve merge`, then exports the row with the shards' sittings added (each once). */
 async function mergeShards(row: ResultsRow, root: string, files: readonly string[]): Promise<number> {
+  // a shard database that is not there is named here, before the merge reads any (exit 2)
+  const gone = files.find((f) => !existsSync(f));
+  if (gone !== undefined) {
+    process.stderr.write(`results: merge ${row.id}: shard database ${JSON.stringify(gone)}: no such file; nothing was merged\n`);
+    return 2;
+  }
   const code = spawnSync(process.execPath, spidersolveArgv(['merge', '--into', join(root, row.db), ...files]), { stdio: 'inherit' }).status ?? 1;
   if (code !== 0) return code;
   const known = new Set((readSummary(summaryPath(row, root))?.sittings ?? []).map((x) => JSON.stringify(x)));
