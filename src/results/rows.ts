@@ -85,7 +85,7 @@ const SOLVITAIRE_SPIDER: PublishedFigure = {
   source: 'Blake & Gent, "The winnability of Klondike Solitaire and many other patience games" (Solvitaire; JAIR 2026, arXiv 1906.12314)',
 };
 const SOLVITAIRE_SPIDERETTE: PublishedFigure = {
-  result: '1,004 won, 4 proven lost, 1 intractable (timeouts doubled up to 32 s a deal)',
+  result: '1,004 won, 4 proven lost, 1 intractable (timeouts doubled up to 32 s a deal), under Solvitaire\'s Spiderette rules, which let the stock be dealt onto empty columns (R12 here does not)',
   source: 'Solvitaire repository, results/SH_project/lower-bounds/spiderette-solvability.txt',
 };
 
