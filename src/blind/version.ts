@@ -4,6 +4,8 @@
  * seed may change, so that results of the new players are stored beside the old ones, not mixed.
  * Version 4: the sample player's greedy stretch deals after `stretch` moves (default 20) without a
  * card turned up; in version 3 and before it went greedy's own 200 (a spec text without `stretch`
- * stored under them means 200).
+ * stored under them means 200). Version 5: greedy (alone, and as the sample player's fallback) never
+ * plays a move that completes a suit and leaves fewer cards on the table than columns while a deal is
+ * left (R12: the stock could never be dealt; greedy.ts strandsStock).
  */
-export const BLIND_VERSION = '4';
+export const BLIND_VERSION = '5';

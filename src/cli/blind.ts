@@ -142,6 +142,7 @@ const REFUSAL_WORDS: Readonly<Record<NoMoveReason, readonly [string, string]>> =
   'breaks run': ['breaks an in-suit run', 'break an in-suit run'],
   'no gain': ['moves a group off a card of the next rank onto another, not of its suit (no gain)', 'move a group off a card of the next rank onto another, not of its suit (no gain)'],
   'spends empty': ['fills an empty column without turning up a card or freeing one for its suit', 'fill an empty column without turning up a card or freeing one for its suit'],
+  'strands stock': ['completes a suit and leaves too few cards on the table for the deal left (R12)', 'complete a suit and leave too few cards on the table for the deal left (R12)'],
   idle: ['', ''],
 };
 

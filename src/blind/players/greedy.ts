@@ -10,7 +10,8 @@
  * - uncovers a card its group did not sit on naturally (rank below, R6): +5; plus 1 per card moved.
  * - moves into an empty column (toEmptyScore): +40 less the face-down cards left when it turns up a
  *   card; +20 when the card it uncovers can then go onto the next rank of its own suit.
- * Moves it never plays: one that breaks an in-suit run (the group sits on the next rank of its suit); one that moves a group
+ * Moves it never plays: one that completes a suit and leaves fewer cards on the table than columns
+ * while a deal is left (the stock could never be dealt, R12: strandsStock); one that breaks an in-suit run (the group sits on the next rank of its suit); one that moves a group
  * off a card one rank higher onto another card of another suit (no gain); one into an empty column
  * that does neither of the above (unless that is the only way left to fill it for a deal, below); one
  * that leads back to a view already passed through since the last card turned up (no back-and-forth).
@@ -22,6 +23,7 @@
  * else stops.
  */
 import { type Card, rankOf, suitOf } from '../../game/cards.js';
+import { completedRunSuit } from '../../game/rules.js';
 import type { Move } from '../../game/move.js';
 import { observationKey, observedMoves, type Observation } from '../observation.js';
 import type { BlindPlayer, NoMoveReason, NoMoveWhy } from './types.js';
@@ -51,6 +53,7 @@ function groupBase(up: readonly Card[], count: number): { head: Card; below: Car
 
 /** Score of a card move in the greedy order (see the module comment); -Infinity for moves never played. */
 export function greedyScore(obs: Observation, m: Move & { kind: 'move' }): number {
+  if (strandsStock(obs, m)) return -Infinity;
   const src = obs.columns[m.from]!;
   const dst = obs.columns[m.to]!;
   const { head, below, natural, breaksRun } = groupBase(src.up, m.count);
@@ -70,6 +73,19 @@ export function greedyScore(obs: Observation, m: Move & { kind: 'move' }): numbe
   if (below !== null && !natural) score += 5;
   if (!reveals && !empties && natural && !inSuit) return -Infinity;
   return score;
+}
+
+/**
+ * Does card move `m` complete a suit (R14) and leave fewer cards on the table than columns while the
+ * stock holds a deal? Then the stock can never be dealt (R12: no deal while a column is empty) and the
+ * game is lost, whatever comes after.
+ */
+export function strandsStock(obs: Observation, m: Move & { kind: 'move' }): boolean {
+  if (obs.stockDeals.length === 0) return false;
+  const src = obs.columns[m.from]!.up;
+  if (completedRunSuit([...obs.columns[m.to]!.up, ...src.slice(src.length - m.count)]) < 0) return false;
+  const cards = obs.columns.reduce((n, c) => n + c.down + c.up.length, 0);
+  return cards - 13 < obs.columns.length;
 }
 
 /**
@@ -108,6 +124,7 @@ export function refusalOf(obs: Observation, m: Move & { kind: 'move' }, seen: Re
   const toEmpty = obs.columns[m.to]!.up.length === 0;
   if (toEmpty && src.down === 0 && src.up.length === m.count) return 'whole column';
   if (seen.has(keyAfter(obs, m))) return 'back';
+  if (strandsStock(obs, m)) return 'strands stock';
   if (greedyScore(obs, m) !== -Infinity) return null;
   if (groupBase(src.up, m.count).breaksRun) return 'breaks run';
   return toEmpty ? 'spends empty' : 'no gain';
@@ -125,7 +142,7 @@ export function noMoveWhy(obs: Observation, seen: ReadonlySet<string>, idle: num
     const r = idle !== null ? 'idle' : m.kind === 'move' ? refusalOf(obs, m, seen) : null;
     if (r !== null) counts.set(r, (counts.get(r) ?? 0) + 1);
   }
-  const order: readonly NoMoveReason[] = ['back', 'whole column', 'breaks run', 'no gain', 'spends empty', 'idle'];
+  const order: readonly NoMoveReason[] = ['back', 'whole column', 'strands stock', 'breaks run', 'no gain', 'spends empty', 'idle'];
   return {
     legal: moves.length,
     refused: order.filter((r) => counts.has(r)).map((reason) => ({ reason, count: counts.get(reason)! })),

@@ -47,7 +47,9 @@ export interface NoMoveWhy {
  * whole column into an empty one: nothing gained), `back` (leads back to a view it has met since the
  * last card was turned up), `breaks run` (breaks an in-suit run), `no gain` (moves a group off a card
  * one rank higher onto another card, of another suit), `spends empty` (into an empty column without
- * turning up a card or freeing one for its suit), `idle` (a move it would score, refused once it has
- * gone its limit of moves without turning a card up: NoMoveWhy.idle).
+ * turning up a card or freeing one for its suit), `strands stock` (completes a suit and leaves fewer
+ * cards on the table than columns while a deal is left, so the stock can never be dealt: R12), `idle`
+ * (a move it would score, refused once it has gone its limit of moves without turning a card up:
+ * NoMoveWhy.idle).
  */
-export type NoMoveReason = 'whole column' | 'back' | 'breaks run' | 'no gain' | 'spends empty' | 'idle';
+export type NoMoveReason = 'whole column' | 'back' | 'breaks run' | 'no gain' | 'spends empty' | 'strands stock' | 'idle';
