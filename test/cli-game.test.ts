@@ -124,6 +124,9 @@ describe('an option with its value missing', () => {
     const json = await cli('solve', 'SE1-1', '--max-positions', '--json');
     expect([json.status, json.stderr]).toEqual([2, expect.stringMatching(/^spidersolve: option --max-positions <n>: no value given[^\n]*\n$/)]);
     expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'bad-option', message: json.stderr.replace(/^spidersolve: /, '').trimEnd() } });
+    // the option last, with no value at all, once or after a first value (where "true" was shown as the second)
+    expect(await refused('blind', 'SP1-5', '--player', 'greedy', '--player')).toBe('spidersolve: option --player <spec>: no value given; give --player its value');
+    expect(await refused('solve', 'SE1-1', '--max-positions')).toBe('spidersolve: option --max-positions <n>: no value given; give --max-positions its value');
     // a value written with = is the user's own: here a budget that is not one
     expect(await refused('solve', 'SE1-1', '--max-positions=--json')).toBe('spidersolve: option --max-positions "--json": not a whole number in digits (1..200000000)');
   });

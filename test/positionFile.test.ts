@@ -252,6 +252,8 @@ describe('JSON form', () => {
     // the parser quotes the text: its line breaks become spaces, and the quote is closed (one line)
     expect(badJson('not json\n')).toEqual({ code: 'bad-json', message: `position file pos.json: not valid JSON (Unexpected token 'o', "not json " is not valid JSON)` });
     expect(badJson('[]')).toEqual({ code: 'bad-json', message: 'position file pos.json: expected a JSON object with a "columns" array' });
+    // the whole of show --json: its position is a field of it
+    expect(badJson('{"code": "SE1-5", "columns": [], "position": {"columns": []}}').message).toBe('position file pos.json: this is the output of `show … --json`, not a position file: the position file is its "position" field (`npx spidersolve show DEAL --reveal --json | jq .position > pos.json`)');
     expect(badJson('{"columns": [], "colour": 1}').message).toBe('position file pos.json field "colour": unknown field; expected game, suits, columns, stockDeals, removed, source');
     expect(badJson('{"game": "chess", "columns": []}').message).toBe('position file pos.json field "game": "chess" is not "spider" or "spiderette"');
     expect(badJson('{"suits": 3, "columns": []}').message).toBe('position file pos.json field "suits": 3 is not 1, 2 or 4');

@@ -244,7 +244,7 @@ describe("the table's chart page from the committed files (src/results/chart.ts)
     expect(existsSync(join(root, row.db))).toBe(false);
     const html = await committedHtml([row], root, 'spidersolve test');
     expect(html).toContain('<h1>spidersolve win-rate table</h1>');
-    expect(html).toContain('4 deals counted by 1 study in data/results/ROW.csv, the rows’ committed files (the rows of docs/results.md), solver 9.9.9.');
+    expect(html).toContain('4 deals counted by 1 study in data/results/*.csv, the rows’ committed files (the rows of docs/results.md), solver 9.9.9.');
     expect(html).toContain(`<figure data-chart="time" data-absent>\n<h2>Solving time of won deals</h2>\n<p class="empty">${NO_TIMES}</p>`);
     expect(html.match(/<figure data-chart="(win-rate|proof-rate|positions|line-length)">/g)).toHaveLength(4);
     expect(html.match(/<tr><td class="l s">results-carry<\/td>/g)).toHaveLength(2);

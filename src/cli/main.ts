@@ -88,7 +88,8 @@ export function buildProgram(): Command {
  *   database named `--json`, and `--study --json` would add a study of that name to the database,
  *   exit 0; and `--max-positions --db x.sqlite` would leave x.sqlite over, refused as "too many
  *   arguments" without naming the option. A value that starts with `--` is taken for a missing
- *   value; one written with `=` (`--study=--json`) is the user's.
+ *   value; one written with `=` (`--study=--json`) is the user's. One that ends the arguments has
+ *   none (`--player` last), said in the same words.
  */
 export function refuseOptionMistakes(cmd: Command, args: readonly string[]): void {
   // per flag, the value it was first given (an option and its --no- form contradicting each other
@@ -104,7 +105,9 @@ export function refuseOptionMistakes(cmd: Command, args: readonly string[]): voi
     if (!opt) continue;
     let value = 'true';
     if (eq >= 0) value = token.slice(eq + 1);
-    else if (opt.required && i + 1 < args.length) {
+    else if (opt.required) {
+      // the last word: the option has no value at all
+      if (i + 1 >= args.length) throw new InputError('bad-option', `option ${opt.flags}: no value given; give ${flag} its value`);
       value = args[++i]!;
       if (value.startsWith('--')) {
         throw new InputError('bad-option', `option ${opt.flags}: no value given (the next word, ${quoteInput(value)}, is an option); give ${flag} its value`);

@@ -354,6 +354,11 @@ export function parsePositionJson(text: string, name: string, meta?: PositionFil
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('bad-json', '', 'expected a JSON object with a "columns" array');
   const o = data as Record<string, unknown>;
+  // the whole output of `show … --json`, whose position is one of its fields
+  const inner = o.position;
+  if (typeof inner === 'object' && inner !== null && !Array.isArray(inner) && 'columns' in inner) {
+    return fail('bad-json', '', 'this is the output of `show … --json`, not a position file: the position file is its "position" field (`npx spidersolve show DEAL --reveal --json | jq .position > pos.json`)');
+  }
   for (const k of Object.keys(o)) {
     if (!['game', 'suits', 'columns', 'stockDeals', 'removed', 'source'].includes(k)) {
       return fail('bad-json', k, `unknown field; expected game, suits, columns, stockDeals, removed, source`);

@@ -281,7 +281,8 @@ export function reportCharts(d: ChartData, layout: ChartLayout = 'medium'): Char
     proofRateChart(d, layout),
     spreadChart(layout, 'time', 'Solving time of won deals', 'search time per won deal (milliseconds, log scale)', d.timeMs, d.series, { type: 'log' }, 0.1, ',~g'),
     spreadChart(layout, 'positions', 'Positions stored per won deal', 'positions stored per won deal (log scale)', d.positions, d.series, { type: 'log' }, 1),
-    spreadChart(layout, 'line-length', 'Length of the winning line', 'winning-line length (moves, deals included)', d.lineLength, d.series, { type: 'linear', zero: false }),
+    // moves are counted in tens and hundreds: whole numbers on the axis (the SI default wrote 50 as 0.05k)
+    spreadChart(layout, 'line-length', 'Length of the winning line', 'winning-line length (moves, deals included)', d.lineLength, d.series, { type: 'linear', zero: false }, 0, ',~g'),
   ];
 }
 

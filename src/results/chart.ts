@@ -18,7 +18,7 @@ import { csvDeals, readSummary, summaryPath } from './export.js';
 import type { ResultsRow } from './rows.js';
 
 /** Why the page has no chart of search times (ReportMeta.absent, chart `time`). */
-export const NO_TIMES = 'The committed files (data/results/ROW.csv) hold no search times, so there is no chart of them; each row’s CPU time is in docs/results.md.';
+export const NO_TIMES = 'The committed files (data/results/*.csv) hold no search times, so there is no chart of them and the table’s ms columns are empty; each row’s CPU time is in docs/results.md.';
 
 /**
  * The report rows (one a row and rung, as `spidersolve report` gives them for the row's study) and
@@ -55,7 +55,7 @@ export function committedReport(rows: readonly ResultsRow[], root: string): { ro
 export async function committedHtml(rows: readonly ResultsRow[], root: string, generator: string): Promise<string> {
   const r = committedReport(rows, root);
   return reportHtml(r.rows, r.won, {
-    db: 'data/results/ROW.csv, the rows’ committed files',
+    db: 'data/results/*.csv, the rows’ committed files',
     filter: 'the rows of docs/results.md',
     generator,
     absent: { time: NO_TIMES },

@@ -62,7 +62,7 @@ export function parsePlayerSpec(text: string): PlayerSpec {
     // the parameters as they would read with a colon before them and commas between them, if they are key=value pairs
     const params = name.slice(glued[0].length - 1).trim().replace(/\s*=\s*/g, '=').split(/[\s,;]+/).filter(Boolean);
     const hint = params.every((q) => /^[a-z]+=[^=]+$/.test(q)) ? `sample:${params.join(',')}` : 'sample:key=value,…';
-    throw bad(glued[1] === 'greedy' ? `unknown player ${quoteInput(name)}; greedy takes no parameters`
+    throw bad(glued[1] === 'greedy' ? `greedy takes no parameters (got ${quoteInput(name.slice(glued[0].length - 1).trim())}); write greedy`
       : `unknown player ${quoteInput(name)}; a colon goes between the player and its parameters (${hint})`);
   }
   if (name !== 'greedy' && name !== 'sample') throw bad(`unknown player ${quoteInput(name)}; use greedy or sample[:k=N,budget=N,plan=prefix|move,escalate=N,hop=N,eval=progress|win,endhop=N,endk=N,stretch=N]`);
@@ -74,6 +74,12 @@ export function parsePlayerSpec(text: string): PlayerSpec {
       // `k=8,,budget=100`, `k=8,`: named by its place, for an empty one has nothing else to show
       if (part.trim() === '') throw bad(`parameter ${i + 1} of ${parts.length} is empty (${i === 0 ? 'a comma right after the colon' : i === parts.length - 1 ? 'a comma at the end' : 'two commas in a row'}); separate key=value parameters with single commas`);
       const eq = part.indexOf('=');
+      // `budget=1,000`: a thousands separator read as the comma between two parameters
+      const grouped = eq < 0 && i > 0 ? /^\s*([a-z]+)\s*=\s*(\d+(?:\s*,\s*\d{3})+)(?=\s*(?:,|$))/.exec(parts.slice(i - 1).join(',')) : null;
+      if (grouped) {
+        const [, key, number] = grouped;
+        throw bad(`parameter ${quoteInput(`${key}=${number}`)}: write numbers without thousands separators (${key}=${number!.replace(/[,\s]/g, '')}); commas separate parameters`);
+      }
       if (eq < 0) throw bad(`parameter ${quoteInput(part.trim())} is not key=value`);
       const key = part.slice(0, eq).trim();
       if (key === '') throw bad(`parameter ${i + 1}, ${quoteInput(part.trim())}, has no key before its =; write key=value`);
