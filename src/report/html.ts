@@ -163,7 +163,11 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
   // three pooled studies do not read "1 study")
   const pooled = meta.pooled !== undefined && rows.length > 0;
   const studies = pooled ? meta.pooled! : new Set(rows.map((r) => r.study)).size;
-  const shared = pooled ? (studies > 1 ? '; pooled: a deal two studies share counts once' : '') : studies > 1 ? '; a deal two studies share counts in each' : '';
+  // (a deal can be shared only by studies of one game and suit count: none of another says so)
+  const groups = new Map<string, Set<string>>();
+  for (const r of rows) groups.set(`${r.game}/${r.suits}`, (groups.get(`${r.game}/${r.suits}`) ?? new Set()).add(r.study));
+  const canShare = [...groups.values()].some((g) => g.size > 1);
+  const shared = pooled ? (studies > 1 ? '; pooled: a deal two studies share counts once' : '') : canShare ? '; a deal two studies share counts in each' : '';
   // the solves' clause, then the blind games' (a database of blind studies alone says only those)
   const blindWords = blindCount(blind);
   const solveWords = rows.length > 0 || blindWords === null
