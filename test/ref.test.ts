@@ -52,6 +52,8 @@ describe('loadDeal', () => {
       ['pysol:spider', 'deal "pysol:spider": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette'],
       ['pysol:spider:abc', 'deal "pysol:spider:abc": game number "abc" is not a whole number 1..9007199254740991'],
       ['pysol:spider:-3', 'deal "pysol:spider:-3": game number "-3" is not a whole number 1..9007199254740991'],
+      ['pysol:spider:', 'deal "pysol:spider:": no game number after the colon; write pysol:GAME:N with N a whole number from 1'],
+      ['pysol:spider4:5', 'deal "pysol:spider4:5": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette (four suits is spider: pysol:spider:5)'],
       ['pysol:spider:0', 'deal "pysol:spider:0": game number 0 is out of range 1..9007199254740991'],
       // two references on one deals-file line
       ['pysol:spider:1 pysol:spider:2', 'deal "pysol:spider:1 pysol:spider:2": write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette (a space inside: one reference at a time, one a line in a deals file)'],

@@ -236,6 +236,7 @@ function pysolLayout(kind: PysolKind, shuffled: Card[]): { columns: { down: Card
  * Parses a PySolFC game number as text: a whole number 1..PYSOL_MAX_NUMBER. Error code `bad-reference`.
  */
 export function parsePysolNumber(text: string, name: string): Result<number> {
+  if (text.trim() === '') return err('bad-reference', `${name}: no game number after the colon; write pysol:GAME:N with N a whole number from 1`);
   if (!/^\d+$/.test(text.trim())) return err('bad-reference', `${name}: game number "${text}" is not a whole number 1..${PYSOL_MAX_NUMBER}`);
   const n = Number(text.trim());
   // (a long number shown cut, as quoteInput cuts any long input, so that the message stays one short

@@ -84,7 +84,9 @@ export function loadDeal(ref: string, name: string = pathForMessage(ref)): Resul
     const kind = (parts[0] ?? '').toLowerCase();
     if (parts.length !== 2 || !isPysolKind(kind)) {
       // `pysol:spider:1 pysol:spider:2`: two references on one line of a deals file, or in one argument
-      const two = /\s/.test(t) ? ' (a space inside: one reference at a time, one a line in a deals file)' : '';
+      const two = /\s/.test(t) ? ' (a space inside: one reference at a time, one a line in a deals file)'
+        // `pysol:spider4:5`, `pysol:spiderette4:5`: the four-suit games are named without a suit count
+        : /^(spider|spiderette)4$/.test(kind) ? ` (four suits is ${kind.slice(0, -1)}: pysol:${kind.slice(0, -1)}:${parts[1] ?? 'N'})` : '';
       return err('bad-reference', `deal ${quoteInput(ref, 130)}: write pysol:GAME:N with GAME spider, spider2, spider1 or spiderette${two}`);
     }
     const n = parsePysolNumber(parts[1]!, `deal ${quoteInput(ref, 130)}`);
