@@ -139,7 +139,7 @@ describe('loadDeal', () => {
     }
   });
   it('a seeded deal code with its hyphen left out or mistyped, naming no file, gets a "did you mean"', () => {
-    for (const [a, guess] of [['SP27', 'SP2-7'], ['SP2_7', 'SP2-7'], ['se4.12', 'SE4-12'], ['sp1:50001', 'SP1-50001']]) {
+    for (const [a, guess] of [['SP27', 'SP2-7'], ['SP2_7', 'SP2-7'], ['se4.12', 'SE4-12'], ['sp1:50001', 'SP1-50001'], ['SP2 5', 'SP2-5']]) {
       const r = loadDeal(a!);
       expect(r.ok ? 'ok' : [r.error.code, r.error.message]).toEqual(['bad-code', `deal "${a}": no such file, and not a deal code (a code is game, suits, hyphen, seed); did you mean ${guess}?`]);
     }

@@ -124,9 +124,9 @@ export function loadDeal(ref: string, name: string = pathForMessage(ref)): Resul
       const c = parseDealCode(t);
       if (!c.ok) return c;
     }
-    // no such file, and a seeded deal code with its hyphen left out or mistyped (SP27, SP2_7, se4.12):
-    // name the code it most likely is
-    const typo = /^(SP|SE)([124])[_.:]?(\d{1,10})$/i.exec(t);
+    // no such file, and a seeded deal code with its hyphen left out or mistyped (SP27, SP2_7, se4.12,
+    // "SP2 7"): name the code it most likely is
+    const typo = /^(SP|SE)([124])(?:[_.:]|\s+)?(\d{1,10})$/i.exec(t);
     if (code === 'ENOENT' && typo) {
       const guess = `${typo[1]!.toUpperCase()}${typo[2]}-${typo[3]}`;
       return err('bad-code', `deal ${quoteInput(ref, 130)}: no such file, and not a deal code (a code is game, suits, hyphen, seed); did you mean ${guess}?`);
