@@ -35,6 +35,15 @@ export function canDeal(pos: Position): boolean {
 }
 
 /**
+ * Can the stock never be dealt again? With `dealsLeft` deals in it and `cardsOnTable` cards on the
+ * tableau, fewer cards than `columns` cannot fill every column, and a deal needs every column filled
+ * (R12), whatever moves follow.
+ */
+export function stockStranded(cardsOnTable: number, columns: number, dealsLeft: number): boolean {
+  return dealsLeft > 0 && cardsOnTable < columns;
+}
+
+/**
  * All legal moves of a position, in a fixed order: card moves by source column, then target column,
  * then count (largest first); the deal last. Moves into an empty column list every suffix of the
  * movable group (R10); onto a card, only the one suffix whose head is one rank lower (R6, R9).

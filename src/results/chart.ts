@@ -5,16 +5,15 @@
  * is read, so a fresh checkout writes the same page the committed files describe, whatever databases
  * the machine holds.
  *
- * Each deal counts at every rung of its row's ladder as the batch's report counts it (report.ts
- * statusAt, highestBelow): at a budget B at or above the one that decided it, with that search's status
- * and positions; below it, undecided with B positions (an undecided search spends its whole budget).
+ * Each deal counts at every rung of its row's ladder as the batch's report counts it (export.ts
+ * atRung: the ladder rule of report.ts statusAt, highestBelow).
  * The CSV holds no search times, so the page has no chart of them (ReportMeta.absent says why).
  */
 import { join } from 'node:path';
 import { ReportAccumulator, type ReportRow } from '../batch/report.js';
 import type { WonEffort } from '../report/data.js';
 import { reportHtml } from '../report/html.js';
-import { csvDeals, readSummary, summaryPath } from './export.js';
+import { atRung, csvDeals, readSummary, summaryPath } from './export.js';
 import type { ResultsRow } from './rows.js';
 
 /** Why the page has no chart of search times (ReportMeta.absent, chart `time`). */
@@ -34,11 +33,8 @@ export function committedReport(rows: readonly ResultsRow[], root: string): { ro
     const solverVersion = summary.solverVersion;
     for (const d of csvDeals(row, join(root, row.csv))) {
       for (const budget of row.budgets) {
-        const reached = budget >= d.budget;
-        // below the search that decided it, the deal was undecided at this rung, its budget spent;
-        // an unfinished deal (undecided below the top) counts as undecided above it too
-        const status = reached ? d.status : 'undecided';
-        const positions = reached ? d.positions : budget;
+        // (an unfinished deal, undecided below the top, counts as undecided above it too)
+        const { status, positions } = atRung(d, budget);
         acc.add({ study: row.study, game: row.game, suits: row.suits, budget, solverVersion, status, positions, elapsedMs: null });
         if (status === 'won') won.push({ study: row.study, game: row.game, suits: row.suits, budget, solverVersion, positions, elapsedMs: null, moveCount: d.moves });
       }

@@ -324,10 +324,19 @@ export function countedDeals(row: ResultsRow, root: string, solverVersion: strin
 export function rungsOfDeals(deals: readonly DealResult[], budgets: readonly number[]): RungCounts[] {
   return budgets.map((budget) => {
     const n = deals.length;
-    const won = deals.filter((d) => d.status === 'won' && d.budget <= budget).length;
-    const lost = deals.filter((d) => d.status === 'lost' && d.budget <= budget).length;
+    const won = deals.filter((d) => atRung(d, budget).status === 'won').length;
+    const lost = deals.filter((d) => atRung(d, budget).status === 'lost').length;
     return rungCounts(budget, n, won, lost, 0);
   });
+}
+
+/**
+ * What a deal (its result at the budget that decided it, DealResult) counts as at rung `budget` of
+ * its ladder, by the batch's ladder rule (report.ts statusAt): at or above that budget, its status
+ * and positions; below it, undecided, the rung's whole budget spent.
+ */
+export function atRung(d: DealResult, budget: number): { readonly status: ResultStatus; readonly positions: number | null } {
+  return budget >= d.budget ? { status: d.status, positions: d.positions } : { status: 'undecided', positions: budget };
 }
 
 /** A rung's counts with its floor and ceiling and their 95% Wilson intervals (as report.ts computes them). */

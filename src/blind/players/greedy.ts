@@ -23,7 +23,7 @@
  * else stops.
  */
 import { type Card, rankOf, suitOf } from '../../game/cards.js';
-import { completedRunSuit } from '../../game/rules.js';
+import { completedRunSuit, stockStranded } from '../../game/rules.js';
 import type { Move } from '../../game/move.js';
 import { observationKey, observedMoves, type Observation } from '../observation.js';
 import type { BlindPlayer, NoMoveReason, NoMoveWhy } from './types.js';
@@ -81,11 +81,13 @@ export function greedyScore(obs: Observation, m: Move & { kind: 'move' }): numbe
  * game is lost, whatever comes after.
  */
 export function strandsStock(obs: Observation, m: Move & { kind: 'move' }): boolean {
-  if (obs.stockDeals.length === 0) return false;
+  const dst = obs.columns[m.to]!.up;
+  // (no suit can complete with fewer than 13 cards at the end of the column: most moves stop here)
+  if (obs.stockDeals.length === 0 || dst.length + m.count < 13) return false;
   const src = obs.columns[m.from]!.up;
-  if (completedRunSuit([...obs.columns[m.to]!.up, ...src.slice(src.length - m.count)]) < 0) return false;
+  if (completedRunSuit([...dst, ...src.slice(src.length - m.count)]) < 0) return false;
   const cards = obs.columns.reduce((n, c) => n + c.down + c.up.length, 0);
-  return cards - 13 < obs.columns.length;
+  return stockStranded(cards - 13, obs.columns.length, obs.stockDeals.length);
 }
 
 /**

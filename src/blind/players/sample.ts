@@ -60,7 +60,7 @@ import { shuffleInPlace } from '../../game/deal.js';
 import type { Position } from '../../game/position.js';
 import type { Move } from '../../game/move.js';
 import { parseMove } from '../../game/move.js';
-import { applyMove, resolveMove } from '../../game/rules.js';
+import { applyMove, resolveMove, stockStranded } from '../../game/rules.js';
 import { solve } from '../../solver/solve.js';
 import { completion, hiddenCount, observationKey, observedMoves, observe, unseenList, type Observation } from '../observation.js';
 import { createGreedy, fillForDeal } from './greedy.js';
@@ -177,10 +177,9 @@ function tally(votes: Map<string, Candidate>, world: Position, line: readonly st
  * table complete every suit left, which a won line shows; a progress line's plan to it gets no vote.
  */
 function strandsStock(end: Position, stockDeals: number): boolean {
-  if (stockDeals === 0) return false;
   let cards = 0;
   for (const c of end.columns) cards += c.down.length + c.up.length;
-  return cards < end.columns.length;
+  return stockStranded(cards, end.columns.length, stockDeals);
 }
 
 function moveKey(m: Move): string {
