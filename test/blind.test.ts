@@ -190,6 +190,7 @@ describe('player specs', () => {
     ['sample:budget=1,000', 'player "sample:budget=1,000": parameter "budget=1,000": write numbers without thousands separators (budget=1000); commas separate parameters'],
     ['sample:k=8,budget=1,000,000,hop=1', 'player "sample:k=8,budget=1,000,000,hop=1": parameter "budget=1,000,000": write numbers without thousands separators (budget=1000000); commas separate parameters'],
     ['greedy,', 'player "greedy,": a stray "," after the player\'s name; write greedy'],
+    [' ', 'player " ": empty; give greedy or sample[:key=value,…]'],
     ['sample ;', 'player "sample ;": a stray ";" after the player\'s name; write sample or sample:key=value,…'],
     ['sample:k=8 budget=1000', 'player "sample:k=8 budget=1000": parameter "k=8 budget=1000" holds two; separate key=value parameters with commas'],
   ])('%s is refused in one line', (text, message) => {

@@ -103,6 +103,14 @@ describe('text form', () => {
       'position file board.txt line 3: "KH QC" is not "key: value"; expected game:, a column (1: …), stock:, removed: or source:',
     );
   });
+  it("refuses show's own printout, saying how to write a position file", () => {
+    for (const heading of ['deal SE4-7 (spiderette, 4 suits)', 'PySolFC spider game 5 (spider, 4 suits)', 'deal SP1-5 (spider, 1 suit)']) {
+      expect(badText(`${heading}\n1: | 8S\n`)).toEqual({
+        code: 'bad-file',
+        message: `position file board.txt line 1: "${heading}": this is the output of \`show\`, not a position file; write one with \`npx spidersolve show DEAL --reveal --format position --out FILE\``,
+      });
+    }
+  });
   it('refuses a bad card and a hidden card', () => {
     expect(badText(withLine(MID, 4, '2: AD 6X | 8H'))).toEqual({
       code: 'bad-card',

@@ -200,6 +200,10 @@ export function parsePositionText(text: string, name: string, meta?: PositionFil
     const line = lines[i]!.replace(/^\s*#.*$|\s#(\s.*)?$/, '').trim();
     if (!line) continue;
     const m = /^([^:]+):(.*)$/.exec(line);
+    // the first line of `show`'s own printout (`deal SE4-7 (spiderette, 4 suits)`, `PySolFC spider game 5 (spider, 4 suits)`): say how to write a position file
+    if (!m && /\((spider|spiderette), [124] suits?\)$/.test(line)) {
+      return fail('bad-file', lineNo, `${quoteInput(line)}: this is the output of \`show\`, not a position file; write one with \`npx spidersolve show DEAL --reveal --format position --out FILE\``);
+    }
     if (!m) return fail('bad-file', lineNo, `${quoteInput(line)} is not "key: value"; expected game:, a column (1: …), stock:, removed: or source:`);
     const key = m[1]!.trim().toLowerCase();
     const value = m[2]!.trim();

@@ -53,6 +53,7 @@ export function parsePlayerSpec(text: string): PlayerSpec {
   const name = colon < 0 ? t : t.slice(0, colon).trim();
   const rest = colon < 0 ? null : t.slice(colon + 1);
   const bad = (why: string) => new InputError('bad-option', `player ${quoteInput(String(text))}: ${why}`);
+  if (t === '') throw bad('empty; give greedy or sample[:key=value,…]');
   // `greedy,`, `sample;`: a stray mark after the player's name
   const stray = colon < 0 ? /^(greedy|sample)\s*([,;])$/.exec(name) : null;
   if (stray) throw bad(`a stray "${stray[2]}" after the player's name; write ${stray[1]}${stray[1] === 'sample' ? ' or sample:key=value,…' : ''}`);
