@@ -305,7 +305,7 @@ describe('show', () => {
       expect([back.columns, back.stock]).toEqual([start.columns, start.stock]);
       expect(back.code).toMatch(/^SE4X-/);
       expect((await json('show', back.code, '--json', '--reveal')).columns).toEqual(start.columns);
-      expect((await json('solve', f, '--json', '--max-positions', '20000')).positions).toBe((await json('solve', 'SE4-7', '--json', '--max-positions', '20000')).positions);
+      expect((await json('solve', f, '--json', '--max-positions', '50000')).positions).toBe((await json('solve', 'SE4-7', '--json', '--max-positions', '50000')).positions);
     }
     // a position in mid-game round-trips too
     const mid = join(dir, 'mid.json');
@@ -450,15 +450,15 @@ describe('solve', () => {
   });
 
   it('solve names the stages that ran, what each stored and how it ended; --json gives them as objects', async () => {
-    const lost = await cli('solve', 'SE4-1011', '--max-positions', '7462');
+    const lost = await cli('solve', 'SE4-1011', '--max-positions', '2972');
     expect(lost.status).toBe(3);
-    expect(lost.stdout.split('\n')[2]).toBe('stages: quick 1,364 (ran dry), beam 2,956 in 6 iterations (budget short), complete 3,142 (lost)');
+    expect(lost.stdout.split('\n')[2]).toBe('stages: quick 1,364 (ran dry), beam 607 in 4 iterations (budget short), complete 708 (lost)');
     const o = JSON.parse((await cli('solve', 'SE4-1001', '--max-positions', '20000', '--json')).stdout) as { status: string; stages: unknown[] };
     expect(o.status).toBe('undecided');
     expect(o.stages).toEqual([
       { stage: 'quick', positions: 10_000, iterations: null, end: 'share spent' },
-      { stage: 'beam', positions: 9341, iterations: 3, end: 'budget short' },
-      { stage: 'complete', positions: 659, iterations: null, end: 'budget spent' },
+      { stage: 'beam', positions: 9154, iterations: 3, end: 'budget short' },
+      { stage: 'complete', positions: 846, iterations: null, end: 'budget spent' },
     ]);
   });
 
@@ -468,8 +468,8 @@ describe('solve', () => {
     expect(undecided.status).toBe(4);
     expect(undecided.stdout.split('\n')[1]).toMatch(/^positions: 10 of 10 \(a larger --max-positions may settle it\); time: /);
     // a proven loss: no word of another budget, even where it took the whole budget
-    const lost = await cli('solve', 'SE4-1011', '--max-positions', '7462');
+    const lost = await cli('solve', 'SE4-1011', '--max-positions', '2679');
     expect(lost.status).toBe(3);
-    expect(lost.stdout.split('\n')[1]).toMatch(/^positions: 7,462 of 7,462; time: /);
+    expect(lost.stdout.split('\n')[1]).toMatch(/^positions: 2,679 of 2,679; time: /);
   });
 });

@@ -21,6 +21,10 @@ import { ResultStore } from '../src/batch/store.js';
 import { verifyDatabase } from '../src/batch/verify.js';
 import { buildProgram, runProgram } from '../src/cli/main.js';
 import { InputError } from '../src/game/errors.js';
+import { SOLVER_VERSION } from '../src/solver/types.js';
+
+/** The solver version as a regular expression matches it. */
+const V = SOLVER_VERSION.replace(/\./g, '\\.');
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
 const BUDGET = 10_000;
@@ -176,7 +180,7 @@ describe('a damaged input is refused before anything of it is copied (exit 2, on
     const before = sha(into);
     const m = refused(() => mergeDatabases(into, [shardB, bad]));
     expect(m).toMatch(new RegExp(
-      `^merge: input ${bad}: damaged, refused: results row ${id} \\(deal "${code}" at 10000 positions, solver "3\\.8\\.0"\\): its line does not replay to a win: ` +
+      `^merge: input ${bad}: damaged, refused: results row ${id} \\(deal "${code}" at 10000 positions, solver "${V}"\\): its line does not replay to a win: ` +
         `move "9-9[x\\d]*": column 9 does not exist \\(columns are 1-7\\) \\(move 1 of the line\\); nothing was written to ${into}; restore it from a copy, or leave it out$`,
     ));
     expect(sha(into)).toBe(before);
@@ -184,7 +188,7 @@ describe('a damaged input is refused before anything of it is copied (exit 2, on
 
   it('a deal code whose check characters fail (QQQQ in it), a move count or a score that is not the line\'s, positions over the budget, a status SQLite\'s CHECK would refuse: each named', () => {
     const cases: [string, RegExp][] = [
-      ["UPDATE results SET deal = substr(deal, 1, 20) || 'QQQQ' || substr(deal, 25) WHERE id = (SELECT id FROM results WHERE status = 'won' ORDER BY id LIMIT 1 OFFSET 0)", /results row \d+ \(deal "SE1-\d+" at 10000 positions, solver "3\.8\.0"\): deal code "SE1X-\w+QQQQ\w+": checksum does not match; the code is mistyped or damaged/],
+      ["UPDATE results SET deal = substr(deal, 1, 20) || 'QQQQ' || substr(deal, 25) WHERE id = (SELECT id FROM results WHERE status = 'won' ORDER BY id LIMIT 1 OFFSET 0)", new RegExp(`results row \\d+ \\(deal "SE1-\\d+" at 10000 positions, solver "${V}"\\): deal code "SE1X-\\w+QQQQ\\w+": checksum does not match; the code is mistyped or damaged`)],
       ["UPDATE results SET move_count = move_count + 1 WHERE id = (SELECT id FROM results WHERE status = 'won' ORDER BY id LIMIT 1 OFFSET 1)", /results row \d+ \(deal "SE1-\d+" .*\): its line wins in \d+ moves, but its move count is \d+/],
       ["UPDATE results SET classic_score = 1 WHERE id = (SELECT id FROM results WHERE status = 'won' ORDER BY id LIMIT 1 OFFSET 2)", /results row \d+ .*: its line scores \d+ \(classic\) and \d+ \(reveal\), but its scores are 1 and \d+/],
       ["UPDATE results SET positions = max_positions + 1 WHERE id = (SELECT id FROM results WHERE status = 'won' ORDER BY id LIMIT 1 OFFSET 3)", /results row \d+ .*: 10001 positions at a budget of 10000/],
@@ -315,7 +319,7 @@ describe('two merges into one target at once', () => {
     } finally {
       spy.mockRestore();
     }
-    expect(m).toMatch(new RegExp(`^merge into ${into} refused, nothing was merged: another program \\(a merge or a batch\\) wrote to it while this merge checked its inputs, and now deal "?SE1-21"? at 10000 positions, solver 3\\.8\\.0 conflicts with ${shardB}: positions \\d+ there but \\d+ here$`));
+    expect(m).toMatch(new RegExp(`^merge into ${into} refused, nothing was merged: another program \\(a merge or a batch\\) wrote to it while this merge checked its inputs, and now deal "?SE1-21"? at 10000 positions, solver ${V} conflicts with ${shardB}: positions \\d+ there but \\d+ here$`));
     // the other merge's one result, and nothing of shardA
     expect(one(into, 'SELECT count(*) FROM results')).toBe(1);
     expect(one(into, "SELECT code FROM results")).toBe('SE1-21');

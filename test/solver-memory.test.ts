@@ -2,7 +2,7 @@
  * A search that runs out of memory: the table's growth failing (an ArrayBuffer that cannot be
  * allocated) stops the search with SolverMemoryError (its positions stored), the table is freed, and
  * the command line says so in one line, exit 1, with no stack. The failure is injected: the table's
- * store of a new position throws V8's allocation RangeError once the table holds 3,000 positions.
+ * store of a new position throws V8's allocation RangeError once the table holds 2,000 positions.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadDeal } from '../src/game/ref.js';
@@ -12,7 +12,7 @@ import { PositionTable } from '../src/solver/table.js';
 import { isAllocationFailure, SolverMemoryError } from '../src/solver/types.js';
 import { runInProcess } from './helpers/cli.js';
 
-const AT = 3000;
+const AT = 2000;
 
 /** Makes every table throw V8's allocation failure when asked to store a position beyond AT. */
 function failAt(n: number): void {
@@ -54,7 +54,7 @@ describe('a search out of memory', () => {
     }
     expect(caught).toBeInstanceOf(SolverMemoryError);
     expect((caught as SolverMemoryError).positions).toBe(AT);
-    expect((caught as SolverMemoryError).message).toMatch(/^memory ran out with 3,000 positions stored \(\d+\.\d\d GB of table\)$/);
+    expect((caught as SolverMemoryError).message).toMatch(/^memory ran out with 2,000 positions stored \(\d+\.\d\d GB of table\)$/);
   });
 
   it('the next solve in the thread answers as if nothing had happened (SE4-1011 lost in 7,462 positions without reductions)', () => {
@@ -71,6 +71,6 @@ describe('a search out of memory', () => {
     const r = await runInProcess(['solve', 'SE4-1011']);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('spidersolve: memory ran out with 3,000 positions stored (0.00 GB of table): no more memory was to be had (the machine\'s, or a limit such as ulimit -v); give a position budget below 3,000, or run where more memory is free\n');
+    expect(r.stderr).toBe('spidersolve: memory ran out with 2,000 positions stored (0.00 GB of table): no more memory was to be had (the machine\'s, or a limit such as ulimit -v); give a position budget below 2,000, or run where more memory is free\n');
   });
 });

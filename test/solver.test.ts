@@ -203,26 +203,26 @@ describe('solver: known answers', () => {
       [SP2, 2, 100_000, 'won', 8_010, 181],
       [SP4, 6, 100_000, 'won', 17_593, 200],
       [SE2, 3, 20_000, 'won', 1_505, 108],
-      [SE4, 3, 150_000, 'won', 19_936, 106],
-      [SE4, 4, 150_000, 'won', 22_924, 137],
-      [SE4, 1011, 200_000, 'lost', 7_462, 0],
+      [SE4, 3, 150_000, 'won', 19_929, 106],
+      [SE4, 4, 150_000, 'won', 38_234, 120],
+      [SE4, 1011, 200_000, 'lost', 2_972, 0],
     ];
     for (const [v, seed, max, status, positions, moves] of golden) {
       const r = solve(dealPosition(v, seed), { maxPositions: max });
       expect([v.game, v.suits, seed, r.status, r.positions, r.line.length]).toEqual([v.game, v.suits, seed, status, positions, moves]);
     }
-    expect(SOLVER_VERSION).toBe('3.8.0');
+    expect(SOLVER_VERSION).toBe('3.9.0');
   });
 
   it('solves without the hidden-set share with hiddenShare 0: the beam keeps no place for each hidden set', () => {
-    // with the share, this Spider deal is won in 17,593 positions; without it the beam takes 50,684,
+    // with the share, this Spider deal is won in 17,593 positions; without it the beam takes 49,809,
     // with a line of 192 moves
     const old = { hiddenShare: 0 };
     const a = solve(dealPosition(SP4, 6), { maxPositions: 100_000 }, old);
-    expect([a.status, a.positions, a.line.length]).toEqual(['won', 50_684, 192]);
+    expect([a.status, a.positions, a.line.length]).toEqual(['won', 49_809, 192]);
     // a Spiderette deal, whose quick stage leaves lateral moves out (PRUNE_QUICK)
     const b = solve(dealPosition(SE4, 3), { maxPositions: 150_000 }, old);
-    expect([b.status, b.positions, b.line.length]).toEqual(['won', 16_326, 147]);
+    expect([b.status, b.positions, b.line.length]).toEqual(['won', 16_168, 147]);
   });
 
   it('gives positions the same hidden set when only their face-up cards differ, and another when a face-down count, the stock or the suits removed differ', () => {
@@ -260,24 +260,28 @@ describe('solver: one table, the quick stage and the beam search', () => {
     const r = solve(p, { maxPositions: 200_000 });
     expect(r.status).toBe('lost');
     expect(r.line).toEqual([]);
-    // the quick stage and every iteration of the beam met these positions; each counts once
-    expect(r.positions).toBe(reachable(p));
+    // the dead ends the complete stage meets are not stored: 2,972 of the 7,462 reachable positions
+    expect([reachable(p), r.positions]).toEqual([7462, 2972]);
+    // with dead ends searched as any position, the quick stage and every iteration of the beam met
+    // every reachable position; each counts once
+    expect(solve(p, { maxPositions: 200_000 }, { deadEnds: false })).toMatchObject({ status: 'lost', positions: 7462 });
   });
 
   it('counts a position once however many iterations visit it: the budget is the table\'s size', () => {
     const p = dealPosition(SE4, 1011);
     const n = reachable(p);
-    const { out, table } = beamOver(p, 1_000_000, { firstWidth: 1 });
+    // (dead ends expanded as any position, so that the beam stores every reachable position)
+    const { out, table } = beamOver(p, 1_000_000, { firstWidth: 1, deadEnds: false });
     expect(out.status).toBe('lost');
     expect(out.iterations).toBeGreaterThan(5);
     expect(table.size).toBe(n);
     // one position short of the reachable count, the same search cannot prove it
-    const { out: short, table: t2 } = beamOver(p, n - 1, { firstWidth: 1 });
+    const { out: short, table: t2 } = beamOver(p, n - 1, { firstWidth: 1, deadEnds: false });
     expect(short.status).toBe('undecided');
     expect(t2.size).toBe(n - 1);
     // a budget of exactly the reachable count is enough (a search stops when it needs one position
     // more, not when it has stored the last one allowed)
-    const { out: exact, table: t3 } = beamOver(p, n, { firstWidth: 1 });
+    const { out: exact, table: t3 } = beamOver(p, n, { firstWidth: 1, deadEnds: false });
     expect([exact.status, t3.size]).toEqual(['lost', n]);
   });
 
@@ -294,11 +298,12 @@ describe('solver: one table, the quick stage and the beam search', () => {
     expect(beam(p, { idle: 1, firstWidth: 1000 })).toEqual(['won', 2, expect.any(Number)]);
     expect(beam(p, { idle: 2, firstWidth: 1000 })[0]).toBe('won');
     // SE4-1011 is lost: the harshest settings still end in the exact proof over its reachable positions
+    // (dead ends expanded as any position)
     const lost = dealPosition(SE4, 1011);
     const n = reachable(lost); // 7,462
-    expect(beam(lost, { idle: 1, perParent: 1, firstWidth: 100_000 })).toEqual(['lost', 2, n]);
-    expect(beam(lost, { idle: 1, perParent: 1, firstWidth: 1 })).toEqual(['lost', 12, n]);
-    expect(beam(lost, {})).toEqual(['lost', 8, n]);
+    expect(beam(lost, { idle: 1, perParent: 1, firstWidth: 100_000, deadEnds: false })).toEqual(['lost', 2, n]);
+    expect(beam(lost, { idle: 1, perParent: 1, firstWidth: 1, deadEnds: false })).toEqual(['lost', 12, n]);
+    expect(beam(lost, { deadEnds: false })).toEqual(['lost', 8, n]);
   });
 
   it('the complete stage alone expands every reachable position once: lost over exactly the reachable ones, undecided one short, a win with a line rebuilt from the table', () => {
@@ -306,7 +311,8 @@ describe('solver: one table, the quick stage and the beam search', () => {
       const store = new ColumnStore();
       const codec = new KeyCodec(new SolverState(p), undefined, true, store);
       const table = new PositionTable(1000, (a, o) => codec.keyLength(a, o));
-      return { out: completeSearch(p, max, table, store), table };
+      // (dead ends stored and searched as any position)
+      return { out: completeSearch(p, max, table, store, true, true, false), table };
     };
     const lost = dealPosition(SE4, 1011);
     const n = reachable(lost); // 7,462
@@ -326,27 +332,30 @@ describe('solver: one table, the quick stage and the beam search', () => {
 
   it('once the pruned beam search runs dry, the complete stage takes over: it proves the loss in the same count as beam iterations that prune nothing, and finds a win they would find', () => {
     // SE4-1011 is lost: the beam alone, handing off, stops at its first iteration that drops nothing
+    // (dead ends stored and searched as any position, so that both complete searches store every
+    // reachable one)
     const lost = dealPosition(SE4, 1011);
     const n = reachable(lost); // 7,462
-    const { out, table } = beamOver(lost, 1_000_000, { handOff: true });
+    const all = { deadEnds: false };
+    const { out, table } = beamOver(lost, 1_000_000, { handOff: true, ...all });
     expect(out.status).toBe('exhausted');
     expect(out.iterations).toBe(7);
     expect(table.size).toBeLessThan(n);
     // the solve proves it lost over every reachable position, whichever complete search it runs
-    const bfs = solve(lost, { maxPositions: 200_000 });
-    const beam = solve(lost, { maxPositions: 200_000 }, { complete: 'beam' });
+    const bfs = solve(lost, { maxPositions: 200_000 }, all);
+    const beam = solve(lost, { maxPositions: 200_000 }, { complete: 'beam', ...all });
     expect([bfs.status, bfs.positions]).toEqual(['lost', n]);
     expect([beam.status, beam.positions]).toEqual(['lost', n]);
     // one position short of the reachable count, neither can prove it; exactly the count, both do
     // (a search stops when it needs one position more than the budget, not once the table holds it)
-    expect([solve(lost, { maxPositions: n - 1 }).status, solve(lost, { maxPositions: n - 1 }, { complete: 'beam' }).status]).toEqual(['undecided', 'undecided']);
+    expect([solve(lost, { maxPositions: n - 1 }, all).status, solve(lost, { maxPositions: n - 1 }, { complete: 'beam', ...all }).status]).toEqual(['undecided', 'undecided']);
     for (const complete of ['breadth-first', 'beam'] as const) {
-      const r = solve(lost, { maxPositions: n }, { complete });
+      const r = solve(lost, { maxPositions: n }, { complete, ...all });
       expect([r.status, r.positions]).toEqual(['lost', n]);
     }
     // a budget below the quick stage's least (10,000) is the quick stage's whole: a table it fills goes on to the later stages
     expect(n).toBeLessThan(10_000);
-    const r = solve(lost, { maxPositions: n });
+    const r = solve(lost, { maxPositions: n }, all);
     expect([r.status, r.positions, r.line]).toEqual(['lost', n, []]);
     // clubs left: the win needs two moves without progress, so a beam cut at one runs dry, and the
     // complete search wins (no quick stage here, which would win it at once)
@@ -359,10 +368,10 @@ describe('solver: one table, the quick stage and the beam search', () => {
   });
 
   it('hands off to the complete stage when the budget left cannot hold the next iteration, and still spends the whole budget', () => {
-    // SE4-1001 at 20,000: the 4th iteration leaves 3,483 positions of budget, fewer than it kept
+    // SE4-1001 at 20,000: the 4th iteration leaves 2,723 positions of budget, fewer than it kept
     const p = dealPosition(SE4, 1001);
     const short = beamOver(p, 20_000, { handOff: true });
-    expect([short.out.status, short.out.iterations, short.table.size]).toEqual(['exhausted', 4, 16_517]);
+    expect([short.out.status, short.out.iterations, short.table.size]).toEqual(['exhausted', 4, 17_277]);
     // without the test (shortHandOff 0), a 5th iteration runs into the budget
     const full = beamOver(p, 20_000, { handOff: true, shortHandOff: 0 });
     expect([full.out.status, full.out.iterations, full.table.size]).toEqual(['undecided', 5, 20_000]);
@@ -374,39 +383,44 @@ describe('solver: one table, the quick stage and the beam search', () => {
   });
 
   it('reports its stages: the new positions each stored (together the solve\'s count), beam iterations, and how each ended', () => {
-    const stages = (p: Position, max: number) => {
-      const r = solve(p, { maxPositions: max });
+    const stages = (p: Position, max: number, tuning = {}) => {
+      const r = solve(p, { maxPositions: max }, tuning);
       expect(r.stages.reduce((n, st) => n + st.positions, 0)).toBe(r.positions);
       return [r.status, r.stages.map((st) => [st.stage, st.positions, st.iterations, st.end])];
     };
     expect(stages(dealPosition(SE1, 1), 1_000_000)).toEqual(['won', [['quick', 65, null, 'won']]]);
     expect(stages(dealPosition(SP4, 3), 1_000_000)).toEqual(['won', [['quick', 10_000, null, 'share spent'], ['beam', 6594, 2, 'won']]]);
     // SE4-1011 is lost: the quick stage's pruned restarts run dry, then the pruned beam does, and the
-    // complete stage proves it over the 7,462 reachable positions
-    expect(stages(dealPosition(SE4, 1011), 1_000_000)).toEqual(['lost', [['quick', 1364, null, 'ran dry'], ['beam', 3978, 7, 'ran dry'], ['complete', 2120, null, 'lost']]]);
-    // at exactly 7,462 the beam's next iteration would not fit: it hands over sooner, and the proof is the same
-    expect(stages(dealPosition(SE4, 1011), 7462)).toEqual(['lost', [['quick', 1364, null, 'ran dry'], ['beam', 2956, 6, 'budget short'], ['complete', 3142, null, 'lost']]]);
-    expect(stages(dealPosition(SE4, 1001), 20_000)).toEqual(['undecided', [['quick', 10_000, null, 'share spent'], ['beam', 9341, 3, 'budget short'], ['complete', 659, null, 'budget spent']]]);
+    // complete stage proves it over the reachable positions that are not dead ends (2,972 of 7,462)
+    expect(stages(dealPosition(SE4, 1011), 1_000_000)).toEqual(['lost', [['quick', 1364, null, 'ran dry'], ['beam', 1112, 6, 'ran dry'], ['complete', 496, null, 'lost']]]);
+    // at exactly that count the beam's next iteration would not fit: it hands over sooner, and the
+    // complete stage, which stores no dead end, proves the loss in fewer positions (2,679)
+    expect(stages(dealPosition(SE4, 1011), 2972)).toEqual(['lost', [['quick', 1364, null, 'ran dry'], ['beam', 607, 4, 'budget short'], ['complete', 708, null, 'lost']]]);
+    // with dead ends searched as any position, at exactly the 7,462 reachable positions the beam's next
+    // iteration would not fit: it hands over sooner, and the proof is the same
+    expect(stages(dealPosition(SE4, 1011), 7462, { deadEnds: false })).toEqual(['lost', [['quick', 1364, null, 'ran dry'], ['beam', 2956, 6, 'budget short'], ['complete', 3142, null, 'lost']]]);
+    expect(stages(dealPosition(SE4, 1001), 20_000)).toEqual(['undecided', [['quick', 10_000, null, 'share spent'], ['beam', 9154, 3, 'budget short'], ['complete', 846, null, 'budget spent']]]);
     // a budget the quick stage fills: the later stages still run, over the positions it stored, and spend nothing
     expect(stages(dealPosition(SE4, 1001), 100)).toEqual(['undecided', [['quick', 100, null, 'budget spent'], ['beam', 0, 1, 'budget spent']]]);
     // the beam spends the budget to the last position and hands over; the complete stage stores none
-    expect(stages(dealPosition(SE4, 53), 11_982)).toEqual(['undecided', [['quick', 10_000, null, 'share spent'], ['beam', 1982, 2, 'budget short'], ['complete', 0, null, 'budget spent']]]);
+    expect(stages(dealPosition(SE4, 53), 11_982, { deadEnds: false })).toEqual(['undecided', [['quick', 10_000, null, 'share spent'], ['beam', 1982, 2, 'budget short'], ['complete', 0, null, 'budget spent']]]);
   });
 
   it('the price of the hand-off: a win the next iteration would reach just inside the budget is given up', () => {
-    // SE2-5069: without the hand-over (shortHandOff 0) it is won in 31,542 positions at any budget
-    // from 31,542; with it the beam hands over before that iteration at budgets up to 32,879
+    // SE2-5069: without the hand-over (shortHandOff 0) it is won in 31,540 positions at any budget
+    // from 31,540; with it the beam hands over before that iteration at budgets up to 32,879
     // (undecided, the budget spent), and from 32,880 wins as without it
     const p = dealPosition(SE2, 5069);
     const at = (max: number, shortHandOff?: number) => {
       const r = solve(p, { maxPositions: max }, shortHandOff === undefined ? {} : { shortHandOff });
       return [r.status, r.positions, r.line.length];
     };
-    expect(at(40_000, 0)).toEqual(['won', 31_542, 76]);
-    expect(at(31_542, 0)).toEqual(['won', 31_542, 76]);
-    expect(at(31_542)).toEqual(['undecided', 31_542, 0]);
+    expect(at(40_000, 0)).toEqual(['won', 31_540, 76]);
+    expect(at(31_540, 0)).toEqual(['won', 31_540, 76]);
+    expect(at(31_539, 0)).toEqual(['undecided', 31_539, 0]);
+    expect(at(31_540)).toEqual(['undecided', 31_540, 0]);
     expect(at(32_879)).toEqual(['undecided', 32_879, 0]);
-    expect(at(32_880)).toEqual(['won', 31_542, 76]);
+    expect(at(32_880)).toEqual(['won', 31_540, 76]);
   });
 
   it('never answers lost from a pruned search: the quick stage that runs dry is undecided', () => {
@@ -470,11 +484,12 @@ describe('solver: one table, the quick stage and the beam search', () => {
   });
 
   it('the complete stage leaves out the move back to the parent: the same answer and count (SE4-1011 lost in 7,462), the same line, in fewer tries', () => {
+    // (dead ends stored and searched as any position)
     const over = (p: Position, max: number, skipBack: boolean) => {
       const store = new ColumnStore();
       const codec = new KeyCodec(new SolverState(p), undefined, true, store);
       const table = new PositionTable(1000, (a, o) => codec.keyLength(a, o));
-      const out = completeSearch(p, max, table, store, skipBack);
+      const out = completeSearch(p, max, table, store, skipBack, true, false);
       return { out, size: table.size, line: out.status === 'won' ? rebuildLine(p, table.pathTo(out.goal), table, out.codec) : [] };
     };
     const lost = dealPosition(SE4, 1011);

@@ -60,6 +60,11 @@ export interface BeamOptions {
    */
   readonly idle?: number;
   /**
+   * Leave dead ends unexpanded (SolverState.deadEnd; default true). False, for measurement only,
+   * expands them as any position (the solver before its version 3.9.0).
+   */
+  readonly deadEnds?: boolean;
+  /**
    * Share of the width for each hidden set (see hiddenSet: which cards are still face down, with the
    * stock deals left and the suits removed), kept after the reserves for deals and face-down counts and
    * before the per-parent cap (default BEAM_HIDDEN_SHARE; 0: none). At least one place a set.
@@ -424,6 +429,7 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
   let iterations = 0;
   let prune = opts.prune ?? true;
   const idle = Math.min(60_000, opts.idle ?? BEAM_IDLE);
+  const deadEnds = opts.deadEnds ?? true;
   const perParent = opts.perParent ?? BEAM_PER_PARENT;
   const hiddenShare = opts.hiddenShare ?? BEAM_HIDDEN_SHARE;
   const shortHandOff = opts.shortHandOff ?? BEAM_SHORT_HAND_OFF;
@@ -485,6 +491,8 @@ export function beamSearch(start: Position, maxPositions: number, table: Positio
         const back = levelTag[e]!;
         const idleNext = levelIdle[e]! + 1;
         codec.decode(table.arena, table.keyOffset(node), state);
+        // a dead end (SolverState.deadEnd) leads to no win: it is not expanded
+        if (deadEnds && state.deadEnd()) continue;
         // a lazy level scores a card move's child from the parent's counts and those of the two
         // columns it changed; a move that turns no card up, completes no suit and deals no card
         // leaves the hidden set as it was

@@ -40,12 +40,14 @@ export interface CompleteOutcome {
  * for measurement only): a queued position reached by a card move that turned up no card and removed
  * no suit keeps the move back to its parent (1 byte in the queue), and does not try it, since it meets
  * a position this search visited (no answer, count or line changes, only `tried` and the time).
- * `reductions` (default true): the sound reductions of SolverState.generate and the canonical key
- * of interchangeable columns (KeyCodec); false searches every legal move and keeps columns in their
- * order (confirm.ts: the second check of a loss). A table searched without them must not hold keys
- * written with them.
+ * `reductions` (default true): the sound reductions of SolverState.generate, the canonical key of
+ * interchangeable columns (KeyCodec) and the dead ends (SolverState.deadEnd: a child that is one is not
+ * stored); false searches every legal move, keeps columns in their order and stores every position
+ * (confirm.ts: the second check of a loss); a table searched without them must not hold keys written
+ * with them. `deadEnds` (default `reductions`): the dead ends alone; false, for measurement only,
+ * stores and searches them as any position (the solver before its version 3.9.0).
  */
-export function completeSearch(start: Position, maxPositions: number, table: PositionTable, store: ColumnStore, skipBack = true, reductions = true): CompleteOutcome {
+export function completeSearch(start: Position, maxPositions: number, table: PositionTable, store: ColumnStore, skipBack = true, reductions = true, deadEnds = reductions): CompleteOutcome {
   const state = new SolverState(start);
   const codec = new KeyCodec(state, undefined, reductions, store);
   const moves = new Int32Array(1024);
@@ -78,6 +80,12 @@ export function completeSearch(start: Position, maxPositions: number, table: Pos
       if (back !== NO_REVERSE && moveTag(m) === back) continue;
       tried++;
       const tok = state.apply(m);
+      // a dead end (no card can turn up, no column empty, no suit complete: SolverState.deadEnd) leads to
+      // no win, and is neither stored nor searched
+      if (deadEnds && state.deadEnd()) {
+        state.undo(m, tok);
+        continue;
+      }
       const id = table.visit(codec.buf, codec.encode(state), node, stamp, 0, maxPositions);
       const won = id >= 0 && state.isWon();
       // (written out as beam.ts writes it twice: a KeyCodec method for it, called there, took some

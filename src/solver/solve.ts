@@ -103,7 +103,7 @@ export function solve(position: Position, opts: SolveOptions = {}, tuning: Solve
       stages.push({ stage: 'beam', positions: table.size - before, iterations: beam.iterations, end: beamEnd });
       if (beam.status === 'exhausted') {
         const before2 = table.size;
-        const full = completeSearch(position, max, table, store);
+        const full = completeSearch(position, max, table, store, true, true, tuning.deadEnds ?? true);
         stages.push({ stage: 'complete', positions: table.size - before2, iterations: null, end: full.status === 'undecided' ? 'budget spent' : full.status });
         status = full.status;
         if (status === 'won') packed = rebuildPacked(position, table.pathTo(full.goal), table, full.codec);

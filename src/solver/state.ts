@@ -79,6 +79,14 @@ export class SolverState {
   /** runLength's memory: per column, the run length counted and the version it was counted at. */
   private readonly runLen: Uint8Array;
   private readonly runVer: Float64Array;
+  /**
+   * Scratch of deadEnd: face-up copies of each card value, the exposable ranks, and per face-up card
+   * (at c × CAP + i) whether it can be last in its column and whether it can be moved.
+   */
+  private readonly upCount = new Uint8Array(52);
+  private readonly rankExposable = new Uint8Array(13);
+  private readonly exposable: Uint8Array;
+  private readonly movable: Uint8Array;
   private verTop = 0;
 
   constructor(pos: Position) {
@@ -114,6 +122,8 @@ export class SolverState {
     this.ver = new Float64Array(n);
     this.runLen = new Uint8Array(n);
     this.runVer = new Float64Array(n).fill(-1);
+    this.exposable = new Uint8Array(n * CAP);
+    this.movable = new Uint8Array(n * CAP);
     this.touchAll();
   }
 
@@ -147,6 +157,94 @@ export class SolverState {
   /** Has every suit been removed (R5)? */
   isWon(): boolean {
     return this.removed === this.completeSuits;
+  }
+
+  /**
+   * Is this a dead end: a position from which no move sequence turns up a card, empties a column or
+   * completes a suit, so no win (R5) is reachable? Only ever true once the stock is empty (R12) and no
+   * column is empty; false means "not known dead", not "a win exists". Sound (docs/solver.md, "Dead
+   * ends"): until the first such event, every move lifts a same-suit run (R7, R8) onto the last card
+   * of another column one rank above its first card (R6, R9), no column being empty to take a King
+   * (R10); a card turns up (R11) or a column empties only when the column's lowest face-up card is
+   * moved; and a suit completes (R14) only from a face-up card of each of its ranks, for no card
+   * turns face up before. The test over-approximates, as a least fixed point over the face-up cards,
+   * which cards can ever be moved: a card can be *last* in its column if it is now, or if the card on
+   * it can be moved; it can be *lifted* if it can be last, or if the card on it is the next lower card
+   * of its suit and can be lifted; it can be *moved* if it can be lifted, is not a King, and some card
+   * one rank above it, of any suit, can be last. The position is a dead end when no column's lowest
+   * face-up card can be moved and no suit has a face-up card of every rank.
+   */
+  deadEnd(): boolean {
+    if (this.stockLeft !== 0) return false;
+    const n = this.ncols;
+    const up = this.up;
+    const upLen = this.upLen;
+    const count = this.upCount;
+    const rankUp = this.rankExposable;
+    const ex = this.exposable;
+    const movable = this.movable;
+    // first the common case at a glance: a column whose face-up cards are one run (R7) with a last
+    // card of the next rank above its lowest one at the end of a column
+    let tops = 0;
+    for (let c = 0; c < n; c++) {
+      const l = upLen[c]!;
+      if (l === 0) return false;
+      tops |= 1 << RANK0[up[c * CAP + l - 1]!]!;
+    }
+    for (let c = 0; c < n; c++) {
+      if (this.runLength(c) !== upLen[c]) continue;
+      const r = RANK0[up[c * CAP]!]!;
+      if (r < 12 && (tops >> (r + 1)) & 1) return false;
+    }
+    count.fill(0);
+    rankUp.fill(0);
+    for (let c = 0; c < n; c++) {
+      const l = upLen[c]!;
+      const base = c * CAP;
+      for (let i = 0; i < l; i++) {
+        count[up[base + i]!]!++;
+        ex[base + i] = 0;
+        movable[base + i] = 0;
+      }
+      ex[base + l - 1] = 1;
+      rankUp[RANK0[up[base + l - 1]!]!] = 1;
+    }
+    // a suit with a face-up card of every rank might be completed (card values: suit × 13 + rank)
+    for (let s = 0; s < 52; s += 13) {
+      let r = 0;
+      while (r < 13 && count[s + r]! > 0) r++;
+      if (r === 13) return false;
+    }
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let c = 0; c < n; c++) {
+        const base = c * CAP;
+        const l = upLen[c]!;
+        // lift: can the card at i be lifted with the cards on it (they run down in its suit to a card
+        // that can be last in its column)?
+        let lift = 1;
+        for (let i = l - 1; i >= 0; i--) {
+          const card = up[base + i]!;
+          const r = RANK0[card]!;
+          if (i < l - 1) {
+            if (ex[base + i] === 0 && movable[base + i + 1] === 1) {
+              ex[base + i] = 1;
+              rankUp[r] = 1;
+              changed = true;
+            }
+            lift = ex[base + i] === 1 || (lift === 1 && up[base + i + 1] === card - 1 && r > 0) ? 1 : 0;
+          }
+          // movable: it can be lifted and put on a card one rank above (a King only into an empty column)
+          if (movable[base + i] === 0 && lift === 1 && r < 12 && rankUp[r + 1] === 1) {
+            // the column's lowest face-up card can be moved: a card may turn up or the column empty
+            if (i === 0) return false;
+            movable[base + i] = 1;
+            changed = true;
+          }
+        }
+      }
+    }
+    return true;
   }
 
   /**

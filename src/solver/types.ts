@@ -102,7 +102,7 @@ export const DEFAULT_MAX_POSITIONS = 1_000_000;
 export const MAX_MAX_POSITIONS = 200_000_000;
 
 /** Version string stored with every result; bump when the search changes what it finds or counts. */
-export const SOLVER_VERSION = '3.8.0';
+export const SOLVER_VERSION = '3.9.0';
 
 /**
  * Thrown by solve (solve.ts) and confirmLoss (confirm.ts) when the machine has no memory left for the
