@@ -95,6 +95,20 @@ describe('npm run results -- confirm ROW', () => {
     expect(more).toEqual(['SE1-3 undecided 3000', 'SE1-2152 lost 2000']);
   });
 
+  it('keeps the file\'s answer for a deal whose proof changed (another solver version), with the new proof\'s count', async () => {
+    const dir = root();
+    // SE1-2152 confirmed by an earlier check, whose proof stored 999 positions (the row's stores 184)
+    const earlier: LossCheck = { deal: 'SE1-2152', solverPositions: 999, check: 'lost', checkPositions: 184, checkBudget: 2000, checkSeconds: 0.25 };
+    writeFileSync(join(dir, lossesPath(row)), lossesCsv([earlier]));
+    const searched: string[] = [];
+    const checks = await confirmRow(row, dir, V, 2000, undefined, { check: async (deal) => (searched.push(deal), { status: 'undecided', positions: 2000, elapsedMs: 1, peakBytes: 0, line: [] }) });
+    expect(searched).toEqual(['SE1-3']);
+    expect(checks.map((c) => [c.deal, c.solverPositions, c.check, c.checkPositions, c.checkSeconds])).toEqual([
+      ['SE1-3', 60, 'undecided', 2000, 0.001],
+      ['SE1-2152', 184, 'lost', 184, 0.25],
+    ]);
+  });
+
   it("the row's page gives the check: confirmed, undecided (named), contradicted (named), not checked", () => {
     const c = (deal: string, check: LossCheck['check'], positions: number): LossCheck => ({ deal, solverPositions: 100, check, checkPositions: positions, checkBudget: 16_000_000, checkSeconds: 0.5 });
     const text = lossesCsv([c('SE1-7', 'lost', 150), c('SE1-8', 'undecided', 16_000_000), c('SE1-9', 'won', 900)]);

@@ -116,9 +116,10 @@ export interface ConfirmOptions {
  * Checks every deal row `row` proved lost (its database under `root`, results of `solverVersion`)
  * with confirmLoss at `budget` positions, one after the other in the row's order, and rewrites
  * lossesPath(row) after each. A deal the file has already answered (confirmed or contradicted, or left
- * undecided at this budget or more) is not checked again, unless the row's proof has changed since;
- * `onDeal` is told each answer as it comes, and whether it was the file's (`reused`). The file keeps
- * every answer it held: the deals of this run in the row's order, then the others as they were (a
+ * undecided at this budget or more) is not checked again, even where the row's proof has changed
+ * since (another solver version: the check searches the deal without the solver, so its answer
+ * stands; the file takes the new proof's count); `onDeal` is told each answer as it comes, and
+ * whether it was the file's (`reused`). The file keeps every answer it held: the deals of this run in the row's order, then the others as they were (a
  * deal the database no longer holds as lost, or an interrupted run's deals not reached yet).
  * When `o.signal` fires the checks stop: every answer already written is kept, the deal under way is
  * left for the next run (the same call resumes), and the checks so far are returned (`signal.aborted`
@@ -146,8 +147,11 @@ export async function confirmRow(
     writeAtomically(path, lossesCsv([...out, ...[...before.values()].filter((c) => !done.has(c.deal))]));
   };
   for (const [i, d] of lost.entries()) {
-    const old = before.get(d.deal);
-    if (old && old.solverPositions === d.positions && (old.check !== 'undecided' || old.checkBudget >= budget)) {
+    const found = before.get(d.deal);
+    if (found && (found.check !== 'undecided' || found.checkBudget >= budget)) {
+      // the check searches the deal, not the proof: its answer stands when the proof changes (another
+      // solver version), and takes the proof's count
+      const old = { ...found, solverPositions: d.positions ?? 0 };
       out.push(old);
       onDeal?.(old, i, lost.length, true);
       continue;
