@@ -94,6 +94,20 @@ describe('a row carried over from its committed files', () => {
     expect(carryPlan(row, mkdtempSync(join(tmpdir(), 'spidersolve-carry-')), V)).toBeNull();
   });
 
+  it('a row run again from its first deal counts only its own sittings: --rebuild drops the earlier ones, and so does another solver version', () => {
+    const root = committedRoot();
+    expect(readSummary(summaryPath(row, root))!.sittings).toEqual([sitting]);
+    recordPlan(row, root, null);
+    expect(readSummary(summaryPath(row, root))).toMatchObject({ counted: 4, sittings: [] });
+    // the committed summary of another solver version: its sittings are not this version's
+    const other = committedRoot();
+    const path = summaryPath(row, other);
+    writeFileSync(path, JSON.stringify({ ...readSummary(path)!, solverVersion: '0.0.1' }));
+    writeDb(other, [1, 2, 3, 4, 5, 6]);
+    const mine = { ...sitting, dealsBefore: 0, dealsAfter: 6, cpuSeconds: 3 };
+    expect(exportRow(row, other, V, mine).sittings).toEqual([mine]);
+  });
+
   it('exports the same CSV, rungs, counts and search time as one database of every deal, and says what it carried', () => {
     const root = committedRoot();
     const plan = carryPlan(row, root, V);

@@ -351,7 +351,8 @@ function rungCounts(budget: number, deals: number, won: number, lost: number, er
 
 /**
  * Exports a row from its database (paths relative to `root`): writes ROW.csv, ROW.json and, for a
- * PySolFC row with a won deal, ROW-winnable.csv; keeps the sittings already in ROW.json and adds
+ * PySolFC row with a won deal, ROW-winnable.csv; keeps the sittings already in ROW.json (those of
+ * `solverVersion`: a row run again under another version does not count the old one's) and adds
  * `sitting` when given. Returns the summary written.
  */
 export function exportRow(row: ResultsRow, root: string, solverVersion: string, sitting?: Sitting): RowSummary {
@@ -402,7 +403,8 @@ export function exportRow(row: ResultsRow, root: string, solverVersion: string, 
     budgets: row.budgets, planned: row.count, counted: deals.length, unfinished,
     complete: deals.length === row.count && unfinished === 0,
     top: topRung, rungs, searchSeconds: Math.round(searchMs) / 1000, peakBytes: peak, grades,
-    sittings: [...(before?.sittings ?? []), ...(sitting ? [sitting] : [])],
+    // (the sittings of another solver version counted that version's deals, not these)
+    sittings: [...(before && before.solverVersion === solverVersion ? before.sittings : []), ...(sitting ? [sitting] : [])],
     ...(plan ? { carried: plan } : {}),
   };
   writeAtomically(join(root, row.csv), dealsCsv(deals));
@@ -414,13 +416,15 @@ export function exportRow(row: ResultsRow, root: string, solverVersion: string, 
 /**
  * Records in the row's summary how the database a sitting is about to begin relates to the committed
  * files (`plan`, RowSummary.carried; null: from the row's first deal), so that later sittings and
- * the export read the database by it; the rest of the summary is left as it is. Nothing is written
- * when there is no summary.
+ * the export read the database by it. From the first deal the summary's sittings are dropped (they
+ * counted deals the new database does not hold); the rest of the summary is left as it is. Nothing
+ * is written when there is no summary.
  */
 export function recordPlan(row: ResultsRow, root: string, plan: Carried | null): void {
   const path = summaryPath(row, root);
   const s = readSummary(path);
   if (!s) return;
   const { carried: _old, ...rest } = s;
-  writeAtomically(path, JSON.stringify(plan ? { ...rest, carried: plan } : rest, null, 2) + '\n');
+  // from the row's first deal, the sittings before counted deals this database does not hold
+  writeAtomically(path, JSON.stringify(plan ? { ...rest, carried: plan } : { ...rest, sittings: [] }, null, 2) + '\n');
 }
