@@ -183,8 +183,8 @@ export class SolverState {
     const rankUp = this.rankExposable;
     const ex = this.exposable;
     const movable = this.movable;
-    // first the common case at a glance: a column whose face-up cards are one run (R7) with a last
-    // card of the next rank above its lowest one at the end of a column
+    // first the common case at a glance: a column whose face-up cards are one run (R7), its lowest
+    // card one rank below the last card of another column
     let tops = 0;
     for (let c = 0; c < n; c++) {
       const l = upLen[c]!;
@@ -209,7 +209,7 @@ export class SolverState {
       ex[base + l - 1] = 1;
       rankUp[RANK0[up[base + l - 1]!]!] = 1;
     }
-    // a suit with a face-up card of every rank might be completed (card values: suit × 13 + rank)
+    // a suit with a face-up card of every rank might be completed (a card's value: suit × 13 + rank index)
     for (let s = 0; s < 52; s += 13) {
       let r = 0;
       while (r < 13 && count[s + r]! > 0) r++;
