@@ -209,7 +209,7 @@ export class SolverState {
       ex[base + l - 1] = 1;
       rankUp[RANK0[up[base + l - 1]!]!] = 1;
     }
-    // a suit with a face-up card of every rank might be completed (a card's value: suit × 13 + rank index)
+    // a suit with a face-up card of every rank might be completed (values: suit × 13 + rank index)
     for (let s = 0; s < 52; s += 13) {
       let r = 0;
       while (r < 13 && count[s + r]! > 0) r++;
