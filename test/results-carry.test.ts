@@ -197,6 +197,26 @@ describe('npm run results -- ROW with no database', () => {
     expect(() => parseResultsArgs(['export', 'spiderette4', '--rebuild'])).toThrow(UsageError);
   });
 
+  it('committed deals of another solver version are refused in one line, exit 2, nothing written', async () => {
+    const real = findRow('spiderette1')!;
+    const root = mkdtempSync(join(tmpdir(), 'spidersolve-carry-'));
+    mkdirSync(join(root, 'data/results'), { recursive: true });
+    const summary = JSON.stringify({ row: real.id, solverVersion: '0.0.1', counted: 40, unfinished: 0, searchSeconds: 1, peakBytes: 1, sittings: [] });
+    writeFileSync(summaryPath(real, root), summary);
+    writeFileSync(join(root, real.csv), 'deal,status,budget,positions,total_positions,moves\n' + Array.from({ length: 40 }, (_, i) => `SE1-${i + 1},won,1000000,10,10,60\n`).join(''));
+    const err: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
+    try {
+      expect(await resultsMain(['spiderette1', '--limit', '50'], root)).toBe(2);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(err.join('')).toBe(`results: row spiderette1: the committed deals were counted by solver 0.0.1, not ${SOLVER_VERSION}; they cannot be carried over: rebuild the row from its first deal (--rebuild)\n`);
+    expect(existsSync(join(root, real.db))).toBe(false);
+    expect(readFileSync(summaryPath(real, root), 'utf8')).toBe(summary);
+  });
+
   it('a --limit the committed files already reach runs nothing and changes nothing', async () => {
     const real = findRow('spiderette1')!;
     const root = mkdtempSync(join(tmpdir(), 'spidersolve-carry-'));

@@ -193,12 +193,20 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
 /**
  * How a sitting relates the row's database to its committed files (export.ts carryPlan): with the
  * database here, as it was begun; without it, carrying the committed deals over, or (`rebuild`) from
- * the row's first deal (null). A string: why the sitting is refused (`--rebuild` with a database
- * begun from the committed files).
+ * the row's first deal (null). A string: why the sitting is refused (committed deals that cannot be
+ * carried over: another solver version's, or a CSV that does not hold them; `--rebuild` with a
+ * database begun from the committed files).
  */
 function sittingPlan(row: ResultsRow, root: string, rebuild?: boolean): Carried | null | string {
   const here = existsSync(join(root, row.db));
-  if (!rebuild) return carryPlan(row, root, SOLVER_VERSION);
+  if (!rebuild) {
+    try {
+      return carryPlan(row, root, SOLVER_VERSION);
+    } catch (e) {
+      // committed deals that cannot be carried over (another solver version's, a damaged CSV): refused
+      return (e as Error).message;
+    }
+  }
   if (here && carryPlan(row, root, SOLVER_VERSION)) return `--rebuild: ${shownPath(root, row.db)} was begun from the committed files, not from the row's first deal; remove it to rebuild the row from its first deal`;
   return null;
 }
