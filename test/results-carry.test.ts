@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
 import { recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
-import { parseResultsArgs, resultsMain, UsageError } from '../src/results/cli.js';
+import { confirmCommand, parseResultsArgs, resultsMain, UsageError } from '../src/results/cli.js';
 import { confirmRow, lossesCsv, lossesPath } from '../src/results/confirm.js';
 import { carryPlan, committedDeals, countedDeals, exportRow, plannedList, readSummary, recordPlan, rungsOfDeals, summaryPath } from '../src/results/export.js';
 import { findRow, type ResultsRow } from '../src/results/rows.js';
@@ -186,6 +186,35 @@ describe('a row carried over from its committed files', () => {
     const checks = await confirmRow(row, root, V, 1000, undefined, { check: async (deal) => (searched.push(deal), { status: 'lost', positions: 7, elapsedMs: 1, peakBytes: 0, line: [] }) });
     expect(checks.map((c) => [c.deal, c.checkPositions])).toEqual([['SE1-3', 61], ['SE1-5', 7]]);
     expect(searched).toEqual(['SE1-5']);
+  });
+
+  it('confirm checks a row counted by another solver version than this one as it is committed (no refusal)', async () => {
+    const root = committedRoot();
+    recordPlan(row, root, carryPlan(row, root, V));
+    writeDb(root, [5, 6]);
+    expect(V).not.toBe(SOLVER_VERSION);
+    const old = { deal: 'SE1-3', solverPositions: 60, check: 'lost' as const, checkPositions: 61, checkBudget: 1000, checkSeconds: 0.5 };
+    writeFileSync(join(root, lossesPath(row)), lossesCsv([old]));
+    const out: string[] = [];
+    const err: string[] = [];
+    const wo = process.stdout.write.bind(process.stdout);
+    const we = process.stderr.write.bind(process.stderr);
+    process.stdout.write = ((t: string) => (out.push(String(t)), true)) as typeof process.stdout.write;
+    process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
+    let status: number;
+    try {
+      status = await confirmCommand(row, root, 1000);
+    } finally {
+      process.stdout.write = wo;
+      process.stderr.write = we;
+    }
+    expect(status).toBe(0);
+    expect(err.join('')).toBe(
+      'results: carry loss 1/2 SE1-3: confirmed in 61 positions (the solve: 60), as the file had it (checked at 1,000)\n' +
+      // (SE1-5 is stored lost by hand; within 1,000 positions the check does not decide it)
+      'results: carry loss 2/2 SE1-5: undecided in 1,000 positions (the solve: 333)\n',
+    );
+    expect(out.join('')).toContain('2 losses checked without the solver\'s reductions (1 searched now at 1,000 positions, 1 answered before): 1 confirmed, 1 undecided, 0 contradicted');
   });
 });
 

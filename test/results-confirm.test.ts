@@ -116,6 +116,9 @@ describe('npm run results -- confirm ROW', () => {
     expect(line).toContain("without the solver's reductions and without its earlier stages (`npm run results -- confirm check`, src/solver/confirm.ts)");
     expect(line).toContain('1 of the 4 losses confirmed; 1 undecided at 16M positions (SE1-8); **1 contradicted** (won: SE1-9); 1 not checked yet. The confirmed checks stored 50 positions more than the solves in all, in 1.5 s; `data/results/check-losses.csv` lists each.');
     expect(lossCheckLine(row, ['SE1-7'], null).join('')).toContain('not run yet');
+    // a check run above the default budget: the command that gives every answer names it
+    const larger = lossesCsv([c('SE1-7', 'lost', 150), { ...c('SE1-8', 'lost', 20_000_000), checkBudget: 64_000_000 }]);
+    expect(lossCheckLine(row, ['SE1-7', 'SE1-8'], larger).join('')).toContain('(`npm run results -- confirm check --budget 64000000`, src/solver/confirm.ts): 2 of the 2 losses confirmed; none contradicted.');
     expect(lossCheckLine(row, [], text)).toEqual([]);
   });
 

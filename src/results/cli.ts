@@ -338,6 +338,8 @@ async function writeTable(root: string): Promise<void> {
 /**
  * `npm run results -- confirm ROW [--budget N]`: checks each loss of the row again (confirm.ts
  * confirmRow, the searches in a worker thread), one line on stderr a loss, then the count on stdout.
+ * The losses are those of the solver version the row's exported summary names (an earlier one than
+ * this solver's when the row was counted by it), or of this solver where none is exported.
  * Returns the exit status: 0 no loss contradicted, 1 one is, 2 the row has no database yet, and
  * EXIT_INTERRUPTED (130, as an interrupted batch) when `signal` fires: every answer already written
  * to ROW-losses.csv is kept and one line on stderr says how many losses were checked and that the
@@ -353,8 +355,11 @@ export async function confirmCommand(row: ResultsRow, root: string, budget: numb
   let losses = 0;
   const worker = workerLossChecker();
   let checks: LossCheck[];
+  // the losses of the row as exported: a row counted by an earlier solver version is checked as it is
+  // committed (its database holds that version's results), not refused as a run of it would be
+  const version = readSummary(summaryPath(row, root))?.solverVersion ?? SOLVER_VERSION;
   try {
-    checks = await confirmRow(row, root, SOLVER_VERSION, budget, (c, i, of, fromFile) => {
+    checks = await confirmRow(row, root, version, budget, (c, i, of, fromFile) => {
       if (fromFile) reused++;
       const answer = c.check === 'lost' ? 'confirmed' : c.check === 'won' ? 'CONTRADICTED (won)' : 'undecided';
       process.stderr.write(`results: ${row.id} loss ${i + 1}/${of} ${c.deal}: ${answer} in ${c.checkPositions.toLocaleString('en-US')} positions (the solve: ${c.solverPositions.toLocaleString('en-US')})${fromFile ? `, as the file had it (checked at ${c.checkBudget.toLocaleString('en-US')})` : ''}\n`);

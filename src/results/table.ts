@@ -6,7 +6,7 @@
  * Wilson score intervals), as `spidersolve report` prints them for the row's study.
  */
 import { budgetWords } from '../batch/report.js';
-import { lossesPath, parseLossesCsv } from './confirm.js';
+import { CHECK_BUDGET, lossesPath, parseLossesCsv } from './confirm.js';
 import { parseCsvRecords, type RowSummary, type RungCounts } from './export.js';
 import { batchArgs, dealName, type ResultsRow } from './rows.js';
 
@@ -133,14 +133,18 @@ function plspider(r: ResultsRow, dealsCsv: string | null): string[] {
 
 /**
  * The row page's line on the second check of its losses (confirm.ts), from the losses file's text:
- * how many of the `lost` deals it confirmed, left undecided (named) or contradicted (named); a note
+ * how many of the `lost` deals it confirmed, left undecided (named) or contradicted (named), and the
+ * command that gives those answers (with `--budget` when a check ran above CHECK_BUDGET); a note
  * that none was checked when the row has losses and no file.
  */
 export function lossCheckLine(r: ResultsRow, lost: readonly string[], lossesText: string | null): string[] {
   if (lost.length === 0) return [];
-  const how = `the complete search alone, from the deal, without the solver's reductions and without its earlier stages (\`npm run results -- confirm ${r.id}\`, src/solver/confirm.ts)`;
   const byDeal = new Map((lossesText ? parseLossesCsv(lossesText) : []).map((c) => [c.deal, c]));
   const checks = lost.map((d) => byDeal.get(d)).filter((c) => c !== undefined);
+  // the command that gives every answer: with the largest budget a check was run at, where it is above the default
+  const top = Math.max(0, ...checks.map((c) => c.checkBudget));
+  const command = `npm run results -- confirm ${r.id}${top > CHECK_BUDGET ? ` --budget ${top}` : ''}`;
+  const how = `the complete search alone, from the deal, without the solver's reductions and without its earlier stages (\`${command}\`, src/solver/confirm.ts)`;
   if (checks.length === 0) return ['', `Second check of the losses, by ${how}: not run yet.`];
   const of = (st: string) => checks.filter((c) => c.check === st);
   const budgets = [...new Set(of('undecided').map((c) => c.checkBudget))].map(budgetWords).join(', ');
