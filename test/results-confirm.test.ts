@@ -3,7 +3,7 @@
  * deal a row's database holds as lost is searched again without the solver's reductions, the answers
  * go to ROW-losses.csv, and the row's page says how many were confirmed.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +48,31 @@ describe('npm run results -- confirm ROW', () => {
     expect(() => parseResultsArgs(['confirm', 'spiderette1', '--budget', '0'])).toThrow(UsageError);
     expect(() => parseResultsArgs(['confirm', 'spiderette1', '--workers', '2'])).toThrow(UsageError);
     expect(() => parseResultsArgs(['confirm', 'nosuchrow'])).toThrow(UsageError);
+    // the option before the row, a value left out, a value too large: each says so
+    expect(() => parseResultsArgs(['confirm', '--budget', '1000', 'spiderette1'])).toThrow(/^confirm: no row given before --budget; give one of spider4, /);
+    expect(() => parseResultsArgs(['confirm', 'spiderette1', '--budget'])).toThrow(/^option --budget needs a value: give a positive whole number$/);
+    expect(() => parseResultsArgs(['confirm', 'spiderette1', '--budget='])).toThrow(/^option --budget needs a value/);
+    expect(() => parseResultsArgs(['confirm', 'spiderette1', '--budget', '-1'])).toThrow(/^option --budget "-1": give a positive whole number$/);
+    expect(() => parseResultsArgs(['confirm', 'spiderette1', '--budget', '9007199254740992'])).toThrow(/^option --budget "9007199254740992": too large; give a whole number up to 9007199254740991$/);
+  });
+
+  it('a row without losses: nothing checked, and no file made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spidersolve-confirm-'));
+    const d = planSeeds('spiderette', [1], [{ from: 1, to: 1 }]);
+    const s = ResultStore.openForWriting(join(dir, row.db));
+    const study = s.ensureStudy(row.study, { game: null, suits: null, dealsSpec: 'file:/dev/stdin', maxPositions: 1000, budgets: [1000], planned: 1 });
+    const records = [rec(d[0]!, 'won', 50)];
+    s.writeResults(null, records, study, [{ deal: records[0]!.deal, ord: 0, name: d[0]!.key }]);
+    s.close();
+    let plan = -1;
+    expect(await confirmRow(row, dir, V, 1000, undefined, { onPlan: (n) => (plan = n) })).toEqual([]);
+    expect(plan).toBe(0);
+    expect(existsSync(join(dir, lossesPath(row)))).toBe(false);
+  });
+
+  it('a losses file\'s line whose numbers cannot be read is left out (its deal is checked again)', () => {
+    const text = 'deal,solver_positions,check,check_positions,check_budget,check_seconds\nSE1-7,100,lost,abc,16000000,0.50\nSE1-8,100,lost,150,16000000,0.50\nSE1-9,100,lost,150,,0.50\n';
+    expect(parseLossesCsv(text).map((c) => c.deal)).toEqual(['SE1-8']);
   });
 
   it('a row not run yet: one line naming the command that runs it, exit 2', async () => {

@@ -102,7 +102,9 @@ interrupted (what was finished is kept; the same command resumes); confirm: 1 wh
 contradicted; otherwise the batch's status.`;
 
 function positiveInt(name: string, v: string | undefined): number {
-  if (v === undefined || !/^[1-9]\d*$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`option ${name} ${JSON.stringify(v ?? '')}: give a positive whole number`);
+  if (v === undefined || v === '' || v.startsWith('-') && !/^-\d/.test(v)) throw new UsageError(`option ${name} needs a value: give a positive whole number`);
+  if (!/^[1-9]\d*$/.test(v)) throw new UsageError(`option ${name} ${JSON.stringify(v)}: give a positive whole number`);
+  if (!Number.isSafeInteger(Number(v))) throw new UsageError(`option ${name} ${JSON.stringify(v)}: too large; give a whole number up to ${Number.MAX_SAFE_INTEGER}`);
   return Number(v);
 }
 
@@ -163,6 +165,7 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
     return { kind: 'export', row: rowOf(rest[0]) };
   }
   if (first === 'confirm') {
+    if (rest[0]?.startsWith('--budget')) throw new UsageError(`confirm: no row given before --budget; give one of ${RESULTS_ROWS.map((r) => r.id).join(', ')} first`);
     const row = rowOf(rest[0]);
     const budget = readOptions(rest.slice(1), ['--budget']).get('--budget');
     return { kind: 'confirm', row, budget: budget === undefined ? CHECK_BUDGET : positiveInt('--budget', budget) };
@@ -371,6 +374,10 @@ export async function confirmCommand(row: ResultsRow, root: string, budget: numb
     const command = `npm run results -- confirm ${row.id}${budget !== CHECK_BUDGET ? ` --budget ${budget}` : ''}`;
     process.stderr.write(`results: confirm ${row.id} interrupted: ${checks.length} of ${losses} ${losses === 1 ? 'loss' : 'losses'} checked, kept in ${shownPath(root, lossesPath(row))}; the same command resumes: ${command}\n`);
     return EXIT_INTERRUPTED;
+  }
+  if (losses === 0) {
+    process.stdout.write(`results: ${row.title}: the row has no losses; nothing to check\n`);
+    return 0;
   }
   const n = (s: string) => checks.filter((c) => c.check === s).length;
   process.stdout.write(`results: ${row.title}: ${checks.length} ${checks.length === 1 ? 'loss' : 'losses'} checked without the solver's reductions (${checks.length - reused} searched now at ${budget.toLocaleString('en-US')} positions, ${reused} answered before): ${n('lost')} confirmed, ${n('undecided')} undecided, ${n('won')} contradicted; wrote ${shownPath(root, lossesPath(row))}\n`);

@@ -49,14 +49,20 @@ export function lossesCsv(checks: readonly LossCheck[]): string {
   );
 }
 
-/** Loss checks read back from lossesCsv's text (lines it cannot read are left out). */
+/**
+ * Loss checks read back from lossesCsv's text. Lines it cannot read are left out (so their deals are
+ * checked again): no deal, a check other than lost, won or undecided, or a count, budget or time that
+ * is not a number.
+ */
 export function parseLossesCsv(text: string): LossCheck[] {
+  const num = (v: string | undefined) => (v !== undefined && /^\d+(\.\d+)?$/.test(v) ? Number(v) : NaN);
   return (parseCsvRecords(text) as Record<string, string | undefined>[])
     .filter((r) => r.deal && (r.check === 'lost' || r.check === 'won' || r.check === 'undecided'))
     .map((r) => ({
-      deal: r.deal!, solverPositions: Number(r.solver_positions), check: r.check as SolveStatus,
-      checkPositions: Number(r.check_positions), checkBudget: Number(r.check_budget), checkSeconds: Number(r.check_seconds),
-    }));
+      deal: r.deal!, solverPositions: num(r.solver_positions), check: r.check as SolveStatus,
+      checkPositions: num(r.check_positions), checkBudget: num(r.check_budget), checkSeconds: num(r.check_seconds),
+    }))
+    .filter((c) => [c.solverPositions, c.checkPositions, c.checkBudget, c.checkSeconds].every(Number.isFinite));
 }
 
 /**
@@ -139,6 +145,8 @@ export async function confirmRow(
   if (deals === null) throw new InputError('bad-file', `database ${shownPath(root, row.db)} holds no study ${JSON.stringify(row.study)}: it is not this row's database; run npm run results -- ${row.id} to make it`);
   const lost = deals.filter((d) => d.status === 'lost');
   o.onPlan?.(lost.length);
+  // a row without losses has nothing to check: no file is made for it
+  if (lost.length === 0 && !existsSync(path)) return [];
   const out: LossCheck[] = [];
   const check = o.check ?? inThreadLossChecker;
   // the file: this run's answers so far, then every other answer it held
