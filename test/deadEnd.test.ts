@@ -63,6 +63,13 @@ describe('deadEnd: hand-built positions', () => {
     expect(confirmLoss(buried, 1000)).toMatchObject({ status: 'lost', positions: 4 });
   });
 
+  it('stops the tidying lines of a world whose stock was taken away: the blind player\'s vote without the stock solves without it', () => {
+    // the Queen of spades can go onto the King of spades (a run, one evaluation point better); with
+    // the dead ends the dead start is not expanded, so the progress line is empty
+    expect(solve(buried, { maxPositions: 1000, progress: true }).progress).toEqual({ line: [], gain: 0 });
+    expect(solve(buried, { maxPositions: 1000, progress: true }, { deadEnds: false }).progress).toEqual({ line: ['3-1'], gain: 1 });
+  });
+
   it('is never a dead end while the stock holds a deal (R12), or with an empty column (R10)', () => {
     expect(dead(layout(['6S 8C JS JD JC 10H 10D 10C', 'JH 10S 9H'], ['AS AH AD AC 2H 2D 2C']))).toBe(false);
     const emptied = pos(SE4, [['2S', 'KS'], ['3S', 'KH'], ['4S', 'KD'], ['5S', 'KC QS'], ['6S 8C JS JD JC 10H 10D 10C', 'JH 10S 9H'], ['7S 5H 5D 5C', '4H'], ''] as const);

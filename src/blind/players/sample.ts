@@ -26,8 +26,8 @@
  *   SolveResult.progress), weighing the line's gain in evaluation points. And the player deals only
  *   when nothing can be gained without dealing: when the plan voted for ends in a deal (or no plan was
  *   voted for), k fresh completions are drawn with their stock taken away and solved for their
- *   progress lines; the plan that gained most in all is played instead, if any gained. In hindsight
- *   a deal costs nothing, for each completion knows the cards it brings; in the true game a deal
+ *   progress lines (without the solver's dead ends, which would take the missing stock for lost);
+ *   the plan that gained most in all is played instead, if any gained. In hindsight a deal costs nothing, for each completion knows the cards it brings; in the true game a deal
  *   buries ten columns under unknown cards, and the usual advice to players is to turn up and tidy
  *   what can be before dealing. A progress plan that leaves fewer cards on the table than columns
  *   while the stock holds a deal gets no vote (strandsStock: R12, the stock could never be dealt).
@@ -299,7 +299,10 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
     for (let i = 0; i < settings.k; i++) {
       const full = completion(obs, draw(unseen));
       const world: Position = { ...full, stock: [] };
-      const r = solve(world, { maxPositions: settings.budget, progress: true });
+      // without the solver's dead ends (SolverState.deadEnd): in this world the stock is taken away, so
+      // a position from which no card can turn up is a dead end here, but not in the true game, where a
+      // deal is still to come; the tidying that leads through such positions is what this vote is for
+      const r = solve(world, { maxPositions: settings.budget, progress: true }, { deadEnds: false });
       work.solves++;
       work.positions += r.positions;
       if (!r.progress || r.progress.gain <= 0 || r.progress.line.length === 0) continue;
