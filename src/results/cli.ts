@@ -102,7 +102,8 @@ interrupted (what was finished is kept; the same command resumes); confirm: 1 wh
 contradicted; otherwise the batch's status.`;
 
 function positiveInt(name: string, v: string | undefined): number {
-  if (v === undefined || v === '' || v.startsWith('-') && !/^-\d/.test(v)) throw new UsageError(`option ${name} needs a value: give a positive whole number`);
+  // no value: none given, an empty one, or the next option read as this one's value (`--budget --budget`)
+  if (v === undefined || v === '' || (v.startsWith('-') && !/^-\d/.test(v))) throw new UsageError(`option ${name} needs a value: give a positive whole number`);
   if (!/^[1-9]\d*$/.test(v)) throw new UsageError(`option ${name} ${JSON.stringify(v)}: give a positive whole number`);
   if (!Number.isSafeInteger(Number(v))) throw new UsageError(`option ${name} ${JSON.stringify(v)}: too large; give a whole number up to ${Number.MAX_SAFE_INTEGER}`);
   return Number(v);

@@ -27,8 +27,9 @@
  *   when nothing can be gained without dealing: when the plan voted for ends in a deal (or no plan was
  *   voted for), k fresh completions are drawn with their stock taken away and solved for their
  *   progress lines (without the solver's dead ends, which would take the missing stock for lost);
- *   the plan that gained most in all is played instead, if any gained. In hindsight a deal costs nothing, for each completion knows the cards it brings; in the true game a deal
- *   buries ten columns under unknown cards, and the usual advice to players is to turn up and tidy
+ *   the plan that gained most in all is played instead, if any gained. In hindsight a deal costs
+ *   nothing, for each completion knows the cards it brings; in the true game a deal buries ten
+ *   columns under unknown cards, and the usual advice to players is to turn up and tidy
  *   what can be before dealing. A progress plan that leaves fewer cards on the table than columns
  *   while the stock holds a deal gets no vote (strandsStock: R12, the stock could never be dealt).
  *
