@@ -12,13 +12,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
 import { recordFromOutcome, ResultStore, type ResultRecord } from '../src/batch/store.js';
-import { confirmCommand, parseResultsArgs, resultsMain, UsageError } from '../src/results/cli.js';
+import { confirmCommand, parseResultsArgs, UsageError } from '../src/results/cli.js';
 import { confirmRow, lossesCsv, lossesPath } from '../src/results/confirm.js';
 import { carryPlan, committedDeals, countedDeals, exportRow, plannedList, readSummary, recordPlan, rungsOfDeals, summaryPath } from '../src/results/export.js';
 import { findRow, type ResultsRow } from '../src/results/rows.js';
 import { renderTable } from '../src/results/table.js';
 import { committedHtml, committedReport, NO_TIMES } from '../src/results/chart.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
+import { captured, runResults } from './helpers/results.js';
 
 const V = '9.9.9';
 /** Spiderette 1 suit seeds, ladder 100, 400. */
@@ -195,26 +196,14 @@ describe('a row carried over from its committed files', () => {
     expect(V).not.toBe(SOLVER_VERSION);
     const old = { deal: 'SE1-3', solverPositions: 60, check: 'lost' as const, checkPositions: 61, checkBudget: 1000, checkSeconds: 0.5 };
     writeFileSync(join(root, lossesPath(row)), lossesCsv([old]));
-    const out: string[] = [];
-    const err: string[] = [];
-    const wo = process.stdout.write.bind(process.stdout);
-    const we = process.stderr.write.bind(process.stderr);
-    process.stdout.write = ((t: string) => (out.push(String(t)), true)) as typeof process.stdout.write;
-    process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
-    let status: number;
-    try {
-      status = await confirmCommand(row, root, 1000);
-    } finally {
-      process.stdout.write = wo;
-      process.stderr.write = we;
-    }
-    expect(status).toBe(0);
-    expect(err.join('')).toBe(
+    const r = await captured(() => confirmCommand(row, root, 1000));
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe(
       'results: carry loss 1/2 SE1-3: confirmed in 61 positions (the solve: 60), as the file had it (checked at 1,000)\n' +
       // (SE1-5 is stored lost by hand; within 1,000 positions the check does not decide it)
       'results: carry loss 2/2 SE1-5: undecided in 1,000 positions (the solve: 333)\n',
     );
-    expect(out.join('')).toContain('2 losses checked without the solver\'s reductions (1 searched now at 1,000 positions, 1 answered before): 1 confirmed, 1 undecided, 0 contradicted');
+    expect(r.stdout).toContain('2 losses checked without the solver\'s reductions (1 searched now at 1,000 positions, 1 answered before): 1 confirmed, 1 undecided, 0 contradicted');
   });
 });
 
@@ -233,15 +222,9 @@ describe('npm run results -- ROW with no database', () => {
     const summary = JSON.stringify({ row: real.id, solverVersion: '0.0.1', counted: 40, unfinished: 0, searchSeconds: 1, peakBytes: 1, sittings: [] });
     writeFileSync(summaryPath(real, root), summary);
     writeFileSync(join(root, real.csv), 'deal,status,budget,positions,total_positions,moves\n' + Array.from({ length: 40 }, (_, i) => `SE1-${i + 1},won,1000000,10,10,60\n`).join(''));
-    const err: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((t: string) => (err.push(String(t)), true)) as typeof process.stderr.write;
-    try {
-      expect(await resultsMain(['spiderette1', '--limit', '50'], root)).toBe(2);
-    } finally {
-      process.stderr.write = write;
-    }
-    expect(err.join('')).toBe(`results: row spiderette1: the committed deals were counted by solver 0.0.1, not ${SOLVER_VERSION}; they cannot be carried over: rebuild the row from its first deal (--rebuild)\n`);
+    const r = await runResults(['spiderette1', '--limit', '50'], root);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`results: row spiderette1: the committed deals were counted by solver 0.0.1, not ${SOLVER_VERSION}; they cannot be carried over: rebuild the row from its first deal (--rebuild)\n`);
     expect(existsSync(join(root, real.db))).toBe(false);
     expect(readFileSync(summaryPath(real, root), 'utf8')).toBe(summary);
   });
@@ -252,30 +235,18 @@ describe('npm run results -- ROW with no database', () => {
     mkdirSync(join(root, 'data/results'), { recursive: true });
     writeFileSync(summaryPath(real, root), JSON.stringify({ row: real.id, solverVersion: SOLVER_VERSION, counted: 40, unfinished: 0, searchSeconds: 1, peakBytes: 1, sittings: [] }));
     writeFileSync(join(root, real.csv), 'deal,status,budget,positions,total_positions,moves\n' + Array.from({ length: 40 }, (_, i) => `SE1-${i + 1},won,1000000,10,10,60\n`).join(''));
-    const out: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((t: string) => (out.push(String(t)), true)) as typeof process.stdout.write;
-    try {
-      expect(await resultsMain(['spiderette1', '--limit', '30'], root)).toBe(0);
-    } finally {
-      process.stdout.write = write;
-    }
-    expect(out.join('')).toBe('results: Spiderette 1 suit: the row already counts 40 deals, each at every rung; nothing to run (a --limit above 40 goes on after them)\n');
+    const first = await runResults(['spiderette1', '--limit', '30'], root);
+    expect(first.status).toBe(0);
+    expect(first.stdout).toBe('results: Spiderette 1 suit: the row already counts 40 deals, each at every rung; nothing to run (a --limit above 40 goes on after them)\n');
     expect(existsSync(join(root, real.db))).toBe(false);
     // the whole row committed: it is complete, whatever the --limit, and a shard of it runs nothing either
     const summary = summaryPath(real, root);
     writeFileSync(summary, JSON.stringify({ row: real.id, solverVersion: SOLVER_VERSION, counted: 10000, unfinished: 0, searchSeconds: 1, peakBytes: 1, sittings: [] }));
     writeFileSync(join(root, real.csv), 'deal,status,budget,positions,total_positions,moves\n' + Array.from({ length: 10000 }, (_, i) => `SE1-${i + 1},won,1000000,10,10,60\n`).join(''));
     const was = readFileSync(summary, 'utf8');
-    out.length = 0;
-    process.stdout.write = ((t: string) => (out.push(String(t)), true)) as typeof process.stdout.write;
-    try {
-      expect(await resultsMain(['spiderette1', '--limit', '10001'], root)).toBe(0);
-      expect(await resultsMain(['spiderette1', '--shard', '0/2', '--limit', '3'], root)).toBe(0);
-    } finally {
-      process.stdout.write = write;
-    }
-    expect(out).toEqual(Array(2).fill('results: Spiderette 1 suit: the row is complete (10,000 of 10,000 deals, each at every rung); nothing to run\n'));
+    const runs = [await runResults(['spiderette1', '--limit', '10001'], root), await runResults(['spiderette1', '--shard', '0/2', '--limit', '3'], root)];
+    expect(runs.map((x) => x.status)).toEqual([0, 0]);
+    expect(runs.map((x) => x.stdout)).toEqual(Array(2).fill('results: Spiderette 1 suit: the row is complete (10,000 of 10,000 deals, each at every rung); nothing to run\n'));
     expect(readFileSync(summary, 'utf8')).toBe(was);
     expect(existsSync(join(root, 'data/results/shards'))).toBe(false);
   });

@@ -121,7 +121,14 @@ function refuseOptions(args: readonly string[]): void {
   if (option !== undefined) throw unknownOption(option);
 }
 
-function rowOf(id: string | undefined): ResultsRow {
+/**
+ * The row named `id`. Throws UsageError when there is none: for one of the command's own options
+ * (`options`: `--budget`, `--limit=5`) given where the row belongs, "no row given before" it (after
+ * `command`'s name, when given); for another option, unknownOption; else an unknown row.
+ */
+function rowOf(id: string | undefined, options: readonly string[] = [], command = ''): ResultsRow {
+  const name = id?.split('=')[0];
+  if (name !== undefined && options.includes(name)) throw new UsageError(`${command}no row given before ${name}; give one of ${RESULTS_ROWS.map((r) => r.id).join(', ')} first`);
   if (id?.startsWith('-')) throw unknownOption(id);
   const row = id === undefined ? undefined : findRow(id);
   if (!row) throw new UsageError(`${id === undefined ? 'no row given' : `unknown row ${JSON.stringify(id)}`}; give one of ${RESULTS_ROWS.map((r) => r.id).join(', ')}`);
@@ -166,15 +173,11 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
     return { kind: 'export', row: rowOf(rest[0]) };
   }
   if (first === 'confirm') {
-    if (rest[0]?.startsWith('--budget')) throw new UsageError(`confirm: no row given before --budget; give one of ${RESULTS_ROWS.map((r) => r.id).join(', ')} first`);
-    const row = rowOf(rest[0]);
+    const row = rowOf(rest[0], ['--budget'], 'confirm: ');
     const budget = readOptions(rest.slice(1), ['--budget']).get('--budget');
     return { kind: 'confirm', row, budget: budget === undefined ? CHECK_BUDGET : positiveInt('--budget', budget) };
   }
-  if (first !== undefined && ['--workers', '--limit', '--shard', '--db', '--rebuild'].includes(first.split('=')[0]!)) {
-    throw new UsageError(`no row given before ${first.split('=')[0]}; give one of ${RESULTS_ROWS.map((r) => r.id).join(', ')} first`);
-  }
-  const row = rowOf(first);
+  const row = rowOf(first, ['--workers', '--limit', '--shard', '--db', '--rebuild']);
   const rebuild = rest.includes('--rebuild');
   const opts = readOptions(rest.filter((a) => a !== '--rebuild'), ['--workers', '--limit', '--shard', '--db']);
   if (rest.filter((a) => a === '--rebuild').length > 1) throw new UsageError('option --rebuild given twice; give it once');
