@@ -59,6 +59,25 @@ describe('npm run results -- with an option it does not know', () => {
     expect((await results(['bogus'])).stderr).toMatch(/^results: unknown row "bogus"; give one of spider4, /);
     expect(await results(['spider4', '--limit', '2', '--limit', '3'])).toEqual({ status: 2, stdout: '', stderr: 'results: option --limit given twice; give it once\n' });
     expect(await results(['spider4', 'extra'])).toEqual({ status: 2, stdout: '', stderr: 'results: unexpected argument "extra"; npm run results -- --help lists the commands and their options\n' });
+    expect(await results(['confirm', 'spider4', 'extra'])).toEqual({ status: 2, stdout: '', stderr: 'results: unexpected argument "extra"; npm run results -- --help lists the commands and their options\n' });
+    expect(await results(['table', 'extra'])).toEqual({ status: 2, stdout: '', stderr: 'results: unexpected argument "extra"; table takes no arguments\n' });
+  });
+
+  it('table in a checkout with no rows counted: writes docs/results.md alone and says so, as every results line, after "results:"', async () => {
+    const root = join(dir, 'table-root');
+    mkdirSync(join(root, 'docs'), { recursive: true });
+    const r = await results(['table'], root);
+    expect(r).toMatchObject({ status: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^results: wrote \S*docs\/results\.md\n$/);
+    expect(readFileSync(join(root, 'docs/results.md'), 'utf8')).toMatch(/^# Win rates of Spider and Spiderette\n/);
+    expect(existsSync(join(root, 'docs/results.html'))).toBe(false);
+  });
+
+  it('confirm given an option of running a row: named as that, not as an unknown option', async () => {
+    const said = (name: string) => `results: confirm: ${name} is an option of running a row, not of confirm, which checks every loss of the row and takes only --budget N\n`;
+    expect(await results(['confirm', 'spider1', '--limit', '5'])).toEqual({ status: 2, stdout: '', stderr: said('--limit') });
+    expect(await results(['confirm', 'spider1', '--budget', '9', '--workers=2'])).toEqual({ status: 2, stdout: '', stderr: said('--workers') });
+    expect(await results(['confirm', 'spider1', '--rebuild'])).toEqual({ status: 2, stdout: '', stderr: said('--rebuild') });
   });
 });
 

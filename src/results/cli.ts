@@ -152,6 +152,9 @@ function readOptions(args: readonly string[], names: readonly string[]): Map<str
   return out;
 }
 
+/** The options of running a row (`npm run results -- ROW …`). */
+const RUN_OPTIONS: readonly string[] = ['--workers', '--limit', '--shard', '--db', '--rebuild'];
+
 /** Parses the arguments after `npm run results --`. Throws UsageError on anything it does not know. */
 export function parseResultsArgs(args: readonly string[]): ResultsCommand {
   if (args.includes('--help') || args.includes('-h')) return { kind: 'help' };
@@ -159,7 +162,7 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
   const [first, ...rest] = args;
   if (first === 'table' || first === 'rows') {
     refuseOptions(rest);
-    if (rest.length) throw new UsageError(`${first} takes no arguments (${rest.join(' ')})`);
+    if (rest.length) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}; ${first} takes no arguments`);
     return { kind: first };
   }
   if (first === 'merge') {
@@ -174,10 +177,13 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
   }
   if (first === 'confirm') {
     const row = rowOf(rest[0], ['--budget'], 'confirm: ');
+    // an option of running a row (`confirm spider1 --limit 5`): said as such, not as an unknown option
+    const runOption = rest.slice(1).map((a) => a.split('=')[0]!).find((a) => RUN_OPTIONS.includes(a));
+    if (runOption !== undefined) throw new UsageError(`confirm: ${runOption} is an option of running a row, not of confirm, which checks every loss of the row and takes only --budget N`);
     const budget = readOptions(rest.slice(1), ['--budget']).get('--budget');
     return { kind: 'confirm', row, budget: budget === undefined ? CHECK_BUDGET : positiveInt('--budget', budget) };
   }
-  const row = rowOf(first, ['--workers', '--limit', '--shard', '--db', '--rebuild']);
+  const row = rowOf(first, RUN_OPTIONS);
   const rebuild = rest.includes('--rebuild');
   const opts = readOptions(rest.filter((a) => a !== '--rebuild'), ['--workers', '--limit', '--shard', '--db']);
   if (rest.filter((a) => a === '--rebuild').length > 1) throw new UsageError('option --rebuild given twice; give it once');
@@ -336,10 +342,10 @@ async function writeTable(root: string): Promise<void> {
   writeAtomically(join(root, 'docs/results.md'), renderTable(RESULTS_ROWS, summaries, csv, losses));
   // paths as the user sees them from the working folder
   const show = (p: string) => shownPath(root, p);
-  process.stdout.write(`wrote ${show('docs/results.md')}\n`);
+  process.stdout.write(`results: wrote ${show('docs/results.md')}\n`);
   if (!summaries.some((s) => s?.counted)) return;
   writeAtomically(join(root, 'docs/results.html'), await committedHtml(RESULTS_ROWS, root, `spidersolve ${packageInfo()?.version ?? ''}`.trim()));
-  process.stdout.write(`wrote ${show('docs/results.html')}\n`);
+  process.stdout.write(`results: wrote ${show('docs/results.html')}\n`);
 }
 
 /**
