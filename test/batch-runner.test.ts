@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
-import { timeLeft, type ProgressSink } from '../src/batch/progress.js';
+import { createProgress, timeLeft, type ProgressSink } from '../src/batch/progress.js';
 import { runBatch, type BatchOptions } from '../src/batch/runner.js';
 import { ResultStore, type StoredRow } from '../src/batch/store.js';
 import { FileFault } from '../src/batch/faults.js';
@@ -353,6 +354,33 @@ describe('runBatch with injected outcomes', () => {
 });
 
 describe('progress bar', () => {
+  /** A bar on a fake terminal with a clock of the test's: what it drew, escape sequences left out. */
+  function fakeBar(): { bar: ProgressSink; at(ms: number): void; drawn(): string } {
+    let t = 0;
+    let out = '';
+    const stream = new Writable({ write(chunk, _enc, cb) { out += String(chunk); cb(); } }) as unknown as NodeJS.WriteStream;
+    Object.assign(stream, { isTTY: true, columns: 200, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    return { bar: createProgress(stream, () => t), at: (ms) => (t = ms), drawn: () => out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '') };
+  }
+
+  it('counts no speed for the deals found settled before the start: a resumed run at 90 of 100, 2 more in 2 s, is at 1 deal a second, 8 s left', () => {
+    const { bar, at, drawn } = fakeBar();
+    bar.start(100, 90);
+    at(2000);
+    bar.update(92, { won: 2, lost: 0, undecided: 0, errors: 0 });
+    bar.stop();
+    expect(drawn()).toContain('92/100 | 1.0 deals/s | ETA 8s | won 2 lost 0 undecided 0 errors 0');
+  });
+
+  it('a run from the start: 10 of 100 in 5 s is 2 deals a second, 45 s left', () => {
+    const { bar, at, drawn } = fakeBar();
+    bar.start(100);
+    at(5000);
+    bar.update(10, { won: 9, lost: 1, undecided: 0, errors: 0 });
+    bar.stop();
+    expect(drawn()).toContain('10/100 | 2.0 deals/s | ETA 45s | won 9 lost 1 undecided 0 errors 0');
+  });
+
   it('shows the time left from the rate so far: … before the first deal (no rate), never NaN or Infinity', () => {
     expect(timeLeft(10, 0)).toBe('…');
     expect(timeLeft(10, Number.NaN)).toBe('…');

@@ -12,9 +12,16 @@ export interface ProgressCounts {
   errors: number;
 }
 
-/** Receives a batch's progress. `done` counts deals finished this run, out of `total` to run. */
+/**
+ * Receives a batch's progress, one rung of its budget ladder at a time. `done` counts the deals the
+ * rung has reached (solved now, or found settled by an earlier run), out of the `total` it looks at.
+ */
 export interface ProgressSink {
-  start(total: number): void;
+  /**
+   * Starts the bar at `already` of `total` (deals the rung found settled before its first dispatch):
+   * the rate and the time left count only the deals reached after it.
+   */
+  start(total: number, already?: number): void;
   update(done: number, counts: ProgressCounts): void;
   /**
    * Removes nothing; leaves the last state on screen and ends the line, so that whatever is printed
@@ -41,10 +48,11 @@ export function timeLeft(left: number, rate: number): string {
 export const NO_PROGRESS: ProgressSink = { start() {}, update() {}, stop() {} };
 
 /**
- * A cli-progress bar on `stream` showing done/total, deals per second (since start), ETA and the
- * running won/lost/undecided/errors; NO_PROGRESS when the stream is not a TTY.
+ * A cli-progress bar on `stream` showing done/total, deals per second (those reached since start, less
+ * the `already` settled then), ETA and the running won/lost/undecided/errors; NO_PROGRESS when the
+ * stream is not a TTY. `now`: the clock, in milliseconds (a test's own).
  */
-export function createProgress(stream: NodeJS.WriteStream = process.stderr): ProgressSink {
+export function createProgress(stream: NodeJS.WriteStream = process.stderr, now: () => number = () => performance.now()): ProgressSink {
   if (!stream.isTTY) return NO_PROGRESS;
   const bar = new cliProgress.SingleBar(
     {
@@ -58,19 +66,22 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr): Pro
     cliProgress.Presets.shades_classic,
   );
   let t0 = 0;
+  let base = 0;
   let state: 'new' | 'running' | 'stopped' = 'new';
   const zero = { won: 0, lost: 0, undecided: 0, errors: 0 };
   return {
-    start(total) {
+    start(total, already = 0) {
       if (state !== 'new') return;
       state = 'running';
-      t0 = performance.now();
-      bar.start(total, 0, { rate: '0.0', left: '…', ...zero });
+      t0 = now();
+      base = already;
+      bar.start(total, already, { rate: '0.0', left: '…', ...zero });
     },
     update(done, counts) {
       if (state !== 'running') return;
-      const s = (performance.now() - t0) / 1000;
-      const rate = s > 0 ? done / s : 0;
+      const s = (now() - t0) / 1000;
+      // deals found settled before the start are no speed: a resumed run would show thousands a second
+      const rate = s > 0 ? Math.max(0, done - base) / s : 0;
       bar.update(done, { rate: rate.toFixed(1), left: timeLeft(bar.getTotal() - done, rate), ...counts });
     },
     stop() {

@@ -172,7 +172,7 @@ class Rung {
       // one bar a rung: the deals this rung looks at
       if (run.barStarted) run.progress.stop();
       run.barStarted = this.#barShown = true;
-      run.progress.start(run.rungTotal);
+      run.progress.start(run.rungTotal, run.rungReached);
       run.progress.update(run.rungReached, run.counts);
     }
     const pool = run.ensurePool();
