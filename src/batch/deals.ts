@@ -347,7 +347,7 @@ const NO_SUCH_FILE_END = `: ${NO_SUCH_FILE}`;
  * `cwd`: the loader's `message`, with where it looked (`position file se4-7.txt: no such file in
  * /tmp (the working folder; paths in a deals file are read from there), and not a deal code or
  * pysol:GAME:N`) and, when a file of that name sits beside the deals file `dealsPath` (not `-`),
- * `; there is one beside the deals file: trial10/se4-7.txt` (its path from the working folder, as a
+ * `; there is one beside the deals file: decks/se4-7.txt` (its path from the working folder, as a
  * deals line would name it; `beside` true). Null for an absolute path or another message.
  */
 function missingPositionFile(message: string, ref: string, dealsPath: string, cwd: string): { message: string; beside: boolean } | null {

@@ -89,7 +89,7 @@ function whichDatabase(path: string | undefined, what: string): string {
 
 /**
  * One line for a database fault that reached a command other than batch (which says more, see
- * runner.ts): another program held it locked past the busy timeout (isBusyDatabase), or the disk was
+ * runFaults.ts): another program held it locked past the busy timeout (isBusyDatabase), or the disk was
  * full or failed (storageFaultKind). Names the database as damagedDatabaseMessage does; every
  * command writes in transactions, so what it had not finished was rolled back, and a command that
  * only reads (`readOnly`, default: no database of this process was opened for writing: report,
@@ -102,4 +102,10 @@ export function databaseFaultMessage(e: unknown, path?: string, readOnly = !open
   if (kind === 'full') return `${whichDatabase(path, 'could not be written: the disk is full')} (SQLite: ${why}); ${undone}; free some space, then run it again`;
   if (kind === 'io') return `${whichDatabase(path, readOnly ? 'could not be read: the disk reported an I/O error' : 'could not be written: the disk reported an I/O error')} (SQLite: ${why}); ${undone}; check the disk, then run it again`;
   return `${whichDatabase(path, 'was locked by another program')} for longer than the command waits (SQLite: ${why}); ${undone}; run it again when the other program is done`;
+}
+
+/** An error's message on one line (its line breaks and the blanks around them as one space). */
+export function oneLine(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.replace(/\s*\n\s*/g, ' ').trim();
 }

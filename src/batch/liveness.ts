@@ -69,7 +69,7 @@ export function runIsDead(r: { status: string; pid: number | null; host: string 
   return stale;
 }
 
-/** Allowance for the rounding of a process's start time as processStartMs reads it, milliseconds. */
+/** Allowance for the rounding of a process's start time as processStat reads it, milliseconds. */
 const PROCESS_START_SLACK_MS = 2_000;
 
 /**

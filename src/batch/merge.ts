@@ -1,5 +1,5 @@
 /**
- * `spidersolve merge`: copies the studies, runs, results, deal names and study links of several
+ * `spidersolve merge`: copies the studies, runs, results, blind games, deal names and study links of several
  * results databases (the shards of a study run on a cluster, one file each) into one.
  *
  * Rows are matched by their **natural key**, never by their ids (each file numbers its rows itself):
@@ -41,8 +41,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
-import { FileFault, isBusyDatabase, isDamagedDatabase, noteDatabase, storageFaultKind } from './faults.js';
-import { checkSchema, inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
+import { FileFault, isBusyDatabase, isDamagedDatabase, noteDatabase, oneLine, storageFaultKind } from './faults.js';
+import { checkSchema, inspectDatabaseFile, migrate, SCHEMA_VERSION } from './schema.js';
 import { BUSY_TIMEOUT_MS, ResultStore } from './store.js';
 import { databaseFiles, sameFileAs } from './files.js';
 import { ReplayCache, verifyDatabase, type VerifyFault } from './verify.js';
@@ -743,7 +743,7 @@ function summaryOf(into: string, targetState: ReturnType<typeof inspectFor>, sum
       t.updated += c.updated;
     }
   }
-  // blind games (schema 3) are named only where a merge met some: a merge of solves reads as before
+  // blind games (schema 3) are named only where a merge met some: a merge of solves names none
   const b = totals.blind_results;
   if (b && b.added + b.present + b.updated === 0) {
     delete totals.blind_results;

@@ -8,9 +8,9 @@ import { accessSync, constants, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
-import { damagedDatabaseMessage, FileFault, isBusyDatabase, isDamagedDatabase, noteDatabase, storageFaultKind } from './faults.js';
+import { damagedDatabaseMessage, FileFault, isBusyDatabase, isDamagedDatabase, noteDatabase, oneLine, storageFaultKind } from './faults.js';
 import { databaseFiles, fileInTheWay, makeDirs, statOrNull } from './files.js';
-import { checkSchema, inspectDatabaseFile, migrate, oneLine, SCHEMA_VERSION } from './schema.js';
+import { checkSchema, inspectDatabaseFile, migrate, SCHEMA_VERSION } from './schema.js';
 
 /** Default database path, relative to the working directory. */
 export const DEFAULT_DB_PATH = 'data/results.sqlite';

@@ -1,5 +1,5 @@
 /**
- * The Piscina pool of solve workers. Handles the two ways the code runs (STACK.md): from source
+ * The Piscina pool of solve workers. Handles the two ways the code runs: from source
  * (tsx, vitest: the worker is `workers/solve.worker.ts` and needs `--import tsx`, which vitest does
  * not pass on) and from the compiled build (`dist/workers/solve.worker.js`).
  */

@@ -1,11 +1,10 @@
 /**
  * The faults that stop a batch while it runs, as one-line FileFaults (faults.ts) for the user: the
  * disk (full, an I/O error), another program holding the database locked too long, and the database
- * file deleted or replaced under the batch. runner.ts turns every error of a run into one of these
- * where it is one, in one place.
+ * file deleted or replaced under the batch. runState.ts (BatchRun.fault) turns every error of a run
+ * into one of these where it is one, in one place.
  */
-import { FileFault, isBusyDatabase, storageFaultKind } from './faults.js';
-import { oneLine } from './schema.js';
+import { FileFault, isBusyDatabase, oneLine, storageFaultKind } from './faults.js';
 import type { BlindRecord } from './blind.js';
 import type { DealLink, ResultRecord, ResultStore } from './store.js';
 

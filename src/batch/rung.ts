@@ -9,13 +9,12 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { dealName, type PlannedDeal } from './deals.js';
-import { isBusyDatabase } from './faults.js';
+import { isBusyDatabase, oneLine } from './faults.js';
 import { blindRecordFromError, blindRecordFromOutcome, blindVersion, type BlindRecord } from './blind.js';
 import type { PoolOutcome, PoolTask } from './protocol.js';
 import { statusAt, type ResultStatus } from './report.js';
 import { databaseGoneFault } from './runFaults.js';
 import { BUSY_GIVE_UP_MS, type BatchRun } from './runState.js';
-import { oneLine } from './schema.js';
 import { BUSY_TIMEOUT_MS, recordFromError, recordFromOutcome, type DealLink, type ResultRecord } from './store.js';
 import { widthGroup } from './untilWidth.js';
 

@@ -1,8 +1,10 @@
 /**
  * A batch study: plans are dispatched to the solve pool with a bounded number in flight, results are
- * written to the store in batched transactions as they arrive, progress goes to the sink. This is
- * the only module that wires pool, store and progress together; the CLI parses and prints. The
- * stages are in runState.ts (set-up, record, summary, faults) and rung.ts (dispatch).
+ * written to the store in batched transactions as they arrive, progress goes to the sink; the CLI
+ * parses and prints. `runBatch` runs the stages in order: planRun (the plan), BatchRun.open (the
+ * store, the run's row; runState.ts, which also holds the pool, the progress sink, recording, the
+ * summary and the faults), runRung for each rung of the budget ladder (rung.ts: dispatch), then
+ * summarise.
  *
  * Guarantees: deals already settled for (key, budget, solver version) are skipped (errors are run
  * again); a worker that throws or dies gives an `error` row and the batch goes on; on abort
@@ -21,10 +23,9 @@ import { runRung } from './rung.js';
 import { BatchRun, planRun, summarise } from './runState.js';
 import { ResultStore, type StudyParams } from './store.js';
 
-export { BUSY_GIVE_UP_MS, BUSY_RETRY_MS, workersToStart } from './runState.js';
-export { SHARD_INFERENCE_MIN } from './shardCheck.js';
+export { workersToStart } from './runState.js';
 export { abortOnSignals } from './stopSignals.js';
-export { bandText, bandWidth, WIDTH_NOTE_AFTER, widthNote } from './untilWidth.js';
+export { bandText, bandWidth } from './untilWidth.js';
 
 /** Everything `runBatch` needs. */
 export interface BatchOptions {

@@ -11,7 +11,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { InputError, pathForMessage } from '../game/errors.js';
-import { SQLITE_MAGIC, sqliteSidecarOf } from './files.js';
+import { SQLITE_MAGIC, sqliteSidecarOf, statOrNull } from './files.js';
+import { oneLine } from './faults.js';
 import { migrateToV2 } from './migrate2.js';
 
 /** Our marker in `PRAGMA application_id`: the bytes "SpSo" (0x5370536F). */
@@ -175,7 +176,7 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'blind studies: a study may name a blind player (canonical spec) and its seed; blind games in blind_results, one per (deal, player, player seed, version)',
     // Natural key of blind_results: (deal, player, player_seed, version). A study with `player` set is
     // a blind study: it counts its deals' blind_results of that player and seed, never `results`.
-    // Existing rows are untouched (player NULL: a solve study), so an old database reports as before.
+    // Existing rows are untouched (player NULL: a solve study), so a database's solve studies report alike.
     sql: `
       ALTER TABLE studies ADD COLUMN player TEXT;          -- canonical player spec (src/blind players/index.ts specText), NULL for a solve study
       ALTER TABLE studies ADD COLUMN player_seed INTEGER;  -- the player's seed, NULL for a solve study
@@ -279,7 +280,7 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
   const headerAppId = head.readUInt32BE(68);
   const headerVersion = head.readUInt32BE(60);
   const schemaCookie = head.readUInt32BE(40); // 0 until a table (or any schema object) is created
-  const walExists = statOrNullSync(`${path}-wal`) !== null;
+  const walExists = statOrNull(`${path}-wal`) !== null;
   const walMode = head[18] === 2 && head[19] === 2;
   if (headerAppId !== APPLICATION_ID) {
     // our marker is set in the transaction that creates our tables: a file with a schema and no marker
@@ -324,14 +325,6 @@ export function inspectDatabaseFile(path: string): DatabaseFileState {
     throw new InputError('bad-file', `database ${pathForMessage(path)}: schema version ${version} is newer than this spidersolve knows (${SCHEMA_VERSION}); upgrade spidersolve`);
   }
   return { kind: 'ours', version, walMode };
-}
-
-function statOrNullSync(path: string): ReturnType<typeof statSync> | null {
-  try {
-    return statSync(path);
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -408,10 +401,4 @@ export function missingSchema(db: Database.Database): string | null {
 export function checkSchema(db: Database.Database, path: string): void {
   const missing = missingSchema(db);
   if (missing !== null) throw new InputError('bad-file', `database ${pathForMessage(path)}: is damaged (${missing}); left untouched; restore it from a copy`);
-}
-
-/** An error's message on one line. */
-export function oneLine(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return msg.replace(/\s*\n\s*/g, ' ').trim();
 }

@@ -17,7 +17,7 @@ import type { WonEffort } from '../report/data.js';
 import { statOrNull } from './files.js';
 import { BUSY_TIMEOUT_MS, openReadingConnection, openWritingConnection } from './openDatabase.js';
 import type { DealLink, ResultRecord, StoredRow } from './records.js';
-import { blindReport, blindRows, blindStatusOf, hasBlindStudies, settledBlindPlaces, type BlindRecord, type BlindReportRow, type BlindStatus, type BlindWalkRow } from './blind.js';
+import { blindReport, blindRows, blindStatusOf, settledBlindPlaces, type BlindRecord, type BlindReportRow, type BlindStatus, type BlindWalkRow } from './blind.js';
 import type { ReportRow, ResultStatus, WonPositions } from './report.js';
 import * as read from './storeRead.js';
 import type { InputFile, LiveRun, ResultFilter, StoredOutcome, StudyInfo } from './storeRead.js';
@@ -257,7 +257,7 @@ export class ResultStore {
   }
 
   /**
-   * Writes results in one transaction and counts them on the run. A new (code, budget, version)
+   * Writes results in one transaction and counts them on the run. A new (deal, budget, version)
    * row is inserted; an existing `error` row is replaced; an existing settled row is kept (so two
    * processes racing on one deal store it once). The study's `links` are written in the same
    * transaction. Returns the number of rows inserted or replaced.
@@ -277,11 +277,6 @@ export class ResultStore {
   /** The places in the plan of a blind study's deals whose game is stored (won or stuck) at `version`. */
   settledBlindPlaces(studyId: number, version: string): number[] {
     return settledBlindPlaces(this.#db, studyId, version);
-  }
-
-  /** Does the database hold a blind study? */
-  hasBlindStudies(): boolean {
-    return hasBlindStudies(this.#db);
   }
 
   /** The blind report (blind.ts blindReport): blind win rate next to the perfect-information rate of the same deals. */

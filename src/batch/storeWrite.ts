@@ -117,7 +117,7 @@ function link(db: Database.Database, studyId: number, links: readonly DealLink[]
 }
 
 /**
- * Writes results in one transaction and counts them on the run. A new (code, budget, version)
+ * Writes results in one transaction and counts them on the run. A new (deal, budget, version)
  * row is inserted; an existing `error` row is replaced; an existing settled row is kept (so two
  * processes racing on one deal store it once). `blind`: a blind study's games, written alike to
  * `blind_results` (blind.ts writeBlindRows). Returns the number of rows inserted or replaced.

@@ -111,7 +111,7 @@ export function paramsDiff(stored: string, given: string): string {
 /** The canonical JSON of a study's parameters, compared when a study name is used again. */
 export function studyParamsJson(p: StudyParams): string {
   const base = { game: p.game, suits: p.suits, deals: p.dealsSpec, budgets: p.budgets ?? [p.maxPositions], untilWidth: p.untilWidth ?? null };
-  // a blind study adds its player; a solve study's JSON is as it always was (stored studies still match)
+  // a blind study adds its player; a solve study's JSON has no player fields
   return JSON.stringify(p.player != null ? { ...base, player: p.player, playerSeed: p.playerSeed ?? null } : base);
 }
 

@@ -14,7 +14,8 @@
  *    (`positions` never exceeds the budget: the solver stops at it); and a won result's line replays
  *    through the rules engine (score.ts playLine) from its deal to a win, in the stored number of
  *    moves, with the stored scores (R16, R17). A mid-game position (`POS:`) is not stored, so its
- *    line is checked for its length only.
+ *    line is checked for its length only. A blind game (`blind_results`) alike: its line replays
+ *    from its deal to its stored status and suits completed.
  *
  * Cost: the replay is most of it (about 0.1 ms a won row of Spiderette, more for Spider's longer
  * lines); a `ReplayCache` shared by the inputs of one merge replays each (deal, line) once, and may be
@@ -335,7 +336,7 @@ function playerFault(player: unknown): string | null {
   if (!isText(player)) return `its player is ${show(player)}`;
   try {
     if (specText(parsePlayerSpec(player)) === player) return null;
-    // a sample spec stored before `eval` existed (players' version 1) means eval=win
+    // a sample spec without `eval` (players' version 1 stored them so) means eval=win
     const legacy = `${player},eval=win`;
     if (player.startsWith('sample:') && !player.includes('eval=') && specText(parsePlayerSpec(legacy)) === legacy) return null;
   } catch {
@@ -376,7 +377,7 @@ export interface VerifyOptions {
 }
 
 /**
- * Checks the open database `db` (schema version 2) as the module comment says and returns its first
+ * Checks the open database `db` (schema version SCHEMA_VERSION) as the module comment says and returns its first
  * fault, or null when it is sound. Reads only. SQLite errors that stop the reading (SQLITE_CORRUPT
  * of a page the checks reach first, a lock held past the busy timeout) are thrown as they are.
  */

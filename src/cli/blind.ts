@@ -16,7 +16,7 @@
 import { dirname } from 'node:path';
 import { Option, type Command } from 'commander';
 import { canonicalPath, makeDirs, sameFileAs, writeTextAtomically } from '../batch/files.js';
-import { oneLine } from '../batch/schema.js';
+import { oneLine } from '../batch/faults.js';
 import { DEFAULT_DB_PATH } from '../batch/store.js';
 import { abortOnSignals, endIfHungUp } from '../batch/stopSignals.js';
 import { startBlind, type BlindGame, type BlindStep } from '../blind/game.js';

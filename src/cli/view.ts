@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { canonicalPath, makeDirs, sameFileAs, statOrNull, writeTextAtomically } from '../batch/files.js';
 import { dealIdentity } from '../batch/deals.js';
-import { oneLine } from '../batch/schema.js';
+import { oneLine } from '../batch/faults.js';
 import { ResultStore, type StoredOutcome } from '../batch/store.js';
 import { InputError, quoteInput } from '../game/errors.js';
 import { fromNumbering, type Numbering } from '../game/numbering.js';
