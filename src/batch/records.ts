@@ -5,7 +5,7 @@
  */
 import { plannedIdentity, type PlannedDeal } from './deals.js';
 import type { WorkerOutcome } from './protocol.js';
-import type { ResultStatus } from './report.js';
+import type { ResultStatus } from './ladder.js';
 
 /** The deal's columns of a stored row, a result's or a blind game's (schema.ts), with camelCase names. */
 export interface DealFields {

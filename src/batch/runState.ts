@@ -16,7 +16,7 @@ import type { PoolOutcome, PoolTask } from './protocol.js';
 import { blindVersion } from './blind.js';
 import { NO_PROGRESS, type ProgressCounts, type ProgressSink } from './progress.js';
 import { databaseGoneFault, storageFault } from './runFaults.js';
-import { statusAt } from './report.js';
+import { statusAt } from './ladder.js';
 import { shardAssignment, shardSize } from './shard.js';
 import { refuseOtherShard } from './shardCheck.js';
 import { HEARTBEAT_MS, type LiveRun, type ResultStore } from './store.js';

@@ -12,7 +12,7 @@ import { dealName, type PlannedDeal } from './deals.js';
 import { isBusyDatabase, oneLine } from './faults.js';
 import { blindRecordFromError, blindRecordFromOutcome, blindVersion, type BlindRecord } from './blind.js';
 import type { PoolOutcome, PoolTask } from './protocol.js';
-import { statusAt, type ResultStatus } from './report.js';
+import { statusAt, type ResultStatus } from './ladder.js';
 import { databaseGoneFault } from './runFaults.js';
 import { BUSY_GIVE_UP_MS, type BatchRun } from './runState.js';
 import { BUSY_TIMEOUT_MS, recordFromError, recordFromOutcome, type DealLink, type ResultRecord } from './store.js';
@@ -21,7 +21,7 @@ import { widthGroup } from './untilWidth.js';
 /**
  * Runs rung `index` of the run's ladder (see the module comment): at the first rung every deal of
  * the plan (this shard's), at later ones those undecided at the rung before. A deal is skipped when
- * the database already says what it counts as at this rung (report.ts statusAt). Stops dispatching
+ * the database already says what it counts as at this rung (ladder.ts statusAt). Stops dispatching
  * on abort, on the stopping rule, or on a fatal error; waits for the deals in flight (cancelled when
  * stopping), writes what arrived (waiting out a lock up to BUSY_GIVE_UP_MS), then throws the fatal
  * error if there was one.

@@ -39,7 +39,7 @@ export interface BatchOptions {
   readonly maxPositions: number;
   /**
    * The budget ladder, increasing (default `[maxPositions]`): every deal is solved at the first rung,
-   * those left undecided at the next, and so on (report.ts statusAt says what a deal counts as).
+   * those left undecided at the next, and so on (ladder.ts statusAt says what a deal counts as).
    */
   readonly budgets?: readonly number[];
   /**
@@ -204,7 +204,7 @@ export interface BatchSummary {
  * told as a FileFault, runFaults.ts).
  *
  * Each rung walks the plan in order (rung.ts). A deal is skipped when the database already says what
- * it counts as at that rung (report.ts statusAt: a result at this budget, a win or a loss at a smaller
+ * it counts as at that rung (ladder.ts statusAt: a result at this budget, a win or a loss at a smaller
  * one, an undecided at a larger one, stored by any study, under any name, with this solver version);
  * at rungs after the first, only deals undecided at the previous rung are looked at. Every deal the
  * first rung reaches is counted by the study (`study_deals`), solved now or not.

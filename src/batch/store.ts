@@ -18,7 +18,8 @@ import { statOrNull } from './files.js';
 import { BUSY_TIMEOUT_MS, openReadingConnection, openWritingConnection } from './openDatabase.js';
 import type { DealLink, ResultRecord, StoredRow } from './records.js';
 import { blindReport, blindRows, blindStatusOf, settledBlindPlaces, type BlindRecord, type BlindReportRow, type BlindStatus, type BlindWalkRow } from './blind.js';
-import type { ReportRow, ResultStatus, WonPositions } from './report.js';
+import type { ResultStatus } from './ladder.js';
+import type { ReportRow, WonPositions } from './report.js';
 import * as read from './storeRead.js';
 import type { InputFile, LiveRun, ResultFilter, StoredOutcome, StudyInfo } from './storeRead.js';
 import * as write from './storeWrite.js';
@@ -372,7 +373,7 @@ export class ResultStore {
 
   /**
    * Report rows: per study (or pooled), game, suits, rung of the budget ladder and solver version,
-   * the cumulative counts at that rung (report.ts statusAt). Rows of different studies are never
+   * the cumulative counts at that rung (ladder.ts statusAt). Rows of different studies are never
    * merged unless `pool`.
    */
   report(filter: ResultFilter = {}): ReportRow[] {

@@ -8,7 +8,8 @@ import type { WonEffort } from '../report/data.js';
 import { blindVersion } from './blind.js';
 import { runIsDead, type RunInfo } from './liveness.js';
 import { SELECT_COLUMNS, SELECT_R_COLUMNS, SELECT_REPORT_COLUMNS, type StoredRow } from './records.js';
-import { highestBelow, ReportAccumulator, statusAt, type ReportInput, type ReportRow } from './report.js';
+import { highestBelow, statusAt } from './ladder.js';
+import { ReportAccumulator, type ReportInput, type ReportRow } from './report.js';
 
 /**
  * Which results report and export read: the deals counted by the named studies (absent or empty:
@@ -70,7 +71,7 @@ export interface StudyInfo {
 
 /**
  * SQL: does the study deal `sd` have a result settled at the budget `b` (an SQL parameter, `@last`): won or
- * lost at or below it, or undecided at or above it (report.ts statusAt). `ver`: versionFilter's.
+ * lost at or below it, or undecided at or above it (ladder.ts statusAt). `ver`: versionFilter's.
  */
 function settledAt(b: string, ver: string): string {
   return `EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver} AND (
@@ -106,7 +107,7 @@ export function readStudies(db: Database.Database, names?: readonly string[], so
     : `SELECT count(*) FROM study_deals sd WHERE sd.study_id = @id AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver})`).pluck();
   const settled = db.prepare(`SELECT count(*) FROM study_deals sd WHERE sd.study_id = @id AND ${settledAt('@last', ver)}`).pluck();
   // deals some rung above the first has not reached yet: at that rung, not settled, and an
-  // undecided result below it (report.ts statusAt null, highestBelow not)
+  // undecided result below it (ladder.ts statusAt null, highestBelow not)
   const rungTest = (k: number) => `(NOT ${settledAt(`@b${k}`, ver)}
       AND EXISTS (SELECT 1 FROM results r WHERE r.deal = sd.deal${ver} AND r.status = 'undecided' AND r.max_positions < @b${k}))`;
   const unfinishedOf = (id: number, rungs: readonly number[]): number =>
@@ -269,9 +270,9 @@ function groups(db: Database.Database, f: ResultFilter): { label: string; ids: n
 
 /**
  * Walks the deals of each group with their results: for every deal (once per group, in plan order),
- * solver version and rung, the result it counts as at that rung (report.ts statusAt; for a deal an
+ * solver version and rung, the result it counts as at that rung (ladder.ts statusAt; for a deal an
  * interrupted ladder has not taken there yet, its highest undecided or error result below the rung,
- * report.ts highestBelow), if any. A deal
+ * ladder.ts highestBelow), if any. A deal
  * counts at a rung only if one of the group's studies that plans it has that rung: a pooled row at
  * budget B is the union (each deal once) of the rows at B of the pooled studies whose budgets include
  * B, never a deal that only a study without rung B plans.

@@ -5,7 +5,8 @@
  * dispatching once every band is narrower than the width asked. Meanwhile it says now and then how
  * many more deals the rule likely needs at the rates seen so far (widthEstimate.ts).
  */
-import { wilsonInterval, type ResultStatus } from './report.js';
+import type { ResultStatus } from './ladder.js';
+import { wilsonInterval } from './report.js';
 import { ESTIMATE_FIRST, estimateNote, isEstimatePoint, moreDealsForWidth } from './widthEstimate.js';
 
 /** Deals an --until-width study counts before it says that its band is far from narrow enough. */

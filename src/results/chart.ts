@@ -6,7 +6,7 @@
  * the machine holds.
  *
  * Each deal counts at every rung of its row's ladder as the batch's report counts it (export.ts
- * atRung: the ladder rule of report.ts statusAt, highestBelow).
+ * atRung: the ladder rule of ladder.ts statusAt, highestBelow).
  * The CSV holds no search times, so the page has no chart of them (ReportMeta.absent says why).
  */
 import { join } from 'node:path';

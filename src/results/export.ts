@@ -3,13 +3,14 @@
  * (`data/results/ROW.csv`), the row's summary (`data/results/ROW.json`) and, for a row of PySolFC
  * numbers, the list of winnable deals with a difficulty grade (`data/results/ROW-winnable.csv`).
  * Reads the database through the store that `spidersolve export` and `report` read (its `rows` and
- * `report`), and counts each deal at the top rung of the ladder by the batch's own rule (report.ts
+ * `report`), and counts each deal at the top rung of the ladder by the batch's own rule (ladder.ts
  * `statusAt`, `highestBelow`), so the CSV agrees with `spidersolve report` deal for deal.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { highestBelow, percentile, statusAt, wilsonInterval, type ReportRow, type ResultStatus } from '../batch/report.js';
+import { highestBelow, statusAt, type ResultStatus } from '../batch/ladder.js';
+import { percentile, wilsonInterval, type ReportRow } from '../batch/report.js';
 import { ResultStore, type StoredRow } from '../batch/store.js';
 import { dealList, dealName, dealNumber, type ResultsRow } from './rows.js';
 
@@ -319,7 +320,7 @@ export function countedDeals(row: ResultsRow, root: string, solverVersion: strin
 /**
  * The counts of each rung of the ladder over deals counted at the top rung (DealResult): at budget B
  * a deal is won (lost) when it was won (lost) at a budget of B or less, else undecided (the batch's
- * ladder rule, report.ts statusAt). The deals must each have reached the top rung (none unfinished).
+ * ladder rule, ladder.ts statusAt). The deals must each have reached the top rung (none unfinished).
  */
 export function rungsOfDeals(deals: readonly DealResult[], budgets: readonly number[]): RungCounts[] {
   return budgets.map((budget) => {
@@ -332,7 +333,7 @@ export function rungsOfDeals(deals: readonly DealResult[], budgets: readonly num
 
 /**
  * What a deal (its result at the budget that decided it, DealResult) counts as at rung `budget` of
- * its ladder, by the batch's ladder rule (report.ts statusAt): at or above that budget, its status
+ * its ladder, by the batch's ladder rule (ladder.ts statusAt): at or above that budget, its status
  * and positions; below it, undecided, the rung's whole budget spent.
  */
 export function atRung(d: DealResult, budget: number): { readonly status: ResultStatus; readonly positions: number | null } {
