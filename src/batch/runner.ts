@@ -24,7 +24,6 @@ import { BatchRun, planRun, summarise } from './runState.js';
 import { ResultStore, type StudyParams } from './store.js';
 
 export { workersToStart } from './runState.js';
-export { abortOnSignals } from './stopSignals.js';
 export { bandText, bandWidth } from './untilWidth.js';
 
 /** Everything `runBatch` needs. */

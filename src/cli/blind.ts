@@ -18,7 +18,7 @@ import { Option, type Command } from 'commander';
 import { canonicalPath, makeDirs, sameFileAs, writeTextAtomically } from '../batch/files.js';
 import { oneLine } from '../batch/faults.js';
 import { DEFAULT_DB_PATH } from '../batch/store.js';
-import { abortOnSignals, endIfHungUp } from '../batch/stopSignals.js';
+import { abortOnSignals, endIfHungUp } from './stopSignals.js';
 import { startBlind, type BlindGame, type BlindStep } from '../blind/game.js';
 import { findLossUnlessStopped, type LossPoint } from '../blind/loss.js';
 import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';

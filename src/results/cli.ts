@@ -32,7 +32,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InputError } from '../game/errors.js';
 import { SOLVER_VERSION } from '../solver/types.js';
 import { belowTop, carryPlan, countedDeals, exportRow, plannedList, readSummary, recordPlan, rowDeals, summaryPath, writeAtomically, type Carried, type RowSummary, type Sitting } from './export.js';
-import { abortOnSignals } from '../batch/stopSignals.js';
+import { abortOnSignals } from '../cli/stopSignals.js';
 import { EXIT_INTERRUPTED } from '../cli/batch.js';
 import { CHECK_BUDGET, confirmRow, lossesPath, workerLossChecker, type LossCheck } from './confirm.js';
 import { batchArgs, findRow, RESULTS_DIR, RESULTS_ROWS, shownPath, type ResultsRow } from './rows.js';

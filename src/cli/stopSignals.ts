@@ -1,6 +1,6 @@
 /**
  * The signals that stop a batch (Ctrl-C, a kill, a hang-up) as one AbortSignal: the first stops the
- * batch in order (runner.ts: results kept, run marked interrupted), a second quits at once.
+ * batch in order (src/batch/runner.ts: results kept, run marked interrupted), a second quits at once.
  */
 
 /**
