@@ -11,6 +11,7 @@ import { SOLVER_VERSION } from '../solver/types.js';
 import { plannedIdentity, type PlannedDeal } from './deals.js';
 import type { BlindOutcome } from './protocol.js';
 import { sourceFields, type DealFields } from './records.js';
+import type { ResultFilter } from './storeRead.js';
 import { roundTo, wilsonInterval } from './report.js';
 
 /**
@@ -109,14 +110,6 @@ export function settledBlindPlaces(db: Database.Database, studyId: number, versi
       AND b.player_seed = s.player_seed AND b.version = ? AND b.status <> 'error')`).pluck().all(studyId, version) as number[];
 }
 
-/** Which blind rows the blind report and export read (as storeRead.ts ResultFilter). */
-export interface BlindFilter {
-  readonly studies?: readonly string[];
-  readonly pool?: boolean;
-  readonly game?: string;
-  readonly suits?: readonly number[];
-}
-
 /**
  * One row of the blind report: a study (or pooled studies), game, suit count, player, player seed and
  * version. Rates are fractions in [0, 1], null with no deals.
@@ -171,7 +164,7 @@ export function hasBlindStudies(db: Database.Database): boolean {
 }
 
 /** The blind studies a filter reads, grouped (one group a study, or one pooling all). */
-function blindGroups(db: Database.Database, f: BlindFilter): { label: string; ids: number[] }[] {
+function blindGroups(db: Database.Database, f: ResultFilter): { label: string; ids: number[] }[] {
   if (!hasBlindStudies(db)) return [];
   const rows = db.prepare('SELECT id, name FROM studies WHERE player IS NOT NULL ORDER BY id').all() as { id: number; name: string }[];
   const names = f.studies && f.studies.length ? [...new Set(f.studies)] : null;
@@ -189,7 +182,7 @@ export type BlindWalkRow = StoredBlindRow & { study: string; name: string };
  * it links once, with its game of the study's player and seed, every version stored. Streamed: do not
  * write to the database while iterating.
  */
-export function* blindRows(db: Database.Database, f: BlindFilter = {}): Generator<BlindWalkRow> {
+export function* blindRows(db: Database.Database, f: ResultFilter = {}): Generator<BlindWalkRow> {
   const select = BLIND_COLUMNS.map(([c, field]) => `b.${c} AS "${field}"`).join(', ');
   for (const g of blindGroups(db, f)) {
     const parts: string[] = [];
@@ -234,7 +227,7 @@ function piStatusOf(db: Database.Database): (deal: string) => 'won' | 'lost' | '
  * version (compareBlindRows), as the solve table lists a game's suit counts together. The
  * perfect-information columns read `results` for the same deals.
  */
-export function blindReport(db: Database.Database, f: BlindFilter = {}): BlindReportRow[] {
+export function blindReport(db: Database.Database, f: ResultFilter = {}): BlindReportRow[] {
   type Acc = { row: BlindReportRow; completed: number; moves: number; cpu: number; settled: number };
   const groups = new Map<string, Acc>();
   const pi = piStatusOf(db);
