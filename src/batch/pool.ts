@@ -1,5 +1,6 @@
 /**
- * The Piscina pool of solve workers. Handles the two ways the code runs: from source
+ * The Piscina pool of the batch's workers: each task solves a deal, or plays it blind in a blind study
+ * (workers/solve.worker.ts hands those to blind.worker.ts). Handles the two ways the code runs: from source
  * (tsx, vitest: the worker is `workers/solve.worker.ts` and needs `--import tsx`, which vitest does
  * not pass on) and from the compiled build (`dist/workers/solve.worker.js`).
  */
