@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import { dealName } from './deals.js';
 import { DIED_NOTE, runIsDead, type RunStatus } from './liveness.js';
 import { writeBlindRows, type BlindRecord } from './blind.js';
-import { sourceOf, type DealLink, type ResultRecord } from './records.js';
+import { RESULT_COLUMNS, sourceOf, type DealLink, type ResultRecord } from './records.js';
 import { studyWith, type StudyParams } from './studyParams.js';
 
 /** The time now, ISO 8601 UTC. */
@@ -124,20 +124,12 @@ function link(db: Database.Database, studyId: number, links: readonly DealLink[]
  */
 export function writeResults(db: Database.Database, runId: number | null, records: readonly ResultRecord[], studyId: number | null = null, links: readonly DealLink[] = [], blind: readonly BlindRecord[] = []): number {
   if (records.length === 0 && links.length === 0 && blind.length === 0) return 0;
+  const cols = RESULT_COLUMNS.map(([c]) => c);
   const upsert = db.prepare(`
-    INSERT INTO results (deal, code, game, suits, source_kind, seed, pysol_game, pysol_number, file_path, max_positions,
-      status, positions, elapsed_ms, move_count, line, classic_score, reveal_score, peak_bytes, error, solver_version,
-      run_id, created_at)
-    VALUES (@deal, @code, @game, @suits, @sourceKind, @seed, @pysolGame, @pysolNumber, @filePath, @maxPositions,
-      @status, @positions, @elapsedMs, @moveCount, @line, @classicScore, @revealScore, @peakBytes, @error, @solverVersion,
-      @runId, @createdAt)
+    INSERT INTO results (${cols.join(', ')})
+    VALUES (${RESULT_COLUMNS.map(([, f]) => `@${f}`).join(', ')})
     ON CONFLICT (deal, max_positions, solver_version) DO UPDATE SET
-      code = excluded.code, game = excluded.game, suits = excluded.suits, source_kind = excluded.source_kind, seed = excluded.seed,
-      pysol_game = excluded.pysol_game, pysol_number = excluded.pysol_number, file_path = excluded.file_path,
-      status = excluded.status, positions = excluded.positions, elapsed_ms = excluded.elapsed_ms,
-      move_count = excluded.move_count, line = excluded.line, classic_score = excluded.classic_score,
-      reveal_score = excluded.reveal_score, peak_bytes = excluded.peak_bytes, error = excluded.error,
-      run_id = excluded.run_id, created_at = excluded.created_at
+      ${cols.filter((c) => !['deal', 'max_positions', 'solver_version'].includes(c)).map((c) => `${c} = excluded.${c}`).join(', ')}
     WHERE results.status = 'error'`);
   const bump = db.prepare('UPDATE runs SET completed = completed + ?, errors = errors + ?, heartbeat_at = ? WHERE id = ?');
   const name = db.prepare('INSERT OR IGNORE INTO deal_names (deal, name) VALUES (?, ?)');
