@@ -25,7 +25,11 @@ interface V1Row {
   study_id: number | null;
 }
 
-/** Canonical study parameters, as ensureStudy writes them (store.ts studyParamsJson). */
+/**
+ * Canonical study parameters as schema version 2 wrote them (the form of studyParams.ts
+ * studyParamsJson then), kept apart and frozen: a migration writes what its version wrote, whatever
+ * the code writes later.
+ */
 function paramsJson(game: string | null, suits: string | null, deals: string, budgets: readonly number[], untilWidth: number | null): string {
   return JSON.stringify({ game, suits, deals, budgets, untilWidth });
 }
