@@ -109,6 +109,12 @@ describe('show --out without --format: the format from the file\'s extension', (
     expect((await runInProcess(['show', 'SE4-7', '--format', 'position', '--out', pos])).stderr)
       .toBe(`spidersolve: note: ${pos} holds a position file (text form), though its extension says JSON\nspidersolve: wrote ${pos}: SE4-7, a position file (text form)\n`);
     expect(readFileSync(pos, 'utf8')).toMatch(/^# spidersolve position\n/);
+    // and reads back as the deal it holds, its header telling the text form from the JSON its name says
+    const back = await runInProcess(['show', pos, '--reveal', '--json']);
+    const deal = await runInProcess(['show', 'SE4-7', '--reveal', '--json']);
+    expect([back.status, back.stderr]).toEqual([0, '']);
+    const fields = (out: string) => { const j = JSON.parse(out); return [j.game, j.suits, j.columns, j.stock]; };
+    expect(fields(back.stdout)).toEqual(fields(deal.stdout));
   });
 
   it('--help says so', async () => {

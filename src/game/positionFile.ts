@@ -273,6 +273,9 @@ export function parsePositionText(text: string, name: string, meta?: PositionFil
   return validate(raw, prefix);
 }
 
+/** The first line of the text form as makePositionText writes it. */
+export const TEXT_HEADER = '# spidersolve position';
+
 /**
  * The text form of a position (see the module comment); parsePositionText reads it back to the same
  * position. `source`, if given, is written as a `source:` line.
@@ -280,7 +283,7 @@ export function parsePositionText(text: string, name: string, meta?: PositionFil
 export function makePositionText(pos: Position, source?: string): string {
   const v = pos.variant;
   const cards = (cs: readonly Card[]) => cs.map((c) => makeCard(c)).join(' ');
-  const out = ['# spidersolve position', `game: ${v.game} ${v.suits}`];
+  const out = [TEXT_HEADER, `game: ${v.game} ${v.suits}`];
   if (source) out.push(`source: ${source.replace(/[\r\n]+/g, ' ')}`);
   pos.columns.forEach((c, i) => {
     const down = cards(c.down);

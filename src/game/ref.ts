@@ -15,7 +15,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { makeDealCode, parseDealCode } from './code.js';
 import { err, fileErrorText, notTextReason, ok, pathForMessage, quoteInput, type Result } from './errors.js';
 import { dealCardsOf, positionFromDeal, type Position } from './position.js';
-import { parsePositionJson, parsePositionText, type PositionFileMeta } from './positionFile.js';
+import { parsePositionJson, parsePositionText, TEXT_HEADER, type PositionFileMeta } from './positionFile.js';
 import { isPysolKind, parsePysolNumber, pysolDeal } from './pysol.js';
 
 /**
@@ -158,7 +158,8 @@ export function loadDeal(ref: string, name: string = pathForMessage(ref)): Resul
 
 /**
  * The deal of a position file's text (UTF-8, already read): `path` is the file it came from (its
- * `.json` name picks the JSON form; it is the LoadedDeal's `source.path`), `name` how messages name it
+ * `.json` name picks the JSON form unless the text starts with the text form's header; it is the
+ * LoadedDeal's `source.path`), `name` how messages name it
  * (`- (standard input)` for text read from standard input), `label` what the user typed. Errors as
  * loadDeal's for a file: `bad-file` for text that is not text (a zero byte, bytes that are not UTF-8),
  * and the position-file codes (positionFile.ts) for its content, each naming the file as `name`.
@@ -169,9 +170,11 @@ export function dealOfPositionText(text: string, path: string, name: string, lab
   if (binary !== null) {
     return err('bad-file', `position file ${name}: not a text file (${binary}); give a position file in the text or JSON form, a deal code or pysol:GAME:N`);
   }
-  // the JSON form by its name (`.json`) or, for a name that says nothing (a pipe: /dev/stdin, <(…)), by
-  // its first character: the text form never starts with `{`
-  const json = /\.json$/i.test(path) || text.trimStart().startsWith('{');
+  // the JSON form by its first character (the text form never starts with `{`), else by its name
+  // (`.json`), unless the file begins with the text form's header, `# spidersolve position` (a text
+  // form saved under a .json name, as `show --format position --out p.json` writes, reads back)
+  const start = text.trimStart();
+  const json = start.startsWith('{') || (/\.json$/i.test(path) && !start.startsWith(TEXT_HEADER));
   const meta: PositionFileMeta = {};
   const r = json ? parsePositionJson(text, name, meta) : parsePositionText(text, name, meta);
   if (!r.ok) return r;
