@@ -116,10 +116,10 @@ describe('the words of a deal', () => {
       pos = applyMove(pos, DEAL).position;
     }
     expect(words).toEqual([
-      'deal 7 cards from the stock onto columns 1-7 (3 deals left)',
-      'deal 7 cards from the stock onto columns 1-7 (2 deals left)',
-      'deal 7 cards from the stock onto columns 1-7 (1 deal left)',
-      'deal 3 cards from the stock onto columns 1-3 (no deals left)',
+      'deal 7 cards from the stock onto columns 1-7 (3 deals left after it)',
+      'deal 7 cards from the stock onto columns 1-7 (2 deals left after it)',
+      'deal 7 cards from the stock onto columns 1-7 (1 deal left after it)',
+      'deal 3 cards from the stock onto columns 1-3 (no deals left after it)',
     ]);
     expect(pos.stock).toEqual([]);
   });

@@ -357,7 +357,7 @@ describe('moves', () => {
         '5-3  move 5♦ from column 5 onto 6♠ in column 3, turns up a card',
         '5-4  move 5♦ from column 5 onto 6♦ in column 4, turns up a card',
         '5-6  move 5♦ from column 5 onto 6♥ in column 6, turns up a card',
-        'd    deal 7 cards from the stock onto columns 1-7 (3 deals left)',
+        'd    deal 7 cards from the stock onto columns 1-7 (3 deals left after it)',
         '',
       ].join('\n'),
     );

@@ -28,7 +28,7 @@ describe('describeMove', () => {
       ['AS AH 7S 6H 2S 3H 4S 8S JS 10H', 'KS KS KH KH QH QH JS JH 10S 10H'],
     );
     expect(describeMove(p, D)).toBe(
-      'deal 10 cards from the stock onto columns 1-10 (1 deal left), completes and removes a suit of ♠ in column 1, completes and removes a suit of ♥ in column 2, turns up 2 cards',
+      'deal 10 cards from the stock onto columns 1-10 (1 deal left after it), completes and removes a suit of ♠ in column 1, completes and removes a suit of ♥ in column 2, turns up 2 cards',
     );
   });
 

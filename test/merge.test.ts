@@ -422,7 +422,7 @@ describe('merge', () => {
     const jsonHelp = /--json print one JSON object (\{.*\}) instead of the text summary/.exec(help)![1]!;
     for (const key of listed) expect(jsonHelp).toMatch(new RegExp(`[{ ]${key}[,:} ]`));
     expect(help).toContain('copy the studies, runs, results, deal names and study links of databases');
-    expect(help).toContain('Exit status: 0 merged, 2 refused (one line on stderr; the target is left as it was, nothing of any input merged), 1 internal error.');
+    expect(help).toContain('Exit codes: 0 merged, 2 refused (one line on stderr; the target is left as it was, nothing of any input merged), 1 internal error.');
     expect(help).toContain('each won line replayed through the rules engine to a win in its stored number of moves');
     expect(help).toContain('Then every input is merged in one transaction: all of them or, on any failure, none.');
     const bad = await run(['--into', into, a, join(dir, 'missing.sqlite'), '--json']);

@@ -29,7 +29,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
 import { BLIND_LEGEND, BLIND_REPORT_COLUMNS, blindRecords, formatBlindTable, type BlindReportRow } from '../batch/blind.js';
 import { stringify as csvStringify } from 'csv-stringify/sync';
-import { BATCH_QUIET_HELP, dbOption, formatOfOutFile, noteOutExtension, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, REPEATABLE, writeHtmlToStdout, wroteLine } from './common.js';
+import { BATCH_QUIET_HELP, dbOption, formatOfOutFile, noteOutExtension, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, QUIET_NOTHING_HELP, REPEATABLE, writeHtmlToStdout, wroteLine } from './common.js';
 import { signalAtStage, takeOverEarlySignals } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT). */
@@ -661,7 +661,7 @@ function summaryRecords(s: BatchSummary): ReturnType<typeof rowsAsRecords> {
 }
 
 /** The exit status of the commands that only read a database (report, export, studies), for their help. */
-const READ_EXIT_HELP = '\n\nExit status: 0 done, 2 bad input (one line on stderr), 1 the database held locked by another program for more than 10 s, a disk I/O or internal error.';
+const READ_EXIT_HELP = '\n\nExit codes: 0 done, 2 bad input (one line on stderr), 1 the database held locked by another program for more than 10 s, a disk I/O or internal error.';
 
 const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'md', 'csv', 'json'];
 
@@ -1224,7 +1224,7 @@ export function registerBatchCommands(program: Command): void {
     .option('--player-seed <n>', `the blind player's own random seed, 0..4294967295 (default ${DEFAULT_PLAYER_SEED}); with --player`)
     // not an option: refused, naming the two seeds batch has (seedNotOption)
     .addOption(new Option('--seed [n]', 'not an option of batch: see --seeds and --player-seed').hideHelp())
-    .addHelpText('after', '\nExit status: 0 done, 2 bad input (a damaged database too), 130 interrupted (run the same command again to resume), 1 the database deleted or replaced, held locked by another program too long, the disk full or a disk I/O error (the message says what was kept), or an internal error.')
+    .addHelpText('after', '\nExit codes: 0 done, 2 bad input (a damaged database too), 130 interrupted (run the same command again to resume), 1 the database deleted or replaced, held locked by another program too long, the disk full or a disk I/O error (the message says what was kept), or an internal error.')
     .action(batchAction);
   // commander keeps only the last of --shard K/N and --no-shard; note that both were given, so that
   // resolveShard refuses the contradiction instead of silently running the whole study
@@ -1314,6 +1314,7 @@ function registerStudiesCommand(program: Command): void {
     .description('list the studies in a database: parameters, deals planned / counted / settled, and runs (done, interrupted, failed, abandoned, running)')
     .addOption(dbOption())
     .option('--json', 'print a JSON array of study objects')
+    .option('--quiet', QUIET_NOTHING_HELP)
     .addHelpText('after', '\nExamples:\n  spidersolve studies\n  spidersolve studies --db cluster.sqlite --json' + READ_EXIT_HELP)
     .action(studiesAction);
 }

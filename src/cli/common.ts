@@ -99,6 +99,12 @@ export function dbFromEnvMessage(message: string, db: string): string {
 /** Help of `--quiet`, the same for every command that has it but `batch` (BATCH_QUIET_HELP). */
 export const QUIET_HELP = 'print nothing on stderr but errors: no progress, notes or "wrote" line';
 
+/** Help of `--quiet` for a command that writes nothing on stderr but errors: taken, as every command takes it. */
+export const QUIET_NOTHING_HELP = 'taken for scripts that give every command --quiet: this command writes nothing on stderr but errors';
+
+/** The exit codes of a command that only reads its input and prints (deal, show, moves, play, completion), for its help. */
+export const PLAIN_EXIT_HELP = '\n\nExit codes: 0 done, 2 bad input (one line on stderr), 1 internal error.';
+
 /** Help of `batch --quiet`: QUIET_HELP, and what an interruption still prints. */
 export const BATCH_QUIET_HELP = `${QUIET_HELP} (the resume line of an interrupted batch is kept)`;
 

@@ -9,6 +9,7 @@
 import type { Command, Option } from 'commander';
 import { PLAYER_NAMES } from '../blind/players/index.js';
 import { InputError, quoteInput } from '../game/errors.js';
+import { PLAIN_EXIT_HELP } from './common.js';
 
 /** The shells a script is made for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -244,7 +245,7 @@ export function registerCompletionCommand(program: Command): void {
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
-      '\nExamples:\n  source <(spidersolve completion bash)        (in ~/.bashrc)\n  source <(spidersolve completion zsh)         (in ~/.zshrc, after compinit)\n  spidersolve completion fish > ~/.config/fish/completions/spidersolve.fish',
+      '\nExamples:\n  source <(spidersolve completion bash)        (in ~/.bashrc)\n  source <(spidersolve completion zsh)         (in ~/.zshrc, after compinit)\n  spidersolve completion fish > ~/.config/fish/completions/spidersolve.fish' + PLAIN_EXIT_HELP,
     )
     .action((shell: string) => {
       process.stdout.write(completionScript(program, shell));

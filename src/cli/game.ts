@@ -39,6 +39,8 @@ import {
   formatOfOutFile,
   noteOutExtension,
   QUIET_HELP,
+  PLAIN_EXIT_HELP,
+  QUIET_NOTHING_HELP,
   wroteLine,
 } from './common.js';
 import { checkOutPath, checkOutReplaceable, stdoutDash, writeOut } from './batch.js';
@@ -123,10 +125,11 @@ export function registerGameCommands(program: Command): void {
     .option('--count <k>', 'print K consecutive deals instead (seeds --from, --from+1, …)')
     .option('--from <n>', 'first seed with --count (default 1)')
     .option('--json', 'print one JSON object { game, suits, codes, code (when one) }')
+    .option('--quiet', QUIET_NOTHING_HELP)
     .addHelpText(
       'after',
       '\nExamples:\n  spidersolve deal --game spider --suits 2 --seed 1007      → SP2-1007\n' +
-        '  spidersolve deal --game spiderette --suits 4 --count 3 --from 10   → SE4-10, SE4-11 and SE4-12, one a line',
+        '  spidersolve deal --game spiderette --suits 4 --count 3 --from 10   → SE4-10, SE4-11 and SE4-12, one a line' + PLAIN_EXIT_HELP,
     )
     .action((opts: { game: string; suits: string; seed?: string; count?: string; from?: string; json?: boolean }) => {
       const game = parseGameOption(opts.game);
@@ -134,6 +137,9 @@ export function registerGameCommands(program: Command): void {
       const variant = getVariant(game, suits);
       if (opts.seed !== undefined && (opts.count !== undefined || opts.from !== undefined)) {
         throw new InputError('bad-option', 'option --seed: give either --seed or --count/--from, not both');
+      }
+      if (opts.from !== undefined && opts.count === undefined) {
+        throw new InputError('bad-option', `option --from ${quoteInput(opts.from)}: only with --count K (the first of K seeds); one deal is --seed N`);
       }
       let seeds: number[];
       if (opts.count !== undefined || opts.from !== undefined) {
@@ -159,7 +165,7 @@ export function registerGameCommands(program: Command): void {
     .option('--columns <numbering>', `${COLUMNS_HELP}; the text form lays the columns out in that numbering, as play does (json and the position forms are always in spidersolve's order, so that they read back)`)
     .option('--out <file>', 'write to this file instead of stdout (- is stdout) and say so on stderr; missing parent directories are created (like mkdir -p); without --format, its extension gives the format (see --format; a position file needs --format position or position-json)')
     .option('--quiet', QUIET_HELP)
-    .addHelpText('after', '\nExamples:\n  spidersolve show SP2-1007\n  spidersolve show pysol:spider:14934 --reveal\n  spidersolve show board.txt --json\n  spidersolve show SE4-7 --format position --out se4-7.txt   (then: spidersolve solve se4-7.txt)')
+    .addHelpText('after', '\nExamples:\n  spidersolve show SP2-1007\n  spidersolve show pysol:spider:14934 --reveal\n  spidersolve show board.txt --json\n  spidersolve show SE4-7 --format position --out se4-7.txt   (then: spidersolve solve se4-7.txt)' + PLAIN_EXIT_HELP)
     .action(async (ref: string, opts: { reveal?: boolean; format?: string; json?: boolean; columns?: string; out?: string; quiet?: boolean }) => {
       stdoutDash(opts);
       // no --format: the --out file's extension says it (se4-7.json is JSON), else the text
@@ -202,9 +208,10 @@ export function registerGameCommands(program: Command): void {
     .argument('<deal>', DEAL_HELP)
     .option('--columns <numbering>', COLUMNS_HELP)
     .option('--json', 'print one JSON object { code, moves, won, columns (the numbering: pysol or spidersolve) }')
-    .addHelpText('after', '\nExample:\n  spidersolve moves SE4-7\n  spidersolve moves pysol:spider2:5     (in PySolFC\'s column numbers)')
-    .action(async (ref: string, opts: { json?: boolean; columns?: string }) => {
-      const d = await loadDealArg(ref);
+    .option('--quiet', QUIET_HELP)
+    .addHelpText('after', '\nExamples:\n  spidersolve moves SE4-7\n  spidersolve moves pysol:spider2:5     (in PySolFC\'s column numbers)' + PLAIN_EXIT_HELP)
+    .action(async (ref: string, opts: { json?: boolean; columns?: string; quiet?: boolean }) => {
+      const d = await loadDealArg(ref, opts.quiet);
       const pos = d.position;
       const numbering = numberingFor(d, opts.columns);
       const note = numberingNote(d, numbering);
@@ -227,12 +234,13 @@ export function registerGameCommands(program: Command): void {
     .option('--columns <numbering>', COLUMNS_HELP)
     .option('--explain', 'one line per move: its number, the notation, the cards moved in words, the card turned up, a suit completed, the stock deals left and the running scores')
     .option('--json', 'print one JSON object { code, moves, movesPlayed, classicScore, revealScore, won, flips, completed, position, columns, and with --explain explain: [one object per move] }')
-    .addHelpText('after', '\nExamples:\n  spidersolve play SE4-7 5-4 d\n  spidersolve play SP2-1007 "3-5 7-4 d" --json\n  spidersolve play pysol:spider2:5 "9-8 d" --explain')
-    .action(async (ref: string, moveArgs: string[], opts: { reveal?: boolean; json?: boolean; columns?: string; explain?: boolean }) => {
-      const d = await loadDealArg(ref);
+    .option('--quiet', QUIET_HELP)
+    .addHelpText('after', '\nExamples:\n  spidersolve play SE4-7 5-4 d\n  spidersolve play SP2-1007 "3-5 7-4 d" --json\n  spidersolve play pysol:spider2:5 "9-8 d" --explain' + PLAIN_EXIT_HELP)
+    .action(async (ref: string, moveArgs: string[], opts: { reveal?: boolean; json?: boolean; columns?: string; explain?: boolean; quiet?: boolean }) => {
+      const d = await loadDealArg(ref, opts.quiet);
       const numbering = numberingFor(d, opts.columns);
       const note = numberingNote(d, numbering);
-      const words = lineWords(moveArgs);
+      const words = lineWords(moveArgs, opts.quiet);
       if (words.length === 0) throw new InputError('bad-move', 'play: no moves given (the line is empty); give moves such as 5-2 d (spidersolve moves <deal> lists the legal ones)');
       const line = words.map((m, i) => {
         const t = fromNumbering(m, numbering);

@@ -182,6 +182,16 @@ export function faultOf(e: unknown, named?: Command): Fault | null {
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return null;
     if (e.code === 'commander.help' || e.code === 'commander.executeSubCommandAsync') return e.exitCode === 0 ? null : { status: 2, code: 'bad-usage', message: 'no command given; spidersolve --help lists the commands', shown: true };
+    if (e.code === 'commander.excessArguments' && named) {
+      // commander's "too many arguments for 'report'. Expected 0 arguments but got 1." names neither the
+      // word nor what the command takes: `report pysol-sample` (a study is --study NAME)
+      const takes = named.registeredArguments;
+      const extra = named.args[takes.length];
+      if (extra !== undefined) {
+        const what = takes.length === 0 ? 'no arguments, only options' : `${takes.length === 1 ? 'one argument' : `${takes.length} arguments`}, ${takes.map((a) => `<${a.name()}>`).join(' ')}`;
+        return { status: 2, code: 'bad-usage', message: `unexpected argument ${quoteInput(extra)}: ${named.name()} takes ${what}; spidersolve ${named.name()} --help lists ${takes.length === 0 ? 'them' : 'its options'}` };
+      }
+    }
     return { status: 2, code: /option/i.test(e.code) ? 'bad-option' : 'bad-usage', message: oneLine(e.message.replace(/^error:\s*/, '')) };
   }
   // a file failed under us (disk full, I/O error, database deleted): not a defect of ours

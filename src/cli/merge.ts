@@ -62,7 +62,7 @@ export function registerMergeCommand(program: Command): void {
         'with other parameters), a missing file, a file that is not a spidersolve database or one with a newer schema ' +
         'refuses the whole merge before anything is written: one line naming the file and its first bad row. Then every ' +
         'input is merged in one transaction: all of them or, on any failure, none. A merge that adds nothing leaves the ' +
-        'target byte for byte as it was.\nExit status: 0 merged, 2 refused (one line on stderr; the target is left as it ' +
+        'target byte for byte as it was.\nExit codes: 0 merged, 2 refused (one line on stderr; the target is left as it ' +
         'was, nothing of any input merged), 1 internal error. A target that another program keeps locked for over 60 s ' +
         '(a second merge into the same target waits that long for the first to finish), or a full disk, also exits 1, ' +
         'with one line naming it; nothing is merged then either.',

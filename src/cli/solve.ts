@@ -174,7 +174,7 @@ export function registerSolveCommands(program: Command): void {
       if (opts.json) printJson({ code: deal.code, status: r.status, move, positions: r.positions, line, columns: numbering.name });
       else if (r.status === 'won') printLines([move === null ? 'the position is already won' : `${move}   (first move of a ${r.moveCount}-move win)`, ...(note && move !== null ? [note] : [])]);
       else if (r.status === 'lost') printLines(['no hint: this position is lost (proven: no line wins)']);
-      else printLines([`no hint: no win proven within ${max.toLocaleString('en-US')} positions (try --max-positions)`]);
+      else printLines([`no hint: no win proven within ${max.toLocaleString('en-US')} position${max === 1 ? '' : 's'} (try --max-positions)`]);
       process.exitCode = SOLVE_EXIT_CODES[r.status];
     });
 }

@@ -10,7 +10,7 @@ import { applyMove } from './rules.js';
 /**
  * One line describing a legal move for people, judged against the position it is played from:
  * `move 5♦ from column 5 onto 6♣ in column 2, turns up a card`, `deal 7 cards from the stock onto
- * columns 1-7 (3 deals left)` (the deals left after it: `(no deals left)` for the stock's last),
+ * columns 1-7 (3 deals left after it)` (`(no deals left after it)` for the stock's last),
  * then what the move does besides moving cards, in the order it happens:
  * the suits it completes and removes (R14: `completes and removes a suit of ♠ in column 2`), the columns
  * it empties, and the face-down cards it turns up (R11, R15; not named: `moves` lists what a player
@@ -26,7 +26,7 @@ export function describeMove(pos: Position, move: Move, numbering?: Numbering, c
     const d = pos.stock[0]!;
     // the deals left after this one (the stock's last deal leaves none)
     const left = pos.stock.length - 1;
-    words = `deal ${d.length} cards from the stock onto columns 1-${d.length} (${left === 0 ? 'no deals' : left === 1 ? '1 deal' : `${left} deals`} left)`;
+    words = `deal ${d.length} cards from the stock onto columns 1-${d.length} (${left === 0 ? 'no deals' : left === 1 ? '1 deal' : `${left} deals`} left after it)`;
   } else {
     const src = pos.columns[move.from]!.up;
     const group = src.slice(src.length - move.count);

@@ -97,7 +97,7 @@ ROW is one of ${RESULTS_ROWS.map((r) => r.id).join(', ')}.
   --shard K/N, --db FILE   see docs/cluster.md
 A row of 10,000 deals takes hours of CPU (docs/results.md gives each row's CPU time a deal).
 RESULTS_ROOT=DIR works in DIR instead of this project (its data/results and docs).
-Exit status: 0 done; 2 bad input (one line; no arguments at all: this usage, on stderr); 130
+Exit codes: 0 done; 2 bad input (one line; no arguments at all: this usage, on stderr); 130
 interrupted (what was finished is kept; the same command resumes); confirm: 1 when a loss is
 contradicted; otherwise the batch's status.`;
 
@@ -540,7 +540,10 @@ async function mergeShards(row: ResultsRow, root: string, files: readonly string
     process.stderr.write(`results: merge ${row.id}: shard database ${JSON.stringify(gone)}: no such file; nothing was merged\n`);
     return 2;
   }
-  const code = spawnSync(process.execPath, spidersolveArgv(['merge', '--into', join(root, row.db), ...files]), { stdio: 'inherit' }).status ?? 1;
+  // its lines on stderr are said as every results line is, after `results: merge ROW:`
+  const run = spawnSync(process.execPath, spidersolveArgv(['merge', '--into', join(root, row.db), ...files]), { stdio: ['inherit', 'inherit', 'pipe'], encoding: 'utf8' });
+  process.stderr.write((run.stderr ?? '').replace(/^spidersolve: (merge: )?/gm, `results: merge ${row.id}: `));
+  const code = run.status ?? 1;
   if (code !== 0) return code;
   const known = new Set((readSummary(summaryPath(row, root))?.sittings ?? []).map((x) => JSON.stringify(x)));
   const added = files.flatMap((f) => readSittings(shardSittingsPath(f))).filter((x) => !known.has(JSON.stringify(x)));
