@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { replayPositions } from '../src/blind/loss.js';
 import { observe } from '../src/blind/observation.js';
 import { parsePlayerSpec, SAMPLE_DEFAULTS, specText } from '../src/blind/players/index.js';
-import { createSample, type SampleSettings } from '../src/blind/players/sample.js';
+import { createSample, PLAYER_TUNING, type SampleSettings } from '../src/blind/players/sample.js';
 import { dealPosition } from '../src/game/deal.js';
 import { InputError } from '../src/game/errors.js';
 import { SE2 } from './helpers/game.js';
@@ -48,6 +48,16 @@ describe('end-game settings of the sample player', () => {
       expect(AT[i]!.stock.length).toBeGreaterThan(0);
       expect(first({ ...BASE, endhop: 2, endk: 8 }, AT[i]!)).toEqual(first(BASE, AT[i]!));
     }
+  });
+});
+
+describe('the sample player\'s solves leave out the solver\'s dead ends (players\' version 7, PLAYER_TUNING)', () => {
+  it('which change the progress lines its completions vote with: from SE2-3 after 24 moves (three deals left) it plays 5-2, with the dead ends 4-3', () => {
+    expect(PLAYER_TUNING).toEqual({ deadEnds: false });
+    expect(AT[24]!.stock.length).toBe(3);
+    expect(first(BASE, AT[24]!)).toEqual({ move: '{"kind":"move","from":4,"to":1,"count":1}', solves: 7 });
+    const withDeadEnds = createSample(BASE, 1, {});
+    expect(JSON.stringify(withDeadEnds.next(observe(AT[24]!)))).toBe('{"kind":"move","from":3,"to":2,"count":1}');
   });
 });
 

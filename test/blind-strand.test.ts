@@ -44,6 +44,6 @@ describe('a move that strands the stock (R12)', () => {
     });
     expect(stranded).toEqual([]);
     expect(g.line.indexOf('d')).toBeGreaterThan(0);
-    expect(BLIND_VERSION).toBe('6');
+    expect(BLIND_VERSION).toBe('7');
   });
 });

@@ -62,7 +62,7 @@ import type { Position } from '../../game/position.js';
 import type { Move } from '../../game/move.js';
 import { parseMove } from '../../game/move.js';
 import { applyMove, resolveMove, stockStranded } from '../../game/rules.js';
-import { solve } from '../../solver/solve.js';
+import { solve, type SolveTuning } from '../../solver/solve.js';
 import { completion, hiddenCount, observationKey, observedMoves, observe, unseenList, type Observation } from '../observation.js';
 import { createGreedy, fillForDeal } from './greedy.js';
 import type { BlindPlayer } from './types.js';
@@ -112,6 +112,18 @@ export interface SampleSettings {
  * played before any plan that only makes progress.
  */
 export const WIN_VOTE = 1000;
+
+/**
+ * How the player's solves search: without the solver's dead ends (SolverState.deadEnd, solver 3.9.0).
+ * The dead ends are a reduction for proving a deal lost; they leave every won answer as it is but
+ * change which positions the beam keeps and expands, and so the progress lines a completion that is not
+ * won votes with. In the vote without the stock they would stop the tidying lines the vote looks for
+ * (a position from which no card can turn up is a dead end once the stock is taken away, though in
+ * the true game a deal is still to come). Measured: four-suit Spider tuning seeds 10001–10030, 6 won
+ * without them (as the solver searched before them), 3 with them but for that vote; four-suit
+ * Spiderette 10001–10100, 11 and 6 (docs/figures.md, players' version 7).
+ */
+export const PLAYER_TUNING: SolveTuning = { deadEnds: false };
 
 /** One candidate plan in a vote. */
 interface Candidate {
@@ -195,8 +207,11 @@ function moveKey(m: Move): string {
  */
 export const IDLE_PLANS = 8;
 
-/** Creates a sample player with its own generator seeded by `seed` (an integer; its 32 low bits are used). */
-export function createSample(settings: SampleSettings, seed: number): BlindPlayer {
+/**
+ * Creates a sample player with its own generator seeded by `seed` (an integer; its 32 low bits are
+ * used). `tuning`: how its solves search (default PLAYER_TUNING; another for measurement only).
+ */
+export function createSample(settings: SampleSettings, seed: number, tuning: SolveTuning = PLAYER_TUNING): BlindPlayer {
   const rng = xoroshiro128plus(seed | 0);
   const greedy = createGreedy(settings.stretch);
   const work = { solves: 0, positions: 0, plans: 0, fallbacks: 0 };
@@ -249,7 +264,7 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
     for (let i = 0; i < k; i++) {
       const world = completion(obs, draw(unseen));
       worlds.push(world);
-      const r = solve(world, { maxPositions: budget, progress });
+      const r = solve(world, { maxPositions: budget, progress }, tuning);
       work.solves++;
       work.positions += r.positions;
       if (r.status === 'lost') lost++;
@@ -281,7 +296,7 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
         if (c.voters.includes(j)) return;
         let w = world;
         for (const m of c.moves) w = applyMove(w, m).position;
-        const r = solve(w, { maxPositions: budget });
+        const r = solve(w, { maxPositions: budget }, tuning);
         work.solves++;
         work.positions += r.positions;
         positions += r.positions;
@@ -300,10 +315,9 @@ export function createSample(settings: SampleSettings, seed: number): BlindPlaye
     for (let i = 0; i < settings.k; i++) {
       const full = completion(obs, draw(unseen));
       const world: Position = { ...full, stock: [] };
-      // without the solver's dead ends (SolverState.deadEnd): in this world the stock is taken away, so
-      // a position from which no card can turn up is a dead end here, but not in the true game, where a
-      // deal is still to come; the tidying that leads through such positions is what this vote is for
-      const r = solve(world, { maxPositions: settings.budget, progress: true }, { deadEnds: false });
+      // (in this world the stock is taken away, so a position from which no card can turn up would be a
+      // dead end here, but not in the true game, where a deal is still to come: PLAYER_TUNING)
+      const r = solve(world, { maxPositions: settings.budget, progress: true }, tuning);
       work.solves++;
       work.positions += r.positions;
       if (!r.progress || r.progress.gain <= 0 || r.progress.line.length === 0) continue;
