@@ -15,7 +15,7 @@ import { parseBatchOptions, resumeCommand } from '../src/cli/batch.js';
 import { REPORT_LEGEND } from '../src/batch/report.js';
 import { SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore } from '../src/batch/store.js';
-import { expectUnchanged, ROOT, runInProcess, snapshot, type Run } from './helpers/cli.js';
+import { expectOneLineError, expectUnchanged, ROOT, runInProcess, snapshot, type Run } from './helpers/cli.js';
 import { makeLostDb } from './helpers/db.js';
 
 const TEST_WORKER = fileURLToPath(new URL('./batch-fixtures/test.worker.ts', import.meta.url));
@@ -31,13 +31,6 @@ afterAll(() => {
 /** The CLI run in-process (test/helpers/cli.ts runInProcess), with this file's argument order. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return runInProcess(args, { env });
-}
-
-function expectOneLineError(r: Run, pattern: RegExp): void {
-  expect(r.status).toBe(2);
-  expect(r.stdout).toBe('');
-  expect(r.stderr).toMatch(/^spidersolve: [^\n]*\n$/);
-  expect(r.stderr).toMatch(pattern);
 }
 
 describe('spidersolve batch: bad input', () => {

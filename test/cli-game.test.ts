@@ -34,7 +34,8 @@ async function json(...args: string[]) {
 async function refused(...args: string[]): Promise<string> {
   const r = await cli(...args);
   expect(r.status).toBe(2);
-  expect(r.stdout).toBe('');
+  // nothing on stdout; with --json, the same error as JSON (main.ts JSON_ERROR_COMMANDS)
+  if (r.stdout !== '') expect(JSON.parse(r.stdout)).toEqual({ error: { code: expect.any(String), message: r.stderr.replace(/^spidersolve: /, '').trimEnd() } });
   const lines = r.stderr.split('\n').filter(Boolean);
   expect(lines).toHaveLength(1);
   expect(r.stderr).not.toMatch(/\n\s+at /);

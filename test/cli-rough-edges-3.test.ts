@@ -84,7 +84,9 @@ describe('report --out without --format: the format from the file\'s extension',
 
   it('--json with another --format is still refused; --help says where the format comes from', async () => {
     const r = await runInProcess(['report', '--db', db, '--json', '--format', 'md', '--out', join(dir, 'y.json')]);
-    expect([r.status, r.stdout, r.stderr]).toEqual([2, '', 'spidersolve: options --json and --format "md": --json is --format json; give one\n']);
+    expect([r.status, r.stderr]).toEqual([2, 'spidersolve: options --json and --format "md": --json is --format json; give one\n']);
+    // (--json was given: the error is on stdout as JSON too)
+    expect(JSON.parse(r.stdout)).toEqual({ error: { code: 'bad-option', message: 'options --json and --format "md": --json is --format json; give one' } });
     const help = (await runInProcess(['report', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(help).toContain("default: from the --out file's extension (.html or .htm html, .md md, .csv csv, .json json, .txt table), else table");
     expect(help).toContain('without --format, its extension gives the format (see --format)');
@@ -231,7 +233,7 @@ describe('export: CSV without --csv', () => {
   });
 });
 
-describe('solve --json and blind --json: an error as JSON on stdout', () => {
+describe('--json: an error as JSON on stdout', () => {
   /** Asserts the run printed `{ error: { code, message } }` on stdout, the same message on stderr, and exit `status`. */
   function expectJsonError(r: { status: number | null; stdout: string; stderr: string }, code: string, message: string, status = 2): void {
     expect(JSON.parse(r.stdout)).toEqual({ error: { code, message } });
@@ -260,9 +262,22 @@ describe('solve --json and blind --json: an error as JSON on stdout', () => {
     expectJsonError(await runInProcess(['blind', 'SE9-1', '--json']), 'bad-code', (await runInProcess(['blind', 'SE9-1'])).stderr.replace(/^spidersolve: /, '').trimEnd());
   });
 
-  it('without --json, and for other commands, errors stay text; a result is still the result', async () => {
+  it('every command that prints JSON: hint, show, moves, play, deal, report, studies, batch, merge', async () => {
+    const text = async (args: string[]) => (await runInProcess(args)).stderr.replace(/^spidersolve: /, '').trimEnd();
+    for (const args of [['hint', 'SP2-1007x'], ['show', 'SP2-1007x'], ['moves', 'SP2-1007x'], ['play', 'SE4-7', '9-9'], ['deal', '--suits', '3'],
+      ['report', '--game', 'foo'], ['studies', '--db', join(dir, 'no-such-folder', 'x.sqlite')], ['batch', '--seeds', '0-x'], ['merge', '--into', join(dir, 'm.sqlite'), join(dir, 'missing-shard.sqlite')]]) {
+      const r = await runInProcess([...args, '--json']);
+      expect(r.status, args.join(' ')).toBe(2);
+      const message = await text(args);
+      expect(message.length, args.join(' ')).toBeGreaterThan(10);
+      expectJsonError(r, (JSON.parse(r.stdout) as { error: { code: string } }).error.code, message);
+    }
+    // export writes CSV only: its refusal of --json stays text
+    expect((await runInProcess(['export', '--json'])).stdout).toBe('');
+  });
+
+  it('without --json errors stay text; a result is still the result', async () => {
     expect((await runInProcess(['solve', 'SP2-1007x'])).stdout).toBe('');
-    expect((await runInProcess(['hint', 'SP2-1007x', '--json'])).stdout).toBe('');
     // after -- it is no option
     const r = await runInProcess(['solve', '--', '--json']);
     expect([r.status, r.stdout]).toEqual([2, '']);

@@ -428,6 +428,6 @@ describe('merge', () => {
     const bad = await run(['--into', into, a, join(dir, 'missing.sqlite'), '--json']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe(`spidersolve: merge: input ${join(dir, 'missing.sqlite')}: no such file\n`);
-    expect(bad.stdout).toBe('');
+    expect(JSON.parse(bad.stdout)).toEqual({ error: { code: 'bad-file', message: `merge: input ${join(dir, 'missing.sqlite')}: no such file` } });
   });
 });

@@ -211,9 +211,10 @@ export function faultOf(e: unknown, named?: Command): Fault | null {
 /**
  * The commands whose `--json` covers their errors too: with --json, an error is also printed on
  * stdout as one JSON object `{ "error": { "code", "message" } }` (Fault's code and message), with the
- * same exit status and the same line on stderr.
+ * same exit status and the same line on stderr. Every command that prints JSON; not `export`, which
+ * writes CSV only and refuses `--json`.
  */
-export const JSON_ERROR_COMMANDS: ReadonlySet<string> = new Set(['solve', 'blind']);
+export const JSON_ERROR_COMMANDS: ReadonlySet<string> = new Set(['deal', 'show', 'moves', 'play', 'solve', 'hint', 'batch', 'report', 'studies', 'merge', 'blind']);
 
 /** Whether a command line (the command's name first) gives `--json` among its options (before any `--`). */
 function asksForJson(args: readonly string[]): boolean {

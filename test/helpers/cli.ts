@@ -172,10 +172,11 @@ export function expectUnchanged(path: string, before: { bytes: Buffer; mtime: nu
   expect(now.mtime).toBe(before.mtime);
 }
 
-/** Asserts exit 2, nothing on stdout and one line `spidersolve: …` matching `pattern` on stderr. */
+/** Asserts exit `status` (2), one line `spidersolve: …` matching `pattern` on stderr, and nothing on stdout but, with --json, that error as JSON. */
 export function expectOneLineError(r: Run, pattern: RegExp, status = 2): void {
   expect(r.stderr).toMatch(/^spidersolve: [^\n]*\n$/);
   expect(r.stderr).toMatch(pattern);
-  expect(r.stdout).toBe('');
+  // nothing on stdout; with --json, the same error as JSON (src/cli/main.ts JSON_ERROR_COMMANDS)
+  if (r.stdout !== '') expect(JSON.parse(r.stdout)).toEqual({ error: { code: expect.any(String), message: r.stderr.replace(/^spidersolve: /, '').trimEnd() } });
   expect(r.status).toBe(status);
 }
