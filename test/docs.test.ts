@@ -95,3 +95,12 @@ describe('README.md', () => {
     for (const l of links) expect(() => statSync(join(ROOT, l)), l).not.toThrow();
   });
 });
+
+describe('docs/commands.md and README.md name the versions of today', () => {
+  it('the players\' version (BLIND_VERSION) and the blind table\'s stored version', async () => {
+    const { BLIND_VERSION } = await import('../src/blind/version.js');
+    const { SOLVER_VERSION } = await import('../src/solver/types.js');
+    expect(read('docs/commands.md')).toContain(`\`BLIND_VERSION\` (\`'${BLIND_VERSION}'\`;`);
+    expect(read('README.md').replace(/\s+/g, ' ')).toContain(`players' version ${BLIND_VERSION} with solver ${SOLVER_VERSION}, stored as \`blind-${BLIND_VERSION}/solver-${SOLVER_VERSION}\``);
+  });
+});
