@@ -78,6 +78,7 @@ describe('npm run results -- with an option it does not know', () => {
     expect(await results(['confirm', 'spider1', '--limit', '5'])).toEqual({ status: 2, stdout: '', stderr: said('--limit') });
     expect(await results(['confirm', 'spider1', '--budget', '9', '--workers=2'])).toEqual({ status: 2, stdout: '', stderr: said('--workers') });
     expect(await results(['confirm', 'spider1', '--rebuild'])).toEqual({ status: 2, stdout: '', stderr: said('--rebuild') });
+    expect(await results(['confirm', '--limit', '5', 'spider1'])).toEqual({ status: 2, stdout: '', stderr: said('--limit') });
   });
 });
 

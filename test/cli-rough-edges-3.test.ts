@@ -272,6 +272,10 @@ describe('--json: an error as JSON on stdout', () => {
       expect(message.length, args.join(' ')).toBeGreaterThan(10);
       expectJsonError(r, (JSON.parse(r.stdout) as { error: { code: string } }).error.code, message);
     }
+    // --format json asks for JSON as --json does (report, show)
+    const viaFormat = await runInProcess(['report', '--format', 'json', '--game', 'foo']);
+    expectJsonError(viaFormat, 'bad-option', await text(['report', '--game', 'foo']));
+    expectJsonError(await runInProcess(['show', 'SP2-1007x', '--format=json']), 'bad-code', await text(['show', 'SP2-1007x']));
     // export writes CSV only: its refusal of --json stays text
     expect((await runInProcess(['export', '--json'])).stdout).toBe('');
   });

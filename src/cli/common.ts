@@ -20,7 +20,7 @@ import { isGameName, isSuitCount, type GameName, type SuitCount } from '../game/
 export const DEAL_HELP =
   '<deal> is a deal code (SP2-1007, se4-7, SP4X-…), pysol:spider:N, pysol:spider2:N, pysol:spider1:N, ' +
   'pysol:spiderette:N (PySolFC deal N; a command with --columns prints its moves in PySolFC\'s column numbers unless told otherwise), or a position file ' +
-  '(named *.json or starting with {: the JSON form; anything else: the text form; - reads it from standard input).';
+  '(starting with {, or named *.json and not starting with the text form\'s # spidersolve position: the JSON form; anything else: the text form; - reads it from standard input).';
 
 /** The spidersolve package this program runs from: its folder and version (packageInfo). */
 export interface PackageInfo {

@@ -216,10 +216,14 @@ export function faultOf(e: unknown, named?: Command): Fault | null {
  */
 export const JSON_ERROR_COMMANDS: ReadonlySet<string> = new Set(['deal', 'show', 'moves', 'play', 'solve', 'hint', 'batch', 'report', 'studies', 'merge', 'blind']);
 
-/** Whether a command line (the command's name first) gives `--json` among its options (before any `--`). */
+/**
+ * Whether a command line (the command's name first) asks for JSON among its options (before any
+ * `--`): `--json`, or `--format json` (`--format=json`), which report and show take as the same.
+ */
 function asksForJson(args: readonly string[]): boolean {
   const end = args.indexOf('--');
-  return (end < 0 ? args : args.slice(0, end)).includes('--json');
+  const opts = end < 0 ? args : args.slice(0, end);
+  return opts.includes('--json') || opts.includes('--format=json') || opts.some((a, i) => a === '--format' && opts[i + 1] === 'json');
 }
 
 /**

@@ -176,10 +176,11 @@ export function parseResultsArgs(args: readonly string[]): ResultsCommand {
     return { kind: 'export', row: rowOf(rest[0]) };
   }
   if (first === 'confirm') {
-    const row = rowOf(rest[0], ['--budget'], 'confirm: ');
-    // an option of running a row (`confirm spider1 --limit 5`): said as such, not as an unknown option
-    const runOption = rest.slice(1).map((a) => a.split('=')[0]!).find((a) => RUN_OPTIONS.includes(a));
+    // an option of running a row (`confirm spider1 --limit 5`, `confirm --limit 5 spider1`): said as
+    // such, not as an unknown option
+    const runOption = rest.map((a) => a.split('=')[0]!).find((a) => RUN_OPTIONS.includes(a));
     if (runOption !== undefined) throw new UsageError(`confirm: ${runOption} is an option of running a row, not of confirm, which checks every loss of the row and takes only --budget N`);
+    const row = rowOf(rest[0], ['--budget'], 'confirm: ');
     const budget = readOptions(rest.slice(1), ['--budget']).get('--budget');
     return { kind: 'confirm', row, budget: budget === undefined ? CHECK_BUDGET : positiveInt('--budget', budget) };
   }
