@@ -119,9 +119,9 @@ export const WIN_VOTE = 1000;
  * change which positions the beam keeps and expands, and so the progress lines a completion that is not
  * won votes with. In the vote without the stock they would stop the tidying lines the vote looks for
  * (a position from which no card can turn up is a dead end once the stock is taken away, though in
- * the true game a deal is still to come). Measured: four-suit Spider tuning seeds 10001–10030, 6 won
- * without them (as the solver searched before them), 3 with them but for that vote; four-suit
- * Spiderette 10001–10100, 11 and 6 (docs/figures.md, players' version 7).
+ * the true game a deal is still to come). Measured on tuning seeds, without them in every solve against
+ * without them in that vote only: four-suit Spider 10001–10030, 6 won against 3; four-suit Spiderette
+ * 10001–10100, 11 against 6 (docs/figures.md, players' version 7).
  */
 export const PLAYER_TUNING: SolveTuning = { deadEnds: false };
 
