@@ -16,7 +16,7 @@ import { makeDealCode } from '../src/game/code.js';
 import { dealCards } from '../src/game/deal.js';
 import { getVariant } from '../src/game/variant.js';
 import { SOLVER_VERSION } from '../src/solver/types.js';
-import { runInProcess } from './helpers/cli.js';
+import { expectOneLineError, runInProcess } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spidersolve-cli-'));
 
@@ -30,17 +30,11 @@ async function json(...args: string[]) {
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout);
 }
-/** Runs a command that must fail on its input: exit 2, exactly one stderr line, no stack, nothing on stdout. */
+/** Runs a command that must fail on its input (helpers/cli.ts expectOneLineError); returns its one stderr line. */
 async function refused(...args: string[]): Promise<string> {
   const r = await cli(...args);
-  expect(r.status).toBe(2);
-  // nothing on stdout; with --json, the same error as JSON (main.ts JSON_ERROR_COMMANDS)
-  if (r.stdout !== '') expect(JSON.parse(r.stdout)).toEqual({ error: { code: expect.any(String), message: r.stderr.replace(/^spidersolve: /, '').trimEnd() } });
-  const lines = r.stderr.split('\n').filter(Boolean);
-  expect(lines).toHaveLength(1);
-  expect(r.stderr).not.toMatch(/\n\s+at /);
-  expect(lines[0]).toMatch(/^spidersolve: /);
-  return lines[0]!;
+  expectOneLineError(r, /^spidersolve: /);
+  return r.stderr.trimEnd();
 }
 
 describe('spidersolve program', () => {

@@ -13,7 +13,7 @@
  * than batch, one line naming it (faults.ts databaseFaultMessage); 1 a search that ran out of memory
  * (SolverMemoryError), one line with the positions stored and the advice to give a smaller budget; 1 anything else, reported as `spidersolve: internal error: <message>` (set
  * SPIDERSOLVE_DEBUG=1 to get the stack as well). With --json, `solve` and `blind` also print the error
- * on stdout as one JSON object `{ "error": { "code", "message" } }` (Fault, JSON_ERROR_COMMANDS).
+ * on stdout as one JSON object `{ "error": { "code", "message" } }` (Fault, printsJsonErrors).
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -209,12 +209,14 @@ export function faultOf(e: unknown, named?: Command): Fault | null {
 }
 
 /**
- * The commands whose `--json` covers their errors too: with --json, an error is also printed on
+ * Whether command `cmd`'s `--json` covers its errors too: with --json, an error is also printed on
  * stdout as one JSON object `{ "error": { "code", "message" } }` (Fault's code and message), with the
- * same exit status and the same line on stderr. Every command that prints JSON; not `export`, which
- * writes CSV only and refuses `--json`.
+ * same exit status and the same line on stderr. Every command that has `--json`, but `export`, which
+ * writes CSV only and takes `--json` only to refuse it.
  */
-export const JSON_ERROR_COMMANDS: ReadonlySet<string> = new Set(['deal', 'show', 'moves', 'play', 'solve', 'hint', 'batch', 'report', 'studies', 'merge', 'blind']);
+export function printsJsonErrors(cmd: Command): boolean {
+  return cmd.name() !== 'export' && cmd.options.some((o) => o.long === '--json');
+}
 
 /**
  * Whether a command line (the command's name first) asks for JSON among its options (before any
@@ -275,7 +277,7 @@ export async function runProgram(program: Command, given: readonly string[]): Pr
       if (!fault.shown) process.stderr.write(`spidersolve: ${fault.message}\n`);
       if (fault.stack !== undefined && process.env.SPIDERSOLVE_DEBUG) process.stderr.write(`${fault.stack}\n`);
       // a script that asked for JSON gets the error as JSON too, on stdout
-      if (named !== undefined && JSON_ERROR_COMMANDS.has(named.name()) && asksForJson(args)) printJson({ error: { code: fault.code, message: fault.message } });
+      if (named !== undefined && printsJsonErrors(named) && asksForJson(args)) printJson({ error: { code: fault.code, message: fault.message } });
     }
     code = fault?.status ?? 0;
   }

@@ -173,10 +173,10 @@ export function expectUnchanged(path: string, before: { bytes: Buffer; mtime: nu
 }
 
 /** Asserts exit `status` (2), one line `spidersolve: …` matching `pattern` on stderr, and nothing on stdout but, with --json, that error as JSON. */
-export function expectOneLineError(r: Run, pattern: RegExp, status = 2): void {
+export function expectOneLineError(r: Pick<Run, 'status' | 'stdout' | 'stderr'>, pattern: RegExp, status = 2): void {
   expect(r.stderr).toMatch(/^spidersolve: [^\n]*\n$/);
   expect(r.stderr).toMatch(pattern);
-  // nothing on stdout; with --json, the same error as JSON (src/cli/main.ts JSON_ERROR_COMMANDS)
+  // nothing on stdout; with --json, the same error as JSON (src/cli/main.ts printsJsonErrors)
   if (r.stdout !== '') expect(JSON.parse(r.stdout)).toEqual({ error: { code: expect.any(String), message: r.stderr.replace(/^spidersolve: /, '').trimEnd() } });
   expect(r.status).toBe(status);
 }

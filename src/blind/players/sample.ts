@@ -26,7 +26,7 @@
  *   SolveResult.progress), weighing the line's gain in evaluation points. And the player deals only
  *   when nothing can be gained without dealing: when the plan voted for ends in a deal (or no plan was
  *   voted for), k fresh completions are drawn with their stock taken away and solved for their
- *   progress lines (without the solver's dead ends, which would take the missing stock for lost);
+ *   progress lines (as every solve of the player, without the solver's dead ends: PLAYER_TUNING);
  *   the plan that gained most in all is played instead, if any gained. In hindsight a deal costs
  *   nothing, for each completion knows the cards it brings; in the true game a deal buries ten
  *   columns under unknown cards, and the usual advice to players is to turn up and tidy
@@ -315,8 +315,6 @@ export function createSample(settings: SampleSettings, seed: number, tuning: Sol
     for (let i = 0; i < settings.k; i++) {
       const full = completion(obs, draw(unseen));
       const world: Position = { ...full, stock: [] };
-      // (in this world the stock is taken away, so a position from which no card can turn up would be a
-      // dead end here, but not in the true game, where a deal is still to come: PLAYER_TUNING)
       const r = solve(world, { maxPositions: settings.budget, progress: true }, tuning);
       work.solves++;
       work.positions += r.positions;
