@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
 import { parseBatchOptions, resumeCommand } from '../src/cli/batch.js';
-import { REPORT_LEGEND } from '../src/batch/report.js';
+import { REPORT_LEGEND } from '../src/report/text.js';
 import { SCHEMA_VERSION } from '../src/batch/schema.js';
 import { recordFromError, recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { expectOneLineError, expectUnchanged, ROOT, runInProcess, snapshot, type Run } from './helpers/cli.js';

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_LEGEND } from '../src/batch/report.js';
+import { REPORT_LEGEND } from '../src/report/text.js';
 import { planSeeds, type PlannedDeal } from '../src/batch/deals.js';
 import { recordFromOutcome, ResultStore } from '../src/batch/store.js';
 import { EXIT_INTERRUPTED } from '../src/cli/batch.js';

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_LEGEND } from '../src/batch/report.js';
+import { REPORT_LEGEND } from '../src/report/text.js';
 import { dbFromEnvMessage } from '../src/cli/common.js';
 import { faultOf } from '../src/cli/main.js';
 import { RESULTS_ROWS, shownPath } from '../src/results/rows.js';

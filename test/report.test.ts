@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatCsv, formatJson, formatMarkdown, formatReport, formatTable, percentile, REPORT_COLUMNS,
-  partialStudyNotes, ReportAccumulator, roundTo, rowsAsRecords, summarize, wilsonInterval, type ReportInput, type ReportRow,
-} from '../src/batch/report.js';
+import { percentile, ReportAccumulator, roundTo, summarize, wilsonInterval, type ReportInput, type ReportRow } from '../src/batch/report.js';
+import type { BlindReportRow } from '../src/batch/blind.js';
+import { BLIND_TABLE_HEADERS, blindCells, blindTableShape, formatBlindTable } from '../src/report/blindText.js';
+import { formatCsv, formatJson, formatMarkdown, formatReport, formatTable, REPORT_COLUMNS, partialStudyNotes, rowsAsRecords } from '../src/report/text.js';
 
 describe('partialStudyNotes', () => {
   it('warns of a study counting fewer deals than planned, and only of that', () => {
@@ -240,5 +240,36 @@ describe('formats', () => {
     // as many unescaped cell borders as the header has
     const borders = (line: string) => line.replace(/\\\\|\\\|/g, '').split('|').length;
     expect(borders(md[2]!)).toBe(borders(md[0]!));
+  });
+});
+
+describe("the blind report's table (src/report/blindText.ts)", () => {
+  const row = (study: string, version = 'blind-7/solver-3.9.0'): BlindReportRow => ({
+    study, game: 'spider', suits: 4, player: 'greedy', playerSeed: 1, version, deals: 10, won: 3, stuck: 7, errors: 0,
+    winRate: 0.3, ciLow: 0.1078, ciHigh: 0.6032, meanCompleted: 1.5, meanMoves: 120.4, meanCpuMs: 2500,
+    piDeals: 10, piWon: 10, piLost: 0, piRate: 1, piLow: 0.7225, piHigh: 1,
+  });
+
+  it('gives each cell of a row, rates with their intervals as percentages', () => {
+    expect(blindCells(row('s'))).toEqual(['s', 'spider', '4', 'greedy', '1', '10', '3', '7', '0', '30.0% [10.8%, 60.3%]', '1.50', '120', '2.5 s', '10/10', '100.0% [72.3%, 100.0%]']);
+  });
+
+  it('adds a version column only when the rows hold more than one version', () => {
+    expect(blindTableShape([row('a'), row('b')]).headers).toEqual(BLIND_TABLE_HEADERS);
+    const two = blindTableShape([row('a'), row('b', 'blind-6/solver-3.9.0')]);
+    expect(two.headers.slice(4, 7)).toEqual(['seed', 'version', 'deals']);
+    expect(two.names).toBe(6);
+  });
+
+  it('aligns a study name of wide characters by the width a terminal gives it', () => {
+    const lines = formatBlindTable([row('研究'), row('abcd')]).trimEnd().split('\n');
+    // 研究 takes four columns, as abcd does: the game column starts at the same place on both lines
+    expect(lines[1]!.indexOf('spider') + 2).toBe(lines[2]!.indexOf('spider'));
+  });
+
+  it('escapes a study name in Markdown as the solve table does', () => {
+    const md = formatBlindTable([row('a|b *c*')], true).split('\n');
+    expect(md[2]).toMatch(/^\| a\\\|b \\\*c\\\* \| spider \| 4 \| greedy \| 1 \| 10 \| 3 \| 7 \| 0 \| 30\.0% \[10\.8%, 60\.3%\] \|/);
+    expect(md[1]).toBe('| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   });
 });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSeeds } from '../src/batch/deals.js';
 import { wilsonInterval } from '../src/batch/report.js';
 import { runBatch } from '../src/batch/runner.js';
-import { bandWidth, WidthRule } from '../src/batch/untilWidth.js';
+import { bandAfter, bandWidth, widthNote, WidthRule } from '../src/batch/untilWidth.js';
 import { bandAtRates, dealsForWidth, estimateNote, isEstimatePoint, moreDealsForWidth, roughly, wilsonBound } from '../src/batch/widthEstimate.js';
 import { withEnv } from './helpers/env.js';
 
@@ -161,5 +161,14 @@ describe('WidthRule and a batch say it as the deals come', () => {
       `note: --until-width 0.5: after 40 deals, at the current rates (spider 1 suit: ${rates(50, 25, 25, 40)}) the rule likely needs about 3 more deals`,
     ]);
     expect(s.stopReason).toMatch(/^--until-width 0\.5: after 4\d deals /);
+  });
+});
+
+describe("the rule's messages count one deal in the singular", () => {
+  it('after 1 deal, after 2 deals', () => {
+    expect(bandAfter(1, [['spider 1 suit', 0.7935]], 0.9)).toBe("after 1 deal the band from the floor's 95% lower bound to the ceiling's 95% upper bound is 0.7935 (spider 1 suit)");
+    expect(bandAfter(2, [['spider 1 suit', 0.6]], 0.9)).toMatch(/^after 2 deals the band /);
+    expect(widthNote(0.01, 1, [['spider 1 suit', 0.7935]])).toMatch(/^note: --until-width 0\.01: after 1 deal the band is still 0\.7935 \(spider 1 suit\)/);
+    expect(estimateNote(0.5, 1, { group: 'spider 1 suit', counts: { n: 1, won: 1, open: 0 }, more: 1 })).toBe('note: --until-width 0.5: after 1 deal, at the current rates (spider 1 suit: won 100%, lost 0%, undecided or error 0% of 1) the rule likely needs about 1 more deal');
   });
 });

@@ -1,9 +1,10 @@
 /**
  * Blind studies in the results database (schema.ts migration 3): the rows of `blind_results` (one
  * blind game per deal, player spec, player seed and version), how a batch writes and looks them up,
- * and the blind report — per study, game and suit count, the blind win rate with its 95% Wilson
- * interval next to the perfect-information rate of the same deals where the database holds a solve
- * of them (the price of not seeing the cards). Nothing here knows the pool or the CLI.
+ * and the blind report's rows — per study, game and suit count, the blind win rate with its 95%
+ * Wilson interval next to the perfect-information rate of the same deals where the database holds a
+ * solve of them (the price of not seeing the cards); src/report/blindText.ts prints them. Nothing
+ * here knows the pool or the CLI.
  */
 import type Database from 'better-sqlite3';
 import { BLIND_VERSION } from '../blind/version.js';
@@ -150,12 +151,6 @@ export interface BlindReportRow {
   piHigh: number | null;
 }
 
-/** The blind report's columns in order (JSON, CSV and the table). */
-export const BLIND_REPORT_COLUMNS: readonly (keyof BlindReportRow)[] = [
-  'study', 'game', 'suits', 'player', 'playerSeed', 'version', 'deals', 'won', 'stuck', 'errors', 'winRate', 'ciLow', 'ciHigh',
-  'meanCompleted', 'meanMoves', 'meanCpuMs', 'piDeals', 'piWon', 'piLost', 'piRate', 'piLow', 'piHigh',
-];
-
 /** Does the open database have blind studies (migration 3 applied and a study with a player)? */
 export function hasBlindStudies(db: Database.Database): boolean {
   const cols = db.pragma('table_info(studies)') as { name: string }[];
@@ -288,77 +283,3 @@ export function compareBlindRows(a: BlindReportRow, b: BlindReportRow): number {
   return byText(a.game, b.game) || a.suits - b.suits || byText(a.study, b.study) || byText(a.player, b.player) || a.playerSeed - b.playerSeed || byText(a.version, b.version);
 }
 
-/** Decimals of the blind report's fractional columns in JSON and CSV. */
-const BLIND_DECIMALS: Partial<Record<keyof BlindReportRow, number>> = {
-  winRate: 4, ciLow: 4, ciHigh: 4, piRate: 4, piLow: 4, piHigh: 4, meanCompleted: 2, meanMoves: 1, meanCpuMs: 1,
-};
-
-/** The blind report rows as plain records, fractions rounded (BLIND_DECIMALS). */
-export function blindRecords(rows: readonly BlindReportRow[]): Record<string, string | number | null>[] {
-  return rows.map((r) => Object.fromEntries(BLIND_REPORT_COLUMNS.map((c) => {
-    const v = r[c];
-    const d = BLIND_DECIMALS[c];
-    return [c, typeof v === 'number' && d !== undefined ? roundTo(v, d) : v];
-  })));
-}
-
-/** A fraction as a percentage with one decimal (`61.5%`), or `-`. */
-function pct(v: number | null): string {
-  return v === null ? '-' : `${(v * 100).toFixed(1)}%`;
-}
-
-/** A rate with its interval: `61.5% [54.2%, 68.3%]`, or `-`. */
-function rateText(rate: number | null, lo: number | null, hi: number | null): string {
-  return rate === null ? '-' : `${pct(rate)} [${pct(lo)}, ${pct(hi)}]`;
-}
-
-/**
- * The human cells of a blind report row (table and markdown), in BLIND_TABLE_HEADERS order; with
- * `version`, the row's version after the player seed (the `version` column, see blindTableShape).
- */
-export function blindCells(r: BlindReportRow, version = false): string[] {
-  return [
-    r.study, r.game, String(r.suits), r.player, String(r.playerSeed), ...(version ? [r.version] : []), String(r.deals), String(r.won), String(r.stuck), String(r.errors),
-    rateText(r.winRate, r.ciLow, r.ciHigh), r.meanCompleted === null ? '-' : r.meanCompleted.toFixed(2),
-    r.meanMoves === null ? '-' : r.meanMoves.toFixed(0),
-    r.meanCpuMs === null ? '-' : r.meanCpuMs >= 1000 ? `${(r.meanCpuMs / 1000).toFixed(1)} s` : `${Math.round(r.meanCpuMs)} ms`,
-    r.piDeals === 0 ? '-' : `${r.piWon}/${r.piDeals}`, rateText(r.piRate, r.piLow, r.piHigh),
-  ];
-}
-
-/** Headers of the blind table. */
-export const BLIND_TABLE_HEADERS = ['study', 'game', 'suits', 'player', 'seed', 'deals', 'won', 'stuck', 'errors', 'blind win rate [95% CI]', 'suits done', 'moves/game', 'cpu/game', 'solved', 'perfect-info rate [95% CI]'];
-
-/**
- * The blind table (text, Markdown, HTML) for these rows: its headers, each row's cells, and how many
- * leading columns are names (left-aligned). A `version` column (after `seed`) is shown only when the
- * rows hold more than one version (`blind-<players' version>/solver-<solver version>`), where rows
- * would otherwise look alike; CSV and JSON always carry the version.
- */
-export function blindTableShape(rows: readonly BlindReportRow[]): { headers: string[]; cells: string[][]; names: number } {
-  const version = new Set(rows.map((r) => r.version)).size > 1;
-  const headers = version ? [...BLIND_TABLE_HEADERS.slice(0, 5), 'version', ...BLIND_TABLE_HEADERS.slice(5)] : [...BLIND_TABLE_HEADERS];
-  return { headers, cells: rows.map((r) => blindCells(r, version)), names: version ? 6 : 5 };
-}
-
-/** What the blind table's columns mean, printed under it. */
-export const BLIND_LEGEND: readonly string[] = [
-  'blind: played without seeing the face-down cards or the stock, one game a deal; won/stuck/errors count games;',
-  '  suits done: mean completed suits a game; moves/game: mean moves a game, deals included; cpu/game: mean in-worker time; solved: deals of the row with a perfect-information solve stored (won/of);',
-  '  perfect-info rate: of those, the share a solve won (a floor), with its 95% Wilson interval.',
-];
-
-/**
- * The blind report as a text table (`md`: a Markdown table), names left-aligned and figures
- * right-aligned, as the solve table is.
- */
-export function formatBlindTable(rows: readonly BlindReportRow[], md = false): string {
-  const { headers, cells, names } = blindTableShape(rows);
-  if (md) {
-    const line = (c: readonly string[]) => `| ${c.map((x) => x.replace(/\|/g, '\\|')).join(' | ')} |`;
-    return [line(headers), `|${headers.map((_, i) => (i < names ? ' --- ' : ' ---: ')).join('|')}|`, ...cells.map(line)].join('\n') + '\n';
-  }
-  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: readonly string[]) => c.map((x, i) => (i < names ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd();
-  return [line(headers), ...cells.map(line)].join('\n') + '\n';
-}

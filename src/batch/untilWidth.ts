@@ -41,6 +41,11 @@ export function bandText(w: number, against: number): string {
   return w.toFixed(12);
 }
 
+/** `1 deal`, `296 deals`. */
+export function dealsText(n: number): string {
+  return `${n} deal${n === 1 ? '' : 's'}`;
+}
+
 /** The bands of the stopping rule as its messages give them: `0.5888 (spider 1 suit), …` (bandText). */
 export function widthsText(widths: readonly (readonly [string, number])[], against: number): string {
   return widths.map(([g, w]) => `${bandText(w, against)} (${g})`).join(', ');
@@ -48,7 +53,7 @@ export function widthsText(widths: readonly (readonly [string, number])[], again
 
 /** `after N deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is …`, as the rule's messages say it. */
 export function bandAfter(n: number, widths: readonly (readonly [string, number])[], against: number): string {
-  return `after ${n} deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is ${widthsText(widths, against)}`;
+  return `after ${dealsText(n)} the band from the floor's 95% lower bound to the ceiling's 95% upper bound is ${widthsText(widths, against)}`;
 }
 
 /**
@@ -61,7 +66,7 @@ export function bandAfter(n: number, widths: readonly (readonly [string, number]
 export function widthNote(width: number, n: number, widths: readonly (readonly [string, number])[]): string | null {
   const wide = widths.filter(([, w]) => w > 2 * width);
   if (wide.length === 0) return null;
-  return `note: --until-width ${width}: after ${n} deals the band is still ${widthsText(wide, 2 * width)}, more than twice ${width}; ` +
+  return `note: --until-width ${width}: after ${dealsText(n)} the band is still ${widthsText(wide, 2 * width)}, more than twice ${width}; ` +
     'it narrows only when most deals are settled (won or lost), and with few losses proven the ceiling stays high, so this study may never stop: ' +
     'a larger --max-positions settles more deals; Ctrl-C stops it (resumable)';
 }

@@ -7,7 +7,7 @@
  * gets there at these rates.
  */
 import { Z95 } from './report.js';
-import type { PrefixCounts } from './untilWidth.js';
+import { dealsText, type PrefixCounts } from './untilWidth.js';
 
 /** Deals an --until-width study counts before its first estimate of the deals it still needs. */
 export const ESTIMATE_FIRST = 200;
@@ -120,10 +120,10 @@ export function estimateNote(width: number, counted: number, e: WidthEstimate): 
   const c = e.counts;
   const rates = `won ${percent(c.won, c.n)}, lost ${percent(c.n - c.won - c.open, c.n)}, undecided or error ${percent(c.open, c.n)} of ${c.n}`;
   if (e.more === null) {
-    return `note: --until-width ${width}: after ${counted} deals, at the current rates (${e.group}: ${rates}) the band cannot get below ${width}: ` +
+    return `note: --until-width ${width}: after ${dealsText(counted)}, at the current rates (${e.group}: ${rates}) the band cannot get below ${width}: ` +
       `it narrows towards the share undecided or error, ${percent(c.open, c.n)}; a larger --max-positions settles more deals; Ctrl-C stops it (resumable)`;
   }
-  return `note: --until-width ${width}: after ${counted} deals, at the current rates (${e.group}: ${rates}) the rule likely needs about ${roughly(e.more)} more deals`;
+  return `note: --until-width ${width}: after ${dealsText(counted)}, at the current rates (${e.group}: ${rates}) the rule likely needs about ${roughly(e.more)} more deal${e.more === 1 ? '' : 's'}`;
 }
 
 /**

@@ -20,14 +20,16 @@ import { canonicalPath, databaseFiles, fileInTheWay, isSqliteFile, makeDirs, sam
 import { isDamagedDatabase, oneLine } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress, NO_PROGRESS } from '../batch/progress.js';
-import { budgetWords, formatCsv, markdownLegend, REPORT_LEGEND, partialOfRows, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat, type ReportRow } from '../batch/report.js';
+import { budgetWords, type ReportRow } from '../batch/report.js';
+import { formatCsv, markdownLegend, REPORT_LEGEND, partialOfRows, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat } from '../report/text.js';
 import { runBatch, type BatchSummary } from '../batch/runner.js';
 import { abortOnSignals, endIfHungUp } from './stopSignals.js';
 import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.js';
 import { RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
-import { BLIND_LEGEND, BLIND_REPORT_COLUMNS, blindRecords, formatBlindTable, type BlindReportRow } from '../batch/blind.js';
+import type { BlindReportRow } from '../batch/blind.js';
+import { BLIND_LEGEND, BLIND_REPORT_COLUMNS, blindRecords, formatBlindTable } from '../report/blindText.js';
 import { stringify as csvStringify } from 'csv-stringify/sync';
 import { BATCH_QUIET_HELP, dbOption, formatOfOutFile, noteOutExtension, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, QUIET_NOTHING_HELP, REPEATABLE, writeHtmlToStdout, wroteLine } from './common.js';
 import { signalAtStage, takeOverEarlySignals } from './signals.js';
@@ -407,7 +409,11 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
     `study ${s.study}${s.interrupted ? ' (interrupted)' : s.stopReason ? ' (stopped by its rule)' : ''}`,
     ...(shard ? [`  shard ${shard.shard} (${shard.source}): ${shard.deals} of the study's ${shard.studyDeals} deals`] : []),
     `  deals ${s.planned ?? 'open-ended'}: ${s.skipped} already ${many ? 'stored at the first rung (won, lost or undecided there)' : 'settled'}, ` +
-      `${s.ran} ${many ? `solve${s.ran === 1 ? '' : 's'} over the ${s.budgets.length} rungs run now` : 'run now'} in ${seconds(s.elapsedMs)} ` +
+      `${s.ran} ${many ? `solve${s.ran === 1 ? '' : 's'} over the ${s.budgets.length} rungs run now` : 'run now'}` +
+      // deals a worker had begun when the rule stopped the study are stored but not counted: said
+      // here, so that the plan's count and the deals run now do not read as a contradiction
+      ((s.pastStop ?? 0) > 0 ? ` (${s.pastStop} of them past the rule's stop: stored, not counted)` : '') +
+      ` in ${seconds(s.elapsedMs)} ` +
       // (no rate when nothing ran: "0.0 deals/s" would read as a stalled pool)
       `(${s.ran > 0 ? `${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ` : ''}${s.workers} worker${s.workers > 1 ? 's' : ''})${left}` +
       (leftOut > 0 ? `; ${leftOut} line${leftOut === 1 ? '' : 's'} of other games or suit counts in the file left out` : '') +
@@ -417,8 +423,7 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
           : `; ${duplicates} duplicate line${duplicates === 1 ? '' : 's'} of the file merged (the same deal twice is planned once)`
         : ''),
     (s.blind ? `  this run: won ${s.won}, stuck ${s.lost}, errors ${s.errors}` : `  this run${many ? `'s ${s.ran} solve${s.ran === 1 ? '' : 's'}` : ''}: won ${s.won}, lost ${s.lost}, undecided ${s.undecided}, errors ${s.errors}`) +
-      (s.uncounted > 0 ? `; ${s.uncounted} of its deals stored but not counted yet (they follow a deal still running when it stopped; the next run counts them)` : '') +
-      ((s.pastStop ?? 0) > 0 ? `; ${s.pastStop} of its deals solved past the rule's stop, stored but not counted` : ''),
+      (s.uncounted > 0 ? `; ${s.uncounted} of its deals stored but not counted yet (they follow a deal still running when it stopped; the next run counts them)` : ''),
     s.blind ? `  played blind by ${s.player}, player seed ${s.playerSeed}, version ${s.solverVersion}, database ${s.db}` : `  ${ladder}, solver ${s.solverVersion}, database ${s.db}`,
     ...(s.stopReason ? [`  stopped: ${s.stopReason}`] : []),
     '',
@@ -828,7 +833,7 @@ export function checkOutNotInput(out: string, store: ResultStore): void {
  * How each kind of file spidersolve writes through `--out` begins (its first bytes): the viewer page
  * of `view` and `blind` and the HTML report (the head both start with, up to the title: view/page.ts
  * viewerPage, report/html.ts); the report's table, Markdown, CSV and JSON, its charts' specs (vega),
- * and `export` (src/batch/report.ts, blind.ts); `show`'s text, JSON and position-file forms
+ * and `export` (src/report/text.ts, blindText.ts); `show`'s text, JSON and position-file forms
  * (src/game/positionFile.ts).
  */
 /** How a position file starts, in its text and JSON forms (src/game/positionFile.ts); among OUR_FILE_STARTS. */

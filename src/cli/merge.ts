@@ -5,7 +5,8 @@
  */
 import type { Command } from 'commander';
 import { mergeDatabases, type MergeCounts, type MergeSummary } from '../batch/merge.js';
-import { isPartial, partialStudyNotes, type StudyCompleteness } from '../batch/report.js';
+import { isPartial, type StudyCompleteness } from '../batch/report.js';
+import { partialStudyNotes } from '../report/text.js';
 import { ResultStore } from '../batch/store.js';
 import { printableName } from './batch.js';
 import { QUIET_HELP } from './common.js';

@@ -4,8 +4,10 @@
  * font from elsewhere, nothing loaded from the network. And the charts' specifications with their
  * data as JSON (`report --format vega`), for people who want to restyle them.
  */
-import { HUMAN_HEADERS, humanCell, REPORT_COLUMNS, REPORT_LEGEND, type ReportRow } from '../batch/report.js';
-import { BLIND_LEGEND, blindTableShape, type BlindReportRow } from '../batch/blind.js';
+import type { BlindReportRow } from '../batch/blind.js';
+import type { ReportRow } from '../batch/report.js';
+import { BLIND_LEGEND, blindTableShape } from './blindText.js';
+import { HUMAN_HEADERS, humanCell, REPORT_COLUMNS, REPORT_LEGEND } from './text.js';
 import { escapeHtml } from '../view/html.js';
 import { blindRateChart } from './blindChart.js';
 import { CHART_LAYOUTS, reportCharts, renderSvg, type Chart, type ChartLayout } from './charts.js';
