@@ -392,7 +392,7 @@ function seconds(ms: number): string {
  * the run's count is of solves (a deal may be solved at several rungs), and the deals already there
  * are those with a result at the first rung, whatever it is (an undecided one may still be solved at
  * the next rungs). An interrupted run's table ends with report's line for a partial study
- * (report.ts partialStudyNotes).
+ * (src/report/text.ts partialStudyNotes).
  */
 export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInfo | null = null, duplicates = 0, of: 'lines' | 'seeds' = 'lines'): string {
   const ladder = s.budgets.length > 1 ? `budget ladder ${s.budgets.map((b) => b.toLocaleString('en-US')).join(', ')} positions` : `budget ${s.maxPositions.toLocaleString('en-US')} position${s.maxPositions === 1 ? '' : 's'}`;
@@ -739,7 +739,7 @@ function studiesInFilter(store: ResultStore, filter: ResultFilter): StudyInfo[] 
 }
 
 /**
- * Warning lines (report.ts partialStudyNotes) for the studies a report covers (`studies`, those of
+ * Warning lines (src/report/text.ts partialStudyNotes) for the studies a report covers (`studies`, those of
  * studiesInFilter: one of another game or suit counts than --game/--suits ask for has no rows here,
  * and no line) that are short of their plan.
  */

@@ -12,7 +12,7 @@
  *
  * An id below 2^15 takes one unit, a larger one two (0x8000 | id >> 16, then id & 0xffff); a key of
  * an odd number of units ends with a zero unit. The columns with no face-down card that no deal left
- * in the stock reaches are interchangeable (all of them once the stock is empty, SOLVER-NOTES.md;
+ * in the stock reaches are interchangeable (all of them once the stock is empty, docs/solver.md, reductions;
  * columns 4–7 in Spiderette before its last deal of 3 cards, R12; none in Spider while the stock
  * lasts), so the key is canonical: `mask` marks those columns, the ids of the others come first in
  * column order, then theirs, sorted by their runs. The code is self-delimiting
@@ -39,7 +39,7 @@ export interface EvalWeights {
 
 /**
  * Default evaluation weights (the beam search's, BEAM_WEIGHTS), chosen on deals outside the benchmark
- * sets: a "disorder" count in the manner of the KDE solver (SOLVER-NOTES.md): each break in order
+ * sets: a "disorder" count in the manner of the KDE Patience solver: each break in order
  * (rank or suit) 1, each face-down card 2, each empty column -2, each completed suit -13; stock cards
  * and buried runs nothing.
  */

@@ -397,7 +397,7 @@ export class SolverState {
    * column, target column, count (largest first), then the deal. With `reduce`, among the columns
    * that no deal left reaches (all once the stock is empty; see freeFrom), moves into an empty one go
    * to the first empty one only, and a whole column with no face-down card is not moved into an empty
-   * one: both sound, since those columns are interchangeable (SOLVER-NOTES.md, R12).
+   * one: both sound, since those columns are interchangeable (docs/solver.md, reductions; R12).
    *
    * With `group`, the moves of fewer cards than the run into one empty column (k = run-1 … 1, listed
    * one after the other) are written as one entry, `splitGroup(from, to, run - 1)`, in their place: a

@@ -2,7 +2,7 @@
  * The transposition table: every position the search has stored, kept exactly (key words in one
  * growing Uint32Array arena, no JS object per position), found by open addressing on a hash. A new
  * position is never mistaken for a stored one, since keys are compared word for word — which is what
- * makes a "lost" result sound (SOLVER-NOTES.md: a hash-only table can prune a win).
+ * makes a "lost" result sound (a table that compares hashes alone can prune a win; docs/solver.md, reductions).
  *
  * One table serves every stage of a solve, so a position counts once, when it is first stored, whichever
  * stage meets it. A stored position (a *node*) is named by its offset in the arena, where two header
