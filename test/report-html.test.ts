@@ -90,6 +90,17 @@ describe('chart data of the hand-counted study', () => {
     expect(d.budgets).toEqual([{ group: 'spider 2 suits', budget: BUDGET, floor: 0.5 }, { group: 'spiderette 1 suit', budget: BUDGET, floor: 0.5 }]);
   });
 
+  it('the line-length axis writes moves as whole numbers, at every width (110, not 1.1e+2)', async () => {
+    const long = won.map((w, i) => ({ ...w, moveCount: 110 + 10 * i }));
+    for (const layout of ['narrow', 'medium', 'wide'] as const) {
+      const chart = reportCharts(chartData(rows, long), layout).find((c) => c.id === 'line-length')!;
+      const labels = [...(await renderSvg(chart.spec, false)).matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
+      const ticks = labels.filter((t) => /^[0-9.,e+]+$/.test(t));
+      expect(ticks.length, layout).toBeGreaterThan(2);
+      for (const t of ticks) expect(t, layout).toMatch(/^[0-9]{1,3}(,[0-9]{3})*$/);
+    }
+  });
+
   it('spreads of won deals: time, positions and line length (medians equal the report\'s)', () => {
     const t = d.timeMs.find((s) => s.group === 'spiderette 1 suit')!;
     // p95: h = 4 × 0.95 = 3.8, so 4 + 0.8 × (50 − 4) = 40.8 (type 7)

@@ -256,7 +256,8 @@ function spreadChart(layout: ChartLayout, id: Chart['id'], title: string, xTitle
       ],
     },
     layer: [
-      { mark: { type: 'rule', color: '#777' }, encoding: { x: { ...x('min'), scale, axis: { title: axisTitle(xTitle, layout), format, labelOverlap: 'greedy', labelSeparation: 4 } }, x2: { field: 'max' } } },
+      // a whole-number format (`d`) gets ticks a whole number apart: no 2.5 written as 3 beside a 2
+      { mark: { type: 'rule', color: '#777' }, encoding: { x: { ...x('min'), scale, axis: { title: axisTitle(xTitle, layout), format, labelOverlap: 'greedy', labelSeparation: 4, ...(format.endsWith('d') ? { tickMinStep: 1 } : {}) } }, x2: { field: 'max' } } },
       { mark: { type: 'bar', size: 14, color: '#4c78a8' }, encoding: { x: x('q1'), x2: { field: 'q3' } } },
       { mark: { type: 'tick', color: 'white', thickness: 2.5, size: 14 }, encoding: { x: x('median') } },
       { mark: { type: 'point', shape: 'diamond', filled: true, size: 60, color: CEILING, opacity: 1 }, encoding: { x: x('p95') } },
@@ -281,8 +282,9 @@ export function reportCharts(d: ChartData, layout: ChartLayout = 'medium'): Char
     proofRateChart(d, layout),
     spreadChart(layout, 'time', 'Solving time of won deals', 'search time per won deal (milliseconds, log scale)', d.timeMs, d.series, { type: 'log' }, 0.1, ',~g'),
     spreadChart(layout, 'positions', 'Positions stored per won deal', 'positions stored per won deal (log scale)', d.positions, d.series, { type: 'log' }, 1),
-    // moves are counted in tens and hundreds: whole numbers on the axis (the SI default wrote 50 as 0.05k)
-    spreadChart(layout, 'line-length', 'Length of the winning line', 'winning-line length (moves, deals included)', d.lineLength, d.series, { type: 'linear', zero: false }, 0, ',~g'),
+    // moves are whole numbers, written out (the SI default wrote 50 as 0.05k; `,~g` takes its
+    // precision from the tick step, 110 written 1.1e+2 with ticks 10 apart)
+    spreadChart(layout, 'line-length', 'Length of the winning line', 'winning-line length (moves, deals included)', d.lineLength, d.series, { type: 'linear', zero: false }, 0, ',d'),
   ];
 }
 
