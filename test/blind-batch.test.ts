@@ -245,7 +245,7 @@ describe('the blind report', () => {
         expect(await main(['export', '--csv', '--summary', '--db', db])).toBe(0);
         const summary = out.mock.calls.map((c) => String(c[0])).join('').trim().split('\r\n');
         expect(summary.slice(1).map((l) => l.split(',')[0])).toEqual(['solved']);
-        expect(err.mock.calls.map((c) => String(c[0])).join('')).toBe('spidersolve: note: 1 row of blind play left out of this CSV (their columns differ); for them: --study "blind-greedy-1-8"\n');
+        expect(err.mock.calls.map((c) => String(c[0])).join('')).toBe('spidersolve: note: 1 row of blind play left out of this CSV (their columns differ); for them: --study blind-greedy-1-8\n');
         // given the blind study alone, the summary is its blind row
         out.mockClear();
         expect(await main(['export', '--csv', '--summary', '--db', db, '--study', 'blind-greedy-1-8'])).toBe(0);

@@ -4,7 +4,7 @@
  * one position, not "1 positions"; every command's help ends with its exit codes; `npm run results --
  * merge` says its merge's refusals after `results:` as its other lines.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,4 +80,24 @@ describe('npm run results -- merge', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`^results: merge spiderette1: input ${notDb.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not an SQLite database; left untouched\n$`));
   }, 60_000);
+});
+
+describe.runIf(existsSync('/proc/1'))('a name that says another form, where the file cannot be written', () => {
+  it('is one line, the error: the note on the extension comes only with a file written', async () => {
+    const db = join(dir, 'lost-2.sqlite');
+    makeLostDb(db);
+    // a folder that exists, where no file can be made (Linux's /proc, even for root)
+    const r = await runInProcess(['report', '--db', db, '--format', 'json', '--out', '/proc/1/r.md']);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toContain('note:');
+    const view = await runInProcess(['view', 'SE1-1', '--out', '/proc/1/v.txt']);
+    expect(view.status).toBe(2);
+    expect(view.stderr.trimEnd().split('\n')).toHaveLength(1);
+    // written: the note, then the line that names the file
+    const ok = await runInProcess(['report', '--db', db, '--format', 'json', '--out', join(dir, 'r.md')]);
+    expect(ok.status).toBe(0);
+    expect(ok.stderr.split('\n')[0]).toMatch(/^spidersolve: note: .*r\.md holds JSON, though its extension says Markdown$/);
+    expect(ok.stderr.split('\n')[1]).toMatch(/^spidersolve: wrote .*r\.md: /);
+  });
 });

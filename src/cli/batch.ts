@@ -1018,8 +1018,10 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       checkOutReplaceable(o.out);
     }
     const filter = checkStudies(store, parsed);
-    // an explicit --format wins over the name; say so when the name says another form
-    if (o.out !== undefined && o.out !== '-') noteOutExtension(o.out, REPORT_FORMAT_WORDS[format], reportExtensionsOf(format), o.quiet);
+    // an explicit --format wins over the name; said after the file is written (extensionNote)
+    const extensionNote = () => {
+      if (o.out !== undefined && o.out !== '-') noteOutExtension(o.out, REPORT_FORMAT_WORDS[format], reportExtensionsOf(format), o.quiet);
+    };
     if (format === 'html' || format === 'vega') {
       // loaded here, not at start-up: Vega and Vega-Lite take about half a second to load
       const { reportHtml, reportVega } = await import('../report/html.js');
@@ -1040,6 +1042,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       // the HTML page on a terminal: written there all the same, with a note (it is for a browser)
       if (o.out === undefined && format === 'html') writeHtmlToStdout(picture, o.quiet);
       else await writeOut(o.out, picture);
+      extensionNote();
       if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows, blind.length), o.quiet);
       return;
     }
@@ -1059,6 +1062,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     const notes = format === 'table' || format === 'md' ? reportedPartials(store, studiesInFilter(store, filter), rows) : [];
     if (notes.length) text += (format === 'md' ? '\n' + notes.map((n) => `> ${markdownText(n)}`).join('\n>\n') : notes.join('\n')) + '\n';
     await writeOut(o.out, text);
+    extensionNote();
     // (a CSV of solve rows leaves the blind rows out: blindCsvNote)
     if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows, format === 'csv' && rows.length > 0 ? 0 : blind.length), o.quiet);
   } finally {
@@ -1087,7 +1091,8 @@ function filteredOutNote(store: ResultStore, filter: ResultFilter, quiet?: boole
  */
 function blindCsvNote(solveRows: number, blind: readonly BlindReportRow[], quiet?: boolean): void {
   if (solveRows === 0 || blind.length === 0 || quiet) return;
-  const names = [...new Set(blind.map((b) => b.study))].map((n) => `--study ${JSON.stringify(n)}`).join(' ');
+  // each name as a shell word that pastes safely (a name may hold $, ` or quotes)
+  const names = [...new Set(blind.map((b) => b.study))].map((n) => `--study ${shellQuote(n)}`).join(' ');
   process.stderr.write(`spidersolve: note: ${rowWords(blind.length)} of blind play left out of this CSV (their columns differ); for them: ${names}\n`);
 }
 
@@ -1145,8 +1150,10 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
       checkExportOut(o.out);
     }
     const filter = checkStudies(store, parsed);
-    // a name no form has (r.pdf): said, as report says it; the CSV is written all the same
-    if (o.out !== undefined) noteOutExtension(o.out, 'CSV', ['.csv', '.txt'], o.quiet);
+    // a name no form has (r.pdf): said after the file is written, as report says it
+    const extensionNote = () => {
+      if (o.out !== undefined) noteOutExtension(o.out, 'CSV', ['.csv', '.txt'], o.quiet);
+    };
     if (o.summary) {
       const rows = store.report(filter);
       const blindRows = store.blindReport(filter);
@@ -1154,6 +1161,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
       const text = formatCsv(rows, rowsPartial(store, filter));
       await writeOut(o.out, blindRows.length > 0 ? withBlindRows(text, rows.length, blindRows, 'csv') : text);
       blindCsvNote(rows.length, blindRows, o.quiet);
+      extensionNote();
       if (o.out !== undefined) wroteLine(o.out, `CSV of the report rows, ${rowWords(rows.length > 0 || blindRows.length === 0 ? rows.length : blindRows.length)}`, o.quiet);
       return;
     }
@@ -1199,6 +1207,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
         if (isDamagedDatabase(e) || String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_')) throw e;
         throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
       }
+      extensionNote();
       wroteLine(o.out, `CSV, ${rowWords(count)} (one a study, deal and budget${blind ? ', or for a blind game a study, deal, player and player seed' : ''})`, o.quiet);
     }
   } finally {

@@ -439,7 +439,6 @@ export function registerBlindCommand(program: Command): void {
         // a file the tool did not write (notes, another program's page) is not overwritten
         checkOutReplaceable(o.out);
         checkOutWritable(o.out);
-        noteOutExtension(o.out, 'an HTML page', ['.html', '.htm'], o.quiet);
       }
       const numbering = numberingFor(deal, o.columns);
       const view = viewOf(deal, numbering);
@@ -469,6 +468,8 @@ export function registerBlindCommand(program: Command): void {
       }
       if (o.out !== undefined) {
         const end = g.result === 'won' ? `won in ${moveCount(g.steps.length)}` : `stuck after ${moveCount(g.steps.length)}`;
+        // a name that says another form: said once the page is written there
+        noteOutExtension(o.out, 'an HTML page', ['.html', '.htm'], o.quiet);
         wroteLine(o.out, `${title}, played blind by ${g.player}: ${end}`, o.quiet);
       }
       process.exitCode = BLIND_EXIT_CODES[g.result];

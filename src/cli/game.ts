@@ -183,8 +183,6 @@ export function registerGameCommands(program: Command): void {
       }
       // a file the tool did not write is not overwritten
       if (opts.out !== undefined) checkOutReplaceable(opts.out, format === 'position' || format === 'position-json');
-      // text under an .html name, or a name no form has: said on stderr, the file written all the same
-      if (opts.out !== undefined) noteOutExtension(opts.out, SHOW_FORM_WORDS[format as ShowFormat], format === 'json' || format === 'position-json' ? ['.json'] : ['.txt'], opts.quiet);
       const numbering = numberingFor(d, opts.columns);
       // a position file: a file's own source line kept, else the deal's name as its source line
       const source = d.source.kind === 'file' && d.source.text !== undefined ? d.source.text : d.label;
@@ -199,7 +197,11 @@ export function registerGameCommands(program: Command): void {
               : [...describeLoaded(d), ...(note ? [note] : []), ...formatPosition(d.position, !!opts.reveal, numbering, cardWords(d, numbering).card)].join('\n') + '\n';
       await writeOut(opts.out, text);
       const what = SHOW_FORM_WORDS[format as ShowFormat];
-      if (opts.out !== undefined) wroteLine(opts.out, `${dealTitle(d)}, ${what}`, opts.quiet);
+      if (opts.out !== undefined) {
+        // text under an .html name, or a name no form has: said on stderr once the file is written
+        noteOutExtension(opts.out, SHOW_FORM_WORDS[format as ShowFormat], format === 'json' || format === 'position-json' ? ['.json'] : ['.txt'], opts.quiet);
+        wroteLine(opts.out, `${dealTitle(d)}, ${what}`, opts.quiet);
+      }
     });
 
   program

@@ -121,10 +121,7 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
     throw new InputError('bad-option', `option --out ${quoteInput(o.out, 120)}: is the position file ${quoteInput(deal.source.path, 120)} this page shows; writing there would destroy it, so nothing was written: give another file name`);
   }
   // a file the tool did not write (notes, another program's page) is not overwritten
-  if (o.out !== undefined) {
-    checkOutReplaceable(o.out);
-    noteOutExtension(o.out, 'an HTML page', ['.html', '.htm'], o.quiet);
-  }
+  if (o.out !== undefined) checkOutReplaceable(o.out);
   const numbering = numberingFor(deal, o.columns);
   const cards = cardWords(deal, numbering);
   const plan = planView(deal, o, numbering);
@@ -160,6 +157,8 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
     throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
   }
   const what = { won: `won in ${moveCount(plan.line.length)}`, lost: 'lost (proven)', undecided: 'undecided', line: `a line of ${moveCount(plan.line.length)}, not won`, position: 'the position alone' }[verdict];
+  // a name that says another form (p.txt): said once the page is written there
+  noteOutExtension(o.out, 'an HTML page', ['.html', '.htm'], o.quiet);
   wroteLine(o.out, `${title}, ${what}`, o.quiet);
 }
 
