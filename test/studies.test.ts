@@ -739,8 +739,9 @@ describe('batch options of studies', () => {
     expect(msg({ maxPositions: '4000000,1000000' })).toBe('option --max-positions "4000000,1000000": a ladder\'s budgets must increase (4000000 then 1000000)');
     expect(msg({ seeds: '1-' })).toBe('option --seeds "1-": an open range "1-" needs --until-width (the rule that stops the study)');
     expect(msg({ maxPositions: '1000,2000', untilWidth: '0.1' })).toBe('option --until-width: give one budget with it (--max-positions N), not a ladder');
-    expect(msg({ untilWidth: '1.5' })).toMatch(/^option --until-width "1.5": give a width between 0 and 1/);
-    expect(msg({ untilWidth: '1e-2' })).toBe('option --until-width "1e-2": give a width between 0 and 1 as a plain decimal, such as 0.01 (one percentage point; not 1e-2 or 1%)');
+    expect(msg({ untilWidth: '1.5' })).toMatch(/^option --until-width "1.5": give a width above 0 and below 1/);
+    expect(msg({ untilWidth: '1e-2' })).toBe('option --until-width "1e-2": give a width above 0 and below 1 as a plain decimal, such as 0.01 (one percentage point; not 1e-2 or 1%)');
+    expect(msg({ untilWidth: '0' })).toMatch(/^option --until-width "0": give a width above 0 and below 1/);
     expect(msg({ untilWidth: '0.05' })).toBe('accepted');
   });
 });

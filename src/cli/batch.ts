@@ -329,7 +329,7 @@ export function parseBudgets(text: string): number[] {
 export function parseWidth(text: string): number {
   const t = String(text).trim();
   const n = /^(0?\.\d+|0|1(\.0*)?)$/.test(t) ? Number(t) : NaN;
-  if (!(n > 0 && n < 1)) throw new InputError('bad-option', `option --until-width ${quoteInput(text)}: give a width between 0 and 1 as a plain decimal, such as 0.01 (one percentage point; not 1e-2 or 1%)`);
+  if (!(n > 0 && n < 1)) throw new InputError('bad-option', `option --until-width ${quoteInput(text)}: give a width above 0 and below 1 as a plain decimal, such as 0.01 (one percentage point; not 1e-2 or 1%)`);
   return n;
 }
 

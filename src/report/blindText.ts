@@ -56,15 +56,17 @@ export function blindCells(r: BlindReportRow, version = false): string[] {
 export const BLIND_TABLE_HEADERS = ['study', 'game', 'suits', 'player', 'seed', 'deals', 'won', 'stuck', 'errors', 'blind win rate [95% CI]', 'suits done', 'moves/game', 'cpu/game', 'solved', 'perfect-info rate [95% CI]'];
 
 /**
- * The blind table (text, Markdown, HTML) for these rows: its headers, each row's cells, and how many
- * leading columns are names (left-aligned). A `version` column (after `seed`) is shown only when the
- * rows hold more than one version (`blind-<players' version>/solver-<solver version>`), where rows
- * would otherwise look alike; CSV and JSON always carry the version.
+ * The blind table (text, Markdown, HTML) for these rows: its headers, each row's cells, and which
+ * columns are names (`left`: the study, game, player and version, left-aligned; the suit count, the
+ * seed and the figures right-aligned, as the solve table aligns them). A `version` column (after
+ * `seed`) is shown only when the rows hold more than one version (`blind-<players' version>/solver-<solver
+ * version>`), where rows would otherwise look alike; CSV and JSON always carry the version.
  */
-export function blindTableShape(rows: readonly BlindReportRow[]): { headers: string[]; cells: string[][]; names: number } {
+export function blindTableShape(rows: readonly BlindReportRow[]): { headers: string[]; cells: string[][]; left: boolean[] } {
   const version = new Set(rows.map((r) => r.version)).size > 1;
   const headers = version ? [...BLIND_TABLE_HEADERS.slice(0, 5), 'version', ...BLIND_TABLE_HEADERS.slice(5)] : [...BLIND_TABLE_HEADERS];
-  return { headers, cells: rows.map((r) => blindCells(r, version)), names: version ? 6 : 5 };
+  const names = new Set(['study', 'game', 'player', 'version']);
+  return { headers, cells: rows.map((r) => blindCells(r, version)), left: headers.map((h) => names.has(h)) };
 }
 
 /** What the blind table's columns mean, printed under it. */
@@ -80,15 +82,15 @@ export const BLIND_LEGEND: readonly string[] = [
  * and in Markdown the names escaped as the solve table's cells are (markdownText).
  */
 export function formatBlindTable(rows: readonly BlindReportRow[], md = false): string {
-  const { headers, cells, names } = blindTableShape(rows);
+  const { headers, cells, left } = blindTableShape(rows);
   if (md) {
-    const line = (c: readonly string[]) => `| ${c.map((x, i) => (i < names ? markdownText(x) : x)).join(' | ')} |`;
-    return [line(headers), `|${headers.map((_, i) => (i < names ? ' --- ' : ' ---: ')).join('|')}|`, ...cells.map(line)].join('\n') + '\n';
+    const line = (c: readonly string[]) => `| ${c.map((x, i) => (left[i] ? markdownText(x) : x)).join(' | ')} |`;
+    return [line(headers), `|${headers.map((_, i) => (left[i] ? ' --- ' : ' ---: ')).join('|')}|`, ...cells.map(line)].join('\n') + '\n';
   }
   const widths = headers.map((h, i) => Math.max(stringWidth(h), ...cells.map((c) => stringWidth(c[i]!))));
   const pad = (x: string, i: number) => {
     const fill = ' '.repeat(Math.max(0, widths[i]! - stringWidth(x)));
-    return i < names ? x + fill : fill + x;
+    return left[i] ? x + fill : fill + x;
   };
   const line = (c: readonly string[]) => c.map(pad).join('  ').trimEnd();
   return [line(headers), ...cells.map(line)].join('\n') + '\n';

@@ -86,9 +86,9 @@ function table(rows: readonly ReportRow[]): string {
 
 /** The blind studies' table (the cells of `report`'s blind table). */
 function blindTable(rows: readonly BlindReportRow[]): string {
-  const { headers, cells, names } = blindTableShape(rows);
-  const head = headers.map((h, i) => `<th${i < names ? ' class="l"' : ''} scope="col">${escapeHtml(h)}</th>`).join('');
-  const body = cells.map((row) => `<tr>${row.map((c, i) => `<td${i === 0 ? ' class="l s"' : i < names ? ' class="l"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
+  const { headers, cells, left } = blindTableShape(rows);
+  const head = headers.map((h, i) => `<th${left[i] ? ' class="l"' : ''} scope="col">${escapeHtml(h)}</th>`).join('');
+  const body = cells.map((row) => `<tr>${row.map((c, i) => `<td${i === 0 ? ' class="l s"' : left[i] ? ' class="l"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
   return `<div class="tablewrap"><table data-blind-table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
 }
 
