@@ -170,6 +170,25 @@ describe('batch --player: a blind study', () => {
       }
     };
     expect(report(into)).toEqual(report(whole));
+    // a shard's database counts part of the study's plan: its blind rows say so in JSON and CSV (as
+    // the text's partial line does); the merged database's do not
+    const printed = async (args: string[]) => {
+      const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      try {
+        expect(await main(args)).toBe(0);
+        return out.mock.calls.map((c) => String(c[0])).join('');
+      } finally {
+        out.mockRestore();
+        err.mockRestore();
+      }
+    };
+    const partialOf = async (p: string) => (JSON.parse(await printed(['report', '--json', '--db', p])) as { kind?: string; partial?: boolean }[]).filter((r) => r.kind === 'blind').map((r) => r.partial);
+    expect(await partialOf(a)).toEqual([true]);
+    expect(await partialOf(into)).toEqual([false]);
+    const csv = (await printed(['report', '--format', 'csv', '--db', a])).trim().split('\r\n');
+    expect(csv[0]!.endsWith(',piHigh,partial')).toBe(true);
+    expect(csv[1]!.endsWith(',true')).toBe(true);
     // merging again adds nothing
     const again = mergeDatabases(into, [a, b]);
     expect(again.totals.blind_results).toEqual({ added: 0, present: 4, updated: 0 });

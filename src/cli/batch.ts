@@ -20,7 +20,7 @@ import { canonicalPath, databaseFiles, fileInTheWay, isSqliteFile, makeDirs, sam
 import { isDamagedDatabase, oneLine } from '../batch/faults.js';
 import { defaultWorkerCount } from '../batch/pool.js';
 import { createProgress, NO_PROGRESS } from '../batch/progress.js';
-import { budgetWords, type ReportRow } from '../batch/report.js';
+import { budgetWords, isPartial, type ReportRow } from '../batch/report.js';
 import { formatCsv, markdownLegend, REPORT_LEGEND, partialOfRows, partialStudyNotes, formatReport, formatTable, markdownText, rowsAsRecords, type ReportFormat } from '../report/text.js';
 import { runBatch, type BatchSummary } from '../batch/runner.js';
 import { abortOnSignals, endIfHungUp } from './stopSignals.js';
@@ -720,6 +720,16 @@ function rowsPartial(store: ResultStore, filter: ResultFilter): (row: ReportRow)
   return (row) => pooled.some((st) => holds(st, row) && of({ ...row, study: st.name }));
 }
 
+/**
+ * Whether each blind report row's study is short of its plan (isPartial: a missing shard, an
+ * unfinished run), for the machine-read forms as rowsPartial is for the solve rows; a pooled row is
+ * partial when one of the pooled blind studies of its player is.
+ */
+function blindRowsPartial(store: ResultStore, filter: ResultFilter): (row: BlindReportRow) => boolean {
+  const blind = studiesInFilter(store, filter).filter((st) => st.player !== undefined);
+  return (row) => blind.some((st) => (filter.pool ? st.player === row.player : st.name === row.study) && isPartial(st));
+}
+
 /** A study's suit counts (`1,2`), or null for a deals file's, which may mix them. */
 function suitsOf(st: StudyInfo): number[] | null {
   return st.suits === null ? null : st.suits.split(',').map(Number);
@@ -983,7 +993,7 @@ function reportWords(format: ReportFormat | PictureFormat, rows: readonly Report
  * rows alone (BLIND_REPORT_COLUMNS) when no solve row is reported, else the solve rows as before (give
  * --study with the blind studies' names for their CSV).
  */
-function withBlindRows(text: string, solveRows: number, blind: readonly BlindReportRow[], format: ReportFormat): string {
+function withBlindRows(text: string, solveRows: number, blind: readonly BlindReportRow[], format: ReportFormat, partial?: (row: BlindReportRow) => boolean): string {
   switch (format) {
     case 'table':
       return (solveRows > 0 ? text.trimEnd() + '\n\n' : '') + 'blind play\n' + formatBlindTable(blind) + BLIND_LEGEND.join('\n') + '\n';
@@ -991,10 +1001,12 @@ function withBlindRows(text: string, solveRows: number, blind: readonly BlindRep
       return (solveRows > 0 ? text.trimEnd() + '\n\n' : '') + '**blind play**\n\n' + formatBlindTable(blind, true) + '\n' + BLIND_LEGEND.map((l) => l.trim()).join(' ') + '\n';
     case 'json': {
       const solve = solveRows > 0 ? (JSON.parse(text) as unknown[]) : [];
-      return JSON.stringify([...solve, ...blindRecords(blind).map((r) => ({ kind: 'blind', ...r }))], null, 2) + '\n';
+      return JSON.stringify([...solve, ...blindRecords(blind, partial).map((r) => ({ kind: 'blind', ...r }))], null, 2) + '\n';
     }
     case 'csv':
-      return solveRows > 0 ? text : csvStringify(blindRecords(blind), { header: true, columns: [...BLIND_REPORT_COLUMNS], record_delimiter: 'windows' });
+      return solveRows > 0
+        ? text
+        : csvStringify(blindRecords(blind, partial), { header: true, columns: [...BLIND_REPORT_COLUMNS, ...(partial ? ['partial'] : [])], cast: { boolean: (v) => (v ? 'true' : 'false') }, record_delimiter: 'windows' });
   }
 }
 
@@ -1055,7 +1067,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     // the Markdown table too, as a paragraph under it
     if (format === 'md' && rows.length > 0) text = text.trimEnd() + '\n\n' + markdownLegend();
     // blind studies (blind.ts): their own table under the solve table, or their rows alone
-    if (blind.length > 0) text = withBlindRows(text, rows.length, blind, format as ReportFormat);
+    if (blind.length > 0) text = withBlindRows(text, rows.length, blind, format as ReportFormat, blindRowsPartial(store, filter));
     if (format === 'csv') blindCsvNote(rows.length, blind, o.quiet);
     // a study short of its plan (a missing shard, an unfinished run) is said under the table, not
     // hidden; under "no results" too, for a study stopped before it counted a deal
@@ -1159,7 +1171,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
       const blindRows = store.blindReport(filter);
       // as report --format csv: the blind rows alone when no solve row is reported
       const text = formatCsv(rows, rowsPartial(store, filter));
-      await writeOut(o.out, blindRows.length > 0 ? withBlindRows(text, rows.length, blindRows, 'csv') : text);
+      await writeOut(o.out, blindRows.length > 0 ? withBlindRows(text, rows.length, blindRows, 'csv', blindRowsPartial(store, filter)) : text);
       blindCsvNote(rows.length, blindRows, o.quiet);
       extensionNote();
       if (o.out !== undefined) wroteLine(o.out, `CSV of the report rows, ${rowWords(rows.length > 0 || blindRows.length === 0 ? rows.length : blindRows.length)}`, o.quiet);

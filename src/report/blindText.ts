@@ -19,13 +19,20 @@ const BLIND_DECIMALS: Partial<Record<keyof BlindReportRow, number>> = {
   winRate: 4, ciLow: 4, ciHigh: 4, piRate: 4, piLow: 4, piHigh: 4, meanCompleted: 2, meanMoves: 1, meanCpuMs: 1,
 };
 
-/** The blind report rows as plain records, fractions rounded (BLIND_DECIMALS). */
-export function blindRecords(rows: readonly BlindReportRow[]): Record<string, string | number | null>[] {
-  return rows.map((r) => Object.fromEntries(BLIND_REPORT_COLUMNS.map((c) => {
-    const v = r[c];
-    const d = BLIND_DECIMALS[c];
-    return [c, typeof v === 'number' && d !== undefined ? roundTo(v, d) : v];
-  })));
+/**
+ * The blind report rows as plain records, fractions rounded (BLIND_DECIMALS); with `partial`, each
+ * ends with `partial` (true when the row's study is short of its plan), as the solve rows' records do
+ * (src/report/text.ts rowsAsRecords).
+ */
+export function blindRecords(rows: readonly BlindReportRow[], partial?: (row: BlindReportRow) => boolean): Record<string, string | number | boolean | null>[] {
+  return rows.map((r) => ({
+    ...Object.fromEntries(BLIND_REPORT_COLUMNS.map((c) => {
+      const v = r[c];
+      const d = BLIND_DECIMALS[c];
+      return [c, typeof v === 'number' && d !== undefined ? roundTo(v, d) : v];
+    })),
+    ...(partial ? { partial: partial(r) } : {}),
+  }));
 }
 
 /** A fraction as a percentage with one decimal (`61.5%`), or `-`. */
