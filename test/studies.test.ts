@@ -620,12 +620,15 @@ describe('--until-width on an open seed range that runs out', () => {
     // again: nothing to solve, the same answer
     const again = await withEnv(FAKE, () => runBatch(opts));
     expect(again).toMatchObject({ seedsRanOut: why, ran: 0, skipped: 6, planned: 6, remaining: 0 });
-    // a closed range that ends before the band is narrow enough ran its whole plan, as asked: nothing to say
+    // a closed range that ends before the band is narrow enough ran its whole plan, and says the rule was not met
     const closed = await withEnv(FAKE, () => runBatch({
       ...seedsStudy(join(dir, 'ran-out-closed.sqlite'), 'C', 'spider', [1], 4294967290, 4294967295, [77]), untilWidth: 0.01,
       studyParams: { game: 'spider', suits: '1', dealsSpec: 'seeds:4294967290-4294967295', maxPositions: 77, untilWidth: 0.01 },
     }));
-    expect(closed).toMatchObject({ seedsRanOut: null, stopReason: null, planned: 6, remaining: 0 });
+    expect(closed).toMatchObject({
+      seedsRanOut: `the plan's 6 deals ran out before --until-width 0.01 was met: after 6 deals the band from the floor's 95% lower bound to the ceiling's 95% upper bound is ${band.toFixed(4)} (spider 1 suit)`,
+      stopReason: null, planned: 6, remaining: 0,
+    });
   });
 });
 

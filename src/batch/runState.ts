@@ -366,14 +366,18 @@ export class BatchRun {
    * Notes, after the first rung, what an open-ended plan (seeds N-) went through: the plan's prefix
    * the rule stopped at, or the deals reached before an interruption; and when its seeds ran out
    * without the rule met, says so and gives the study the plan it went through (whole, not partial).
-   * `lastSeed`: the seed of the plan's last deal reached.
+   * A closed plan (a seed range, a deals file) counted to its end without the rule met is said so
+   * too: the band asked for was not reached. `lastSeed`: the seed of the plan's last deal reached.
    */
   endOpenPlan(lastSeed: number | null, stopping: boolean): void {
     const rule = this.rule;
     if (this.plan.runPlanned === null) this.openPlanned = rule && rule.stopAt >= 0 ? rule.stopAt : this.rungReached;
-    if (rule && this.plan.planned === null && rule.stopReason === null && !stopping && !this.interrupted && lastSeed !== null) {
+    if (!rule || rule.stopReason !== null || stopping || this.interrupted) return;
+    if (this.plan.planned === null && lastSeed !== null) {
       this.seedsRanOut = `seeds ran out at ${lastSeed} (the largest seed) before --until-width ${rule.width} was met: ${bandAfter(rule.counted, rule.widths(), rule.width)}`;
       this.store.closeOpenPlan(this.studyId, rule.counted);
+    } else if (this.plan.planned !== null && rule.counted === this.plan.planned) {
+      this.seedsRanOut = `the plan's ${this.plan.planned === 1 ? 'deal' : `${this.plan.planned.toLocaleString('en-US')} deals`} ran out before --until-width ${rule.width} was met: ${bandAfter(rule.counted, rule.widths(), rule.width)}`;
     }
   }
 }

@@ -178,8 +178,9 @@ export interface BatchSummary {
   /** The study's --until-width rule, or null (absent: none). */
   untilWidth?: number | null;
   /**
-   * Why an open-ended --until-width study (`--seeds N-`) ended without its rule met: its seeds ran out
-   * at the largest seed, and the band was still not narrower than the width (`seedsRanOut`); else null.
+   * Why an --until-width study ended without its rule met, the band still not narrower than the
+   * width: an open-ended one's seeds ran out at the largest seed, or a closed plan (a seed range, a
+   * deals file) was counted to its end; else null.
    */
   seedsRanOut: string | null;
   /** Wall time of the run. */
