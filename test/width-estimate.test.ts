@@ -101,7 +101,7 @@ describe('the note', () => {
       'note: --until-width 0.3: after 300 deals, at the current rates (spiderette 4 suits: won 35%, lost 45%, undecided or error 20% of 300) the rule likely needs about 4,100 more deals',
     );
     expect(estimateNote(0.3, 1200, { more: null, group: 'spiderette 4 suits', counts: { n: 1200, won: 240, open: 600 } })).toBe(
-      'note: --until-width 0.3: after 1200 deals, at the current rates (spiderette 4 suits: won 20%, lost 30%, undecided or error 50% of 1200) the band cannot get below 0.3: ' +
+      'note: --until-width 0.3: after 1,200 deals, at the current rates (spiderette 4 suits: won 20%, lost 30%, undecided or error 50% of 1,200) the band cannot get below 0.3: ' +
         'it narrows towards the share undecided or error, 50%; a larger --max-positions settles more deals; Ctrl-C stops it (resumable)',
     );
     expect([roughly(0), roughly(45), roughly(99), roughly(995), roughly(4137), roughly(12_449), roughly(1_234_567)]).toEqual(['0', '45', '99', '1,000', '4,100', '12,000', '1,200,000']);

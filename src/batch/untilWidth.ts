@@ -43,7 +43,7 @@ export function bandText(w: number, against: number): string {
 
 /** `1 deal`, `296 deals`. */
 export function dealsText(n: number): string {
-  return `${n} deal${n === 1 ? '' : 's'}`;
+  return `${n.toLocaleString('en-US')} deal${n === 1 ? '' : 's'}`;
 }
 
 /** The bands of the stopping rule as its messages give them: `0.5888 (spider 1 suit), …` (bandText). */

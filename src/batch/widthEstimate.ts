@@ -118,7 +118,7 @@ export function roughly(n: number): string {
  */
 export function estimateNote(width: number, counted: number, e: WidthEstimate): string {
   const c = e.counts;
-  const rates = `won ${percent(c.won, c.n)}, lost ${percent(c.n - c.won - c.open, c.n)}, undecided or error ${percent(c.open, c.n)} of ${c.n}`;
+  const rates = `won ${percent(c.won, c.n)}, lost ${percent(c.n - c.won - c.open, c.n)}, undecided or error ${percent(c.open, c.n)} of ${c.n.toLocaleString('en-US')}`;
   if (e.more === null) {
     return `note: --until-width ${width}: after ${dealsText(counted)}, at the current rates (${e.group}: ${rates}) the band cannot get below ${width}: ` +
       `it narrows towards the share undecided or error, ${percent(c.open, c.n)}; a larger --max-positions settles more deals; Ctrl-C stops it (resumable)`;

@@ -413,9 +413,10 @@ export function formatBatchSummary(s: BatchSummary, leftOut = 0, shard: ShardInf
       // deals a worker had begun when the rule stopped the study are stored but not counted: said
       // here, so that the plan's count and the deals run now do not read as a contradiction
       ((s.pastStop ?? 0) > 0 ? ` (${s.pastStop} of them past the rule's stop: stored, not counted)` : '') +
-      ` in ${seconds(s.elapsedMs)} ` +
-      // (no rate when nothing ran: "0.0 deals/s" would read as a stalled pool)
-      `(${s.ran > 0 ? `${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ` : ''}${s.workers} worker${s.workers > 1 ? 's' : ''})${left}` +
+      ` in ${seconds(s.elapsedMs)}` +
+      // the rate and the workers of what ran; none when nothing ran ("0.0 deals/s" would read as a
+      // stalled pool, and a run with nothing to do starts no more than one worker, whatever --workers says)
+      (s.ran > 0 ? ` (${s.dealsPerSecond.toFixed(1)} ${many ? 'solves' : 'deals'}/s, ${s.workers} worker${s.workers > 1 ? 's' : ''})` : '') + left +
       (leftOut > 0 ? `; ${leftOut} line${leftOut === 1 ? '' : 's'} of other games or suit counts in the file left out` : '') +
       (duplicates > 0
         ? of === 'seeds'
