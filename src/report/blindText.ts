@@ -60,7 +60,7 @@ export function blindCells(r: BlindReportRow, version = false): string[] {
 }
 
 /** Headers of the blind table. */
-export const BLIND_TABLE_HEADERS = ['study', 'game', 'suits', 'player', 'seed', 'deals', 'won', 'stuck', 'errors', 'blind win rate [95% CI]', 'suits done', 'moves/game', 'cpu/game', 'solved', 'perfect-info rate [95% CI]'];
+export const BLIND_TABLE_HEADERS = ['study', 'game', 'suits', 'player', 'seed', 'deals', 'won', 'stuck', 'errors', 'blind win rate [95% CI]', 'suits done', 'moves/game', 'cpu/game', 'pi won/stored', 'perfect-info rate [95% CI]'];
 
 /**
  * The blind table (text, Markdown, HTML) for these rows: its headers, each row's cells, and which
@@ -79,7 +79,7 @@ export function blindTableShape(rows: readonly BlindReportRow[]): { headers: str
 /** What the blind table's columns mean, printed under it. */
 export const BLIND_LEGEND: readonly string[] = [
   'blind: played without seeing the face-down cards or the stock, one game a deal; won/stuck/errors count games;',
-  '  suits done: mean completed suits a game; moves/game: mean moves a game, deals included; cpu/game: mean in-worker time; solved: deals of the row with a perfect-information solve stored (won/of);',
+  '  suits done: mean completed suits a game; moves/game: mean moves a game, deals included; cpu/game: mean in-worker time; pi won/stored: of the deals of the row with a perfect-information solve stored, those a solve won (an undecided one is not);',
   '  perfect-info rate: of those, the share a solve won (a floor), with its 95% Wilson interval.',
 ];
 
