@@ -161,7 +161,8 @@ describe('report: the blind play table', () => {
     expect(md).toContain('| study | game | suits | player | seed | version | deals | won | stuck |');
     expect(blindLines(md)[1]).toMatch(/^\| mid \| spiderette \| 1 \| greedy \| 1 \| blind-0\/solver-0\.0\.0 \| 2 \|/);
     const html = await table('html');
-    expect(html).toMatch(/<th class="l" scope="col">seed<\/th><th class="l" scope="col">version<\/th><th scope="col">deals<\/th>/);
+    // names left-aligned (class "l"), the seed right-aligned as a figure
+    expect(html).toMatch(/<th scope="col">seed<\/th><th class="l" scope="col">version<\/th><th scope="col">deals<\/th>/);
     expect(html).toContain('<td class="l">blind-0/solver-0.0.0</td>');
   });
 });

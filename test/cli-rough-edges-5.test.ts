@@ -111,7 +111,7 @@ describe('the blind table in text and Markdown', () => {
     expect(row.slice(end - 2, end)).toBe('12');
     expect(text[head + 2]).toBe('blind: played without seeing the face-down cards or the stock, one game a deal; won/stuck/errors count games;');
     const md = (await runInProcess(['report', '--db', bdb, '--format', 'md'])).stdout.split('\n');
-    expect(md[3]).toBe('| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    expect(md[3]).toBe('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     expect(md.at(-2)).toMatch(/^blind: played without seeing .* with its 95% Wilson interval\.$/);
   });
 });
