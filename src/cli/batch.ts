@@ -724,11 +724,11 @@ function rowsPartial(store: ResultStore, filter: ResultFilter): (row: ReportRow)
 /**
  * Whether each blind report row's study is short of its plan (isPartial: a missing shard, an
  * unfinished run), for the machine-read forms as rowsPartial is for the solve rows; a pooled row is
- * partial when one of the pooled blind studies of its player is.
+ * partial when one of the pooled blind studies of its player and player seed is.
  */
 function blindRowsPartial(store: ResultStore, filter: ResultFilter): (row: BlindReportRow) => boolean {
   const blind = studiesInFilter(store, filter).filter((st) => st.player !== undefined);
-  return (row) => blind.some((st) => (filter.pool ? st.player === row.player : st.name === row.study) && isPartial(st));
+  return (row) => blind.some((st) => (filter.pool ? st.player === row.player && st.playerSeed === row.playerSeed : st.name === row.study) && isPartial(st));
 }
 
 /** A study's suit counts (`1,2`), or null for a deals file's, which may mix them. */
@@ -991,8 +991,9 @@ function reportWords(format: ReportFormat | PictureFormat, rows: readonly Report
  * The report's text with the blind studies' rows (blind.ts blindReport) added: `table` and `md`, a
  * second table headed "blind play" under the first (its legend under a text table); `json`, the blind
  * row objects (BLIND_REPORT_COLUMNS) after the solve rows, each with `"kind": "blind"`; `csv`, the blind
- * rows alone (BLIND_REPORT_COLUMNS) when no solve row is reported, else the solve rows as before (give
- * --study with the blind studies' names for their CSV).
+ * rows alone (BLIND_REPORT_COLUMNS) when no solve row is reported, else the solve rows unchanged (give
+ * --study with the blind studies' names for their CSV). With `partial` (blindRowsPartial), the JSON
+ * and CSV blind rows end in `partial`.
  */
 function withBlindRows(text: string, solveRows: number, blind: readonly BlindReportRow[], format: ReportFormat, partial?: (row: BlindReportRow) => boolean): string {
   switch (format) {
