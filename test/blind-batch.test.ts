@@ -149,6 +149,20 @@ describe('batch --player: a blind study', () => {
     expect(games(one).some((g) => (g.solves ?? 0) > 0)).toBe(true);
   });
 
+  it('pooled (report --pool), a row names only the studies of its player and seed', async () => {
+    const db = join(dir, 'pooled.sqlite');
+    await runBatch(options(db, 'greedy', { study: 'g1' }, [1, 2]));
+    await runBatch(options(db, 'greedy', { study: 'g2' }, [3, 4]));
+    await runBatch(options(db, 'greedy', { study: 'other seed', studyParams: { game: 'spiderette', suits: '1', dealsSpec: 'seeds:1-2', maxPositions: 0, player: 'greedy', playerSeed: 8 }, blind: { player: 'greedy', seed: 8 } }, [1, 2]));
+    const s = ResultStore.openForReading(db);
+    try {
+      expect(s.blindReport({ pool: true }).map((r) => [r.study, r.playerSeed, r.deals])).toEqual([['g1 + g2', 7, 4], ['other seed', 8, 2]]);
+      expect(s.blindReport().map((r) => [r.study, r.deals])).toEqual([['g1', 2], ['g2', 2], ['other seed', 2]]);
+    } finally {
+      s.close();
+    }
+  });
+
   it('two shards merged hold the same games and report as one run', async () => {
     const whole = join(dir, 'whole.sqlite');
     const a = join(dir, 'shard0.sqlite');

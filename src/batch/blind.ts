@@ -158,15 +158,24 @@ export function hasBlindStudies(db: Database.Database): boolean {
   return db.prepare('SELECT 1 FROM studies WHERE player IS NOT NULL LIMIT 1').get() !== undefined;
 }
 
-/** The blind studies a filter reads, grouped (one group a study, or one pooling all). */
+/**
+ * The blind studies a filter reads, grouped: one group a study, or pooled (`f.pool`) one group a
+ * player and player seed, labelled by the studies that played them (`a + b`): a pooled row names only
+ * the studies whose games it counts.
+ */
 function blindGroups(db: Database.Database, f: ResultFilter): { label: string; ids: number[] }[] {
   if (!hasBlindStudies(db)) return [];
-  const rows = db.prepare('SELECT id, name FROM studies WHERE player IS NOT NULL ORDER BY id').all() as { id: number; name: string }[];
+  const rows = db.prepare('SELECT id, name, player, player_seed AS playerSeed FROM studies WHERE player IS NOT NULL ORDER BY id').all() as { id: number; name: string; player: string; playerSeed: number | null }[];
   const names = f.studies && f.studies.length ? [...new Set(f.studies)] : null;
   const chosen = names ? names.map((n) => rows.find((r) => r.name === n)).filter((r) => r !== undefined) : rows;
   if (chosen.length === 0) return [];
-  if (f.pool) return [{ label: chosen.map((r) => r.name).join(' + '), ids: chosen.map((r) => r.id) }];
-  return chosen.map((r) => ({ label: r.name, ids: [r.id] }));
+  if (!f.pool) return chosen.map((r) => ({ label: r.name, ids: [r.id] }));
+  const byPlayer = new Map<string, typeof chosen>();
+  for (const r of chosen) {
+    const key = JSON.stringify([r.player, r.playerSeed]);
+    byPlayer.set(key, [...(byPlayer.get(key) ?? []), r]);
+  }
+  return [...byPlayer.values()].map((g) => ({ label: g.map((r) => r.name).join(' + '), ids: g.map((r) => r.id) }));
 }
 
 /** A blind row as the report and export walk it, with the study (or pooled label) and the study's name for the deal. */
