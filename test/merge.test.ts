@@ -195,6 +195,11 @@ describe('merge', () => {
     expect(m).toContain(`study "the-study": budgets [${BUDGET}] in ${a} but [${BUDGET + 1}] in ${c}`);
     const d = shardDb('e4.sqlite', [won(DEALS[1]!)], { params: { ...PARAMS, dealsSpec: 'seeds:1-7', maxPositions: BUDGET + 1 } });
     expect(refused(() => mergeDatabases(join(dir, 'e-both.sqlite'), [a, d]))).toContain(`study "the-study": deals "seeds:1-6" in ${a} but "seeds:1-7" in ${d}, budgets [${BUDGET}] in ${a} but [${BUDGET + 1}] in ${d}`);
+    // a blind study and a solve study of one name: each described whole, as batch describes them
+    const blind = shardDb('e5.sqlite', [], { params: { ...PARAMS, maxPositions: 0, player: 'greedy', playerSeed: 7 } });
+    expect(refused(() => mergeDatabases(join(dir, 'e-kind.sqlite'), [a, blind]))).toContain(
+      `study "the-study": a solve study (budgets [${BUDGET}]) in ${a} but a blind study (player "greedy", player seed 7) in ${blind}`,
+    );
   });
 
   it('replaces an error by a settled result, never a settled result by an error', () => {

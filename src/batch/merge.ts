@@ -44,6 +44,7 @@ import { InputError, pathForMessage } from '../game/errors.js';
 import { FileFault, isBusyDatabase, isDamagedDatabase, noteDatabase, oneLine, storageFaultKind } from './faults.js';
 import { checkSchema, inspectDatabaseFile, migrate, SCHEMA_VERSION } from './schema.js';
 import { BUSY_TIMEOUT_MS, ResultStore } from './store.js';
+import { studyKind } from './studyParams.js';
 import { databaseFiles, sameFileAs } from './files.js';
 import { ReplayCache, verifyDatabase, type VerifyFault } from './verify.js';
 
@@ -217,7 +218,10 @@ function fmtPair(a: unknown, b: unknown): [string, string] {
 /**
  * The fields that differ between two JSON objects (a study's `params`), each as [name, value in a,
  * value in b] with the values written as JSON (`absent` where one lacks it); null when either is not
- * a JSON object, for the caller to show the texts.
+ * a JSON object, for the caller to show the texts. A blind study against a solve study is first
+ * described whole, name '' (studyParams.ts studyKind: `a blind study (player "greedy", player seed
+ * 7)`, `a solve study (budgets [1000])`), in place of their budgets, player and player seed, as batch
+ * describes that clash.
  */
 function jsonFieldPairs(a: unknown, b: unknown): [string, string, string][] | null {
   const parse = (x: unknown): Record<string, unknown> | null => {
@@ -234,8 +238,14 @@ function jsonFieldPairs(a: unknown, b: unknown): [string, string, string][] | nu
   if (!pa || !pb) return null;
   // (a long value cut as fmt cuts it, without the quotes fmt puts around a text)
   const show = (o: Record<string, unknown>, k: string) => (k in o ? fmt(JSON.stringify(o[k])).replace(/^"|"$/g, '') : 'absent');
-  const keys = [...new Set([...Object.keys(pa), ...Object.keys(pb)])].filter((k) => JSON.stringify(pa[k]) !== JSON.stringify(pb[k]));
-  return keys.length ? keys.map((k) => [k, show(pa, k), show(pb, k)]) : null;
+  let keys = [...new Set([...Object.keys(pa), ...Object.keys(pb)])].filter((k) => JSON.stringify(pa[k]) !== JSON.stringify(pb[k]));
+  const kinds: [string, string, string][] = [];
+  if ((pa.player != null) !== (pb.player != null)) {
+    kinds.push(['', studyKind(pa), studyKind(pb)]);
+    keys = keys.filter((k) => k !== 'budgets' && k !== 'player' && k !== 'playerSeed');
+  }
+  const out = [...kinds, ...keys.map((k): [string, string, string] => [k, show(pa, k), show(pb, k)])];
+  return out.length ? out : null;
 }
 
 /** Column names of a table, in order, with whether it has an INTEGER PRIMARY KEY `id`. */
@@ -445,7 +455,7 @@ function checkConflicts(target: Database.Database | null, targetPath: string, in
           ? `${spec.describe(row)}: ${differs(spec, before, row).flatMap((c) => {
             // a study's design (JSON): the fields that differ, by name, as batch names them
             const fields = c === 'params' ? jsonFieldPairs(before[c], row[c]) : null;
-            if (fields) return fields.map(([f, was, is]) => `${f} ${was} in ${earlier.path} but ${is} in ${path}`);
+            if (fields) return fields.map(([f, was, is]) => `${f === '' ? '' : `${f} `}${was} in ${earlier.path} but ${is} in ${path}`);
             const [was, is] = fmtPair(before[c], row[c]);
             return [`${c} ${was} in ${earlier.path} but ${is} in ${path}`];
           }).join(', ')}`

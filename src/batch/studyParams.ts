@@ -47,7 +47,7 @@ const NEW_BLIND_STUDY_NOTE = '(a new study reuses every blind game stored for th
  * player spec and player seed (its budgets are a placeholder [0]: a blind game has no budget of its
  * own), a solve study by its budgets. `p` is a parsed studyParamsJson.
  */
-function studyKind(p: Record<string, unknown>): string {
+export function studyKind(p: Record<string, unknown>): string {
   if (p.player != null) return `a blind study (player ${JSON.stringify(p.player)}, player seed ${p.playerSeed == null ? 'none' : JSON.stringify(p.playerSeed)})`;
   return `a solve study (budgets ${JSON.stringify(p.budgets ?? null)})`;
 }
