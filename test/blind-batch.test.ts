@@ -163,6 +163,31 @@ describe('batch --player: a blind study', () => {
     }
   });
 
+  it('pooled, a solve row is not partial for a blind study, nor a blind row for a study of other suits; the CSV note names the studies', async () => {
+    const db = join(dir, 'pooled-partial.sqlite');
+    // a shard of a blind study: short of its plan
+    await runBatch(options(db, 'greedy', { shard: { index: 0, count: 2 } }));
+    // the same deals solved, whole
+    await runBatch({
+      deals: planSeeds('spiderette', [1], [{ from: SEEDS[0], to: SEEDS[1] }]), maxPositions: 300, workers: 1, dbPath: db, study: 'solves',
+      studyParams: { game: 'spiderette', suits: '1', dealsSpec: `seeds:${SEEDS[0]}-${SEEDS[1]}`, maxPositions: 300 },
+    });
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await main(['report', '--json', '--pool', '--db', db])).toBe(0);
+      const rows = JSON.parse(out.mock.calls.map((c) => String(c[0])).join('')) as { kind?: string; partial: boolean }[];
+      expect(rows.map((r) => [r.kind ?? 'solve', r.partial])).toEqual([['solve', false], ['blind', true]]);
+      err.mockClear();
+      expect(await main(['report', '--format', 'csv', '--pool', '--db', db])).toBe(0);
+      // the blind study by its own name, not the pooled row's label
+      expect(err.mock.calls.map((c) => String(c[0])).join('')).toMatch(/for them: --study blind-greedy-1-6\n$/);
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+  });
+
   it('two shards merged hold the same games and report as one run', async () => {
     const whole = join(dir, 'whole.sqlite');
     const a = join(dir, 'shard0.sqlite');

@@ -188,7 +188,7 @@ describe('merge', () => {
   it('refuses one study name with two sets of parameters', () => {
     const a = shardDb('e1.sqlite', [won(DEALS[0]!)]);
     const b = shardDb('e2.sqlite', [won(DEALS[1]!)], { params: { ...PARAMS, dealsSpec: 'seeds:1-7' } });
-    // named field by field, as batch names them (the JSON text was cut to its first 57 characters)
+    // named field by field, as batch names them
     expect(refused(() => mergeDatabases(join(dir, 'e.sqlite'), [a, b]))).toContain(`study "the-study": deals "seeds:1-6" in ${a} but "seeds:1-7" in ${b}`);
     const c = shardDb('e3.sqlite', [won(DEALS[1]!)], { params: { ...PARAMS, maxPositions: BUDGET + 1 } });
     const m = refused(() => mergeDatabases(join(dir, 'e-late.sqlite'), [a, c]));
@@ -200,6 +200,12 @@ describe('merge', () => {
     expect(refused(() => mergeDatabases(join(dir, 'e-kind.sqlite'), [a, blind]))).toContain(
       `study "the-study": a solve study (budgets [${BUDGET}]) in ${a} but a blind study (player "greedy", player seed 7) in ${blind}`,
     );
+    // two blind studies: the player seed by its name, a player's spec whole
+    const seed8 = shardDb('e6.sqlite', [], { params: { ...PARAMS, maxPositions: 0, player: 'greedy', playerSeed: 8 } });
+    expect(refused(() => mergeDatabases(join(dir, 'e-seed.sqlite'), [blind, seed8]))).toContain(`study "the-study": player seed 7 in ${blind} but 8 in ${seed8}`);
+    const spec = 'sample:k=8,budget=20000,plan=prefix,escalate=0,hop=0,eval=progress,endhop=3';
+    const sample = shardDb('e7.sqlite', [], { params: { ...PARAMS, maxPositions: 0, player: spec, playerSeed: 7 } });
+    expect(refused(() => mergeDatabases(join(dir, 'e-player.sqlite'), [blind, sample]))).toContain(`study "the-study": player "greedy" in ${blind} but "${spec}" in ${sample}`);
   });
 
   it('replaces an error by a settled result, never a settled result by an error', () => {

@@ -53,7 +53,7 @@ export function studyKind(p: Record<string, unknown>): string {
 }
 
 /** How a field of studyParamsJson is named in a clash: as the user gives it where the key is not a word. */
-const FIELD_NAMES: Readonly<Record<string, string>> = { playerSeed: 'player seed' };
+export const FIELD_NAMES: Readonly<Record<string, string>> = { playerSeed: 'player seed' };
 
 /**
  * How two studies' parameters (studyParamsJson forms, the stored one first) clash, for an error:

@@ -716,19 +716,29 @@ function parseFilter(o: { game?: string; suits?: string; study?: string[]; pool?
 function rowsPartial(store: ResultStore, filter: ResultFilter): (row: ReportRow) => boolean {
   const of = partialOfRows((study, version) => store.studies([study], version)[0]);
   if (!filter.pool) return of;
-  const pooled = studiesInFilter(store, filter);
-  const holds = (st: StudyInfo, row: ReportRow) => (st.game === null || st.game === row.game) && (suitsOf(st)?.includes(row.suits) ?? true);
-  return (row) => pooled.some((st) => holds(st, row) && of({ ...row, study: st.name }));
+  // the solve studies pooled (a blind study's games are not in a solve row)
+  const pooled = studiesInFilter(store, filter).filter((st) => st.player === undefined);
+  return (row) => pooled.some((st) => holdsRow(st, row) && of({ ...row, study: st.name }));
+}
+
+/** The names of the blind studies a report's filter reads (studiesInFilter), oldest first. */
+function blindStudyNames(store: ResultStore, filter: ResultFilter): string[] {
+  return studiesInFilter(store, filter).filter((st) => st.player !== undefined).map((st) => st.name);
+}
+
+/** Can study `st` have deals of this row's game and suit count (a deals file's study: any)? */
+function holdsRow(st: StudyInfo, row: { game: string; suits: number }): boolean {
+  return (st.game === null || st.game === row.game) && (suitsOf(st)?.includes(row.suits) ?? true);
 }
 
 /**
  * Whether each blind report row's study is short of its plan (isPartial: a missing shard, an
  * unfinished run), for the machine-read forms as rowsPartial is for the solve rows; a pooled row is
- * partial when one of the pooled blind studies of its player and player seed is.
+ * partial when one of the pooled blind studies of its player, player seed, game and suit count is.
  */
 function blindRowsPartial(store: ResultStore, filter: ResultFilter): (row: BlindReportRow) => boolean {
   const blind = studiesInFilter(store, filter).filter((st) => st.player !== undefined);
-  return (row) => blind.some((st) => (filter.pool ? st.player === row.player && st.playerSeed === row.playerSeed : st.name === row.study) && isPartial(st));
+  return (row) => blind.some((st) => (filter.pool ? st.player === row.player && st.playerSeed === row.playerSeed && holdsRow(st, row) : st.name === row.study) && isPartial(st));
 }
 
 /** A study's suit counts (`1,2`), or null for a deals file's, which may mix them. */
@@ -1070,7 +1080,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     if (format === 'md' && rows.length > 0) text = text.trimEnd() + '\n\n' + markdownLegend();
     // blind studies (blind.ts): their own table under the solve table, or their rows alone
     if (blind.length > 0) text = withBlindRows(text, rows.length, blind, format as ReportFormat, blindRowsPartial(store, filter));
-    if (format === 'csv') blindCsvNote(rows.length, blind, o.quiet);
+    if (format === 'csv') blindCsvNote(rows.length, blind, blindStudyNames(store, filter), o.quiet);
     // a study short of its plan (a missing shard, an unfinished run) is said under the table, not
     // hidden; under "no results" too, for a study stopped before it counted a deal
     const notes = format === 'table' || format === 'md' ? reportedPartials(store, studiesInFilter(store, filter), rows) : [];
@@ -1101,12 +1111,13 @@ function filteredOutNote(store: ResultStore, filter: ResultFilter, quiet?: boole
 
 /**
  * A CSV holds one kind of row: with solve rows reported, the blind rows (which have other columns)
- * are left out; a note on stderr says so and how to get them (unless `quiet`).
+ * are left out; a note on stderr says so and how to get them, `studies` (unless `quiet`).
  */
-function blindCsvNote(solveRows: number, blind: readonly BlindReportRow[], quiet?: boolean): void {
+function blindCsvNote(solveRows: number, blind: readonly BlindReportRow[], studies: readonly string[], quiet?: boolean): void {
   if (solveRows === 0 || blind.length === 0 || quiet) return;
-  // each name as a shell word that pastes safely (a name may hold $, ` or quotes)
-  const names = [...new Set(blind.map((b) => b.study))].map((n) => `--study ${shellQuote(n)}`).join(' ');
+  // each study's own name (a pooled row's label is not one), as a shell word that pastes safely (a
+  // name may hold $, ` or quotes)
+  const names = studies.map((n) => `--study ${shellQuote(n)}`).join(' ');
   process.stderr.write(`spidersolve: note: ${rowWords(blind.length)} of blind play left out of this CSV (their columns differ); for them: ${names}\n`);
 }
 
@@ -1174,7 +1185,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
       // as report --format csv: the blind rows alone when no solve row is reported
       const text = formatCsv(rows, rowsPartial(store, filter));
       await writeOut(o.out, blindRows.length > 0 ? withBlindRows(text, rows.length, blindRows, 'csv', blindRowsPartial(store, filter)) : text);
-      blindCsvNote(rows.length, blindRows, o.quiet);
+      blindCsvNote(rows.length, blindRows, blindStudyNames(store, filter), o.quiet);
       extensionNote();
       if (o.out !== undefined) wroteLine(o.out, `CSV of the report rows, ${rowWords(rows.length > 0 || blindRows.length === 0 ? rows.length : blindRows.length)}`, o.quiet);
       return;
