@@ -56,6 +56,11 @@ describe('the HTML report counts blind studies in its head line', () => {
     const only = join(dir, 'blind-only.html');
     expect((await runInProcess(['report', '--db', db, '--study', 'b', '--out', only, '--quiet'])).status).toBe(0);
     expect(/<p class="meta">([^<]*)<\/p>/.exec(readFileSync(only, 'utf8'))![1]).toBe(`3 blind games of 1 blind study in ${db} (study b).`);
+    // pooled, with a second blind study of another player seed: each kind counts its own studies
+    expect((await runInProcess(['batch', '--game', 'spiderette', '--suits', '1', '--seeds', '1-3', '--player', 'greedy', '--player-seed', '2', '--workers', '1', '--db', db, '--study', 'c'])).status).toBe(0);
+    const pooled = join(dir, 'pooled.html');
+    expect((await runInProcess(['report', '--db', db, '--pool', '--out', pooled, '--quiet'])).status).toBe(0);
+    expect(/<p class="meta">([^<]*)<\/p>/.exec(readFileSync(pooled, 'utf8'))![1]).toBe(`2 deals counted by 1 study and 6 blind games of 2 blind studies in ${db} (every study pooled), solver ${SOLVER_VERSION}.`);
   });
 });
 

@@ -1061,7 +1061,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       const what = parts.filter(Boolean).join(', ');
       const studies = studiesInFilter(store, filter);
       const picture = format === 'html'
-        ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), pooled: filter.pool ? studies.length : undefined, ...(blind.length ? { blind } : {}) })
+        ? await reportHtml(rows, won, { db: o.db, filter: what, generator, generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), notes: reportedPartials(store, studies, rows), ...(filter.pool ? { pooled: studies.filter((st) => st.player === undefined).length, pooledBlind: studies.filter((st) => st.player !== undefined).length } : {}), ...(blind.length ? { blind } : {}) })
         : reportVega(rows, won, generator, blind);
       // the HTML page on a terminal: written there all the same, with a note (it is for a browser)
       if (o.out === undefined && format === 'html') writeHtmlToStdout(picture, o.quiet);

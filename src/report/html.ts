@@ -28,8 +28,10 @@ export interface ReportMeta {
    * partialStudyNotes: `study X: 14 of 20 planned deals counted (partial: …)`).
    */
   readonly notes?: readonly string[];
-  /** With `report --pool`: how many studies the rows pool (each row names them, `a + b`). */
+  /** With `report --pool`: how many solve studies the rows pool (each row names them, `a + b`). */
   readonly pooled?: number;
+  /** With `report --pool`: how many blind studies the blind rows pool. */
+  readonly pooledBlind?: number;
   /** The blind studies' rows (src/batch/blind.ts blindReport): their table and chart follow the solves'. */
   readonly blind?: readonly BlindReportRow[];
   /**
@@ -114,12 +116,14 @@ function chartsAtEveryLayout(rows: readonly ReportRow[], won: Iterable<WonEffort
  */
 /**
  * The blind studies' words for the head line (blindReport's rows: one per study, game, suits, player,
- * seed and version): `40 blind games of 2 blind studies`, or null when there are none.
+ * seed and version): `40 blind games of 2 blind studies`, or null when there are none; `pooled`:
+ * how many blind studies pooled rows pool.
  */
-function blindCount(blind: readonly BlindReportRow[]): string | null {
+function blindCount(blind: readonly BlindReportRow[], pooled?: number): string | null {
   if (blind.length === 0) return null;
   const games = blind.reduce((n, r) => n + r.deals, 0);
-  const studies = new Set(blind.map((r) => r.study)).size;
+  // (pooled rows are labelled `a + b`: the studies they pool are counted)
+  const studies = pooled ?? new Set(blind.map((r) => r.study)).size;
   return `${games.toLocaleString('en-US')} blind game${games === 1 ? '' : 's'} of ${studies} blind stud${studies === 1 ? 'y' : 'ies'}`;
 }
 
@@ -171,7 +175,7 @@ export async function reportHtml(rows: readonly ReportRow[], won: Iterable<WonEf
   const canShare = [...groups.values()].some((g) => g.size > 1);
   const shared = pooled ? (studies > 1 ? '; pooled: a deal two studies share counts once' : '') : canShare ? '; a deal two studies share counts in each' : '';
   // the solves' clause, then the blind games' (a database of blind studies alone says only those)
-  const blindWords = blindCount(blind);
+  const blindWords = blindCount(blind, meta.pooledBlind);
   const solveWords = rows.length > 0 || blindWords === null
     ? `${deals.toLocaleString('en-US')} deal${deals === 1 ? '' : 's'} counted by ${studies} stud${studies === 1 ? 'y' : 'ies'}`
     : null;
