@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { percentile, ReportAccumulator, roundTo, summarize, wilsonInterval, type ReportInput, type ReportRow } from '../src/batch/report.js';
 import type { BlindReportRow } from '../src/batch/blind.js';
+import { blindRatePoints } from '../src/report/blindChart.js';
 import { BLIND_TABLE_HEADERS, blindCells, blindTableShape, formatBlindTable } from '../src/report/blindText.js';
 import { formatCsv, formatJson, formatMarkdown, formatReport, formatTable, REPORT_COLUMNS, partialStudyNotes, rowsAsRecords } from '../src/report/text.js';
 
@@ -272,5 +273,18 @@ describe("the blind report's table (src/report/blindText.ts)", () => {
     const md = formatBlindTable([row('a|b *c*')], true).split('\n');
     expect(md[2]).toMatch(/^\| a\\\|b \\\*c\\\* \| spider \| 4 \| greedy \| 1 \| 10 \| 3 \| 7 \| 0 \| 30\.0% \[10\.8%, 60\.3%\] \|/);
     expect(md[1]).toBe('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  });
+});
+
+describe("the blind chart's rows (src/report/blindChart.ts)", () => {
+  const row = (study: string, playerSeed: number, version = 'blind-7/solver-3.9.0'): BlindReportRow => ({
+    study, game: 'spider', suits: 1, player: 'sample:k=2,budget=2000', playerSeed, version, deals: 4, won: 2, stuck: 2, errors: 0,
+    winRate: 0.5, ciLow: 0.15, ciHigh: 0.85, meanCompleted: 4, meanMoves: 100, meanCpuMs: 10, piDeals: 0, piWon: 0, piLost: 0, piRate: null, piLow: null, piHigh: null,
+  });
+
+  it('a line a row: two player seeds (or versions) of one study are named apart', () => {
+    expect(blindRatePoints([row('s', 1)]).map((p) => p.group)).toEqual(['s: spider 1 suit, sample']);
+    expect(blindRatePoints([row('s', 1), row('s', 2)]).map((p) => p.group)).toEqual(['s: spider 1 suit, sample, seed 1', 's: spider 1 suit, sample, seed 2']);
+    expect(blindRatePoints([row('s', 1), row('s', 1, 'blind-6/solver-3.9.0')]).map((p) => p.group)).toEqual(['s: spider 1 suit, sample, blind-7/solver-3.9.0', 's: spider 1 suit, sample, blind-6/solver-3.9.0']);
   });
 });

@@ -9,7 +9,7 @@ import { axisTitle, chartBase, DIMS, groupLabelExpr, type Chart, type ChartLayou
 
 /** One point of the chart: a row's group, which rate, the rate and its interval, and the deals it counts. */
 export interface BlindRatePoint {
-  /** `study: game N suit(s), player` (a row of the blind report). */
+  /** `study: game N suit(s), player` (a row of the blind report), with `, seed N` and the version where rows differ in them. */
   readonly group: string;
   /** `blind` or `perfect information`. */
   readonly kind: 'blind' | 'perfect information';
@@ -20,11 +20,17 @@ export interface BlindRatePoint {
   readonly count: string;
 }
 
-/** The chart's points: two per row (the perfect-information one only where the row's deals have solves stored). */
+/**
+ * The chart's points: two per row (the perfect-information one only where the row's deals have solves
+ * stored). A row's group names its player seed when the rows hold several, and its version when they
+ * hold several, so that no two rows share a line of the chart.
+ */
 export function blindRatePoints(rows: readonly BlindReportRow[]): BlindRatePoint[] {
   const out: BlindRatePoint[] = [];
+  const seeds = new Set(rows.map((r) => r.playerSeed)).size > 1;
+  const versions = new Set(rows.map((r) => r.version)).size > 1;
   for (const r of rows) {
-    const group = `${r.study}: ${r.game} ${r.suits} suit${r.suits === 1 ? '' : 's'}, ${r.player.split(':')[0]}`;
+    const group = `${r.study}: ${r.game} ${r.suits} suit${r.suits === 1 ? '' : 's'}, ${r.player.split(':')[0]}${seeds ? `, seed ${r.playerSeed}` : ''}${versions ? `, ${r.version}` : ''}`;
     if (r.winRate !== null) out.push({ group, kind: 'blind', rate: r.winRate, low: r.ciLow ?? 0, high: r.ciHigh ?? 1, count: `${r.won} / ${r.deals}` });
     if (r.piRate !== null) out.push({ group, kind: 'perfect information', rate: r.piRate, low: r.piLow ?? 0, high: r.piHigh ?? 1, count: `${r.piWon} / ${r.piDeals}` });
   }
