@@ -181,7 +181,7 @@ describe('batch --player: a blind study', () => {
       err.mockClear();
       expect(await main(['report', '--format', 'csv', '--pool', '--db', db])).toBe(0);
       // the blind study by its own name, not the pooled row's label
-      expect(err.mock.calls.map((c) => String(c[0])).join('')).toMatch(/for them: --study blind-greedy-1-6\n$/);
+      expect(err.mock.calls.map((c) => String(c[0])).join('')).toMatch(/for it: --study blind-greedy-1-6\n$/);
     } finally {
       out.mockRestore();
       err.mockRestore();
@@ -303,7 +303,7 @@ describe('the blind report', () => {
         expect(await main(['export', '--csv', '--summary', '--db', db])).toBe(0);
         const summary = out.mock.calls.map((c) => String(c[0])).join('').trim().split('\r\n');
         expect(summary.slice(1).map((l) => l.split(',')[0])).toEqual(['solved']);
-        expect(err.mock.calls.map((c) => String(c[0])).join('')).toBe('spidersolve: note: 1 row of blind play left out of this CSV (their columns differ); for them: --study blind-greedy-1-8\n');
+        expect(err.mock.calls.map((c) => String(c[0])).join('')).toBe('spidersolve: note: 1 row of blind play left out of this CSV (its columns differ); for it: --study blind-greedy-1-8\n');
         // given the blind study alone, the summary is its blind row
         out.mockClear();
         expect(await main(['export', '--csv', '--summary', '--db', db, '--study', 'blind-greedy-1-8'])).toBe(0);

@@ -1118,7 +1118,7 @@ function blindCsvNote(solveRows: number, blind: readonly BlindReportRow[], studi
   // each study's own name (a pooled row's label is not one), as a shell word that pastes safely (a
   // name may hold $, ` or quotes)
   const names = studies.map((n) => `--study ${shellQuote(n)}`).join(' ');
-  process.stderr.write(`spidersolve: note: ${rowWords(blind.length)} of blind play left out of this CSV (their columns differ); for them: ${names}\n`);
+  process.stderr.write(`spidersolve: note: ${rowWords(blind.length)} of blind play left out of this CSV (${blind.length === 1 ? 'its' : 'their'} columns differ); for ${blind.length === 1 ? 'it' : 'them'}: ${names}\n`);
 }
 
 /** The columns `export` adds when blind rows are exported (blind.ts BLIND_COLUMNS). */
