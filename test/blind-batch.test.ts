@@ -154,10 +154,12 @@ describe('batch --player: a blind study', () => {
     await runBatch(options(db, 'greedy', { study: 'g1' }, [1, 2]));
     await runBatch(options(db, 'greedy', { study: 'g2' }, [3, 4]));
     await runBatch(options(db, 'greedy', { study: 'other seed', studyParams: { game: 'spiderette', suits: '1', dealsSpec: 'seeds:1-2', maxPositions: 0, player: 'greedy', playerSeed: 8 }, blind: { player: 'greedy', seed: 8 } }, [1, 2]));
+    // the same player and seed in two suits: its row of two suits names that study alone
+    await runBatch(options(db, 'greedy', { study: 'g3', deals: planSeeds('spiderette', [2], [{ from: 1, to: 2 }]), studyParams: { game: 'spiderette', suits: '2', dealsSpec: 'seeds:1-2', maxPositions: 0, player: 'greedy', playerSeed: 7 } }, [1, 2]));
     const s = ResultStore.openForReading(db);
     try {
-      expect(s.blindReport({ pool: true }).map((r) => [r.study, r.playerSeed, r.deals])).toEqual([['g1 + g2', 7, 4], ['other seed', 8, 2]]);
-      expect(s.blindReport().map((r) => [r.study, r.deals])).toEqual([['g1', 2], ['g2', 2], ['other seed', 2]]);
+      expect(s.blindReport({ pool: true }).map((r) => [r.study, r.suits, r.playerSeed, r.deals])).toEqual([['g1 + g2', 1, 7, 4], ['other seed', 1, 8, 2], ['g3', 2, 7, 2]]);
+      expect(s.blindReport().map((r) => [r.study, r.deals])).toEqual([['g1', 2], ['g2', 2], ['other seed', 2], ['g3', 2]]);
     } finally {
       s.close();
     }

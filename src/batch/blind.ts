@@ -158,24 +158,38 @@ export function hasBlindStudies(db: Database.Database): boolean {
   return db.prepare('SELECT 1 FROM studies WHERE player IS NOT NULL LIMIT 1').get() !== undefined;
 }
 
+/** A blind study as blindGroups reads it: its game and suit counts (null: any, a deals file's). */
+interface BlindStudy {
+  readonly id: number;
+  readonly name: string;
+  readonly player: string;
+  readonly playerSeed: number | null;
+  readonly game: string | null;
+  readonly suits: string | null;
+}
+
 /**
  * The blind studies a filter reads, grouped: one group a study, or pooled (`f.pool`) one group a
- * player and player seed, labelled by the studies that played them (`a + b`): a pooled row names only
- * the studies whose games it counts.
+ * player and player seed. A group labels each of its games (`label`) by the studies of the group that
+ * can hold a game of its game and suit count (`a + b`): a pooled row names only the studies whose
+ * games it counts.
  */
-function blindGroups(db: Database.Database, f: ResultFilter): { label: string; ids: number[] }[] {
+function blindGroups(db: Database.Database, f: ResultFilter): { label: (game: string, suits: number) => string; ids: number[] }[] {
   if (!hasBlindStudies(db)) return [];
-  const rows = db.prepare('SELECT id, name, player, player_seed AS playerSeed FROM studies WHERE player IS NOT NULL ORDER BY id').all() as { id: number; name: string; player: string; playerSeed: number | null }[];
+  const rows = db.prepare('SELECT id, name, player, player_seed AS playerSeed, game, suits FROM studies WHERE player IS NOT NULL ORDER BY id').all() as BlindStudy[];
   const names = f.studies && f.studies.length ? [...new Set(f.studies)] : null;
   const chosen = names ? names.map((n) => rows.find((r) => r.name === n)).filter((r) => r !== undefined) : rows;
   if (chosen.length === 0) return [];
-  if (!f.pool) return chosen.map((r) => ({ label: r.name, ids: [r.id] }));
-  const byPlayer = new Map<string, typeof chosen>();
+  if (!f.pool) return chosen.map((r) => ({ label: () => r.name, ids: [r.id] }));
+  const byPlayer = new Map<string, BlindStudy[]>();
   for (const r of chosen) {
     const key = JSON.stringify([r.player, r.playerSeed]);
     byPlayer.set(key, [...(byPlayer.get(key) ?? []), r]);
   }
-  return [...byPlayer.values()].map((g) => ({ label: g.map((r) => r.name).join(' + '), ids: g.map((r) => r.id) }));
+  const holds = (st: BlindStudy, game: string, suits: number) => (st.game === null || st.game === game) && (st.suits === null || st.suits.split(',').map(Number).includes(suits));
+  // (every study of the group, should none say it holds the game: a label is never empty)
+  const label = (g: BlindStudy[], game: string, suits: number) => (g.some((st) => holds(st, game, suits)) ? g.filter((st) => holds(st, game, suits)) : g).map((st) => st.name).join(' + ');
+  return [...byPlayer.values()].map((g) => ({ label: (game, suits) => label(g, game, suits), ids: g.map((r) => r.id) }));
 }
 
 /** A blind row as the report and export walk it, with the study (or pooled label) and the study's name for the deal. */
@@ -209,7 +223,7 @@ export function* blindRows(db: Database.Database, f: ResultFilter = {}): Generat
     for (const raw of stmt.iterate(...args) as IterableIterator<StoredBlindRow & { ord: number; name: string }>) {
       const { ord, ...row } = raw;
       void ord;
-      yield { study: g.label, ...row };
+      yield { study: g.label(row.game, row.suits), ...row };
     }
   }
 }
