@@ -71,6 +71,20 @@ function games(db: string): Omit<StoredBlindRow, 'cpuMs' | 'runId' | 'createdAt'
   }
 }
 
+/** Runs a command line in-process (main), expecting exit 0; what it wrote on stdout and on stderr. */
+async function run(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    expect(await main(args)).toBe(0);
+    const text = (spy: typeof out) => spy.mock.calls.map((c) => String(c[0])).join('');
+    return { stdout: text(out), stderr: text(err) };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
 /** The games playBlind plays of Spiderette 1-suit seeds `from..to` with `player` seeded 7, by seed. */
 function expectedGames(player: string, from = SEEDS[0], to = SEEDS[1]) {
   const v = getVariant('spiderette', 1);
@@ -174,20 +188,10 @@ describe('batch --player: a blind study', () => {
       deals: planSeeds('spiderette', [1], [{ from: SEEDS[0], to: SEEDS[1] }]), maxPositions: 300, workers: 1, dbPath: db, study: 'solves',
       studyParams: { game: 'spiderette', suits: '1', dealsSpec: `seeds:${SEEDS[0]}-${SEEDS[1]}`, maxPositions: 300 },
     });
-    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
-      expect(await main(['report', '--json', '--pool', '--db', db])).toBe(0);
-      const rows = JSON.parse(out.mock.calls.map((c) => String(c[0])).join('')) as { kind?: string; partial: boolean }[];
-      expect(rows.map((r) => [r.kind ?? 'solve', r.partial])).toEqual([['solve', false], ['blind', true]]);
-      err.mockClear();
-      expect(await main(['report', '--format', 'csv', '--pool', '--db', db])).toBe(0);
-      // the blind study by its own name, not the pooled row's label
-      expect(err.mock.calls.map((c) => String(c[0])).join('')).toMatch(/for it: --study blind-greedy-1-6\n$/);
-    } finally {
-      out.mockRestore();
-      err.mockRestore();
-    }
+    const rows = JSON.parse((await run(['report', '--json', '--pool', '--db', db])).stdout) as { kind?: string; partial: boolean }[];
+    expect(rows.map((r) => [r.kind ?? 'solve', r.partial])).toEqual([['solve', false], ['blind', true]]);
+    // the blind study by its own name, not the pooled row's label
+    expect((await run(['report', '--format', 'csv', '--pool', '--db', db])).stderr).toMatch(/for it: --study blind-greedy-1-6\n$/);
   });
 
   it('two shards merged hold the same games and report as one run', async () => {
@@ -213,17 +217,7 @@ describe('batch --player: a blind study', () => {
     expect(report(into)).toEqual(report(whole));
     // a shard's database counts part of the study's plan: its blind rows say so in JSON and CSV (as
     // the text's partial line does); the merged database's do not
-    const printed = async (args: string[]) => {
-      const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-      const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-      try {
-        expect(await main(args)).toBe(0);
-        return out.mock.calls.map((c) => String(c[0])).join('');
-      } finally {
-        out.mockRestore();
-        err.mockRestore();
-      }
-    };
+    const printed = async (args: string[]) => (await run(args)).stdout;
     const partialOf = async (p: string) => (JSON.parse(await printed(['report', '--json', '--db', p])) as { kind?: string; partial?: boolean }[]).filter((r) => r.kind === 'blind').map((r) => r.partial);
     expect(await partialOf(a)).toEqual([true]);
     expect(await partialOf(into)).toEqual([false]);
@@ -384,15 +378,7 @@ describe('a database of the schema before blind studies', () => {
       deals: planSeeds('spiderette', [1], [{ from: 1, to: 4 }]), maxPositions: 3000, workers: 1, dbPath: db, study: 'old',
       studyParams: { game: 'spiderette', suits: '1', dealsSpec: 'seeds:1-4', maxPositions: 3000 },
     });
-    const capture = async (args: string[]) => {
-      const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-      try {
-        expect(await main(args)).toBe(0);
-        return out.mock.calls.map((c) => String(c[0])).join('');
-      } finally {
-        out.mockRestore();
-      }
-    };
+    const capture = async (args: string[]) => (await run(args)).stdout;
     const report = await capture(['report', '--db', db]);
     const csv = await capture(['export', '--csv', '--db', db]);
     // back to schema 2: what migration 3 added, removed

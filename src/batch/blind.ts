@@ -13,6 +13,7 @@ import { plannedIdentity, type PlannedDeal } from './deals.js';
 import type { BlindOutcome } from './protocol.js';
 import { sourceFields, type DealFields } from './records.js';
 import type { ResultFilter } from './storeRead.js';
+import { studyHolds } from './studyParams.js';
 import { roundTo, wilsonInterval } from './report.js';
 
 /**
@@ -186,10 +187,8 @@ function blindGroups(db: Database.Database, f: ResultFilter): { label: (game: st
     const key = JSON.stringify([r.player, r.playerSeed]);
     byPlayer.set(key, [...(byPlayer.get(key) ?? []), r]);
   }
-  const holds = (st: BlindStudy, game: string, suits: number) => (st.game === null || st.game === game) && (st.suits === null || st.suits.split(',').map(Number).includes(suits));
-  // (every study of the group, should none say it holds the game: a label is never empty)
-  const label = (g: BlindStudy[], game: string, suits: number) => (g.some((st) => holds(st, game, suits)) ? g.filter((st) => holds(st, game, suits)) : g).map((st) => st.name).join(' + ');
-  return [...byPlayer.values()].map((g) => ({ label: (game, suits) => label(g, game, suits), ids: g.map((r) => r.id) }));
+  // (a game is one of a study's deals, so some study of its group holds its game and suit count)
+  return [...byPlayer.values()].map((g) => ({ label: (game, suits) => g.filter((st) => studyHolds(st, game, suits)).map((st) => st.name).join(' + '), ids: g.map((r) => r.id) }));
 }
 
 /** A blind row as the report and export walk it, with the study (or pooled label) and the study's name for the deal. */

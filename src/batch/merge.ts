@@ -44,7 +44,7 @@ import { InputError, pathForMessage } from '../game/errors.js';
 import { FileFault, isBusyDatabase, isDamagedDatabase, noteDatabase, oneLine, storageFaultKind } from './faults.js';
 import { checkSchema, inspectDatabaseFile, migrate, SCHEMA_VERSION } from './schema.js';
 import { BUSY_TIMEOUT_MS, ResultStore } from './store.js';
-import { FIELD_NAMES, studyKind } from './studyParams.js';
+import { paramsFieldPairs } from './studyParams.js';
 import { databaseFiles, sameFileAs } from './files.js';
 import { ReplayCache, verifyDatabase, type VerifyFault } from './verify.js';
 
@@ -216,12 +216,10 @@ function fmtPair(a: unknown, b: unknown): [string, string] {
 }
 
 /**
- * The fields that differ between two JSON objects (a study's `params`), each as [name as batch names
- * it, value in a, value in b] with the values written whole as JSON (`absent` where one lacks it); null when either is not
- * a JSON object, for the caller to show the texts. A blind study against a solve study is first
- * described whole, name '' (studyParams.ts studyKind: `a blind study (player "greedy", player seed
- * 7)`, `a solve study (budgets [1000])`), in place of their budgets, player and player seed, as batch
- * describes that clash.
+ * The fields that differ between two studies' `params` (JSON texts), as batch names them
+ * (studyParams.ts paramsFieldPairs: [name, value in a, value in b], a blind study against a solve
+ * study first, named ''); null when either is not a JSON object or none differs, for the caller to
+ * show the texts.
  */
 function jsonFieldPairs(a: unknown, b: unknown): [string, string, string][] | null {
   const parse = (x: unknown): Record<string, unknown> | null => {
@@ -236,16 +234,8 @@ function jsonFieldPairs(a: unknown, b: unknown): [string, string, string][] | nu
   const pa = parse(a);
   const pb = parse(b);
   if (!pa || !pb) return null;
-  // each value whole, as batch shows it (a player's spec is some 100 characters)
-  const show = (o: Record<string, unknown>, k: string) => (k in o ? JSON.stringify(o[k]) : 'absent');
-  let keys = [...new Set([...Object.keys(pa), ...Object.keys(pb)])].filter((k) => JSON.stringify(pa[k]) !== JSON.stringify(pb[k]));
-  const kinds: [string, string, string][] = [];
-  if ((pa.player != null) !== (pb.player != null)) {
-    kinds.push(['', studyKind(pa), studyKind(pb)]);
-    keys = keys.filter((k) => k !== 'budgets' && k !== 'player' && k !== 'playerSeed');
-  }
-  const out = [...kinds, ...keys.map((k): [string, string, string] => [FIELD_NAMES[k] ?? k, show(pa, k), show(pb, k)])];
-  return out.length ? out : null;
+  const pairs = paramsFieldPairs(pa, pb);
+  return pairs.length ? pairs : null;
 }
 
 /** Column names of a table, in order, with whether it has an INTEGER PRIMARY KEY `id`. */

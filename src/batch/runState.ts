@@ -21,7 +21,7 @@ import { shardAssignment, shardSize } from './shard.js';
 import { refuseOtherShard } from './shardCheck.js';
 import { HEARTBEAT_MS, type LiveRun, type ResultStore } from './store.js';
 import { quoteInput } from '../game/errors.js';
-import { bandAfter, WidthRule } from './untilWidth.js';
+import { bandAfter, dealsText, WidthRule } from './untilWidth.js';
 import type { BatchOptions, BatchSummary } from './runner.js';
 
 /**
@@ -377,7 +377,7 @@ export class BatchRun {
       this.seedsRanOut = `seeds ran out at ${lastSeed} (the largest seed) before --until-width ${rule.width} was met: ${bandAfter(rule.counted, rule.widths(), rule.width)}`;
       this.store.closeOpenPlan(this.studyId, rule.counted);
     } else if (this.plan.planned !== null && rule.counted === this.plan.planned) {
-      this.seedsRanOut = `the plan's ${this.plan.planned === 1 ? 'deal' : `${this.plan.planned.toLocaleString('en-US')} deals`} ran out before --until-width ${rule.width} was met: ${bandAfter(rule.counted, rule.widths(), rule.width)}`;
+      this.seedsRanOut = `the plan's ${dealsText(this.plan.planned)} ran out before --until-width ${rule.width} was met: ${bandAfter(rule.counted, rule.widths(), rule.width)}`;
     }
   }
 }

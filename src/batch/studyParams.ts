@@ -47,23 +47,40 @@ const NEW_BLIND_STUDY_NOTE = '(a new study reuses every blind game stored for th
  * player spec and player seed (its budgets are a placeholder [0]: a blind game has no budget of its
  * own), a solve study by its budgets. `p` is a parsed studyParamsJson.
  */
-export function studyKind(p: Record<string, unknown>): string {
+function studyKind(p: Record<string, unknown>): string {
   if (p.player != null) return `a blind study (player ${JSON.stringify(p.player)}, player seed ${p.playerSeed == null ? 'none' : JSON.stringify(p.playerSeed)})`;
   return `a solve study (budgets ${JSON.stringify(p.budgets ?? null)})`;
 }
 
 /** How a field of studyParamsJson is named in a clash: as the user gives it where the key is not a word. */
-export const FIELD_NAMES: Readonly<Record<string, string>> = { playerSeed: 'player seed' };
+const FIELD_NAMES: Readonly<Record<string, string>> = { playerSeed: 'player seed' };
+
+/**
+ * The fields in which two studies' parameters (parsed studyParamsJson forms) differ, each as [name
+ * as the user gives it, value in `a`, value in `b`], values as JSON (an absent or null value is `any`
+ * for game and suits, a deals file's study taking the file's, `none` for the others). A blind study
+ * against a solve study comes first as one pair named '' describing each whole (`a blind study
+ * (player "greedy", player seed 7)`, `a solve study (budgets [1000])`), in place of their budgets,
+ * player and player seed. Used by batch's refusal of a name re-used (paramsClash) and merge's.
+ */
+export function paramsFieldPairs(a: Record<string, unknown>, b: Record<string, unknown>): [string, string, string][] {
+  let keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  const show = (k: string, v: unknown) => (v === null || v === undefined ? (k === 'game' || k === 'suits' ? 'any' : 'none') : JSON.stringify(v));
+  const out: [string, string, string][] = [];
+  if ((a.player != null) !== (b.player != null)) {
+    out.push(['', studyKind(a), studyKind(b)]);
+    keys = keys.filter((k) => k !== 'budgets' && k !== 'player' && k !== 'playerSeed');
+  }
+  return [...out, ...keys.map((k): [string, string, string] => [FIELD_NAMES[k] ?? k, show(k, a[k]), show(k, b[k])])];
+}
 
 /**
  * How two studies' parameters (studyParamsJson forms, the stored one first) clash, for an error:
- * `diff`, the fields that differ (`suits "1" there, "2" in this run`, joined by "; "; an absent value
- * is `any` for game and suits, `none` for the others; both whole if
- * either does not parse; a blind study against a solve study first says so, `a blind study (player
- * "greedy", player seed 7) there, a solve study (budgets [1000]) in this run`, in place of their
- * budgets, player and player seed); `hint`, when they differ only in the path of a deals file of the same
- * name, that a study names its deals file by its absolute path (the same command run on a moved copy
- * of the file is another study), ending "or " before the error's "choose another --study name"; else "".
+ * `diff`, the fields that differ (paramsFieldPairs: `suits "1" there, "2" in this run`, joined by
+ * "; "; both whole if either does not parse); `hint`, when they differ only in the path of a deals
+ * file of the same name, that a study names its deals file by its absolute path (the same command
+ * run on a moved copy of the file is another study), ending "or " before the error's "choose another
+ * --study name"; else "".
  */
 function paramsClash(stored: string, given: string): { diff: string; hint: string } {
   let a: Record<string, unknown>;
@@ -74,24 +91,21 @@ function paramsClash(stored: string, given: string): { diff: string; hint: strin
   } catch {
     return { diff: `${stored} there; this run has ${given}`, hint: '' };
   }
-  let keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-  // an absent field is "any" for the game and suits (a deals file's study takes the file's), "none" else (not "null")
-  const show = (k: string, v: unknown) => (v === null || v === undefined ? (k === 'game' || k === 'suits' ? 'any' : 'none') : JSON.stringify(v));
-  const parts: string[] = [];
-  // a blind study against a solve study: each described whole (a blind study's budgets [0] and a
-  // solve study's absent player mean nothing to the user), then the other fields that differ
-  const kindClash = (a.player != null) !== (b.player != null);
-  if (kindClash) {
-    parts.push(`${studyKind(a)} there, ${studyKind(b)} in this run`);
-    keys = keys.filter((k) => k !== 'budgets' && k !== 'player' && k !== 'playerSeed');
-  }
-  parts.push(...keys.map((k) => `${FIELD_NAMES[k] ?? k} ${show(k, a[k])} there, ${show(k, b[k])} in this run`));
-  const diff = parts.join('; ');
+  const pairs = paramsFieldPairs(a, b);
+  const diff = pairs.map(([f, was, is]) => `${f === '' ? '' : `${f} `}${was} there, ${is} in this run`).join('; ');
   const file = (v: unknown) => (typeof v === 'string' && v.startsWith('file:') ? v.slice(5) : null);
   const fa = file(a.deals);
   const fb = file(b.deals);
-  const moved = !kindClash && keys.length === 1 && keys[0] === 'deals' && fa !== null && fb !== null && basename(fa) === basename(fb);
+  const moved = pairs.length === 1 && pairs[0]![0] === 'deals' && fa !== null && fb !== null && basename(fa) === basename(fb);
   return { diff, hint: moved ? `a study names its deals file by its absolute path: give --deals ${fa}, or ` : '' };
+}
+
+/**
+ * Can a study of game `st.game` and suit counts `st.suits` (`1,2`; null: any, a deals file's study)
+ * hold deals of this game and suit count?
+ */
+export function studyHolds(st: { readonly game: string | null; readonly suits: string | null }, game: string, suits: number): boolean {
+  return (st.game === null || st.game === game) && (st.suits === null || st.suits.split(',').map(Number).includes(suits));
 }
 
 /** Whether a studyParamsJson form is a blind study's (it names a player). */

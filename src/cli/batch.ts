@@ -26,12 +26,13 @@ import { runBatch, type BatchSummary } from '../batch/runner.js';
 import { abortOnSignals, endIfHungUp } from './stopSignals.js';
 import { makeShard, resolveShard, shardSize, type Shard } from '../batch/shard.js';
 import { RESULT_COLUMNS, ResultStore, type ResultFilter, type StudyInfo, type StudyParams } from '../batch/store.js';
+import { studyHolds } from '../batch/studyParams.js';
 import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS } from '../solver/types.js';
 import { parsePlayerSpec, PLAYER_HELP, specText } from '../blind/players/index.js';
 import type { BlindReportRow } from '../batch/blind.js';
 import { BLIND_LEGEND, BLIND_REPORT_COLUMNS, blindRecords, formatBlindTable } from '../report/blindText.js';
 import { stringify as csvStringify } from 'csv-stringify/sync';
-import { BATCH_QUIET_HELP, dbOption, formatOfOutFile, noteOutExtension, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, QUIET_NOTHING_HELP, REPEATABLE, writeHtmlToStdout, wroteLine } from './common.js';
+import { BATCH_QUIET_HELP, dbOption, formatOfOutFile, packageInfo, parseGameOption, parseIntOption, QUIET_HELP, QUIET_NOTHING_HELP, REPEATABLE, writeHtmlToStdout, wroteLine } from './common.js';
 import { signalAtStage, takeOverEarlySignals } from './signals.js';
 
 /** Exit status of a batch stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT). */
@@ -679,7 +680,7 @@ const REPORT_FORMATS: readonly ReportFormat[] = ['table', 'md', 'csv', 'json'];
 export const REPORT_FORMAT_OF_EXTENSION: Readonly<Record<string, ReportFormat | PictureFormat>> = {
   '.html': 'html', '.htm': 'html', '.md': 'md', '.markdown': 'md', '.csv': 'csv', '.json': 'json', '.txt': 'table',
 };
-/** Each report format in words, for the note on an `--out` name that says another (noteOutExtension). */
+/** Each report format in words, for the note on an `--out` name that says another (wroteLine's note). */
 const REPORT_FORMAT_WORDS: Readonly<Record<ReportFormat | PictureFormat, string>> = {
   table: 'the text table', md: 'Markdown', csv: 'CSV', json: 'JSON', html: 'an HTML page', vega: 'Vega-Lite JSON',
 };
@@ -718,27 +719,17 @@ function rowsPartial(store: ResultStore, filter: ResultFilter): (row: ReportRow)
   if (!filter.pool) return of;
   // the solve studies pooled (a blind study's games are not in a solve row)
   const pooled = studiesInFilter(store, filter).filter((st) => st.player === undefined);
-  return (row) => pooled.some((st) => holdsRow(st, row) && of({ ...row, study: st.name }));
-}
-
-/** The names of the blind studies a report's filter reads (studiesInFilter), oldest first. */
-function blindStudyNames(store: ResultStore, filter: ResultFilter): string[] {
-  return studiesInFilter(store, filter).filter((st) => st.player !== undefined).map((st) => st.name);
-}
-
-/** Can study `st` have deals of this row's game and suit count (a deals file's study: any)? */
-function holdsRow(st: StudyInfo, row: { game: string; suits: number }): boolean {
-  return (st.game === null || st.game === row.game) && (suitsOf(st)?.includes(row.suits) ?? true);
+  return (row) => pooled.some((st) => studyHolds(st, row.game, row.suits) && of({ ...row, study: st.name }));
 }
 
 /**
  * Whether each blind report row's study is short of its plan (isPartial: a missing shard, an
  * unfinished run), for the machine-read forms as rowsPartial is for the solve rows; a pooled row is
  * partial when one of the pooled blind studies of its player, player seed, game and suit count is.
+ * `blind`: the blind studies the report reads (studiesInFilter).
  */
-function blindRowsPartial(store: ResultStore, filter: ResultFilter): (row: BlindReportRow) => boolean {
-  const blind = studiesInFilter(store, filter).filter((st) => st.player !== undefined);
-  return (row) => blind.some((st) => (filter.pool ? st.player === row.player && st.playerSeed === row.playerSeed && holdsRow(st, row) : st.name === row.study) && isPartial(st));
+function blindRowsPartial(blind: readonly StudyInfo[], pool?: boolean): (row: BlindReportRow) => boolean {
+  return (row) => blind.some((st) => (pool ? st.player === row.player && st.playerSeed === row.playerSeed && studyHolds(st, row.game, row.suits) : st.name === row.study) && isPartial(st));
 }
 
 /** A study's suit counts (`1,2`), or null for a deals file's, which may mix them. */
@@ -1042,10 +1033,8 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       checkOutReplaceable(o.out);
     }
     const filter = checkStudies(store, parsed);
-    // an explicit --format wins over the name; said after the file is written (extensionNote)
-    const extensionNote = () => {
-      if (o.out !== undefined && o.out !== '-') noteOutExtension(o.out, REPORT_FORMAT_WORDS[format], reportExtensionsOf(format), o.quiet);
-    };
+    // an explicit --format wins over the name; the line that names the file says so (wroteLine)
+    const form = { writing: REPORT_FORMAT_WORDS[format], kinds: reportExtensionsOf(format) };
     if (format === 'html' || format === 'vega') {
       // loaded here, not at start-up: Vega and Vega-Lite take about half a second to load
       const { reportHtml, reportVega } = await import('../report/html.js');
@@ -1066,8 +1055,7 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
       // the HTML page on a terminal: written there all the same, with a note (it is for a browser)
       if (o.out === undefined && format === 'html') writeHtmlToStdout(picture, o.quiet);
       else await writeOut(o.out, picture);
-      extensionNote();
-      if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows, blind.length), o.quiet);
+      if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows, blind.length), o.quiet, form);
       return;
     }
     const rows = store.report(filter);
@@ -1078,17 +1066,19 @@ async function reportAction(o: { db: string; game?: string; suits?: string; stud
     if (format === 'table' && rows.length > 0) text = text.trimEnd() + '\n' + REPORT_LEGEND.join('\n') + '\n';
     // the Markdown table too, as a paragraph under it
     if (format === 'md' && rows.length > 0) text = text.trimEnd() + '\n\n' + markdownLegend();
+    // the studies the report reads, once: the blind ones' partial flags and names, the partial notes
+    const studies = studiesInFilter(store, filter);
+    const blindStudies = studies.filter((st) => st.player !== undefined);
     // blind studies (blind.ts): their own table under the solve table, or their rows alone
-    if (blind.length > 0) text = withBlindRows(text, rows.length, blind, format as ReportFormat, blindRowsPartial(store, filter));
-    if (format === 'csv') blindCsvNote(rows.length, blind, blindStudyNames(store, filter), o.quiet);
+    if (blind.length > 0) text = withBlindRows(text, rows.length, blind, format as ReportFormat, blindRowsPartial(blindStudies, filter.pool));
+    if (format === 'csv') blindCsvNote(rows.length, blind, blindStudies.map((st) => st.name), o.quiet);
     // a study short of its plan (a missing shard, an unfinished run) is said under the table, not
     // hidden; under "no results" too, for a study stopped before it counted a deal
-    const notes = format === 'table' || format === 'md' ? reportedPartials(store, studiesInFilter(store, filter), rows) : [];
+    const notes = format === 'table' || format === 'md' ? reportedPartials(store, studies, rows) : [];
     if (notes.length) text += (format === 'md' ? '\n' + notes.map((n) => `> ${markdownText(n)}`).join('\n>\n') : notes.join('\n')) + '\n';
     await writeOut(o.out, text);
-    extensionNote();
     // (a CSV of solve rows leaves the blind rows out: blindCsvNote)
-    if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows, format === 'csv' && rows.length > 0 ? 0 : blind.length), o.quiet);
+    if (o.out !== undefined) wroteLine(o.out, reportWords(format, rows, format === 'csv' && rows.length > 0 ? 0 : blind.length), o.quiet, form);
   } finally {
     store.close();
   }
@@ -1175,19 +1165,17 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
       checkExportOut(o.out);
     }
     const filter = checkStudies(store, parsed);
-    // a name no form has (r.pdf): said after the file is written, as report says it
-    const extensionNote = () => {
-      if (o.out !== undefined) noteOutExtension(o.out, 'CSV', ['.csv', '.txt'], o.quiet);
-    };
+    // a name no form has (r.pdf): said by the line that names the file, as report says it
+    const form = { writing: 'CSV', kinds: ['.csv', '.txt'] };
     if (o.summary) {
       const rows = store.report(filter);
       const blindRows = store.blindReport(filter);
       // as report --format csv: the blind rows alone when no solve row is reported
       const text = formatCsv(rows, rowsPartial(store, filter));
-      await writeOut(o.out, blindRows.length > 0 ? withBlindRows(text, rows.length, blindRows, 'csv', blindRowsPartial(store, filter)) : text);
-      blindCsvNote(rows.length, blindRows, blindStudyNames(store, filter), o.quiet);
-      extensionNote();
-      if (o.out !== undefined) wroteLine(o.out, `CSV of the report rows, ${rowWords(rows.length > 0 || blindRows.length === 0 ? rows.length : blindRows.length)}`, o.quiet);
+      const blindStudies = studiesInFilter(store, filter).filter((st) => st.player !== undefined);
+      await writeOut(o.out, blindRows.length > 0 ? withBlindRows(text, rows.length, blindRows, 'csv', blindRowsPartial(blindStudies, filter.pool)) : text);
+      blindCsvNote(rows.length, blindRows, blindStudies.map((st) => st.name), o.quiet);
+      if (o.out !== undefined) wroteLine(o.out, `CSV of the report rows, ${rowWords(rows.length > 0 || blindRows.length === 0 ? rows.length : blindRows.length)}`, o.quiet, form);
       return;
     }
     // blind games (blind.ts) follow the solves, in the same columns where they mean the same, and
@@ -1232,8 +1220,7 @@ async function exportAction(o: { db: string; csv?: boolean; json?: boolean; summ
         if (isDamagedDatabase(e) || String((e as { code?: unknown })?.code ?? '').startsWith('SQLITE_')) throw e;
         throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
       }
-      extensionNote();
-      wroteLine(o.out, `CSV, ${rowWords(count)} (one a study, deal and budget${blind ? ', or for a blind game a study, deal, player and player seed' : ''})`, o.quiet);
+      wroteLine(o.out, `CSV, ${rowWords(count)} (one a study, deal and budget${blind ? ', or for a blind game a study, deal, player and player seed' : ''})`, o.quiet, form);
     }
   } finally {
     store.close();

@@ -33,7 +33,7 @@ import { MAX_MAX_POSITIONS } from '../solver/types.js';
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage } from '../view/page.js';
 import { checkOutPath, checkOutReplaceable, checkOutWritable, DEFAULT_PLAYER_SEED, EXIT_INTERRUPTED } from './batch.js';
-import { cardWords, COLUMNS_HELP, DEAL_HELP, dealTitle, loadDealArg, noteOutExtension, numberingFor, numberingNote, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
+import { HTML_PAGE, cardWords, COLUMNS_HELP, DEAL_HELP, dealTitle, loadDealArg, numberingFor, numberingNote, parseIntOption, printJson, printLines, QUIET_HELP, variantLabel, wroteLine } from './common.js';
 
 /** Exit code of each blind result. */
 export const BLIND_EXIT_CODES = { won: 0, stuck: 3 } as const;
@@ -468,9 +468,7 @@ export function registerBlindCommand(program: Command): void {
       }
       if (o.out !== undefined) {
         const end = g.result === 'won' ? `won in ${moveCount(g.steps.length)}` : `stuck after ${moveCount(g.steps.length)}`;
-        // a name that says another form: said once the page is written there
-        noteOutExtension(o.out, 'an HTML page', ['.html', '.htm'], o.quiet);
-        wroteLine(o.out, `${title}, played blind by ${g.player}: ${end}`, o.quiet);
+        wroteLine(o.out, `${title}, played blind by ${g.player}: ${end}`, o.quiet, HTML_PAGE);
       }
       process.exitCode = BLIND_EXIT_CODES[g.result];
     });

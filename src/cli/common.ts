@@ -108,12 +108,18 @@ export const PLAIN_EXIT_HELP = '\n\nExit codes: 0 done, 2 bad input (one line on
 /** Help of `batch --quiet`: QUIET_HELP, and what an interruption still prints. */
 export const BATCH_QUIET_HELP = `${QUIET_HELP} (the resume line of an interrupted batch is kept)`;
 
+/** The form of a viewer page, for wroteLine's note on a name that says another form. */
+export const HTML_PAGE = Object.freeze({ writing: 'an HTML page', kinds: ['.html', '.htm'] as readonly string[] });
+
 /**
  * The line a command prints on stderr after writing its `--out` file (unless `--quiet`), the same
  * wording for every command: `spidersolve: wrote <file>: <what>`, `what` saying what is in it
- * (`SE4-7, won in 63 moves`, `HTML report, 9 rows of 3 studies`).
+ * (`SE4-7, won in 63 moves`, `HTML report, 9 rows of 3 studies`). With `form` (the form written, in
+ * words, and the extensions that fit it), first the note that the file's name says another form
+ * (noteOutExtension): said once the file is written, so that a write that fails is one line.
  */
-export function wroteLine(out: string, what: string, quiet?: boolean): void {
+export function wroteLine(out: string, what: string, quiet?: boolean, form?: { readonly writing: string; readonly kinds: readonly string[] }): void {
+  if (form) noteOutExtension(out, form.writing, form.kinds, quiet);
   if (!quiet) process.stderr.write(`spidersolve: wrote ${out}: ${what}\n`);
 }
 
@@ -142,7 +148,7 @@ const EXTENSION_WORDS: Readonly<Record<string, string>> = {
  * (with their dot). Nothing is said for a name with no extension. The file is written all the same:
  * the note only says that its name will mislead.
  */
-export function noteOutExtension(out: string, writing: string, kinds: readonly string[], quiet?: boolean): void {
+function noteOutExtension(out: string, writing: string, kinds: readonly string[], quiet?: boolean): void {
   const ext = extname(out).toLowerCase();
   if (quiet || ext === '' || ext === '.' || kinds.includes(ext)) return;
   if (Object.hasOwn(EXTENSION_WORDS, ext)) {

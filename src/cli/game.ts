@@ -37,7 +37,7 @@ import {
   DEAL_HELP,
   dealTitle,
   formatOfOutFile,
-  noteOutExtension,
+  
   QUIET_HELP,
   PLAIN_EXIT_HELP,
   QUIET_NOTHING_HELP,
@@ -197,11 +197,8 @@ export function registerGameCommands(program: Command): void {
               : [...describeLoaded(d), ...(note ? [note] : []), ...formatPosition(d.position, !!opts.reveal, numbering, cardWords(d, numbering).card)].join('\n') + '\n';
       await writeOut(opts.out, text);
       const what = SHOW_FORM_WORDS[format as ShowFormat];
-      if (opts.out !== undefined) {
-        // text under an .html name, or a name no form has: said on stderr once the file is written
-        noteOutExtension(opts.out, SHOW_FORM_WORDS[format as ShowFormat], format === 'json' || format === 'position-json' ? ['.json'] : ['.txt'], opts.quiet);
-        wroteLine(opts.out, `${dealTitle(d)}, ${what}`, opts.quiet);
-      }
+      // (text under an .html name, or a name no form has: a note before the line)
+      if (opts.out !== undefined) wroteLine(opts.out, `${dealTitle(d)}, ${what}`, opts.quiet, { writing: SHOW_FORM_WORDS[format as ShowFormat], kinds: format === 'json' || format === 'position-json' ? ['.json'] : ['.txt'] });
     });
 
   program

@@ -21,7 +21,7 @@ import { DEFAULT_MAX_POSITIONS, MAX_MAX_POSITIONS, SOLVER_VERSION } from '../sol
 import { lineFrames } from '../view/frames.js';
 import { moveCount, viewerPage, type Verdict } from '../view/page.js';
 import { checkOutPath, checkOutReplaceable, stdoutDash } from './batch.js';
-import { cardWords, COLUMNS_HELP, dbOption, DEAL_HELP, dealTitle, lineWords, loadDealArg, noteOutExtension, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, writeHtmlToStdout, wroteLine } from './common.js';
+import { HTML_PAGE, cardWords, COLUMNS_HELP, dbOption, DEAL_HELP, dealTitle, lineWords, loadDealArg, numberingFor, numberingNote, parseBudgetOption, QUIET_HELP, variantLabel, writeHtmlToStdout, wroteLine } from './common.js';
 
 interface ViewOptions {
   line?: string;
@@ -157,9 +157,8 @@ async function viewAction(ref: string, o: ViewOptions, version: string, given: (
     throw new InputError('bad-file', `option --out ${quoteInput(o.out, 120)}: cannot write it (${oneLine(e)}); nothing was written there`);
   }
   const what = { won: `won in ${moveCount(plan.line.length)}`, lost: 'lost (proven)', undecided: 'undecided', line: `a line of ${moveCount(plan.line.length)}, not won`, position: 'the position alone' }[verdict];
-  // a name that says another form (p.txt): said once the page is written there
-  noteOutExtension(o.out, 'an HTML page', ['.html', '.htm'], o.quiet);
-  wroteLine(o.out, `${title}, ${what}`, o.quiet);
+  // (with a note when the name says another form, p.txt)
+  wroteLine(o.out, `${title}, ${what}`, o.quiet, HTML_PAGE);
 }
 
 /** Registers `view` on the program. */

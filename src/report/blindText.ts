@@ -3,10 +3,9 @@
  * and JSON, and the human table (text, Markdown; the HTML report's table takes blindTableShape), with
  * the legend printed under it. No I/O here.
  */
-import stringWidth from 'string-width';
 import type { BlindReportRow } from '../batch/blind.js';
 import { roundTo } from '../batch/report.js';
-import { markdownText } from './text.js';
+import { alignedTable, markdownTable } from './text.js';
 
 /** The blind report's columns in order (JSON, CSV and the table). */
 export const BLIND_REPORT_COLUMNS: readonly (keyof BlindReportRow)[] = [
@@ -84,22 +83,10 @@ export const BLIND_LEGEND: readonly string[] = [
 ];
 
 /**
- * The blind report as a text table (`md`: a Markdown table), names left-aligned and figures
- * right-aligned, as the solve table is: padded by the width a terminal gives the text (string-width),
- * and in Markdown the names escaped as the solve table's cells are (markdownText).
+ * The blind report as a text table (`md`: a Markdown table), in the solve table's forms (text.ts
+ * alignedTable, markdownTable): names left-aligned, figures right-aligned.
  */
 export function formatBlindTable(rows: readonly BlindReportRow[], md = false): string {
   const { headers, cells, left } = blindTableShape(rows);
-  if (md) {
-    const line = (c: readonly string[]) => `| ${c.map((x, i) => (left[i] ? markdownText(x) : x)).join(' | ')} |`;
-    return [line(headers), `|${headers.map((_, i) => (left[i] ? ' --- ' : ' ---: ')).join('|')}|`, ...cells.map(line)].join('\n') + '\n';
-  }
-  const widths = headers.map((h, i) => Math.max(stringWidth(h), ...cells.map((c) => stringWidth(c[i]!))));
-  const pad = (x: string, i: number) => {
-    const fill = ' '.repeat(Math.max(0, widths[i]! - stringWidth(x)));
-    return left[i] ? x + fill : fill + x;
-  };
-  const line = (c: readonly string[]) => c.map(pad).join('  ').trimEnd();
-  return [line(headers), ...cells.map(line)].join('\n') + '\n';
+  return md ? markdownTable(headers, cells, left) : alignedTable([headers, ...cells], left);
 }
-

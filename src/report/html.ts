@@ -7,7 +7,7 @@
 import type { BlindReportRow } from '../batch/blind.js';
 import type { ReportRow } from '../batch/report.js';
 import { BLIND_LEGEND, blindTableShape } from './blindText.js';
-import { HUMAN_HEADERS, humanCell, REPORT_COLUMNS, REPORT_LEGEND } from './text.js';
+import { HUMAN_HEADERS, humanCell, REPORT_COLUMNS, REPORT_LEGEND, TEXT_COLUMNS } from './text.js';
 import { escapeHtml } from '../view/html.js';
 import { blindRateChart } from './blindChart.js';
 import { CHART_LAYOUTS, reportCharts, renderSvg, type Chart, type ChartLayout } from './charts.js';
@@ -78,10 +78,9 @@ footer{font-size:12px;color:#777}
 `;
 
 function table(rows: readonly ReportRow[]): string {
-  const left = new Set<keyof ReportRow>(['study', 'game', 'solverVersion']);
-  const head = REPORT_COLUMNS.map((c) => `<th${left.has(c) ? ' class="l"' : ''} scope="col">${escapeHtml(HUMAN_HEADERS[c])}</th>`).join('');
+  const head = REPORT_COLUMNS.map((c) => `<th${TEXT_COLUMNS.has(c) ? ' class="l"' : ''} scope="col">${escapeHtml(HUMAN_HEADERS[c])}</th>`).join('');
   const body = rows
-    .map((r) => `<tr>${REPORT_COLUMNS.map((c) => `<td${c === 'study' ? ' class="l s"' : left.has(c) ? ' class="l"' : ''}>${escapeHtml(humanCell(r, c))}</td>`).join('')}</tr>`)
+    .map((r) => `<tr>${REPORT_COLUMNS.map((c) => `<td${c === 'study' ? ' class="l s"' : TEXT_COLUMNS.has(c) ? ' class="l"' : ''}>${escapeHtml(humanCell(r, c))}</td>`).join('')}</tr>`)
     .join('\n');
   return `<div class="tablewrap"><table data-report-table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
 }

@@ -41,21 +41,39 @@ export const HUMAN_HEADERS: Record<keyof ReportRow, string> = {
   p95Ms: 'p95 ms', solverVersion: 'solver',
 };
 
+/** The text columns of the solve table, left-aligned in every form (text, Markdown, HTML); the figures right-aligned. */
+export const TEXT_COLUMNS: ReadonlySet<keyof ReportRow> = new Set(['study', 'game', 'solverVersion']);
+
 /** Plain-text table with aligned columns (text left, numbers right), one header line, `\n` ends. */
 export function formatTable(rows: readonly ReportRow[]): string {
   if (rows.length === 0) return 'no results\n';
   const cells = [REPORT_COLUMNS.map((c) => HUMAN_HEADERS[c]), ...rows.map((r) => REPORT_COLUMNS.map((c) => humanCell(r, c)))];
-  // padded by the width a terminal gives the text (string-width: wide CJK characters take two
-  // columns, combining marks none), not by its length
-  const widths = REPORT_COLUMNS.map((_, i) => Math.max(...cells.map((line) => stringWidth(line[i]!))));
-  const left = new Set<keyof ReportRow>(['study', 'game', 'solverVersion']);
-  const pad = (s: string, w: number, atEnd: boolean) => {
-    const fill = ' '.repeat(Math.max(0, w - stringWidth(s)));
-    return atEnd ? s + fill : fill + s;
+  return alignedTable(cells, REPORT_COLUMNS.map((c) => TEXT_COLUMNS.has(c)));
+}
+
+/**
+ * Lines of cells (the header first) as a plain-text table: each column padded to its widest cell by
+ * the width a terminal gives the text (string-width: wide CJK characters take two columns, combining
+ * marks none), not by its length; text columns (`left[i]`) left-aligned, figures right-aligned, two
+ * spaces between; `\n` ends. The solve table's form and the blind table's.
+ */
+export function alignedTable(lines: readonly (readonly string[])[], left: readonly boolean[]): string {
+  const widths = left.map((_, i) => Math.max(...lines.map((line) => stringWidth(line[i]!))));
+  const pad = (s: string, i: number) => {
+    const fill = ' '.repeat(Math.max(0, widths[i]! - stringWidth(s)));
+    return left[i] ? s + fill : fill + s;
   };
-  return cells
-    .map((line) => line.map((s, i) => pad(s, widths[i]!, left.has(REPORT_COLUMNS[i]!))).join('  ').trimEnd())
-    .join('\n') + '\n';
+  return lines.map((line) => line.map(pad).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+/**
+ * A GitHub-flavoured Markdown table of `headers` and `cells`: text columns (`left[i]`) left-aligned
+ * and escaped by markdownText, figures right-aligned; `\n` ends. The solve table's form and the
+ * blind table's.
+ */
+export function markdownTable(headers: readonly string[], cells: readonly (readonly string[])[], left: readonly boolean[]): string {
+  const line = (c: readonly string[]) => `| ${c.map((x, i) => (left[i] ? markdownText(x) : x)).join(' | ')} |`;
+  return [line(headers), `|${left.map((l) => (l ? ' --- ' : ' ---: ')).join('|')}|`, ...cells.map(line)].join('\n') + '\n';
 }
 
 /**
@@ -78,10 +96,7 @@ export function markdownLegend(): string {
 /** GitHub-flavoured Markdown table, same cells as `formatTable`; `no results` (a line) when there are no rows, as `formatTable`. */
 export function formatMarkdown(rows: readonly ReportRow[]): string {
   if (rows.length === 0) return 'no results\n';
-  const head = `| ${REPORT_COLUMNS.map((c) => HUMAN_HEADERS[c]).join(' | ')} |`;
-  const sep = `|${REPORT_COLUMNS.map((c) => (c === 'study' || c === 'game' || c === 'solverVersion' ? ' --- ' : ' ---: ')).join('|')}|`;
-  const body = rows.map((r) => `| ${REPORT_COLUMNS.map((c) => markdownText(humanCell(r, c))).join(' | ')} |`);
-  return [head, sep, ...body].join('\n') + '\n';
+  return markdownTable(REPORT_COLUMNS.map((c) => HUMAN_HEADERS[c]), rows.map((r) => REPORT_COLUMNS.map((c) => humanCell(r, c))), REPORT_COLUMNS.map((c) => TEXT_COLUMNS.has(c)));
 }
 
 /**
