@@ -37,7 +37,6 @@ import {
   DEAL_HELP,
   dealTitle,
   formatOfOutFile,
-  
   QUIET_HELP,
   PLAIN_EXIT_HELP,
   QUIET_NOTHING_HELP,
@@ -198,7 +197,7 @@ export function registerGameCommands(program: Command): void {
       await writeOut(opts.out, text);
       const what = SHOW_FORM_WORDS[format as ShowFormat];
       // (text under an .html name, or a name no form has: a note before the line)
-      if (opts.out !== undefined) wroteLine(opts.out, `${dealTitle(d)}, ${what}`, opts.quiet, { writing: SHOW_FORM_WORDS[format as ShowFormat], kinds: format === 'json' || format === 'position-json' ? ['.json'] : ['.txt'] });
+      if (opts.out !== undefined) wroteLine(opts.out, `${dealTitle(d)}, ${what}`, opts.quiet, { writing: what, kinds: format === 'json' || format === 'position-json' ? ['.json'] : ['.txt'] });
     });
 
   program
